@@ -1,0 +1,260 @@
+"""Figures from the aggregated tables; each function returns a matplotlib Figure.
+
+Plotting never computes results: it reads the tidy tables written by the aggregation rules.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.patches import Circle, Rectangle  # noqa: E402
+
+from rnnschur import paper  # noqa: E402
+from rnnschur.io import atomic_path  # noqa: E402
+
+FIG1_ORDER = (
+    "none",
+    "T_CC",
+    "T_RR",
+    "T_RR+T_CC",
+    "T_CR",
+    "T_CR+T_CC",
+    "T_RR+T_CR",
+    "T_RR+T_CR+T_CC",
+)
+SINGLE_BLOCKS = ("T_RR", "T_CR", "T_CC")
+PAPER_STYLE = {"marker": "x", "color": "crimson", "s": 60, "zorder": 5, "label": "paper"}
+
+
+def _label(subset: str) -> str:
+    if subset == "none":
+        return "full"
+    return "\n".join("−" + s.replace("T_CR", "T_C→R") for s in subset.split("+"))
+
+
+def _reported() -> pd.DataFrame:
+    return pd.DataFrame(paper.REPORTED, columns=paper.COLUMNS)
+
+
+def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
+    """Replay accuracy per ablation set and construction (the paper's N_h where trained, else
+    the largest); every seed a point, grey segments join S and S ∪ {T_CC}; paper's values ×."""
+    copy = ablation[(ablation["task"] == "copy") & np.isclose(ablation["alpha"], alpha)]
+    constructions = list(dict.fromkeys(copy["construction"]))
+    fig, axes = plt.subplots(
+        1, len(constructions), figsize=(3.2 * len(constructions), 3.6), sharey=True, squeeze=False
+    )
+    reported = _reported()
+    x = {s: i for i, s in enumerate(FIG1_ORDER)}
+    for ax, construction in zip(axes[0], constructions, strict=True):
+        data = copy[copy["construction"] == construction]
+        size = 72 if (data["n_hidden"] == 72).any() else int(data["n_hidden"].max())
+        data = data[data["n_hidden"] == size]
+        seeds = sorted(data["seed"].unique())
+        for k, seed in enumerate(seeds):
+            acc = data[data["seed"] == seed].set_index("subset")["accuracy"]
+            offset = (k - (len(seeds) - 1) / 2) * 0.08
+            for subset in ("none", "T_RR", "T_CR", "T_RR+T_CR"):
+                with_cc = "T_CC" if subset == "none" else f"{subset}+T_CC"
+                ax.plot(
+                    [x[subset] + offset, x[with_cc] + offset],
+                    [acc[subset], acc[with_cc]],
+                    color="0.7",
+                    lw=1,
+                    zorder=1,
+                )
+            ax.scatter(
+                [x[s] + offset for s in FIG1_ORDER],
+                [acc[s] for s in FIG1_ORDER],
+                s=18,
+                zorder=3,
+                label=f"seed {seed}",
+            )
+        ref = reported[
+            (reported["task"] == "copy")
+            & (reported["construction"] == construction)
+            & (reported["quantity"] == "accuracy")
+            & (reported["paper_note"].str.startswith("Figure 1"))
+        ]
+        ref = ref.dropna(subset=["paper_value"])
+        if len(ref):
+            ax.scatter([x[s] for s in ref["subset"]], ref["paper_value"], **PAPER_STYLE)
+        ax.set_xticks(range(len(FIG1_ORDER)), [_label(s) for s in FIG1_ORDER], fontsize=7)
+        ax.set_title(f"{construction}, $N_h$ = {size}", fontsize=9)
+        ax.axhline(0.5, color="0.85", lw=0.8, ls=":")
+    axes[0, 0].set_ylabel(f"replay accuracy (α = {alpha:g})")
+    axes[0, -1].legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
+    """Top row ΔFVU, bottom row S_ΔT, one column per task; single-block ablations, mean ± SEM
+    over seeds with every seed shown; the paper's values ×."""
+    data = ablation[(ablation["task"] != "copy") & np.isclose(ablation["alpha"], alpha)]
+    data = data[data["subset"].isin(SINGLE_BLOCKS)]
+    task_names = list(dict.fromkeys(data["task"]))
+    reported = _reported()
+    fig, axes = plt.subplots(
+        2, len(task_names), figsize=(3.4 * len(task_names), 5.6), squeeze=False
+    )
+    for col, task in enumerate(task_names):
+        task_data = data[data["task"] == task]
+        size = 64 if (task_data["n_hidden"] == 64).any() else int(task_data["n_hidden"].max())
+        construction = task_data["construction"].iloc[0]
+        task_data = task_data[
+            (task_data["n_hidden"] == size) & (task_data["construction"] == construction)
+        ]
+        for row, quantity in enumerate(("delta_fvu", "s_delta_t")):
+            ax = axes[row, col]
+            for i, block in enumerate(SINGLE_BLOCKS):
+                values = task_data[task_data["subset"] == block][quantity].dropna()
+                if len(values):
+                    spread = values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else 0
+                    ax.bar(i, values.mean(), yerr=spread, color=f"C{i}", alpha=0.5, capsize=3)
+                    ax.scatter(
+                        np.full(len(values), i) + np.linspace(-0.15, 0.15, len(values)),
+                        values,
+                        color=f"C{i}",
+                        s=12,
+                        zorder=3,
+                    )
+                ref = reported[
+                    (reported["task"] == task)
+                    & (reported["subset"] == block)
+                    & (reported["quantity"] == quantity)
+                ].dropna(subset=["paper_value"])
+                if len(ref):
+                    ax.errorbar(
+                        i + 0.3,
+                        ref["paper_value"].iloc[0],
+                        yerr=ref["paper_sem"].iloc[0],
+                        fmt="x",
+                        color="crimson",
+                        capsize=3,
+                        label="paper" if i else None,
+                    )
+            ax.set_xticks(range(3), [_label(b) for b in SINGLE_BLOCKS])
+            ax.axhline(0, color="0.6", lw=0.8)
+            if row == 0:
+                ax.set_title(f"{task} ({construction}, $N_h$ = {size})", fontsize=9)
+            if col == 0:
+                ax.set_ylabel(
+                    "ΔFVU" if quantity == "delta_fvu" else "$S_{ΔT}$ = ΔFVU / removed mass"
+                )
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    if handles:
+        axes[0, 0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def fig_schur_spectra(eigenvalues: pd.DataFrame, abs_T: pd.DataFrame) -> plt.Figure:
+    """Per representative model: ordered eigenvalues in the complex plane with the circles ρ and
+    αρ (R filled, C open), and log |T| with the R/C partition drawn."""
+    keys = ["task", "construction", "n_hidden", "seed"]
+    models = eigenvalues[keys].drop_duplicates().itertuples(index=False)
+    models = list(models)
+    fig, axes = plt.subplots(len(models), 2, figsize=(7.2, 3.3 * len(models)), squeeze=False)
+    for (ax_ev, ax_T), model in zip(axes, models, strict=True):
+        identity = pd.Series(model._asdict())
+        ev = eigenvalues[(eigenvalues[keys] == identity).all(axis=1)]
+        T = abs_T[(abs_T[keys] == identity).all(axis=1)]
+        rho, alpha = ev["rho"].iloc[0], ev["alpha"].iloc[0]
+        for radius, style in ((rho, "-"), (alpha * rho, "--")):
+            ax_ev.add_patch(Circle((0, 0), radius, fill=False, ls=style, color="0.5"))
+        in_R = ev["in_R"].astype(bool)
+        ax_ev.scatter(ev.loc[in_R, "real"], ev.loc[in_R, "imag"], s=14, color="C3", label="R")
+        ax_ev.scatter(
+            ev.loc[~in_R, "real"],
+            ev.loc[~in_R, "imag"],
+            s=14,
+            facecolors="none",
+            edgecolors="C0",
+            label="C",
+        )
+        lim = 1.1 * max(rho, 1e-3)
+        ax_ev.set(xlim=(-lim, lim), ylim=(-lim, lim), aspect="equal", xlabel="Re λ", ylabel="Im λ")
+        ax_ev.set_title(
+            f"{model.task} {model.construction} $N_h$={model.n_hidden} "
+            f"seed {model.seed}\nρ = {rho:.3f}, α = {alpha:g}",
+            fontsize=8,
+        )
+        ax_ev.legend(fontsize=7, loc="upper right")
+        n = int(T["i"].max()) + 1
+        matrix = np.zeros((n, n))
+        matrix[T["i"], T["j"]] = T["abs_T"]
+        image = ax_T.imshow(np.log10(matrix + 1e-12), cmap="magma", vmin=-4)
+        n_R = int(T["n_R"].iloc[0])
+        ax_T.add_patch(Rectangle((-0.5, -0.5), n_R, n_R, fill=False, color="cyan", lw=1))
+        ax_T.add_patch(Rectangle((n_R - 0.5, -0.5), n - n_R, n_R, fill=False, color="lime", lw=1))
+        ax_T.add_patch(
+            Rectangle((n_R - 0.5, n_R - 0.5), n - n_R, n - n_R, fill=False, color="w", lw=1)
+        )
+        ax_T.set_title(f"log10 |T|: R block ({n_R}) cyan, T_C→R green, C white", fontsize=8)
+        fig.colorbar(image, ax=ax_T, fraction=0.046)
+    fig.tight_layout()
+    return fig
+
+
+def fig_training_curves(curves: pd.DataFrame) -> plt.Figure:
+    """Held-out score against training step, one panel per task and construction."""
+    panels = list(curves[["task", "construction"]].drop_duplicates().itertuples(index=False))
+    cols = min(4, len(panels))
+    rows = int(np.ceil(len(panels) / cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.8 * rows), squeeze=False)
+    for ax, (task, construction) in zip(axes.flat, panels, strict=False):
+        data = curves[(curves["task"] == task) & (curves["construction"] == construction)]
+        for (size, seed), run in data.groupby(["n_hidden", "seed"]):
+            ax.plot(run["step"], run["heldout_score"], lw=1, label=f"N_h={size} s{seed}")
+        metric = data["metric"].iloc[0]
+        if metric == "fvu":
+            ax.set_yscale("log")
+        ax.set(title=f"{task} / {construction}", xlabel="step", ylabel=f"held-out {metric}")
+        ax.title.set_fontsize(8)
+        ax.legend(fontsize=5)
+    for ax in list(axes.flat)[len(panels) :]:
+        ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
+def fig_task_rollouts(examples: pd.DataFrame) -> plt.Figure:
+    """One held-out trial per task: target (black, dashed) and output (coloured) of the full
+    network and of each single-block ablation; grey bands mark unscored steps."""
+    task_names = list(dict.fromkeys(examples["task"]))
+    variants = list(dict.fromkeys(examples["variant"]))
+    fig, axes = plt.subplots(
+        len(task_names),
+        len(variants),
+        figsize=(2.8 * len(variants), 2.3 * len(task_names)),
+        squeeze=False,
+        sharey="row",
+    )
+    for row, task in enumerate(task_names):
+        trial = examples[(examples["task"] == task) & (examples["trial"] == 0)]
+        for col, variant in enumerate(variants):
+            ax = axes[row, col]
+            data = trial[trial["variant"] == variant]
+            for line, d in data.groupby("line"):
+                ax.plot(d["time"], d["target"] + 2.5 * line, "k--", lw=1)
+                ax.plot(d["time"], d["value"] + 2.5 * line, color=f"C{line}", lw=1.2)
+            unscored = data[(data["line"] == 0) & (data["mask"] == 0)]["time"]
+            for t in unscored:
+                ax.axvspan(t - 0.5, t + 0.5, color="0.92", lw=0)
+            ax.set_title(f"{task}: {variant.replace('T_CR', 'T_C→R')}", fontsize=8)
+            ax.set_xlabel("time step")
+    fig.tight_layout()
+    return fig
+
+
+def save(fig: plt.Figure, paths: list[str]) -> None:
+    """Save ``fig`` to each path (format from the suffix), atomically, then close it."""
+    for path in paths:
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format=str(path).rsplit(".", 1)[1])
+    plt.close(fig)

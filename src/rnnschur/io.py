@@ -1,0 +1,161 @@
+"""Artifacts on disk: written atomically (temporary name, then rename), read with validation.
+
+A reader raises :class:`ArtifactError` naming the file and what is wrong with it, so a corrupt
+or stale artifact stops the consuming job with a clear message instead of a traceback deep in
+NumPy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from rnnschur.schur import OrderedSchur, SchurCheckError, check_schur
+from rnnschur.tasks import Batch
+
+FORMAT_VERSION = 1
+
+
+class ArtifactError(ValueError):
+    """An artifact is missing, unreadable or inconsistent."""
+
+
+@contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; rename it to ``path`` only if the block succeeds."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def save_npz(path: str | os.PathLike, **arrays: np.ndarray) -> None:
+    """Write arrays to an uncompressed ``.npz`` (no pickle) atomically."""
+    with atomic_path(path) as tmp, open(tmp, "wb") as handle:
+        np.savez(handle, **arrays)
+
+
+def save_json(path: str | os.PathLike, data: dict) -> None:
+    with atomic_path(path) as tmp:
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=True, default=_json_default) + "\n")
+
+
+def save_text(path: str | os.PathLike, text: str) -> None:
+    with atomic_path(path) as tmp:
+        tmp.write_text(text)
+
+
+def save_csv(path: str | os.PathLike, frame) -> None:
+    """Write a pandas DataFrame as CSV atomically (full float precision)."""
+    with atomic_path(path) as tmp:
+        frame.to_csv(tmp, index=False, float_format="%.17g")
+
+
+def _json_default(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"cannot write {type(value).__name__} to JSON")
+
+
+def load_npz(path: str | os.PathLike, keys: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """Read ``keys`` from an ``.npz``; raise :class:`ArtifactError` if the file is missing,
+    truncated, not an ``.npz`` or lacks a key."""
+    path = Path(path)
+    if not path.is_file():
+        raise ArtifactError(f"{path}: file not found")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            missing = [k for k in keys if k not in data.files]
+            if missing:
+                raise ArtifactError(f"{path}: missing arrays {missing} (has {data.files})")
+            return {k: data[k] for k in keys}
+    except ArtifactError:
+        raise
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
+        raise ArtifactError(f"{path}: unreadable or truncated .npz ({error})") from error
+
+
+def _require(path: Path, condition: bool, problem: str) -> None:
+    if not condition:
+        raise ArtifactError(f"{path}: {problem}")
+
+
+def load_batch(path: str | os.PathLike, N_x: int | None = None, N_y: int | None = None) -> Batch:
+    """A held-out set: ``inputs`` (n, time, N_x), ``targets`` (n, time, N_y), ``mask`` (n, time)."""
+    path = Path(path)
+    data = load_npz(path, ("inputs", "targets", "mask"))
+    inputs, targets, mask = data["inputs"], data["targets"], data["mask"]
+    _require(path, inputs.ndim == 3 and targets.ndim == 3, "inputs and targets must be 3-D")
+    _require(
+        path,
+        targets.shape[:2] == inputs.shape[:2] and mask.shape == inputs.shape[:2],
+        f"shapes disagree: inputs {inputs.shape}, targets {targets.shape}, mask {mask.shape}",
+    )
+    if N_x is not None:
+        _require(
+            path, inputs.shape[2] == N_x, f"inputs have {inputs.shape[2]} lines, expected {N_x}"
+        )
+    if N_y is not None:
+        _require(
+            path, targets.shape[2] == N_y, f"targets have {targets.shape[2]} lines, expected {N_y}"
+        )
+    _require(path, mask.sum() > 0, "the mask selects no step")
+    return Batch(inputs, targets, mask)
+
+
+def load_weights(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(W_xh, W_hh, W_hy) with consistent shapes and finite entries."""
+    path = Path(path)
+    data = load_npz(path, ("W_xh", "W_hh", "W_hy"))
+    W_xh, W_hh, W_hy = data["W_xh"], data["W_hh"], data["W_hy"]
+    n = W_hh.shape[0] if W_hh.ndim == 2 else -1
+    _require(path, W_hh.shape == (n, n), f"W_hh must be square, got {W_hh.shape}")
+    _require(path, W_xh.ndim == 2 and W_xh.shape[0] == n, f"W_xh shape {W_xh.shape}, N_h = {n}")
+    _require(path, W_hy.ndim == 2 and W_hy.shape[1] == n, f"W_hy shape {W_hy.shape}, N_h = {n}")
+    for name, W in (("W_xh", W_xh), ("W_hh", W_hh), ("W_hy", W_hy)):
+        _require(path, bool(np.all(np.isfinite(W))), f"{name} has NaN or inf entries")
+    return W_xh, W_hh, W_hy
+
+
+def save_schur(path: str | os.PathLike, schur: OrderedSchur) -> None:
+    save_npz(
+        path,
+        Q=schur.Q,
+        T=schur.T,
+        eigenvalues=schur.eigenvalues,
+        block_starts=schur.block_starts,
+        format_version=np.array(FORMAT_VERSION),
+    )
+
+
+def load_schur(path: str | os.PathLike, W: np.ndarray) -> OrderedSchur:
+    """The ordered Schur form of ``W`` stored at ``path``, re-checked against ``W``
+    (reconstruction, orthogonality, structure, ordering): a stale or corrupt file is refused."""
+    path = Path(path)
+    data = load_npz(path, ("Q", "T", "eigenvalues", "block_starts"))
+    _require(
+        path,
+        data["T"].shape == W.shape and data["Q"].shape == W.shape,
+        f"Q {data['Q'].shape} and T {data['T'].shape} do not match W {W.shape}",
+    )
+    schur = OrderedSchur(data["Q"], data["T"], data["block_starts"], data["eigenvalues"])
+    try:
+        check_schur(W, schur)
+    except SchurCheckError as error:
+        raise ArtifactError(
+            f"{path}: not a valid ordered Schur form of the model's W ({error})"
+        ) from error
+    return schur

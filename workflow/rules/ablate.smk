@@ -1,0 +1,22 @@
+rule ablate:
+    """All 8 coupling subsets at every alpha of the grid, one batched rollout per model."""
+    input:
+        weights=f"{R}/models/{MODEL}/weights.npz",
+        schur=f"{R}/schur/{MODEL}.npz",
+        heldout=f"{R}/data/{{task}}/heldout.npz",
+    output:
+        f"{R}/ablation/{MODEL}.csv",
+    params:
+        alpha_grid=config["alpha_grid"],
+        epsilon=config["ablation"]["epsilon"],
+        mass_floor=config["ablation"]["mass_floor"],
+    log:
+        f"{R}/logs/ablate/{MODEL}.log",
+    benchmark:
+        f"{R}/benchmarks/ablate/{MODEL}.tsv"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=10,
+    script:
+        "../scripts/ablate.py"

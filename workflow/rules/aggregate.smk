@@ -1,0 +1,119 @@
+rule collect_ablations:
+    """One tidy table of every ablation of every model."""
+    input:
+        model_files(f"{R}/ablation/{MODEL}.csv"),
+    output:
+        report(f"{TABLES}/ablation.csv", caption="../report/ablation.rst", category="Tables"),
+    log:
+        f"{R}/logs/aggregate/ablation.log",
+    localrule: True
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/collect_ablations.py"
+
+
+rule collect_models:
+    """Training summary and held-out score of every model, and the training curves."""
+    input:
+        meta=model_files(f"{R}/models/{MODEL}/meta.json"),
+        logs=model_files(f"{R}/models/{MODEL}/train_log.csv"),
+    output:
+        models=report(f"{TABLES}/models.csv", caption="../report/models.rst", category="Tables"),
+        curves=f"{TABLES}/training_curves.csv",
+    log:
+        f"{R}/logs/aggregate/models.log",
+    localrule: True
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/collect_models.py"
+
+
+rule table1:
+    """Table 1: copy-task accuracy per alpha, construction and ablation set."""
+    input:
+        f"{TABLES}/ablation.csv",
+    output:
+        csv=report(f"{TABLES}/table1.csv", caption="../report/table1.rst", category="Tables"),
+        md=f"{TABLES}/table1.md",
+    log:
+        f"{R}/logs/aggregate/table1.log",
+    localrule: True
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/table1.py"
+
+
+rule paper_vs_reproduced:
+    """Every number of the paper beside the reproduced mean and spread over seeds."""
+    input:
+        f"{TABLES}/ablation.csv",
+    output:
+        csv=report(
+            f"{TABLES}/paper_vs_reproduced.csv",
+            caption="../report/paper_vs_reproduced.rst",
+            category="Tables",
+        ),
+        md=f"{TABLES}/paper_vs_reproduced.md",
+    log:
+        f"{R}/logs/aggregate/paper_vs_reproduced.log",
+    localrule: True
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/paper_vs_reproduced.py"
+
+
+rule spectra:
+    """Ordered eigenvalues and |T| of one representative model per task and construction."""
+    input:
+        schur=[f"{R}/schur/{t}/{k}/n{n}/seed{s}.npz" for t, k, n, s in representative_models()],
+    output:
+        eigenvalues=f"{TABLES}/spectra.csv",
+        abs_T=f"{TABLES}/schur_abs_T.csv",
+    params:
+        models=representative_models(),
+        alpha=config["alpha"],
+    log:
+        f"{R}/logs/aggregate/spectra.log",
+    localrule: True
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/spectra.py"
+
+
+rule rollout_examples:
+    """Held-out example trials of one model per neuroscience task: target, full model and each
+    single-block ablation."""
+    input:
+        weights=[f"{R}/models/{t}/{k}/n{n}/seed{s}/weights.npz" for t, k, n, s in representative_models() if t != "copy"],
+        schur=[f"{R}/schur/{t}/{k}/n{n}/seed{s}.npz" for t, k, n, s in representative_models() if t != "copy"],
+        heldout=[f"{R}/data/{t}/heldout.npz" for t, k, n, s in representative_models() if t != "copy"],
+    output:
+        f"{TABLES}/rollout_examples.csv",
+    params:
+        models=[m for m in representative_models() if m[0] != "copy"],
+        alpha=config["alpha"],
+        n_trials=3,
+    log:
+        f"{R}/logs/aggregate/rollout_examples.log",
+    localrule: True
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/rollout_examples.py"

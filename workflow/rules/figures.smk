@@ -1,0 +1,96 @@
+# One rule per figure; each reads only aggregated tables and the shared style file.
+
+
+rule fig1_copy_ablation:
+    input:
+        ablation=f"{TABLES}/ablation.csv",
+        style="workflow/style.mplstyle",
+    output:
+        pdf=report(f"{FIGURES}/fig1_copy_ablation.pdf", caption="../report/fig1_copy_ablation.rst", category="Figures"),
+        png=f"{FIGURES}/fig1_copy_ablation.png",
+    params:
+        alpha=config["alpha"],
+    log:
+        f"{R}/logs/figures/fig1_copy_ablation.log",
+    localrule: True
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/fig1_copy_ablation.py"
+
+
+rule fig2_neuro_ablation:
+    input:
+        ablation=f"{TABLES}/ablation.csv",
+        style="workflow/style.mplstyle",
+    output:
+        pdf=report(f"{FIGURES}/fig2_neuro_ablation.pdf", caption="../report/fig2_neuro_ablation.rst", category="Figures"),
+        png=f"{FIGURES}/fig2_neuro_ablation.png",
+    params:
+        alpha=config["alpha"],
+    log:
+        f"{R}/logs/figures/fig2_neuro_ablation.log",
+    localrule: True
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/fig2_neuro_ablation.py"
+
+
+rule fig_schur_spectra:
+    input:
+        eigenvalues=f"{TABLES}/spectra.csv",
+        abs_T=f"{TABLES}/schur_abs_T.csv",
+        style="workflow/style.mplstyle",
+    output:
+        pdf=report(f"{FIGURES}/fig_schur_spectra.pdf", caption="../report/fig_schur_spectra.rst", category="Figures"),
+        png=f"{FIGURES}/fig_schur_spectra.png",
+    log:
+        f"{R}/logs/figures/fig_schur_spectra.log",
+    localrule: True
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/fig_schur_spectra.py"
+
+
+rule fig_training_curves:
+    input:
+        curves=f"{TABLES}/training_curves.csv",
+        style="workflow/style.mplstyle",
+    output:
+        pdf=report(f"{FIGURES}/fig_training_curves.pdf", caption="../report/fig_training_curves.rst", category="Figures"),
+        png=f"{FIGURES}/fig_training_curves.png",
+    log:
+        f"{R}/logs/figures/fig_training_curves.log",
+    localrule: True
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/fig_training_curves.py"
+
+
+rule fig_task_rollouts:
+    input:
+        examples=f"{TABLES}/rollout_examples.csv",
+        style="workflow/style.mplstyle",
+    output:
+        pdf=report(f"{FIGURES}/fig_task_rollouts.pdf", caption="../report/fig_task_rollouts.rst", category="Figures"),
+        png=f"{FIGURES}/fig_task_rollouts.png",
+    log:
+        f"{R}/logs/figures/fig_task_rollouts.log",
+    localrule: True
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/fig_task_rollouts.py"

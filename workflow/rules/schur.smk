@@ -1,0 +1,16 @@
+rule schur:
+    """Ordered real Schur decomposition of a trained W_hh (independent of alpha)."""
+    input:
+        weights=f"{R}/models/{MODEL}/weights.npz",
+    output:
+        f"{R}/schur/{MODEL}.npz",
+    log:
+        f"{R}/logs/schur/{MODEL}.log",
+    benchmark:
+        f"{R}/benchmarks/schur/{MODEL}.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/schur.py"

@@ -1,0 +1,16 @@
+"""Rule schur: ordered real Schur form of a trained W_hh, checked in the code path."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+import numpy as np  # noqa: E402
+
+from rnnschur import io  # noqa: E402
+from rnnschur.schur import ordered_real_schur  # noqa: E402
+
+_, W_hh, _ = io.load_weights(snakemake.input.weights)
+schur = ordered_real_schur(W_hh)
+io.save_schur(snakemake.output[0], schur)
+error = np.linalg.norm(W_hh - schur.Q @ schur.T @ schur.Q.T) / np.linalg.norm(W_hh)
+print(f"rho = {schur.spectral_radius:.4f}, ||W - QTQ'||/||W|| = {error:.2e}", file=sys.stderr)

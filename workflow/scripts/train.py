@@ -1,0 +1,52 @@
+"""Rule train: train one model and write its weights, training log and meta data."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+import platform  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import torch  # noqa: E402
+
+import rnnschur  # noqa: E402
+from rnnschur import io, tasks  # noqa: E402
+from rnnschur.seeds import job_rng  # noqa: E402
+from rnnschur.train import LOG_COLUMNS, TrainSettings, train  # noqa: E402
+
+torch.set_num_threads(snakemake.threads)
+w, params = snakemake.wildcards, snakemake.params
+name = f"{w.task}/{w.construction}/n{w.size}/seed{w.seed}"
+training = dict(params.training)
+training["curriculum"] = tuple(training.get("curriculum", ()))
+settings = TrainSettings(**training, device=params.device)
+module = tasks.get(w.task)
+heldout = io.load_batch(snakemake.input.heldout, *module.dims(**params.generator))
+rng = job_rng(params.base_seed, w.task, w.construction, int(w.size), int(w.seed))
+
+model = train(w.task, params.generator, w.construction, int(w.size), settings, rng, heldout, name)
+
+io.save_csv(snakemake.output.log_csv, pd.DataFrame(model.log, columns=LOG_COLUMNS))
+io.save_npz(snakemake.output.weights, W_xh=model.W_xh, W_hh=model.W_hh, W_hy=model.W_hy)
+io.save_json(
+    snakemake.output.meta,
+    {
+        "task": w.task,
+        "construction": w.construction,
+        "n_hidden": int(w.size),
+        "seed": int(w.seed),
+        "base_seed": params.base_seed,
+        "generator": params.generator,
+        "training": training,
+        "metric": module.SCORE,
+        "summary": model.summary,
+        "versions": {
+            "rnnschur": rnnschur.__version__,
+            "numpy": np.__version__,
+            "torch": torch.__version__,
+            "python": platform.python_version(),
+        },
+    },
+)
+print(f"{name}: {model.summary}", file=sys.stderr)
