@@ -38,6 +38,7 @@ class TrainSettings:
     target_score : stop when the held-out score reaches it (None: run the whole budget).
     curriculum : training horizons (the task's ``CURRICULUM_PARAM``), advanced when the batch
         score reaches ``curriculum_threshold``; empty: always the task's own setting.
+    max_loss : a loss above it (or a non-finite one) counts as divergence.
     io_init : initial W_xh and W_hy: ``"normal"``, N(0, 1/fan_in), or ``"uniform"``,
         Unif[−fan_in^{-1/2}, fan_in^{-1/2}] (torch's ``nn.Linear`` default).
     device : torch device of the training computation.
@@ -53,6 +54,7 @@ class TrainSettings:
     target_score: float | None = None
     curriculum: tuple[int, ...] = ()
     curriculum_threshold: float = 0.99
+    max_loss: float = 1e4
     io_init: str = "normal"
     device: str = "cpu"
 
@@ -116,7 +118,7 @@ def train(
     W_xh and W_hy scaled by their fan-in (``settings.io_init``; the paper does not say); W_hh from
     :func:`rnnschur.constructions.initial_recurrent`. Loss: mean squared error over the masked
     steps. Raises :class:`TrainingDiverged`, naming ``name``, the step and the loss, when the
-    loss is not finite.
+    loss is not finite or exceeds ``settings.max_loss``.
     """
     module = tasks.get(task)
     N_x, N_y = module.dims(**task_params)
@@ -154,7 +156,7 @@ def train(
         y_hat = H @ W_hy.T
         loss = (((y_hat - y) ** 2).sum(-1) * mask).sum() / (mask.sum() * N_y)
         loss_value = loss.item()
-        if not math.isfinite(loss_value):
+        if not loss_value <= settings.max_loss:  # also catches NaN
             raise TrainingDiverged(
                 f"training of {name} diverged: loss {loss_value} at step {step} (lr {lr:g})"
             )

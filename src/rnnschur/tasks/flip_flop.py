@@ -33,7 +33,7 @@ def generate(
     pulse_amplitude: float = 1.0,
     input_noise: float = 0.0,
 ) -> Batch:
-    """``n`` trials of ``length`` steps; the first pulse on a line comes at U{0..gap_max−gap_min}."""
+    """``n`` trials of ``length`` steps; first pulse on a line at U{0..gap_max−gap_min}."""
     max_pulses = length // (gap_min + gap_offset) + 1
     gaps = rng.integers(gap_min, gap_max + 1, size=(n, n_bits, max_pulses)) + gap_offset
     signs = rng.choice(np.array([-1.0, 1.0]), size=(n, n_bits, max_pulses))

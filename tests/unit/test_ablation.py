@@ -1,0 +1,95 @@
+import numpy as np
+import pytest
+
+from rnnschur import tasks
+from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, evaluate_ablations
+from rnnschur.schur import coupling_masks, ordered_real_schur
+
+
+def model(seed, n=10, N_x=4, N_y=4):
+    rng = np.random.default_rng(seed)
+    return (
+        rng.standard_normal((n, N_x)) / 2,
+        rng.standard_normal((n, n)) / np.sqrt(n),
+        rng.standard_normal((N_y, n)) / np.sqrt(n),
+    )
+
+
+def test_subsets_are_all_eight():
+    assert len(SUBSETS) == 8 and SUBSETS[0] == () and len(set(SUBSETS)) == 8
+
+
+def test_ablated_matrix_is_Q_Ttilde_Qt_and_empty_subset_is_W():
+    _, W, _ = model(0)
+    schur = ordered_real_schur(W)
+    masks = coupling_masks(schur, 0.9)
+    for subset in SUBSETS:
+        dT = delta_T(schur.T, masks, subset)
+        W_tilde = ablated_recurrent(W, schur, dT)
+        np.testing.assert_allclose(W_tilde, schur.Q @ (schur.T - dT) @ schur.Q.T, atol=1e-12)
+        # The spectral blocks are kept: W~ has W's eigenvalues (T~ stays block triangular).
+        np.testing.assert_allclose(
+            np.sort(np.abs(np.linalg.eigvals(W_tilde))),
+            np.sort(np.abs(np.linalg.eigvals(W))),
+            atol=1e-8,
+        )
+    assert np.array_equal(ablated_recurrent(W, schur, delta_T(schur.T, masks, ())), W)
+
+
+def evaluate(seed, alphas=(0.85, 0.9, 0.95)):
+    W_xh, W_hh, W_hy = model(seed)
+    heldout = tasks.get("copy").generate(
+        np.random.default_rng(9), 32, n_symbols=3, symbol_dim=4, n_lags=6
+    )
+    schur = ordered_real_schur(W_hh)
+    return evaluate_ablations(
+        W_xh,
+        W_hh,
+        W_hy,
+        schur,
+        list(alphas),
+        heldout,
+        tasks.get("copy"),
+        epsilon=1e-3,
+        mass_floor=0.01,
+    )
+
+
+def test_ablation_rows():
+    rows = evaluate(1)
+    assert len(rows) == 3 * 8
+    for row in rows:
+        assert 0 <= row["accuracy"] <= 1 and 0 <= row["mass_removed"] <= 1
+        if row["subset"] == "none":
+            assert row["mass_removed"] == 0 and row["discrepancy"] == 0 and row["stabilizer"]
+            assert np.isnan(row["s_delta_t"]) and row["delta_score"] == 0
+        assert row["candidate_invariance"] == (row["stabilizer"] and row["mass_removed"] > 0.01)
+        assert row["stabilizer"] == (row["discrepancy"] <= 1e-3)
+    # Mass is additive over disjoint blocks in squared Frobenius norm.
+    by = {(r["alpha"], r["subset"]): r["mass_removed"] for r in rows}
+    for a in (0.85, 0.9, 0.95):
+        total = sum(by[(a, b)] ** 2 for b in ("T_RR", "T_CR", "T_CC"))
+        assert by[(a, "T_RR+T_CR+T_CC")] ** 2 == pytest.approx(total)
+
+
+def test_ablation_of_a_normal_matrix_changes_nothing():
+    """A normal W has N = 0 in Schur coordinates: every ablation removes nothing (Cayley)."""
+    rng = np.random.default_rng(2)
+    q, _ = np.linalg.qr(rng.standard_normal((10, 10)))
+    W_hh = q @ np.diag(rng.uniform(-1, 1, 10)) @ q.T
+    W_xh, _, W_hy = model(2)
+    heldout = tasks.get("copy").generate(rng, 16, n_symbols=3, symbol_dim=4, n_lags=6)
+    rows = evaluate_ablations(
+        W_xh,
+        W_hh,
+        W_hy,
+        ordered_real_schur(W_hh),
+        [0.9],
+        heldout,
+        tasks.get("copy"),
+        epsilon=1e-6,
+        mass_floor=0.01,
+    )
+    for row in rows:
+        assert row["mass_removed"] < 1e-12 and row["discrepancy"] < 1e-20
+        assert not row["candidate_invariance"]

@@ -1,0 +1,94 @@
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rnnschur.constructions import (
+    CayleyParams,
+    cayley_init,
+    cayley_orthogonal,
+    cayley_weight,
+    dense_normal_init,
+    haar_orthogonal,
+    initial_recurrent,
+    realblock,
+    uniform_init,
+)
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def is_normal(W, tol=1e-10):
+    return np.linalg.norm(W @ W.T - W.T @ W) <= tol * max(1.0, np.linalg.norm(W) ** 2)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seeds, st.integers(min_value=2, max_value=40))
+def test_cayley_gives_orthogonal_factor_and_normal_W(seed, n):
+    params = cayley_init(np.random.default_rng(seed), n)
+    np.testing.assert_allclose(params.A, -params.A.T)
+    assert params.d_real.shape[0] + 2 * params.d_pair.shape[0] == n
+    A = torch.from_numpy(params.A)
+    O = cayley_orthogonal(A).numpy()
+    assert np.linalg.norm(O.T @ O - np.eye(n)) < 1e-10
+    W = cayley_weight(A, torch.from_numpy(params.d_real), torch.from_numpy(params.d_pair)).numpy()
+    assert is_normal(W)
+    # The spectrum of W is the spectrum of D: realblock(eig(W~)).
+    expected = np.concatenate(
+        [
+            params.d_real,
+            params.d_pair[:, 0] + 1j * params.d_pair[:, 1],
+            params.d_pair[:, 0] - 1j * params.d_pair[:, 1],
+        ]
+    )
+    np.testing.assert_allclose(
+        np.sort(np.abs(np.linalg.eigvals(W))), np.sort(np.abs(expected)), atol=1e-10
+    )
+
+
+def test_cayley_stays_normal_for_any_parameters():
+    rng = np.random.default_rng(3)
+    A = torch.tensor(rng.standard_normal((9, 9)))  # not skew: cayley_weight projects it
+    W = cayley_weight(
+        A, torch.tensor(rng.standard_normal(3)), torch.tensor(rng.standard_normal((3, 2)))
+    )
+    assert is_normal(W.numpy())
+
+
+def test_realblock_pairs_conjugates():
+    d_real, d_pair = realblock(np.array([0.5, 1 + 2j, 1 - 2j, -0.3]))
+    np.testing.assert_allclose(np.sort(d_real), [-0.3, 0.5])
+    np.testing.assert_allclose(d_pair, [[1.0, 2.0]])
+
+
+@settings(max_examples=20, deadline=None)
+@given(seeds, st.integers(min_value=1, max_value=30))
+def test_dense_inits(seed, n):
+    rng = np.random.default_rng(seed)
+    W = uniform_init(rng, n)
+    assert np.all(np.abs(W) <= n**-0.5)
+    Q = haar_orthogonal(rng, n)
+    assert np.linalg.norm(Q.T @ Q - np.eye(n)) < 1e-10
+    if n % 2 == 0:
+        assert is_normal(dense_normal_init(rng, n))
+
+
+def test_dense_normal_block_variance():
+    """a_i, b_i ~ N(0, 1/6): the eigenvalues a ± ib have E|λ|² = 2/6."""
+    W = dense_normal_init(np.random.default_rng(0), 2000)
+    moduli2 = np.abs(np.linalg.eigvals(W)) ** 2
+    assert abs(moduli2.mean() - 1 / 3) < 0.03
+
+
+def test_odd_size_refused_for_dense_normal():
+    with pytest.raises(ValueError, match="even"):
+        dense_normal_init(np.random.default_rng(0), 7)
+
+
+def test_initial_recurrent_dispatch():
+    rng = np.random.default_rng(0)
+    assert isinstance(initial_recurrent("cayley", rng, 6), CayleyParams)
+    assert initial_recurrent("dense_default", rng, 6).shape == (6, 6)
+    with pytest.raises(KeyError, match="unknown construction"):
+        initial_recurrent("sparse", rng, 6)

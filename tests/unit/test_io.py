@@ -1,0 +1,54 @@
+import numpy as np
+import pytest
+
+from rnnschur import io
+from rnnschur.schur import ordered_real_schur
+
+
+def test_atomic_write_leaves_nothing_on_failure(tmp_path):
+    target = tmp_path / "out.npz"
+    with pytest.raises(RuntimeError), io.atomic_path(target) as tmp:
+        tmp.write_text("half")
+        raise RuntimeError("interrupted")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_truncated_npz_is_named(tmp_path):
+    path = tmp_path / "weights.npz"
+    io.save_npz(path, W_xh=np.ones((3, 2)), W_hh=np.eye(3), W_hy=np.ones((1, 3)))
+    assert io.load_weights(path)[1].shape == (3, 3)
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(io.ArtifactError, match="weights.npz.*truncated"):
+        io.load_weights(path)
+
+
+def test_missing_and_inconsistent_weights(tmp_path):
+    with pytest.raises(io.ArtifactError, match="not found"):
+        io.load_weights(tmp_path / "none.npz")
+    path = tmp_path / "w.npz"
+    io.save_npz(path, W_xh=np.ones((4, 2)), W_hh=np.eye(3), W_hy=np.ones((1, 3)))
+    with pytest.raises(io.ArtifactError, match="W_xh shape"):
+        io.load_weights(path)
+    io.save_npz(path, W_xh=np.ones((3, 2)), W_hh=np.eye(3) * np.nan, W_hy=np.ones((1, 3)))
+    with pytest.raises(io.ArtifactError, match="NaN"):
+        io.load_weights(path)
+
+
+def test_schur_that_does_not_reconstruct_W_is_refused(tmp_path):
+    W = np.random.default_rng(0).standard_normal((6, 6))
+    path = tmp_path / "schur.npz"
+    io.save_schur(path, ordered_real_schur(W))
+    assert io.load_schur(path, W).T.shape == (6, 6)
+    with pytest.raises(io.ArtifactError, match="schur.npz.*QTQ"):
+        io.load_schur(path, W + 0.1)
+
+
+def test_heldout_shapes_are_checked(tmp_path):
+    path = tmp_path / "heldout.npz"
+    io.save_npz(path, inputs=np.zeros((4, 5, 2)), targets=np.zeros((4, 5, 1)), mask=np.ones((4, 5)))
+    assert io.load_batch(path, 2, 1).inputs.shape == (4, 5, 2)
+    with pytest.raises(io.ArtifactError, match="inputs have 2 lines, expected 3"):
+        io.load_batch(path, 3, 1)
+    io.save_npz(path, inputs=np.zeros((4, 5, 2)), targets=np.zeros((4, 6, 1)), mask=np.ones((4, 5)))
+    with pytest.raises(io.ArtifactError, match="shapes disagree"):
+        io.load_batch(path)

@@ -1,0 +1,158 @@
+"""Ordered real Schur form: reconstruction, orthogonality, ordering and block structure on
+random, orthogonal, defective and near-degenerate matrices (hypothesis)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rnnschur.schur import (
+    COUPLING_BLOCKS,
+    SchurCheckError,
+    block_structure,
+    check_schur,
+    coupling_masks,
+    coupling_part,
+    n_dominant,
+    ordered_real_schur,
+)
+
+sizes = st.integers(min_value=1, max_value=24)
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def random_matrix(seed, n, scale=1.0):
+    return np.random.default_rng(seed).standard_normal((n, n)) * scale / np.sqrt(n)
+
+
+def orthogonal(seed, n):
+    q, r = np.linalg.qr(np.random.default_rng(seed).standard_normal((n, n)))
+    return q * np.sign(np.diag(r))
+
+
+def defective(seed, n):
+    """A similarity transform of Jordan blocks (repeated eigenvalues, deficient eigenvectors)."""
+    rng = np.random.default_rng(seed)
+    eigenvalues = np.repeat(rng.uniform(-1, 1, size=(n + 2) // 3), 3)[:n]
+    J = np.diag(eigenvalues) + np.diag((eigenvalues[:-1] == eigenvalues[1:]).astype(float), 1)
+    S = orthogonal(seed + 1, n) + 0.1 * rng.standard_normal((n, n))
+    return S @ J @ np.linalg.inv(S)
+
+
+def near_degenerate(seed, n):
+    """Eigenvalue moduli equal up to 1e-12: the ordering meets ties everywhere."""
+    rng = np.random.default_rng(seed)
+    angles = rng.uniform(0, np.pi, size=n // 2)
+    blocks = [np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]) for a in angles]
+    D = np.zeros((n, n))
+    for k, b in enumerate(blocks):
+        D[2 * k : 2 * k + 2, 2 * k : 2 * k + 2] = b * (1 + 1e-12 * k)
+    if n % 2:
+        D[-1, -1] = -1.0
+    Q = orthogonal(seed, n)
+    return Q @ D @ Q.T
+
+
+def assert_ordered_schur(W, schur):
+    n = W.shape[0]
+    Q, T = schur.Q, schur.T
+    assert np.linalg.norm(W - Q @ T @ Q.T) <= 1e-10 * max(np.linalg.norm(W), 1e-300)
+    assert np.linalg.norm(Q.T @ Q - np.eye(n)) <= 1e-10 * n
+    assert np.all(np.tril(T, -2) == 0)
+    starts = block_structure(T)
+    np.testing.assert_array_equal(starts, schur.block_starts)
+    assert set(np.diff(np.append(starts, n))) <= {1, 2}
+    moduli = schur.block_moduli
+    assert np.all(np.diff(moduli) <= 1e-8 * max(schur.spectral_radius, 1e-300))
+    # The ordered diagonal blocks carry the spectrum of W.
+    expected = np.sort_complex(np.linalg.eigvals(W))
+    got = np.sort_complex(schur.eigenvalues)
+    np.testing.assert_allclose(
+        np.abs(got), np.abs(expected), atol=1e-6 * max(1, np.abs(expected).max())
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(seeds, sizes, st.sampled_from([1e-3, 1.0, 1e3]))
+def test_random_matrices(seed, n, scale):
+    W = random_matrix(seed, n, scale)
+    assert_ordered_schur(W, ordered_real_schur(W))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seeds, sizes)
+def test_orthogonal_matrices(seed, n):
+    W = orthogonal(seed, n)
+    assert_ordered_schur(W, ordered_real_schur(W))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seeds, st.integers(min_value=2, max_value=18))
+def test_defective_matrices(seed, n):
+    W = defective(seed, n)
+    schur = ordered_real_schur(W)
+    Q, T = schur.Q, schur.T
+    assert np.linalg.norm(W - Q @ T @ Q.T) <= 1e-10 * np.linalg.norm(W)
+    assert np.all(np.diff(schur.block_moduli) <= 1e-8 * schur.spectral_radius)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seeds, st.integers(min_value=2, max_value=24))
+def test_near_degenerate_matrices(seed, n):
+    W = near_degenerate(seed, n)
+    assert_ordered_schur(W, ordered_real_schur(W))
+
+
+def test_strongly_non_normal_and_special_cases():
+    n = 12
+    W = np.triu(np.random.default_rng(0).standard_normal((n, n)) * 10, 1) + np.diag(
+        np.linspace(0.1, 1.2, n)
+    )
+    assert_ordered_schur(W, ordered_real_schur(W))
+    for W in (np.zeros((3, 3)), np.array([[2.0]]), np.array([[0.0, -1.0], [1.0, 0.0]])):
+        assert_ordered_schur(W, ordered_real_schur(W))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seeds, sizes, st.floats(min_value=0.05, max_value=1.0))
+def test_masks_partition_N(seed, n, alpha):
+    schur = ordered_real_schur(random_matrix(seed, n))
+    masks = coupling_masks(schur, alpha)
+    N_support = coupling_part(schur) != 0
+    union = masks["T_RR"] | masks["T_CR"] | masks["T_CC"]
+    total = sum(m.astype(int) for m in masks.values())
+    assert total.max() <= 1  # disjoint
+    # The union is exactly the strictly block-upper part: N's support lies inside it, and no
+    # mask touches a diagonal block or the part below it.
+    assert np.all(union[N_support])
+    blocks = np.repeat(np.arange(len(schur.block_starts)), schur.block_sizes)
+    np.testing.assert_array_equal(union, blocks[:, None] < blocks[None, :])
+    # R is a leading set that never splits a 2x2 block, and n_R counts its dimensions.
+    n_R = n_dominant(schur, alpha)
+    assert n_R in set(np.append(schur.block_starts, n))
+    assert np.all(np.abs(schur.eigenvalues[:n_R]) >= alpha * schur.spectral_radius * (1 - 1e-12))
+    assert np.all(np.abs(schur.eigenvalues[n_R:]) < alpha * schur.spectral_radius)
+    assert set(masks) == set(COUPLING_BLOCKS)
+
+
+def test_alpha_out_of_range_is_refused():
+    schur = ordered_real_schur(random_matrix(0, 4))
+    for alpha in (0.0, -0.1, 1.5):
+        with pytest.raises(ValueError, match="alpha"):
+            n_dominant(schur, alpha)
+
+
+def test_check_schur_detects_a_broken_decomposition():
+    W = random_matrix(1, 8)
+    schur = ordered_real_schur(W)
+    broken = type(schur)(schur.Q, schur.T + 1e-3, schur.block_starts, schur.eigenvalues)
+    with pytest.raises(SchurCheckError, match="QTQ"):
+        check_schur(W, broken)
+    reversed_T = schur.T[::-1, ::-1].copy()
+    with pytest.raises(SchurCheckError):
+        check_schur(W, type(schur)(schur.Q, reversed_T, schur.block_starts, schur.eigenvalues))
+
+
+def test_non_finite_matrix_is_refused():
+    with pytest.raises(ValueError, match="NaN"):
+        ordered_real_schur(np.array([[np.nan, 0.0], [0.0, 1.0]]))

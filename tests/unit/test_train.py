@@ -1,0 +1,63 @@
+import numpy as np
+import pytest
+
+from rnnschur import tasks
+from rnnschur.seeds import job_rng
+from rnnschur.train import TrainingDiverged, TrainSettings, train
+
+PARAMS = {"n_symbols": 3, "symbol_dim": 3, "n_lags": 6}
+
+
+def run(construction="dense_orthogonal", **overrides):
+    settings = TrainSettings(
+        **{
+            "lr": 3e-3,
+            "batch_size": 16,
+            "max_steps": 40,
+            "eval_every": 20,
+            "clip_grad_norm": 1.0,
+            **overrides,
+        }
+    )
+    heldout = tasks.get("copy").generate(job_rng(0, "heldout"), 32, **PARAMS)
+    return train(
+        "copy",
+        PARAMS,
+        construction,
+        8,
+        settings,
+        job_rng(0, construction, 8, 0),
+        heldout,
+        name=f"copy/{construction}",
+    )
+
+
+@pytest.mark.parametrize(
+    "construction", ["dense_default", "dense_orthogonal", "dense_normal", "cayley"]
+)
+def test_same_seed_same_weights(construction):
+    a, b = run(construction), run(construction)
+    for x, y in ((a.W_xh, b.W_xh), (a.W_hh, b.W_hh), (a.W_hy, b.W_hy)):
+        assert np.array_equal(x, y)
+    assert a.log == b.log
+    assert 0 <= a.summary["heldout_accuracy"] <= 1
+
+
+def test_training_lowers_the_loss():
+    model = run(max_steps=300, eval_every=100, lr=1e-2)
+    losses = [row[1] for row in model.log]
+    assert np.mean(losses[-20:]) < 0.8 * np.mean(losses[:20])
+
+
+def test_curriculum_advances_and_early_stopping_stops():
+    model = run("cayley", curriculum=(2, 6), curriculum_threshold=0.0, target_score=0.0)
+    horizons = [row[5] for row in model.log]
+    assert horizons[0] == 2 and horizons[-1] == 6
+    assert model.summary["reached_target"] and model.summary["steps"] == 20
+
+
+def test_divergence_names_model_step_and_loss():
+    with pytest.raises(
+        TrainingDiverged, match=r"copy/dense_default diverged: loss \S+ at step \d+"
+    ):
+        run("dense_default", lr=1e3, clip_grad_norm=None, max_steps=200)

@@ -1,0 +1,142 @@
+"""The quick preset through the real snakemake: table contents, figures, determinism."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.image import imread
+
+from conftest import QUICK, snakemake
+
+pytestmark = pytest.mark.workflow
+
+SUBSETS = {"none", "T_RR", "T_CR", "T_CC", "T_RR+T_CR", "T_RR+T_CC", "T_CR+T_CC", "T_RR+T_CR+T_CC"}
+
+
+def tables(folder):
+    return folder / "results" / "quick" / "tables"
+
+
+def test_ablation_table_contents(quick_run):
+    ablation = pd.read_csv(tables(quick_run) / "ablation.csv")
+    models = pd.read_csv(tables(quick_run) / "models.csv")
+    assert set(ablation["task"]) == {"copy", "flip_flop", "sine", "context_integration"}
+    assert len(models) == 8 + 3 * 2
+    assert len(ablation) == len(models) * 3 * 8
+    assert set(ablation["subset"]) == SUBSETS
+    for column in (
+        "alpha",
+        "subset",
+        "accuracy",
+        "n_R",
+        "mass_removed",
+        "discrepancy",
+        "stabilizer",
+        "fvu",
+        "delta_fvu",
+        "s_delta_t",
+        "candidate_invariance",
+    ):
+        assert column in ablation
+    full = ablation[ablation["subset"] == "none"]
+    assert (full["mass_removed"] == 0).all() and (full["discrepancy"] == 0).all()
+    assert full["s_delta_t"].isna().all() and full["stabilizer"].all()
+    assert ((ablation["n_R"] >= 1) & (ablation["n_R"] <= ablation["n_hidden"])).all()
+    copy = ablation[ablation["task"] == "copy"]
+    assert copy["accuracy"].between(0, 1).all()
+    assert copy["metric"].eq("accuracy").all()
+    neuro = ablation[ablation["task"] != "copy"]
+    assert neuro["accuracy"].isna().all() and neuro["metric"].eq("fvu").all()
+    # Where mass was removed, S_dT is dFVU / mass; where none, it is missing.
+    removed = ablation[ablation["mass_removed"] > 0]
+    np.testing.assert_allclose(removed["s_delta_t"], removed["delta_fvu"] / removed["mass_removed"])
+    # Cayley's W is normal: its couplings vanish and no ablation changes anything.
+    cayley = copy[copy["construction"] == "cayley"]
+    assert (cayley["mass_removed"] < 1e-5).all()
+    assert (
+        cayley["accuracy"] - cayley["accuracy"].groupby([cayley["seed"]]).transform("first")
+    ).abs().max() < 1e-3
+    # A dense model loses Schur mass and accuracy under -T_C->R.
+    dense = copy[(copy["construction"] == "dense_orthogonal") & (copy["subset"] == "T_CR")]
+    assert (dense["mass_removed"] > 0.01).all()
+
+
+def test_training_and_ablation_agree_on_the_full_model(quick_run):
+    """The held-out score written at the end of training equals the ablation table's score of
+    the empty subset: two code paths, one number."""
+    ablation = pd.read_csv(tables(quick_run) / "ablation.csv")
+    models = pd.read_csv(tables(quick_run) / "models.csv")
+    full = ablation[(ablation["subset"] == "none") & np.isclose(ablation["alpha"], 0.9)]
+    merged = models.merge(full, on=["task", "construction", "n_hidden", "seed"])
+    assert len(merged) == len(models)
+    np.testing.assert_allclose(merged["heldout_score"], merged["score"], rtol=1e-12)
+    meta = json.loads(
+        (quick_run / "results/quick/models/copy/cayley/n16/seed0/meta.json").read_text()
+    )
+    assert meta["versions"]["torch"].startswith("2.13") and meta["n_hidden"] == 16
+
+
+def test_table1_and_paper_comparison(quick_run):
+    ablation = pd.read_csv(tables(quick_run) / "ablation.csv")
+    table1 = pd.read_csv(tables(quick_run) / "table1.csv")
+    copy = ablation[ablation["task"] == "copy"]
+    assert len(table1) == 3 * 4  # alpha x construction (one size)
+    for row in table1.itertuples():
+        group = copy[
+            np.isclose(copy["alpha"], row.alpha) & (copy["construction"] == row.construction)
+        ]
+        for subset in SUBSETS:
+            expected = group[group["subset"] == subset]["accuracy"].mean()
+            assert table1.loc[row.Index, subset] == pytest.approx(expected)
+        assert row.n_R_min == group[group["subset"] == "none"]["n_R"].min()
+    markdown = (tables(quick_run) / "table1.md").read_text()
+    assert markdown.count("\n") == len(table1) + 2 and "−T_C→R" in markdown
+
+    comparison = pd.read_csv(tables(quick_run) / "paper_vs_reproduced.csv")
+    fig1 = comparison[(comparison["paper_note"].str.startswith("Figure 1"))]
+    assert len(fig1) == 16
+    orth = fig1[(fig1["construction"] == "dense_orthogonal") & (fig1["subset"] == "T_CR")]
+    assert orth["paper_value"].iloc[0] == 0.639
+    expected = copy[
+        (copy["construction"] == "dense_orthogonal")
+        & (copy["subset"] == "T_CR")
+        & np.isclose(copy["alpha"], 0.9)
+    ]["accuracy"].mean()
+    assert orth["reproduced_mean"].iloc[0] == pytest.approx(expected)
+    assert (comparison["n_seeds"] == 2).all()
+    fig2 = comparison[comparison["task"] == "sine"]
+    assert set(fig2["quantity"]) == {"fvu", "delta_fvu", "s_delta_t"}
+    assert fig2["reproduced_mean"].notna().all()
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "fig1_copy_ablation",
+        "fig2_neuro_ablation",
+        "fig_schur_spectra",
+        "fig_training_curves",
+        "fig_task_rollouts",
+    ],
+)
+def test_figures_are_drawn(quick_run, name):
+    folder = quick_run / "results/quick/figures"
+    assert (folder / f"{name}.pdf").read_bytes()[:5] == b"%PDF-"
+    image = imread(folder / f"{name}.png")
+    assert image.shape[0] > 200 and image.shape[1] > 200
+    assert image[..., :3].std() > 0.05  # not a blank canvas
+
+
+def test_same_config_same_weights_and_tables(quick_run):
+    again = snakemake(quick_run, "-c2", *QUICK, "--config", "results_dir=results/again")
+    assert again.returncode == 0, again.stdout[-3000:]
+    first, second = quick_run / "results/quick", quick_run / "results/again"
+    weights = sorted(first.glob("models/**/weights.npz"))
+    assert len(weights) == 14
+    for path in weights:
+        a, b = np.load(path), np.load(second / path.relative_to(first))
+        for key in ("W_xh", "W_hh", "W_hy"):
+            assert np.array_equal(a[key], b[key]), path
+    for name in ("ablation.csv", "table1.csv", "paper_vs_reproduced.csv", "models.csv"):
+        assert (first / "tables" / name).read_bytes() == (second / "tables" / name).read_bytes()

@@ -1,0 +1,84 @@
+"""Partial rebuilds (dry runs after a real quick run): only what changed reruns."""
+
+import pytest
+
+from conftest import QUICK, job_counts, snakemake
+
+pytestmark = pytest.mark.workflow
+
+UPSTREAM = {"heldout", "train", "schur"}
+FIGURES = {
+    "fig1_copy_ablation",
+    "fig2_neuro_ablation",
+    "fig_schur_spectra",
+    "fig_training_curves",
+    "fig_task_rollouts",
+}
+
+
+def dry_run(folder, *args):
+    result = snakemake(folder, "-n", *QUICK, *args)
+    assert result.returncode == 0, result.stdout[-3000:]
+    return job_counts(result.stdout)
+
+
+def test_nothing_to_do_after_a_complete_run(quick_run):
+    assert dry_run(quick_run) == {}
+
+
+def test_changing_a_figure_script_reruns_only_that_figure(quick_run):
+    script = quick_run / "workflow/scripts/fig1_copy_ablation.py"
+    original = script.read_text()
+    script.write_text(original + "\n# a changed plot\n")
+    try:
+        assert set(dry_run(quick_run)) == {"fig1_copy_ablation", "all"}
+    finally:
+        script.write_text(original)
+    rebuilt = snakemake(quick_run, "results/quick/figures/fig1_copy_ablation.pdf", "-c1", *QUICK)
+    assert set(job_counts(rebuilt.stdout)) == {"fig1_copy_ablation"}, rebuilt.stdout[-3000:]
+    assert dry_run(quick_run) == {}
+
+
+def test_changing_the_style_reruns_the_figures_only(quick_run):
+    style = quick_run / "workflow/style.mplstyle"
+    original = style.read_text()
+    style.write_text(original + "lines.linewidth: 2\n")
+    try:
+        assert set(dry_run(quick_run)) == FIGURES | {"all"}
+    finally:
+        style.write_text(original)
+
+
+def test_changing_the_alpha_grid_reruns_ablation_and_below_never_training(quick_run):
+    (quick_run / "alphas.yaml").write_text("alpha_grid: [0.8, 0.9]\n")
+    jobs = dry_run(quick_run, "--configfile", "presets/quick.yaml", "alphas.yaml")
+    assert jobs["ablate"] == 14
+    assert not UPSTREAM & set(jobs)
+    assert {"collect_ablations", "table1", "paper_vs_reproduced", "fig1_copy_ablation"} <= set(jobs)
+    assert "collect_models" not in jobs  # training summaries do not depend on alpha
+
+
+def test_changing_alpha_reruns_the_figures_not_the_ablations(quick_run):
+    jobs = dry_run(quick_run, "--config", "alpha=0.95")
+    assert not (UPSTREAM | {"ablate"}) & set(jobs)
+    assert {"fig1_copy_ablation", "fig2_neuro_ablation", "spectra"} <= set(jobs)
+
+
+def test_changing_a_task_generator_reruns_that_task_only(quick_run):
+    (quick_run / "sine_change.yaml").write_text(
+        "tasks:\n  sine:\n    generator: {freq_min: 0.05}\n"
+    )
+    jobs = dry_run(quick_run, "--configfile", "presets/quick.yaml", "sine_change.yaml")
+    assert jobs["heldout"] == 1 and jobs["train"] == 2 and jobs["ablate"] == 2
+
+
+def test_one_figure_target(quick_run):
+    result = snakemake(
+        quick_run,
+        "results/quick/figures/fig1_copy_ablation.pdf",
+        "-n",
+        "--forcerun",
+        "fig1_copy_ablation",
+        *QUICK,
+    )
+    assert set(job_counts(result.stdout)) == {"fig1_copy_ablation"}
