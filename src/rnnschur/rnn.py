@@ -20,14 +20,19 @@ def rollout(
     W_hy: np.ndarray,
     inputs: np.ndarray,
     return_hidden: bool = False,
+    dtype: type = np.float32,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Run eqs. (1–2) on a batch of trials.
+
+    The rollout runs in ``dtype``: float32 by default, the precision the weights were trained
+    in (and about 3× faster than float64 for a stack of ablated matrices).
 
     Parameters
     ----------
     W_xh : (N_h, N_x); W_hh : (..., N_h, N_h), leading axes evaluate a stack of matrices at
         once; W_hy : (N_y, N_h); inputs : (n, time, N_x).
     return_hidden : also return the hidden states.
+    dtype : floating-point type of the computation.
 
     Returns
     -------
@@ -36,14 +41,17 @@ def rollout(
     n, time, _ = inputs.shape
     stack = W_hh.shape[:-2]
     N_h = W_hh.shape[-1]
-    drive = np.ascontiguousarray((inputs @ W_xh.T).transpose(1, 0, 2))  # (time, n, N_h)
-    W_T = np.swapaxes(W_hh, -1, -2)
-    h = np.zeros(stack + (n, N_h))
-    outputs = np.empty(stack + (time, n, W_hy.shape[0]))
-    hidden = np.empty(stack + (time, n, N_h)) if return_hidden else None
+    drive = np.ascontiguousarray(
+        (inputs @ W_xh.T).transpose(1, 0, 2), dtype=dtype
+    )  # (time, n, N_h)
+    W_T = np.ascontiguousarray(np.swapaxes(W_hh, -1, -2), dtype=dtype)  # BLAS needs contiguity
+    W_hy_T = np.ascontiguousarray(W_hy.T, dtype=dtype)
+    h = np.zeros(stack + (n, N_h), dtype=dtype)
+    outputs = np.empty(stack + (time, n, W_hy.shape[0]), dtype=dtype)
+    hidden = np.empty(stack + (time, n, N_h), dtype=dtype) if return_hidden else None
     for t in range(time):
         h = np.tanh(drive[t] + h @ W_T)
-        outputs[..., t, :, :] = h @ W_hy.T
+        outputs[..., t, :, :] = h @ W_hy_T
         if hidden is not None:
             hidden[..., t, :, :] = h
     outputs = np.swapaxes(outputs, -3, -2)

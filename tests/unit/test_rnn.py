@@ -33,7 +33,7 @@ def test_numpy_rollout_matches_torch_and_stacks():
     W_xh, W_hy = rng.standard_normal((9, 3)), rng.standard_normal((2, 9))
     W_hh = 0.3 * rng.standard_normal((4, 9, 9))
     inputs = rng.standard_normal((5, 11, 3))
-    outputs, hidden = rollout(W_xh, W_hh, W_hy, inputs, return_hidden=True)
+    outputs, hidden = rollout(W_xh, W_hh, W_hy, inputs, return_hidden=True, dtype=np.float64)
     assert outputs.shape == (4, 5, 11, 2) and hidden.shape == (4, 5, 11, 9)
     for k in range(4):
         H = (
@@ -47,4 +47,7 @@ def test_numpy_rollout_matches_torch_and_stacks():
         )
         np.testing.assert_allclose(hidden[k], H, atol=1e-13)
         np.testing.assert_allclose(outputs[k], H @ W_hy.T, atol=1e-12)
-        np.testing.assert_allclose(rollout(W_xh, W_hh[k], W_hy, inputs), outputs[k], atol=1e-13)
+        np.testing.assert_allclose(
+            rollout(W_xh, W_hh[k], W_hy, inputs, dtype=np.float64), outputs[k], atol=1e-13
+        )
+        np.testing.assert_allclose(rollout(W_xh, W_hh[k], W_hy, inputs), outputs[k], atol=1e-5)

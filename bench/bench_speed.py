@@ -1,0 +1,175 @@
+"""Speed benchmarks, reported as ratios measured in one run (not timed tests).
+
+1. Training steps/s at N_h = 72 (copy task: T = 136, batch 64, one thread): the straightforward
+   per-step autograd loop against the hoisted input projection and against rnnschur's
+   hand-written BPTT.
+2. The ablation evaluation of one model (8 subsets x 3 alphas, 1024 held-out trials): one
+   batched rollout (rnnschur.ablation.evaluate_ablations) against a loop over the 24 matrices.
+3. Parallel efficiency of the quick preset under `snakemake -c2`: the sum of the jobs' CPU
+   time over (wall time x 2), from the rules' benchmark files.
+
+Usage: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python bench/bench_speed.py [--skip-workflow]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import torch
+
+from rnnschur import tasks
+from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, evaluate_ablations
+from rnnschur.rnn import hidden_states, rollout
+from rnnschur.schur import coupling_masks, ordered_real_schur
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def straightforward_loss(x, W_xh, W_hh, W_hy, y):
+    h = torch.zeros(x.shape[1], W_hh.shape[0])
+    outputs = []
+    for t in range(x.shape[0]):
+        h = torch.tanh(x[t] @ W_xh.T + h @ W_hh.T)
+        outputs.append(h @ W_hy.T)
+    return ((torch.stack(outputs) - y) ** 2).mean()
+
+
+def hoisted_loss(x, W_xh, W_hh, W_hy, y):
+    drive = x @ W_xh.T
+    h = torch.zeros(x.shape[1], W_hh.shape[0])
+    states = []
+    for d in drive.unbind(0):
+        h = torch.tanh(d + h @ W_hh.T)
+        states.append(h)
+    return ((torch.stack(states) @ W_hy.T - y) ** 2).mean()
+
+
+def rnnschur_loss(x, W_xh, W_hh, W_hy, y):
+    return ((hidden_states(x, W_xh, W_hh) @ W_hy.T - y) ** 2).mean()
+
+
+def steps_per_second(loss_fn, steps=150, n=72, repeats=3):
+    rng = np.random.default_rng(0)
+    batch = tasks.get("copy").generate(rng, 64)
+    x = torch.tensor(batch.inputs.swapaxes(0, 1), dtype=torch.float32)
+    y = torch.tensor(batch.targets.swapaxes(0, 1), dtype=torch.float32)
+    params = [
+        torch.nn.Parameter(torch.tensor(rng.uniform(-0.3, 0.3, s), dtype=torch.float32))
+        for s in ((n, 8), (n, n), (8, n))
+    ]
+    optimizer = torch.optim.Adam(params, lr=1e-3)
+    best = 0.0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(steps):
+            loss = loss_fn(x, params[0], params[1], params[2], y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        best = max(best, steps / (time.perf_counter() - start))
+    return best
+
+
+def ablation_timing(repeats=3):
+    rng = np.random.default_rng(1)
+    n = 72
+    # Like a solved copy model: 64 eigenvalues on the unit circle, 8 at 0.5, non-normal couplings.
+    angles = 2 * np.pi * rng.integers(0, 8, size=32) / 8 + 0.01
+    T = np.triu(0.05 * rng.standard_normal((n, n)), 1)
+    for k, a in enumerate(angles):
+        T[2 * k : 2 * k + 2, 2 * k : 2 * k + 2] = [[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]
+    T[64:, 64:] += np.diag(np.full(8, 0.5))
+    Q = np.linalg.qr(rng.standard_normal((n, n)))[0]
+    W_hh = Q @ T @ Q.T
+    W_xh, W_hy = rng.uniform(-0.3, 0.3, (n, 8)), rng.uniform(-0.1, 0.1, (8, n))
+    heldout = tasks.get("copy").generate(rng, 1024)
+    schur = ordered_real_schur(W_hh)
+    alphas = [0.85, 0.9, 0.95]
+
+    def batched():
+        evaluate_ablations(W_xh, W_hh, W_hy, schur, alphas, heldout, tasks.get("copy"), 0.01, 0.01)
+
+    def looped():
+        for alpha in alphas:
+            masks = coupling_masks(schur, alpha)
+            for subset in SUBSETS:
+                W = ablated_recurrent(W_hh, schur, delta_T(schur.T, masks, subset))
+                tasks.get("copy").score(rollout(W_xh, W, W_hy, heldout.inputs), heldout)
+
+    times = {}
+    for name, fn in (("batched", batched), ("looped", looped)):
+        times[name] = min(_timed(fn) for _ in range(repeats))
+    return times
+
+
+def _timed(fn):
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def parallel_efficiency():
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("Snakefile", "config.yaml", "workflow", "presets", "profiles"):
+            source = REPO / name
+            (shutil.copytree if source.is_dir() else shutil.copy2)(source, Path(tmp) / name)
+        start = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "snakemake", "-c2", "--config", "preset=quick"],
+            cwd=tmp,
+            check=True,
+            capture_output=True,
+        )
+        wall = time.perf_counter() - start
+        files = list(Path(tmp, "results/quick/benchmarks").rglob("*.tsv"))
+        cpu = sum(pd.read_csv(f, sep="\t")["cpu_time"].sum() for f in files)
+        job_wall = sum(pd.read_csv(f, sep="\t")["s"].sum() for f in files)
+        return {
+            "wall_s": wall,
+            "benchmarked_jobs": len(files),
+            "job_cpu_s": cpu,
+            "job_wall_s": job_wall,
+        }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--skip-workflow", action="store_true")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    base = steps_per_second(straightforward_loss)
+    hoisted = steps_per_second(hoisted_loss)
+    ours = steps_per_second(rnnschur_loss)
+    print("Training, N_h = 72, T = 136, batch 64, one thread (steps/s):")
+    print(f"  straightforward loop  {base:7.1f}   1.00x")
+    print(f"  hoisted + unbind      {hoisted:7.1f}   {hoisted / base:.2f}x")
+    print(f"  rnnschur BPTT         {ours:7.1f}   {ours / base:.2f}x")
+    t = ablation_timing()
+    print("Ablation evaluation, 8 subsets x 3 alphas x 1024 trials, N_h = 72:")
+    print(
+        f"  batched (deduplicated) {t['batched']:.3f} s, looped {t['looped']:.3f} s, "
+        f"ratio {t['looped'] / t['batched']:.2f}x"
+    )
+    if not args.skip_workflow:
+        p = parallel_efficiency()
+        print(
+            f"Quick preset under -c2: wall {p['wall_s']:.1f} s, {p['benchmarked_jobs']} "
+            f"benchmarked jobs, CPU {p['job_cpu_s']:.1f} s, job wall {p['job_wall_s']:.1f} s"
+        )
+        print(
+            f"  parallel efficiency (job CPU / (wall x 2)) {p['job_cpu_s'] / (2 * p['wall_s']):.2f}"
+        )
+        occupancy = p["job_wall_s"] / (2 * p["wall_s"])
+        print(f"  job occupancy (job wall / (wall x 2))      {occupancy:.2f}")
+
+
+if __name__ == "__main__":
+    main()
