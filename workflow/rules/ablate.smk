@@ -6,17 +6,19 @@ rule ablate:
         heldout=f"{R}/data/{{task}}/heldout.npz",
     output:
         f"{R}/ablation/{MODEL}.csv",
-    params:
-        alpha_grid=config["alpha_grid"],
-        epsilon=config["ablation"]["epsilon"],
-        mass_floor=config["ablation"]["mass_floor"],
     log:
         f"{R}/logs/ablate/{MODEL}.log",
     benchmark:
         f"{R}/benchmarks/ablate/{MODEL}.tsv"
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=4000,
         runtime=10,
+    params:
+        alpha_grid=config["alpha_grid"],
+        epsilon=config["ablation"]["epsilon"],
+        mass_floor=config["ablation"]["mass_floor"],
     script:
         "../scripts/ablate.py"

@@ -7,6 +7,8 @@ rule collect_ablations:
     log:
         f"{R}/logs/aggregate/ablation.log",
     localrule: True
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=1000,
@@ -26,6 +28,8 @@ rule collect_models:
     log:
         f"{R}/logs/aggregate/models.log",
     localrule: True
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=1000,
@@ -44,6 +48,8 @@ rule table1:
     log:
         f"{R}/logs/aggregate/table1.log",
     localrule: True
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=1000,
@@ -66,6 +72,8 @@ rule paper_vs_reproduced:
     log:
         f"{R}/logs/aggregate/paper_vs_reproduced.log",
     localrule: True
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=1000,
@@ -81,16 +89,18 @@ rule spectra:
     output:
         eigenvalues=f"{TABLES}/spectra.csv",
         abs_T=f"{TABLES}/schur_abs_T.csv",
-    params:
-        models=representative_models(),
-        alpha=config["alpha"],
     log:
         f"{R}/logs/aggregate/spectra.log",
     localrule: True
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        models=representative_models(),
+        alpha=config["alpha"],
     script:
         "../scripts/spectra.py"
 
@@ -99,21 +109,33 @@ rule rollout_examples:
     """Held-out example trials of one model per neuroscience task: target, full model and each
     single-block ablation."""
     input:
-        weights=[f"{R}/models/{t}/{k}/n{n}/seed{s}/weights.npz" for t, k, n, s in representative_models() if t != "copy"],
-        schur=[f"{R}/schur/{t}/{k}/n{n}/seed{s}.npz" for t, k, n, s in representative_models() if t != "copy"],
-        heldout=[f"{R}/data/{t}/heldout.npz" for t, k, n, s in representative_models() if t != "copy"],
+        weights=[
+            f"{R}/models/{t}/{k}/n{n}/seed{s}/weights.npz"
+            for t, k, n, s in representative_models()
+            if t != "copy"
+        ],
+        schur=[
+            f"{R}/schur/{t}/{k}/n{n}/seed{s}.npz"
+            for t, k, n, s in representative_models()
+            if t != "copy"
+        ],
+        heldout=[
+            f"{R}/data/{t}/heldout.npz" for t, k, n, s in representative_models() if t != "copy"
+        ],
     output:
         f"{TABLES}/rollout_examples.csv",
-    params:
-        models=[m for m in representative_models() if m[0] != "copy"],
-        alpha=config["alpha"],
-        n_trials=3,
     log:
         f"{R}/logs/aggregate/rollout_examples.log",
     localrule: True
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        models=[m for m in representative_models() if m[0] != "copy"],
+        alpha=config["alpha"],
+        n_trials=3,
     script:
         "../scripts/rollout_examples.py"

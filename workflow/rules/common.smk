@@ -1,5 +1,40 @@
-# Config access, target lists and wildcard constraints (nothing else).
+# Config loading and validation, config access, target lists and wildcard constraints.
+import os
+from pathlib import Path
+
+import yaml
 from snakemake.exceptions import WorkflowError
+from snakemake.utils import update_config, validate
+
+# The library in src/ is importable by every job, also in the rules' conda environments and on
+# cluster nodes (jobs inherit this environment); an installed rnnschur is used when src/ is absent.
+os.environ.update(
+    PYTHONPATH=os.pathsep.join(
+        filter(None, [str(Path(workflow.basedir) / "src"), os.environ.get("PYTHONPATH")])
+    )
+)
+
+
+def load_preset(name):
+    """presets/<name>.yaml (or a path to a YAML file), with a clear message on a syntax error."""
+    path = Path(name if name.endswith((".yaml", ".yml")) else f"presets/{name}.yaml")
+    if not path.is_file():
+        known = sorted(p.stem for p in Path("presets").glob("*.yaml"))
+        raise WorkflowError(f"config key preset = {name!r}: no file {path} (presets: {known})")
+    try:
+        preset = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError as error:
+        raise WorkflowError(f"preset {path} is not valid YAML: {error}") from None
+    if not isinstance(preset, dict):
+        raise WorkflowError(f"preset {path} must be a mapping of config keys")
+    return preset
+
+
+# `--config preset=quick` layers presets/quick.yaml over config.yaml; the command line still wins.
+if config.get("preset"):
+    update_config(config, load_preset(config["preset"]))
+    update_config(config, workflow.config_settings.overwrite_config)
+validate(config, "../schemas/config.schema.yaml")
 
 R = config["results_dir"].rstrip("/")
 TASKS = config["run_tasks"]
@@ -10,7 +45,9 @@ def _check_config():
     """Checks across keys that the JSON schema cannot express."""
     missing = [t for t in TASKS if t not in config["tasks"]]
     if missing:
-        raise WorkflowError(f"config key run_tasks names {missing}, but tasks.{missing[0]} is missing")
+        raise WorkflowError(
+            f"config key run_tasks names {missing}, but tasks.{missing[0]} is missing"
+        )
     if config["alpha"] not in config["alpha_grid"]:
         raise WorkflowError(
             f"config key alpha = {config['alpha']} must be one of alpha_grid {config['alpha_grid']}"

@@ -6,17 +6,23 @@ rule fig1_copy_ablation:
         ablation=f"{TABLES}/ablation.csv",
         style="workflow/style.mplstyle",
     output:
-        pdf=report(f"{FIGURES}/fig1_copy_ablation.pdf", caption="../report/fig1_copy_ablation.rst", category="Figures"),
+        pdf=report(
+            f"{FIGURES}/fig1_copy_ablation.pdf",
+            caption="../report/fig1_copy_ablation.rst",
+            category="Figures",
+        ),
         png=f"{FIGURES}/fig1_copy_ablation.png",
-    params:
-        alpha=config["alpha"],
     log:
         f"{R}/logs/figures/fig1_copy_ablation.log",
     localrule: True
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        alpha=config["alpha"],
     script:
         "../scripts/fig1_copy_ablation.py"
 
@@ -26,17 +32,23 @@ rule fig2_neuro_ablation:
         ablation=f"{TABLES}/ablation.csv",
         style="workflow/style.mplstyle",
     output:
-        pdf=report(f"{FIGURES}/fig2_neuro_ablation.pdf", caption="../report/fig2_neuro_ablation.rst", category="Figures"),
+        pdf=report(
+            f"{FIGURES}/fig2_neuro_ablation.pdf",
+            caption="../report/fig2_neuro_ablation.rst",
+            category="Figures",
+        ),
         png=f"{FIGURES}/fig2_neuro_ablation.png",
-    params:
-        alpha=config["alpha"],
     log:
         f"{R}/logs/figures/fig2_neuro_ablation.log",
     localrule: True
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        alpha=config["alpha"],
     script:
         "../scripts/fig2_neuro_ablation.py"
 
@@ -47,11 +59,17 @@ rule fig_schur_spectra:
         abs_T=f"{TABLES}/schur_abs_T.csv",
         style="workflow/style.mplstyle",
     output:
-        pdf=report(f"{FIGURES}/fig_schur_spectra.pdf", caption="../report/fig_schur_spectra.rst", category="Figures"),
+        pdf=report(
+            f"{FIGURES}/fig_schur_spectra.pdf",
+            caption="../report/fig_schur_spectra.rst",
+            category="Figures",
+        ),
         png=f"{FIGURES}/fig_schur_spectra.png",
     log:
         f"{R}/logs/figures/fig_schur_spectra.log",
     localrule: True
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=1000,
@@ -65,11 +83,17 @@ rule fig_training_curves:
         curves=f"{TABLES}/training_curves.csv",
         style="workflow/style.mplstyle",
     output:
-        pdf=report(f"{FIGURES}/fig_training_curves.pdf", caption="../report/fig_training_curves.rst", category="Figures"),
+        pdf=report(
+            f"{FIGURES}/fig_training_curves.pdf",
+            caption="../report/fig_training_curves.rst",
+            category="Figures",
+        ),
         png=f"{FIGURES}/fig_training_curves.png",
     log:
         f"{R}/logs/figures/fig_training_curves.log",
     localrule: True
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=1000,
@@ -83,11 +107,17 @@ rule fig_task_rollouts:
         examples=f"{TABLES}/rollout_examples.csv",
         style="workflow/style.mplstyle",
     output:
-        pdf=report(f"{FIGURES}/fig_task_rollouts.pdf", caption="../report/fig_task_rollouts.rst", category="Figures"),
+        pdf=report(
+            f"{FIGURES}/fig_task_rollouts.pdf",
+            caption="../report/fig_task_rollouts.rst",
+            category="Figures",
+        ),
         png=f"{FIGURES}/fig_task_rollouts.png",
     log:
         f"{R}/logs/figures/fig_task_rollouts.log",
     localrule: True
+    conda:
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=1000,

@@ -6,18 +6,20 @@ rule train:
         weights=f"{R}/models/{MODEL}/weights.npz",
         meta=f"{R}/models/{MODEL}/meta.json",
         log_csv=f"{R}/models/{MODEL}/train_log.csv",
+    log:
+        f"{R}/logs/train/{MODEL}.log",
+    benchmark:
+        f"{R}/benchmarks/train/{MODEL}.tsv"
+    conda:
+        "../../envs/train.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
     params:
         generator=lambda w: task_config(w.task)["generator"],
         training=lambda w: training_settings(w.task, w.construction),
         base_seed=config["base_seed"],
         device=config["device"],
-    log:
-        f"{R}/logs/train/{MODEL}.log",
-    benchmark:
-        f"{R}/benchmarks/train/{MODEL}.tsv"
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=30,
     script:
         "../scripts/train.py"
