@@ -38,6 +38,8 @@ class TrainSettings:
     target_score : stop when the held-out score reaches it (None: run the whole budget).
     curriculum : training horizons (the task's ``CURRICULUM_PARAM``), advanced when the batch
         score reaches ``curriculum_threshold``; empty: always the task's own setting.
+    keep_best : return the weights of the best held-out evaluation instead of the last ones
+        (a guard against a late loss spike; off in the paper's setting).
     max_loss : a loss above it (or a non-finite one) counts as divergence.
     io_init : initial W_xh and W_hy: ``"normal"``, N(0, 1/fan_in), or ``"uniform"``,
         Unif[−fan_in^{-1/2}, fan_in^{-1/2}] (torch's ``nn.Linear`` default).
@@ -54,6 +56,7 @@ class TrainSettings:
     target_score: float | None = None
     curriculum: tuple[int, ...] = ()
     curriculum_threshold: float = 0.99
+    keep_best: bool = False
     max_loss: float = 1e4
     io_init: str = "normal"
     device: str = "cpu"
@@ -137,7 +140,7 @@ def train(
     def heldout_score() -> float:
         return float(module.score(rollout(*as_numpy(), heldout.inputs), heldout))
 
-    stage, log, reached, start = 0, [], False, time.perf_counter()
+    stage, log, reached, best, start = 0, [], False, None, time.perf_counter()
     for step in range(1, settings.max_steps + 1):
         lr = settings.lr
         if settings.lr_halve_every:
@@ -175,6 +178,8 @@ def train(
         score = math.nan
         if step % settings.eval_every == 0 or step == settings.max_steps:
             score = heldout_score()
+            if best is None or sign * score > sign * best[1]:
+                best = (step, score, as_numpy())
             reached = (
                 settings.target_score is not None
                 and final_stage
@@ -184,15 +189,18 @@ def train(
         if reached:
             break
 
-    W_xh_np, W_hh_np, W_hy_np = as_numpy()
-    if not all(np.all(np.isfinite(w)) for w in (W_xh_np, W_hh_np, W_hy_np)):
+    weights = best[2] if settings.keep_best else as_numpy()
+    if not all(np.all(np.isfinite(w)) for w in weights):
         raise TrainingDiverged(f"training of {name} ended with non-finite weights at step {step}")
-    final = heldout_score()
+    final = float(module.score(rollout(*weights, heldout.inputs), heldout))
     summary = {
         "steps": step,
         "reached_target": bool(reached),
         "final_loss": loss_value,
         f"heldout_{module.SCORE}": final,
+        "best_step": best[0],
+        f"best_heldout_{module.SCORE}": best[1],
+        "kept_best": settings.keep_best,
         "wall_seconds": time.perf_counter() - start,
     }
-    return TrainedModel(W_xh_np, W_hh_np, W_hy_np, log, summary)
+    return TrainedModel(*weights, log, summary)

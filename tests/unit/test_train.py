@@ -61,3 +61,11 @@ def test_divergence_names_model_step_and_loss():
         TrainingDiverged, match=r"copy/dense_default diverged: loss \S+ at step \d+"
     ):
         run("dense_default", lr=1e3, clip_grad_norm=None, max_steps=200)
+
+
+def test_keep_best_returns_the_best_evaluated_weights():
+    model = run(max_steps=60, eval_every=20, keep_best=True, lr=0.05)
+    scores = [row[3] for row in model.log if row[3] == row[3]]  # evaluated steps
+    assert model.summary["best_heldout_accuracy"] == max(scores)
+    assert model.summary["heldout_accuracy"] == pytest.approx(max(scores))
+    assert model.summary["best_step"] == 20 * (1 + scores.index(max(scores)))

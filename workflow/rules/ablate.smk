@@ -20,5 +20,6 @@ rule ablate:
         alpha_grid=config["alpha_grid"],
         epsilon=config["ablation"]["epsilon"],
         mass_floor=config["ablation"]["mass_floor"],
+        fvu_steps=config["ablation"]["fvu_steps"],
     script:
         "../scripts/ablate.py"
