@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-WORKFLOW_FILES = ("Snakefile", "config.yaml", "workflow", "presets", "profiles")
+WORKFLOW_FILES = ("Snakefile", "config.yaml", "workflow", "presets", "profiles", "envs")
 
 
 def copy_workflow(dest: Path) -> Path:

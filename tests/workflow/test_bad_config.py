@@ -4,6 +4,8 @@ import pytest
 
 from conftest import copy_workflow, snakemake
 
+pytestmark = pytest.mark.workflow
+
 CASES = [
     # (name, extra config file, text expected in the message)
     ("unknown key", "alhpa: 0.9\n", "'alhpa' was unexpected"),

@@ -14,7 +14,7 @@ rule ablate:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=4000,
+        mem_mb=1000,
         runtime=10,
     params:
         alpha_grid=config["alpha_grid"],

@@ -6,6 +6,7 @@ rule heldout:
         f"{R}/logs/data/{{task}}.log",
     conda:
         "../../envs/analysis.yaml"
+    localrule: True
     threads: 1
     resources:
         mem_mb=1000,

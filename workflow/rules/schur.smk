@@ -12,7 +12,7 @@ rule schur:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=1000,
+        mem_mb=500,
         runtime=5,
     script:
         "../scripts/schur.py"

@@ -14,7 +14,7 @@ rule train:
         "../../envs/train.yaml"
     threads: 1
     resources:
-        mem_mb=2000,
+        mem_mb=1000,
         runtime=30,
     params:
         generator=lambda w: task_config(w.task)["generator"],

@@ -1,0 +1,86 @@
+"""The quick preset through `--profile profiles/slurm` on a real one-node SLURM cluster; the
+results must equal the local run's."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import REPO, job_counts
+
+pytestmark = [pytest.mark.slurm, pytest.mark.workflow]
+CLUSTER = REPO / "tests/slurm/local_cluster.sh"
+
+
+def cluster_is_up():
+    try:
+        out = subprocess.run(
+            ["sinfo", "-h", "-o", "%T"], capture_output=True, text=True, timeout=10
+        )
+    except (FileNotFoundError, subprocess.TimeoutExpired):
+        return False
+    return out.returncode == 0 and "idle" in out.stdout
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    started = False
+    if not cluster_is_up():
+        if os.geteuid() != 0 or shutil.which("slurmctld") is None:
+            pytest.skip(
+                "needs root and Debian's slurmctld/slurmd/munge (tests/slurm/local_cluster.sh install)"
+            )
+        subprocess.run([str(CLUSTER), "up"], check=True, timeout=120)
+        started = True
+    yield
+    if started:
+        subprocess.run([str(CLUSTER), "down"], timeout=60)
+
+
+def test_quick_preset_on_slurm_equals_local(cluster, quick_run):
+    args = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--profile",
+        "profiles/slurm",
+        "--config",
+        "preset=quick",
+        "results_dir=results/slurm",
+        "--default-resources",
+        "slurm_partition=test",
+        "--slurm-no-account",
+        "--slurm-init-seconds-before-status-checks",
+        "2",
+        "--latency-wait",
+        "5",
+        "--jobs",
+        "4",
+        "--cores",
+        "2",
+    ]
+    process = subprocess.Popen(
+        args, cwd=quick_run, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        output, _ = process.communicate(timeout=900)
+    except subprocess.TimeoutExpired:
+        process.send_signal(2)  # one SIGINT makes snakemake cancel its SLURM jobs
+        output, _ = process.communicate(timeout=60)
+        subprocess.run(["scancel", "--user", "root"])
+        pytest.fail("the SLURM run did not finish in 15 minutes:\n" + output[-3000:])
+    assert process.returncode == 0, output[-5000:]
+    assert output.count("has been submitted with SLURM jobid") >= 14 + 1  # trainings + groups
+    jobs = job_counts(output)
+    assert jobs["train"] == 14 and jobs["ablate"] == 14
+
+    local, remote = quick_run / "results/quick", quick_run / "results/slurm"
+    for path in sorted(local.glob("models/**/weights.npz")):
+        a, b = np.load(path), np.load(remote / path.relative_to(local))
+        for key in ("W_xh", "W_hh", "W_hy"):
+            assert np.array_equal(a[key], b[key]), path
+    for name in ("ablation.csv", "table1.csv", "paper_vs_reproduced.csv", "models.csv"):
+        assert (local / "tables" / name).read_bytes() == (remote / "tables" / name).read_bytes()
