@@ -173,6 +173,9 @@ def model_summary(metas: list[dict]) -> pd.DataFrame:
                 "metric": meta["metric"],
                 "heldout_score": summary[f"heldout_{meta['metric']}"],
                 "steps": summary["steps"],
+                "best_step": summary["best_step"],
+                "best_validation_score": summary[f"best_validation_{meta['metric']}"],
+                "kept_best": summary["kept_best"],
                 "reached_target": summary["reached_target"],
                 "final_loss": summary["final_loss"],
             }

@@ -202,7 +202,7 @@ def fig_schur_spectra(eigenvalues: pd.DataFrame, abs_T: pd.DataFrame) -> plt.Fig
 
 
 def fig_training_curves(curves: pd.DataFrame) -> plt.Figure:
-    """Held-out score against training step, one panel per task and construction."""
+    """Validation score against training step, one panel per task and construction."""
     panels = list(curves[["task", "construction"]].drop_duplicates().itertuples(index=False))
     cols = min(4, len(panels))
     rows = int(np.ceil(len(panels) / cols))
@@ -210,11 +210,11 @@ def fig_training_curves(curves: pd.DataFrame) -> plt.Figure:
     for ax, (task, construction) in zip(axes.flat, panels, strict=False):
         data = curves[(curves["task"] == task) & (curves["construction"] == construction)]
         for (size, seed), run in data.groupby(["n_hidden", "seed"]):
-            ax.plot(run["step"], run["heldout_score"], lw=1, label=f"N_h={size} s{seed}")
+            ax.plot(run["step"], run["validation_score"], lw=1, label=f"N_h={size} s{seed}")
         metric = data["metric"].iloc[0]
         if metric == "fvu":
             ax.set_yscale("log")
-        ax.set(title=f"{task} / {construction}", xlabel="step", ylabel=f"held-out {metric}")
+        ax.set(title=f"{task} / {construction}", xlabel="step", ylabel=f"validation {metric}")
         ax.title.set_fontsize(8)
         ax.legend(fontsize=5)
     for ax in list(axes.flat)[len(panels) :]:

@@ -3,7 +3,8 @@
 Every random draw (initial weights, training batches) comes from one ``numpy.random.Generator``;
 on one machine the same seed gives the same weights bit for bit. The loop reads top to bottom:
 draw a batch, roll out, step, adjust the learning rate and the curriculum, evaluate now and then
-on the held-out set, stop early at the target score.
+on a validation set drawn from the same generator, stop early at the target score, and score
+the final weights on the fixed held-out set.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from rnnschur import tasks
 from rnnschur.constructions import CayleyParams, cayley_weight, initial_recurrent
 from rnnschur.rnn import hidden_states, rollout
 
-LOG_COLUMNS = ("step", "loss", "batch_score", "heldout_score", "lr", "horizon")
+LOG_COLUMNS = ("step", "loss", "batch_score", "validation_score", "lr", "horizon")
 
 
 class TrainingDiverged(RuntimeError):
@@ -34,11 +35,13 @@ class TrainSettings:
         ``lr_min``.
     batch_size, max_steps : batch size and step budget.
     clip_grad_norm : clip the global gradient norm to this value (None: no clipping).
-    eval_every : steps between held-out evaluations.
-    target_score : stop when the held-out score reaches it (None: run the whole budget).
+    eval_every : steps between evaluations on the validation set.
+    n_validation : trials in the validation set, drawn from the model's own generator: it
+        decides early stopping and ``keep_best``; the held-out set only reports.
+    target_score : stop when the validation score reaches it (None: run the whole budget).
     curriculum : training horizons (the task's ``CURRICULUM_PARAM``), advanced when the batch
         score reaches ``curriculum_threshold``; empty: always the task's own setting.
-    keep_best : return the weights of the best held-out evaluation instead of the last ones
+    keep_best : return the weights of the best validation evaluation instead of the last ones
         (a guard against a late loss spike; off in the paper's setting).
     max_loss : a loss above it (or a non-finite one) counts as divergence.
     io_init : initial W_xh and W_hy: ``"normal"``, N(0, 1/fan_in), or ``"uniform"``,
@@ -53,6 +56,7 @@ class TrainSettings:
     lr_halve_every: int | None = None
     lr_min: float = 0.0
     eval_every: int = 200
+    n_validation: int = 512
     target_score: float | None = None
     curriculum: tuple[int, ...] = ()
     curriculum_threshold: float = 0.99
@@ -137,8 +141,10 @@ def train(
         with torch.no_grad():
             return tuple(t.detach().cpu().double().numpy() for t in (W_xh, recurrent(), W_hy))
 
-    def heldout_score() -> float:
-        return float(module.score(rollout(*as_numpy(), heldout.inputs), heldout))
+    def score_on(batch: tasks.Batch, weights: tuple[np.ndarray, ...]) -> float:
+        return float(module.score(rollout(*weights, batch.inputs), batch))
+
+    validation = module.generate(rng, settings.n_validation, **task_params)
 
     stage, log, reached, best, start = 0, [], False, None, time.perf_counter()
     for step in range(1, settings.max_steps + 1):
@@ -177,7 +183,7 @@ def train(
             stage += 1
         score = math.nan
         if step % settings.eval_every == 0 or step == settings.max_steps:
-            score = heldout_score()
+            score = score_on(validation, as_numpy())
             if best is None or sign * score > sign * best[1]:
                 best = (step, score, as_numpy())
             reached = (
@@ -192,14 +198,14 @@ def train(
     weights = best[2] if settings.keep_best else as_numpy()
     if not all(np.all(np.isfinite(w)) for w in weights):
         raise TrainingDiverged(f"training of {name} ended with non-finite weights at step {step}")
-    final = float(module.score(rollout(*weights, heldout.inputs), heldout))
+    final = score_on(heldout, weights)
     summary = {
         "steps": step,
         "reached_target": bool(reached),
         "final_loss": loss_value,
         f"heldout_{module.SCORE}": final,
         "best_step": best[0],
-        f"best_heldout_{module.SCORE}": best[1],
+        f"best_validation_{module.SCORE}": best[1],
         "kept_best": settings.keep_best,
         "wall_seconds": time.perf_counter() - start,
     }

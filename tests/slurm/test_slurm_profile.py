@@ -31,7 +31,7 @@ def cluster():
     if not cluster_is_up():
         if os.geteuid() != 0 or shutil.which("slurmctld") is None:
             pytest.skip(
-                "needs root and Debian's slurmctld/slurmd/munge (tests/slurm/local_cluster.sh install)"
+                "needs root and slurmctld, slurmd, munge (tests/slurm/local_cluster.sh install)"
             )
         subprocess.run([str(CLUSTER), "up"], check=True, timeout=120)
         started = True

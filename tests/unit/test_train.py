@@ -66,6 +66,9 @@ def test_divergence_names_model_step_and_loss():
 def test_keep_best_returns_the_best_evaluated_weights():
     model = run(max_steps=60, eval_every=20, keep_best=True, lr=0.05)
     scores = [row[3] for row in model.log if row[3] == row[3]]  # evaluated steps
-    assert model.summary["best_heldout_accuracy"] == max(scores)
-    assert model.summary["heldout_accuracy"] == pytest.approx(max(scores))
+    assert model.summary["best_validation_accuracy"] == max(scores)
     assert model.summary["best_step"] == 20 * (1 + scores.index(max(scores)))
+    assert model.summary["kept_best"]
+    last = run(max_steps=60, eval_every=20, keep_best=False, lr=0.05)
+    same_until_best = model.summary["best_step"] == 60
+    assert same_until_best == np.array_equal(model.W_hh, last.W_hh)

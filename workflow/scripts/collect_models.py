@@ -14,7 +14,7 @@ metas = [json.loads(open(path).read()) for path in snakemake.input.meta]
 io.save_csv(snakemake.output.models, model_summary(metas))
 curves = []
 for meta, path in zip(metas, snakemake.input.logs, strict=True):
-    log = pd.read_csv(path).dropna(subset=["heldout_score"])
+    log = pd.read_csv(path).dropna(subset=["validation_score"])
     curves.append(
         log.assign(
             task=meta["task"],
