@@ -4,7 +4,9 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
+import os  # noqa: E402
 import platform  # noqa: E402
+import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
@@ -16,6 +18,12 @@ from rnnschur.seeds import job_rng  # noqa: E402
 from rnnschur.train import LOG_COLUMNS, TrainSettings, train  # noqa: E402
 
 torch.set_num_threads(snakemake.threads)
+started = time.time()
+print(
+    f"threads: torch {torch.get_num_threads()}, rule {snakemake.threads}, "
+    f"OMP_NUM_THREADS {os.environ.get('OMP_NUM_THREADS')}, started {started:.3f}",
+    file=sys.stderr,
+)
 w, params = snakemake.wildcards, snakemake.params
 name = f"{w.task}/{w.construction}/n{w.size}/seed{w.seed}"
 training = dict(params.training)
@@ -50,3 +58,4 @@ io.save_json(
     },
 )
 print(f"{name}: {model.summary}", file=sys.stderr)
+print(f"finished {time.time():.3f}", file=sys.stderr)

@@ -1,0 +1,175 @@
+"""Failure behaviour through the real snakemake: interrupted runs, broken artifacts, diverged
+training, threads. The copy task of the quick preset only (8 models) keeps these short."""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import copy_workflow, job_counts, snakemake
+
+pytestmark = pytest.mark.workflow
+COPY_ONLY = ("--config", "preset=quick", "run_tasks=[copy]")
+
+
+def model_dir(folder, results="results/quick", construction="cayley", seed=0):
+    return folder / results / "models/copy" / construction / "n16" / f"seed{seed}"
+
+
+@pytest.fixture(scope="module")
+def interrupted(tmp_path_factory):
+    """A copy-task run killed with SIGKILL (snakemake and its jobs) while training, then
+    finished with --rerun-incomplete."""
+    folder = copy_workflow(tmp_path_factory.mktemp("interrupted"))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "snakemake", "-c2", *COPY_ONLY],
+        cwd=folder,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    logs = folder / "results/quick/logs/train/copy"
+    deadline = time.time() + 120
+    while time.time() < deadline and not any(
+        "started" in p.read_text() and "finished" not in p.read_text() for p in logs.rglob("*.log")
+    ):
+        time.sleep(0.02)
+    os.killpg(process.pid, signal.SIGKILL)  # snakemake and its jobs, as a crash would
+    process.wait()
+    killed_during_training = not all(
+        (model_dir(folder, construction=c, seed=s) / "weights.npz").exists()
+        for c in ("dense_default", "dense_orthogonal", "dense_normal", "cayley")
+        for s in (0, 1)
+    )
+    # Whatever was written before the kill is complete: artifacts are renamed into place.
+    for path in (folder / "results/quick").rglob("*.npz"):
+        with np.load(path) as data:
+            assert data.files
+    assert not list((folder / "results/quick").rglob("*.tmp"))
+    # The README's recovery: release the lock of the killed run, then rerun the incomplete jobs.
+    assert snakemake(folder, "--unlock", *COPY_ONLY).returncode == 0
+    result = snakemake(folder, "-c2", *COPY_ONLY, "--rerun-incomplete")
+    assert result.returncode == 0, result.stdout[-3000:]
+    return folder, killed_during_training
+
+
+def test_interrupted_run_finishes_with_the_same_tables(interrupted, quick_run):
+    folder, killed_during_training = interrupted
+    assert killed_during_training
+    resumed = pd.read_csv(folder / "results/quick/tables/ablation.csv")
+    reference = pd.read_csv(quick_run / "results/quick/tables/ablation.csv")
+    reference = reference[reference["task"] == "copy"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(resumed, reference)
+    for path in sorted((folder / "results/quick/models").rglob("weights.npz")):
+        a, b = np.load(path), np.load(quick_run / path.relative_to(folder))
+        assert all(np.array_equal(a[k], b[k]) for k in ("W_xh", "W_hh", "W_hy"))
+
+
+def _fails_naming(folder, expected, target):
+    result = snakemake(folder, str(target.relative_to(folder)), "-c1", *COPY_ONLY)
+    assert result.returncode != 0
+    assert re.search(expected, result.stdout), result.stdout[-4000:]
+    return result
+
+
+def test_truncated_weights_stop_the_schur_job(interrupted):
+    folder, _ = interrupted
+    weights = model_dir(folder) / "weights.npz"
+    schur = folder / "results/quick/schur/copy/cayley/n16/seed0.npz"
+    ablation = folder / "results/quick/ablation/copy/cayley/n16/seed0.csv"
+    before = ablation.stat().st_mtime
+    weights.write_bytes(weights.read_bytes()[:200])
+    _fails_naming(folder, r"weights\.npz: unreadable or truncated", schur)
+    assert not schur.exists()  # the failed job's output is removed, never left half-written
+    assert ablation.stat().st_mtime == before  # nothing downstream was written
+    result = snakemake(folder, "-c1", *COPY_ONLY, "--forcerun", "train")
+    assert result.returncode == 0, result.stdout[-3000:]
+
+
+def test_schur_that_does_not_reconstruct_W_stops_the_ablation(interrupted):
+    folder, _ = interrupted
+    schur = folder / "results/quick/schur/copy/dense_default/n16/seed1.npz"
+    ablation = folder / "results/quick/ablation/copy/dense_default/n16/seed1.csv"
+    with np.load(schur) as data:
+        arrays = {k: data[k] for k in data.files}
+    arrays["T"] = arrays["T"] + 0.05
+    with open(schur, "wb") as handle:
+        np.savez(handle, **arrays)
+    _fails_naming(folder, r"seed1\.npz: not a valid ordered Schur form", ablation)
+    assert not ablation.exists()
+    assert snakemake(folder, "-c1", *COPY_ONLY, "--forcerun", "schur").returncode == 0
+
+
+def test_heldout_of_the_wrong_shape_stops_its_consumers(interrupted):
+    folder, _ = interrupted
+    heldout = folder / "results/quick/data/copy/heldout.npz"
+    original = heldout.read_bytes()
+    with np.load(heldout) as data:
+        inputs, targets, mask = data["inputs"], data["targets"], data["mask"]
+    with open(heldout, "wb") as handle:
+        np.savez(handle, inputs=inputs[..., :3], targets=targets, mask=mask)
+    weights = model_dir(folder) / "weights.npz"
+    try:
+        _fails_naming(folder, r"heldout\.npz: inputs have 3 lines, expected 4", weights)
+        assert not weights.exists()
+    finally:
+        heldout.write_bytes(original)
+
+
+def test_diverged_training_fails_naming_model_step_and_loss(tmp_path):
+    folder = copy_workflow(tmp_path)
+    (folder / "blowup.yaml").write_text(
+        "tasks:\n  copy:\n    training: {lr: 1000.0, clip_grad_norm: null}\n"
+    )
+    result = snakemake(
+        folder,
+        "-c2",
+        "--config",
+        "preset=quick",
+        "run_tasks=[copy]",
+        "--configfile",
+        "blowup.yaml",
+    )
+    assert result.returncode != 0
+    assert re.search(
+        r"training of copy/\w+/n16/seed\d diverged: loss \S+ at step \d+", result.stdout
+    ), result.stdout[-4000:]
+    assert not list((folder / "results/quick/models").rglob("weights.npz"))
+
+
+def test_threads_follow_the_rule_and_never_exceed_the_cores(interrupted):
+    """Each training job's torch runs the rule's threads; under -c2 the running jobs never hold
+    more threads than cores (checked from the start and end times the jobs log)."""
+    folder, _ = interrupted
+    result = snakemake(
+        folder,
+        "-c2",
+        *COPY_ONLY,
+        "results_dir=results/threads",
+        "--forcerun",
+        "train",
+        "--set-threads",
+        "train=2",
+    )
+    assert result.returncode == 0, result.stdout[-3000:]
+    intervals = []
+    for log in (folder / "results/threads/logs/train").rglob("*.log"):
+        text = log.read_text()
+        torch_threads, rule_threads, omp = re.search(
+            r"threads: torch (\d+), rule (\d+), OMP_NUM_THREADS (\d+)", text
+        ).groups()
+        assert torch_threads == rule_threads == omp == "2"
+        start = float(re.search(r"started ([\d.]+)", text).group(1))
+        end = float(re.search(r"finished ([\d.]+)", text).group(1))
+        intervals.append((start, end))
+    assert len(intervals) == 8
+    for start, end in intervals:  # at most one 2-thread job at any moment
+        overlapping = [s for s, e in intervals if s < end and e > start]
+        assert len(overlapping) == 1
+    assert job_counts(result.stdout)["train"] == 8
