@@ -15,17 +15,8 @@ from matplotlib.patches import Circle, Rectangle  # noqa: E402
 
 from rnnschur import paper  # noqa: E402
 from rnnschur.io import atomic_path  # noqa: E402
+from rnnschur.paper import FIG1_ORDER  # noqa: E402
 
-FIG1_ORDER = (
-    "none",
-    "T_CC",
-    "T_RR",
-    "T_RR+T_CC",
-    "T_CR",
-    "T_CR+T_CC",
-    "T_RR+T_CR",
-    "T_RR+T_CR+T_CC",
-)
 SINGLE_BLOCKS = ("T_RR", "T_CR", "T_CC")
 PAPER_STYLE = {"marker": "x", "color": "crimson", "s": 60, "zorder": 5, "label": "paper"}
 
@@ -46,7 +37,7 @@ def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
     copy = ablation[(ablation["task"] == "copy") & np.isclose(ablation["alpha"], alpha)]
     constructions = list(dict.fromkeys(copy["construction"]))
     fig, axes = plt.subplots(
-        1, len(constructions), figsize=(3.2 * len(constructions), 3.6), sharey=True, squeeze=False
+        1, len(constructions), figsize=(4.2 * len(constructions), 3.8), sharey=True, squeeze=False
     )
     reported = _reported()
     x = {s: i for i, s in enumerate(FIG1_ORDER)}
@@ -83,7 +74,7 @@ def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
         ref = ref.dropna(subset=["paper_value"])
         if len(ref):
             ax.scatter([x[s] for s in ref["subset"]], ref["paper_value"], **PAPER_STYLE)
-        ax.set_xticks(range(len(FIG1_ORDER)), [_label(s) for s in FIG1_ORDER], fontsize=7)
+        ax.set_xticks(range(len(FIG1_ORDER)), [_label(s) for s in FIG1_ORDER], fontsize=6.5)
         ax.set_title(f"{construction}, $N_h$ = {size}", fontsize=9)
         ax.axhline(0.5, color="0.85", lw=0.8, ls=":")
     axes[0, 0].set_ylabel(f"replay accuracy (α = {alpha:g})")
@@ -129,6 +120,7 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
                     & (reported["quantity"] == quantity)
                 ].dropna(subset=["paper_value"])
                 if len(ref):
+                    labelled = ax.get_legend_handles_labels()[1]
                     ax.errorbar(
                         i + 0.3,
                         ref["paper_value"].iloc[0],
@@ -136,7 +128,7 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
                         fmt="x",
                         color="crimson",
                         capsize=3,
-                        label="paper" if i else None,
+                        label=None if "paper" in labelled else "paper",
                     )
             ax.set_xticks(range(3), [_label(b) for b in SINGLE_BLOCKS])
             ax.axhline(0, color="0.6", lw=0.8)
