@@ -181,6 +181,7 @@ def fig_schur_spectra(eigenvalues: pd.DataFrame, abs_T: pd.DataFrame) -> plt.Fig
         matrix = np.zeros((n, n))
         matrix[T["i"], T["j"]] = T["abs_T"]
         image = ax_T.imshow(np.log10(matrix + 1e-12), cmap="magma", vmin=-4)
+        ax_T.grid(False)
         n_R = int(T["n_R"].iloc[0])
         ax_T.add_patch(Rectangle((-0.5, -0.5), n_R, n_R, fill=False, color="cyan", lw=1))
         ax_T.add_patch(Rectangle((n_R - 0.5, -0.5), n - n_R, n_R, fill=False, color="lime", lw=1))
