@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -50,6 +51,17 @@ def job_counts(output: str) -> dict[str, int]:
             if len(parts) == 2 and parts[1].isdigit() and parts[0] not in ("total",):
                 counts[parts[0]] = int(parts[1])
     return counts
+
+
+def assert_same_weights(results: Path, reference: Path) -> int:
+    """Every weights.npz below ``results`` equals, bit for bit, the one at the same relative
+    place below ``reference``; returns how many were compared."""
+    paths = sorted(results.rglob("weights.npz"))
+    for path in paths:
+        with np.load(path) as a, np.load(reference / path.relative_to(results)) as b:
+            for key in ("W_xh", "W_hh", "W_hy"):
+                assert np.array_equal(a[key], b[key]), (path, key)
+    return len(paths)
 
 
 QUICK = ("--configfile", "presets/quick.yaml")

@@ -6,11 +6,10 @@ import shutil
 import subprocess
 import sys
 
-import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import REPO, job_counts
+from conftest import REPO, assert_same_weights, job_counts
 
 pytestmark = [pytest.mark.slurm, pytest.mark.workflow]
 CLUSTER = REPO / "tests/slurm/local_cluster.sh"
@@ -80,12 +79,7 @@ def test_quick_preset_on_slurm_equals_local(cluster, quick_run):
     assert jobs["train"] == 8 and jobs["ablate"] == 8
 
     local, remote = quick_run / "results/quick", quick_run / "results/slurm"
-    weights = sorted(remote.glob("models/**/weights.npz"))
-    assert len(weights) == 8
-    for path in weights:
-        a, b = np.load(path), np.load(local / path.relative_to(remote))
-        for key in ("W_xh", "W_hh", "W_hy"):
-            assert np.array_equal(a[key], b[key]), path
+    assert assert_same_weights(remote, local) == 8
     for name in ("ablation.csv", "models.csv"):
         expected = pd.read_csv(local / "tables" / name)
         expected = expected[expected["task"] == "copy"].reset_index(drop=True)

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from matplotlib.image import imread
 
-from conftest import QUICK, snakemake
+from conftest import QUICK, assert_same_weights, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -132,12 +132,7 @@ def test_same_config_same_weights_and_tables(quick_run):
     again = snakemake(quick_run, "-c2", *QUICK, "--config", "results_dir=results/again")
     assert again.returncode == 0, again.stdout[-3000:]
     first, second = quick_run / "results/quick", quick_run / "results/again"
-    weights = sorted(first.glob("models/**/weights.npz"))
-    assert len(weights) == 14
-    for path in weights:
-        a, b = np.load(path), np.load(second / path.relative_to(first))
-        for key in ("W_xh", "W_hh", "W_hy"):
-            assert np.array_equal(a[key], b[key]), path
+    assert assert_same_weights(first, second) == 14
     for name in ("ablation.csv", "table1.csv", "paper_vs_reproduced.csv", "models.csv"):
         assert (first / "tables" / name).read_bytes() == (second / "tables" / name).read_bytes()
 
