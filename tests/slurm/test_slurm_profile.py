@@ -49,6 +49,7 @@ def test_quick_preset_on_slurm_equals_local(cluster, quick_run):
         "profiles/slurm",
         "--config",
         "preset=quick",
+        "run_tasks=[copy]",
         "results_dir=results/slurm",
         "--default-resources",
         "slurm_partition=test",
