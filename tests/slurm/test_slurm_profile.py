@@ -56,6 +56,8 @@ def test_quick_preset_on_slurm_equals_local(cluster, quick_run):
         "--slurm-no-account",
         "--slurm-init-seconds-before-status-checks",
         "2",
+        "--seconds-between-status-checks",
+        "2",
         "--latency-wait",
         "5",
         "--jobs",

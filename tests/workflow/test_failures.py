@@ -86,8 +86,12 @@ def test_truncated_weights_stop_the_schur_job(interrupted):
     _fails_naming(folder, r"weights\.npz: unreadable or truncated", schur)
     assert not schur.exists()  # the failed job's output is removed, never left half-written
     assert ablation.stat().st_mtime == before  # nothing downstream was written
-    result = snakemake(folder, "-c1", *COPY_ONLY, "--forcerun", "train")
+    # Repair: retrain that one model and decompose it again.
+    result = snakemake(
+        folder, str(schur.relative_to(folder)), "-c1", *COPY_ONLY, "--forcerun", "train"
+    )
     assert result.returncode == 0, result.stdout[-3000:]
+    assert job_counts(result.stdout) == {"train": 1, "schur": 1}
 
 
 def test_schur_that_does_not_reconstruct_W_stops_the_ablation(interrupted):
@@ -101,7 +105,11 @@ def test_schur_that_does_not_reconstruct_W_stops_the_ablation(interrupted):
         np.savez(handle, **arrays)
     _fails_naming(folder, r"seed1\.npz: not a valid ordered Schur form", ablation)
     assert not ablation.exists()
-    assert snakemake(folder, "-c1", *COPY_ONLY, "--forcerun", "schur").returncode == 0
+    repaired = snakemake(
+        folder, str(ablation.relative_to(folder)), "-c1", *COPY_ONLY, "--forcerun", "schur"
+    )
+    assert repaired.returncode == 0, repaired.stdout[-3000:]
+    assert job_counts(repaired.stdout) == {"schur": 1, "ablate": 1}
 
 
 def test_heldout_of_the_wrong_shape_stops_its_consumers(interrupted):
@@ -150,7 +158,7 @@ def test_threads_follow_the_rule_and_never_exceed_the_cores(interrupted):
         "-c2",
         *COPY_ONLY,
         "results_dir=results/threads",
-        "--forcerun",
+        "--until",
         "train",
         "--set-threads",
         "train=2",
