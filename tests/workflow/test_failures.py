@@ -76,6 +76,15 @@ def _fails_naming(folder, expected, target):
     return result
 
 
+def _rebuild(folder, target, rule):
+    """Build ``target`` forcing the jobs of ``rule`` on its path; the jobs run, by rule."""
+    result = snakemake(
+        folder, str(target.relative_to(folder)), "-c1", *COPY_ONLY, "--forcerun", rule
+    )
+    assert result.returncode == 0, result.stdout[-3000:]
+    return job_counts(result.stdout)
+
+
 def test_truncated_weights_stop_the_schur_job(interrupted):
     folder, _ = interrupted
     weights = model_dir(folder) / "weights.npz"
@@ -87,11 +96,7 @@ def test_truncated_weights_stop_the_schur_job(interrupted):
     assert not schur.exists()  # the failed job's output is removed, never left half-written
     assert ablation.stat().st_mtime == before  # nothing downstream was written
     # Repair: retrain that one model and decompose it again.
-    result = snakemake(
-        folder, str(schur.relative_to(folder)), "-c1", *COPY_ONLY, "--forcerun", "train"
-    )
-    assert result.returncode == 0, result.stdout[-3000:]
-    assert job_counts(result.stdout) == {"train": 1, "schur": 1}
+    assert _rebuild(folder, schur, "train") == {"train": 1, "schur": 1}
 
 
 def test_schur_that_does_not_reconstruct_W_stops_the_ablation(interrupted):
@@ -105,11 +110,7 @@ def test_schur_that_does_not_reconstruct_W_stops_the_ablation(interrupted):
         np.savez(handle, **arrays)
     _fails_naming(folder, r"seed1\.npz: not a valid ordered Schur form", ablation)
     assert not ablation.exists()
-    repaired = snakemake(
-        folder, str(ablation.relative_to(folder)), "-c1", *COPY_ONLY, "--forcerun", "schur"
-    )
-    assert repaired.returncode == 0, repaired.stdout[-3000:]
-    assert job_counts(repaired.stdout) == {"schur": 1, "ablate": 1}
+    assert _rebuild(folder, ablation, "schur") == {"schur": 1, "ablate": 1}
 
 
 def test_heldout_of_the_wrong_shape_stops_its_consumers(interrupted):
