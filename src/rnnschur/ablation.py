@@ -70,13 +70,14 @@ def evaluate_ablations(
     cases, unique, index = [], [], {}
     for alpha in alphas:
         masks = coupling_masks(schur, alpha)
+        n_R = n_dominant(schur, alpha)
         for subset in SUBSETS:
             dT = delta_T(schur.T, masks, subset)
             key = dT.tobytes()
             if key not in index:
                 index[key] = len(unique)
                 unique.append(dT)
-            cases.append((alpha, subset, index[key]))
+            cases.append((alpha, n_R, subset, index[key]))
     dTs = np.stack(unique)
     W_tilde = np.stack([ablated_recurrent(W_hh, schur, dT) for dT in dTs])
     outputs = rollout(W_xh, W_tilde, W_hy, heldout.inputs)
@@ -94,13 +95,13 @@ def evaluate_ablations(
     disagreement = metrics.sign_disagreement(outputs, outputs[full], mask)
     s_delta_t = metrics.effect_per_mass(fvu - fvu[full], mass)
     rows = []
-    for alpha, subset, k in cases:
+    for alpha, n_R, subset, k in cases:
         stabilizer = bool(discrepancy[k] <= epsilon)
         rows.append(
             {
                 "alpha": alpha,
                 "subset": subset_name(subset),
-                "n_R": n_dominant(schur, alpha),
+                "n_R": n_R,
                 "mass_removed": mass[k],
                 "metric": task.SCORE,
                 "score": score[k],

@@ -1,5 +1,7 @@
 """Partial rebuilds (dry runs after a real quick run): only what changed reruns."""
 
+from contextlib import contextmanager
+
 import pytest
 
 from conftest import QUICK, job_counts, snakemake
@@ -22,31 +24,32 @@ def dry_run(folder, *args):
     return job_counts(result.stdout)
 
 
+@contextmanager
+def appended(path, text):
+    """``path`` with ``text`` appended for the duration of the block, then restored."""
+    original = path.read_text()
+    path.write_text(original + text)
+    try:
+        yield
+    finally:
+        path.write_text(original)
+
+
 def test_nothing_to_do_after_a_complete_run(quick_run):
     assert dry_run(quick_run) == {}
 
 
 def test_changing_a_figure_script_reruns_only_that_figure(quick_run):
-    script = quick_run / "workflow/scripts/fig1_copy_ablation.py"
-    original = script.read_text()
-    script.write_text(original + "\n# a changed plot\n")
-    try:
+    with appended(quick_run / "workflow/scripts/fig1_copy_ablation.py", "\n# a changed plot\n"):
         assert set(dry_run(quick_run)) == {"fig1_copy_ablation", "all"}
-    finally:
-        script.write_text(original)
     rebuilt = snakemake(quick_run, "results/quick/figures/fig1_copy_ablation.pdf", "-c1", *QUICK)
     assert set(job_counts(rebuilt.stdout)) == {"fig1_copy_ablation"}, rebuilt.stdout[-3000:]
     assert dry_run(quick_run) == {}
 
 
 def test_changing_the_style_reruns_the_figures_only(quick_run):
-    style = quick_run / "workflow/style.mplstyle"
-    original = style.read_text()
-    style.write_text(original + "lines.linewidth: 2\n")
-    try:
+    with appended(quick_run / "workflow/style.mplstyle", "lines.linewidth: 2\n"):
         assert set(dry_run(quick_run)) == FIGURES | {"all"}
-    finally:
-        style.write_text(original)
 
 
 def test_changing_the_alpha_grid_reruns_ablation_and_below_never_training(quick_run):

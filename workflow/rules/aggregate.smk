@@ -85,7 +85,7 @@ rule paper_vs_reproduced:
 rule spectra:
     """Ordered eigenvalues and |T| of one representative model per task and construction."""
     input:
-        schur=[f"{R}/schur/{t}/{k}/n{n}/seed{s}.npz" for t, k, n, s in representative_models()],
+        schur=representative_files(f"{R}/schur/{MODEL}.npz"),
     output:
         eigenvalues=f"{TABLES}/spectra.csv",
         abs_T=f"{TABLES}/schur_abs_T.csv",
@@ -109,19 +109,9 @@ rule rollout_examples:
     """Held-out example trials of one model per neuroscience task: target, full model and each
     single-block ablation."""
     input:
-        weights=[
-            f"{R}/models/{t}/{k}/n{n}/seed{s}/weights.npz"
-            for t, k, n, s in representative_models()
-            if t != "copy"
-        ],
-        schur=[
-            f"{R}/schur/{t}/{k}/n{n}/seed{s}.npz"
-            for t, k, n, s in representative_models()
-            if t != "copy"
-        ],
-        heldout=[
-            f"{R}/data/{t}/heldout.npz" for t, k, n, s in representative_models() if t != "copy"
-        ],
+        weights=representative_files(f"{R}/models/{MODEL}/weights.npz", NEURO_TASKS),
+        schur=representative_files(f"{R}/schur/{MODEL}.npz", NEURO_TASKS),
+        heldout=representative_files(f"{R}/data/{{task}}/heldout.npz", NEURO_TASKS),
     output:
         f"{TABLES}/rollout_examples.csv",
     log:
@@ -134,7 +124,7 @@ rule rollout_examples:
         mem_mb=1000,
         runtime=5,
     params:
-        models=[m for m in representative_models() if m[0] != "copy"],
+        models=representative_models(NEURO_TASKS),
         alpha=config["alpha"],
         n_trials=3,
     script:

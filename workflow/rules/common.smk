@@ -91,12 +91,20 @@ def model_files(pattern, tasks=None):
     ]
 
 
-def representative_models():
+def representative_models(tasks=None):
     """Per task and construction: the largest N_h and the first seed."""
     return [
         (t, k, max(task_config(t)["sizes"]), task_config(t)["seeds"][0])
-        for t in TASKS
+        for t in (TASKS if tasks is None else tasks)
         for k in task_config(t)["constructions"]
+    ]
+
+
+def representative_files(pattern, tasks=None):
+    """``pattern`` with {task}, {construction}, {size}, {seed} filled for each representative."""
+    return [
+        pattern.format(task=t, construction=k, size=n, seed=s)
+        for t, k, n, s in representative_models(tasks)
     ]
 
 

@@ -4,9 +4,9 @@ rule heldout:
         f"{R}/data/{{task}}/heldout.npz",
     log:
         f"{R}/logs/data/{{task}}.log",
+    localrule: True
     conda:
         "../../envs/analysis.yaml"
-    localrule: True
     threads: 1
     resources:
         mem_mb=1000,
