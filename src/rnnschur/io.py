@@ -116,18 +116,42 @@ def load_batch(path: str | os.PathLike, N_x: int | None = None, N_y: int | None 
     return Batch(inputs, targets, mask)
 
 
+def _check_weights(path: Path, W_xh: np.ndarray, W_hh: np.ndarray, W_hy: np.ndarray) -> None:
+    """Consistent shapes and finite entries of (..., N_h, N_x), (..., N_h, N_h), (..., N_y, N_h)."""
+    lead = W_hh.shape[:-2]
+    n = W_hh.shape[-1] if W_hh.ndim >= 2 else -1
+    _require(path, W_hh.shape == (*lead, n, n), f"W_hh must be square, got {W_hh.shape}")
+    for name, W, axis in (("W_xh", W_xh, -2), ("W_hy", W_hy, -1)):
+        _require(
+            path,
+            W.ndim == len(lead) + 2 and W.shape[:-2] == lead and W.shape[axis] == n,
+            f"{name} shape {W.shape}, W_hh shape {W_hh.shape}",
+        )
+    for name, W in (("W_xh", W_xh), ("W_hh", W_hh), ("W_hy", W_hy)):
+        _require(path, bool(np.all(np.isfinite(W))), f"{name} has NaN or inf entries")
+
+
 def load_weights(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(W_xh, W_hh, W_hy) with consistent shapes and finite entries."""
     path = Path(path)
     data = load_npz(path, ("W_xh", "W_hh", "W_hy"))
     W_xh, W_hh, W_hy = data["W_xh"], data["W_hh"], data["W_hy"]
-    n = W_hh.shape[0] if W_hh.ndim == 2 else -1
-    _require(path, W_hh.shape == (n, n), f"W_hh must be square, got {W_hh.shape}")
-    _require(path, W_xh.ndim == 2 and W_xh.shape[0] == n, f"W_xh shape {W_xh.shape}, N_h = {n}")
-    _require(path, W_hy.ndim == 2 and W_hy.shape[1] == n, f"W_hy shape {W_hy.shape}, N_h = {n}")
-    for name, W in (("W_xh", W_xh), ("W_hh", W_hh), ("W_hy", W_hy)):
-        _require(path, bool(np.all(np.isfinite(W))), f"{name} has NaN or inf entries")
+    _require(path, W_hh.ndim == 2, f"W_hh must be a matrix, got shape {W_hh.shape}")
+    _check_weights(path, W_xh, W_hh, W_hy)
     return W_xh, W_hh, W_hy
+
+
+def load_checkpoints(path: str | os.PathLike) -> dict[str, np.ndarray]:
+    """The checkpoints of a training run: ``step``, ``validation_score`` and the weight stacks
+    ``W_xh``, ``W_hh``, ``W_hy`` (one matrix per checkpoint), checked like :func:`load_weights`."""
+    path = Path(path)
+    data = load_npz(path, ("step", "validation_score", "W_xh", "W_hh", "W_hy"))
+    K = len(data["step"])
+    _require(path, K > 0 and data["step"].shape == (K,), f"step has shape {data['step'].shape}")
+    _require(path, data["validation_score"].shape == (K,), "validation_score does not match step")
+    _require(path, data["W_hh"].ndim == 3 and len(data["W_hh"]) == K, "W_hh is not a stack of K")
+    _check_weights(path, data["W_xh"], data["W_hh"], data["W_hy"])
+    return data
 
 
 def save_schur(path: str | os.PathLike, schur: OrderedSchur) -> None:

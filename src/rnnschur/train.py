@@ -4,7 +4,8 @@ Every random draw (initial weights, training batches) comes from one ``numpy.ran
 on one machine the same seed gives the same weights bit for bit. The loop reads top to bottom:
 draw a batch, roll out, step, adjust the learning rate and the curriculum, evaluate now and then
 on a validation set drawn from the same generator, stop early at the target score, and score
-the final weights on the fixed held-out set.
+the final weights on the fixed held-out set. The weights at initialisation and at every validation
+evaluation are kept as checkpoints, so the ablations can follow the run ("when training stops").
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from rnnschur.constructions import CayleyParams, cayley_weight, initial_recurren
 from rnnschur.rnn import hidden_states, rollout
 
 LOG_COLUMNS = ("step", "loss", "batch_score", "validation_score", "lr", "horizon")
+WEIGHT_KEYS = ("W_xh", "W_hh", "W_hy")
 
 
 class TrainingDiverged(RuntimeError):
@@ -69,13 +71,16 @@ class TrainSettings:
 @dataclass(frozen=True)
 class TrainedModel:
     """Trained weights (float64 copies of the float32 parameters), the training log (rows of
-    ``LOG_COLUMNS``) and a summary of the run."""
+    ``LOG_COLUMNS``), a summary of the run and the checkpoints: ``step`` (0 for the initial
+    weights, then every validation step), ``validation_score`` and the stacks ``W_xh``, ``W_hh``,
+    ``W_hy`` with one matrix per checkpoint."""
 
     W_xh: np.ndarray
     W_hh: np.ndarray
     W_hy: np.ndarray
     log: list[tuple]
     summary: dict
+    checkpoints: dict[str, np.ndarray]
 
 
 class _Recurrent(torch.nn.Module):
@@ -145,6 +150,8 @@ def train(
         return float(module.score(rollout(*weights, batch.inputs), batch))
 
     validation = module.generate(rng, settings.n_validation, **task_params)
+    initial = as_numpy()
+    checkpoints = [(0, score_on(validation, initial), initial)]
 
     stage, log, reached, best, start = 0, [], False, None, time.perf_counter()
     for step in range(1, settings.max_steps + 1):
@@ -183,9 +190,11 @@ def train(
             stage += 1
         score = math.nan
         if step % settings.eval_every == 0 or step == settings.max_steps:
-            score = score_on(validation, as_numpy())
+            current = as_numpy()
+            score = score_on(validation, current)
+            checkpoints.append((step, score, current))
             if best is None or sign * score > sign * best[1]:
-                best = (step, score, as_numpy())
+                best = (step, score, current)
             reached = (
                 settings.target_score is not None
                 and final_stage
@@ -209,4 +218,9 @@ def train(
         "kept_best": settings.keep_best,
         "wall_seconds": time.perf_counter() - start,
     }
-    return TrainedModel(*weights, log, summary)
+    stacked = {
+        "step": np.array([c[0] for c in checkpoints]),
+        "validation_score": np.array([c[1] for c in checkpoints]),
+        **{key: np.stack([c[2][i] for c in checkpoints]) for i, key in enumerate(WEIGHT_KEYS)},
+    }
+    return TrainedModel(*weights, log, summary, stacked)

@@ -1,11 +1,14 @@
 rule train:
-    """Train one model; stops early at the target held-out score, fails on divergence."""
+    """Train one model; stops early at the target validation score, fails on divergence.
+
+    Keeps the weights at initialisation and at every validation step as checkpoints."""
     input:
         heldout=f"{R}/data/{{task}}/heldout.npz",
     output:
         weights=f"{R}/models/{MODEL}/weights.npz",
         meta=f"{R}/models/{MODEL}/meta.json",
         log_csv=f"{R}/models/{MODEL}/train_log.csv",
+        checkpoints=f"{R}/models/{MODEL}/checkpoints.npz",
     log:
         f"{R}/logs/train/{MODEL}.log",
     benchmark:

@@ -37,6 +37,7 @@ model = train(w.task, params.generator, w.construction, int(w.size), settings, r
 
 io.save_csv(snakemake.output.log_csv, pd.DataFrame(model.log, columns=LOG_COLUMNS))
 io.save_npz(snakemake.output.weights, W_xh=model.W_xh, W_hh=model.W_hh, W_hy=model.W_hy)
+io.save_npz(snakemake.output.checkpoints, **model.checkpoints)
 io.save_json(
     snakemake.output.meta,
     {
