@@ -38,6 +38,14 @@ def delta_T(T: np.ndarray, masks: dict[str, np.ndarray], subset: tuple[str, ...]
     return np.where(chosen, T, 0.0)
 
 
+def scoring_batch(batch: Batch, task: ModuleType, fvu_steps: str) -> Batch:
+    """The batch as scored: FVU tasks over every step when ``fvu_steps == "all"`` (config key
+    ``ablation.fvu_steps``), else over the task's masked steps."""
+    if task.SCORE == "fvu" and fvu_steps == "all":
+        return Batch(batch.inputs, batch.targets, np.ones_like(batch.mask))
+    return batch
+
+
 def ablated_recurrent(W: np.ndarray, schur: OrderedSchur, dT: np.ndarray) -> np.ndarray:
     """W̃ = W − Q ΔT Qᵀ (= Q T̃ Qᵀ up to the decomposition's rounding)."""
     return W - schur.Q @ dT @ schur.Q.T

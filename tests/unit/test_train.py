@@ -72,3 +72,17 @@ def test_keep_best_returns_the_best_evaluated_weights():
     last = run(max_steps=60, eval_every=20, keep_best=False, lr=0.05)
     same_until_best = model.summary["best_step"] == 60
     assert same_until_best == np.array_equal(model.W_hh, last.W_hh)
+
+
+def test_checkpoints_hold_the_initial_and_every_validated_weights():
+    model = run(max_steps=60, eval_every=20, keep_best=True, lr=0.05)
+    c = model.checkpoints
+    assert list(c["step"]) == [0, 20, 40, 60]
+    assert c["W_hh"].shape == (4, 8, 8) and c["W_xh"].shape[0] == c["W_hy"].shape[0] == 4
+    scores = [row[3] for row in model.log if row[3] == row[3]]
+    np.testing.assert_array_equal(c["validation_score"][1:], scores)
+    best = list(c["step"]).index(model.summary["best_step"])
+    assert np.array_equal(c["W_hh"][best], model.W_hh)  # keep_best returns a checkpoint
+    assert np.array_equal(c["W_hh"][-1], run(max_steps=60, eval_every=20, lr=0.05).W_hh)
+    # Step 0 is the construction's initial matrix: orthogonal here.
+    np.testing.assert_allclose(c["W_hh"][0] @ c["W_hh"][0].T, np.eye(8), atol=1e-6)
