@@ -18,6 +18,7 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/train.smk"
 include: "workflow/rules/schur.smk"
 include: "workflow/rules/ablate.smk"
+include: "workflow/rules/beyond.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/figures.smk"
 

@@ -8,13 +8,30 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rnnschur import paper
+from rnnschur import paper, subspace
 from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, subset_name
 from rnnschur.rnn import rollout
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, block_index, coupling_masks, n_dominant
 from rnnschur.tasks import Batch
 
 SUBSET_NAMES = [subset_name(s) for s in SUBSETS]
+
+
+def labelled(rows: list[dict], model) -> pd.DataFrame:
+    """Rows of one model as a frame whose first columns name it: ``task``, ``construction``,
+    ``n_hidden``, ``seed`` (``model`` has those as attributes ``task``, ``construction``,
+    ``size``, ``seed``, like a rule's wildcards)."""
+    frame = pd.DataFrame(rows)
+    for i, (column, value) in enumerate(
+        [
+            ("task", model.task),
+            ("construction", model.construction),
+            ("n_hidden", int(model.size)),
+            ("seed", int(model.seed)),
+        ]
+    ):
+        frame.insert(i, column, value)
+    return frame
 
 
 def sem(values: pd.Series) -> float:
@@ -243,3 +260,130 @@ def rollout_examples(
         for k, name in enumerate(variants)
     ]
     return pd.concat(frames, ignore_index=True)
+
+
+# Beyond the paper ---------------------------------------------------------------------------
+
+SINGLE_BLOCKS = list(COUPLING_BLOCKS)
+MODEL_KEYS = ["task", "construction", "n_hidden", "seed"]
+
+
+def largest_size(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of each task's largest N_h (the paper's N_h = 72 for the copy task)."""
+    return frame[frame["n_hidden"] == frame.groupby("task")["n_hidden"].transform("max")]
+
+
+def markdown(frame: pd.DataFrame, formats: dict[str, str] | None = None) -> str:
+    """A Markdown table of ``frame``; ``formats`` maps columns to format specs (e.g. ``.3f``)."""
+    formats = formats or {}
+
+    def cell(column: str, value) -> str:
+        if isinstance(value, float) and np.isnan(value):
+            return "—"
+        if column == "subset":
+            return _label(value)
+        return format(value, formats.get(column, "")) if column in formats else str(value)
+
+    lines = ["| " + " | ".join(frame.columns) + " |", "|" + "---|" * len(frame.columns)]
+    for row in frame.itertuples(index=False):
+        lines.append(
+            "| " + " | ".join(cell(c, v) for c, v in zip(frame.columns, row, strict=True)) + " |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def subspace_verdicts(controls: pd.DataFrame, floor: float, ratio: float) -> pd.DataFrame:
+    """Per model, subset, subspace and side: the ablation's overlap and harm beside the mean
+    harm of its controls (``inside``, ``complement``, ``matched``) and the verdict of
+    :func:`rnnschur.subspace.verdict` against the overlap-matched controls."""
+    keys = [*MODEL_KEYS, "subset", "subspace", "dim", "side", "chance_overlap", "relative_norm"]
+    ablation = controls[controls["kind"] == "ablation"].set_index(keys)[["overlap", "harm"]]
+    means = controls[controls["kind"] != "ablation"].pivot_table(
+        index=keys, columns="kind", values="harm", aggfunc="mean"
+    )
+    out = ablation.join(means.add_suffix("_harm")).reset_index()
+    out["verdict"] = [
+        subspace.verdict(a, c, floor, ratio)
+        for a, c in zip(out["harm"], out.get("matched_harm", out["harm"]), strict=True)
+    ]
+    return out
+
+
+def subspace_summary(verdicts: pd.DataFrame) -> pd.DataFrame:
+    """Per task, construction, subset, subspace and side over the seeds of the largest N_h:
+    mean overlap, chance overlap, mean harm of the ablation and of each control kind, and how
+    many models' ablation effects their overlap explains."""
+    keys = ["task", "construction", "n_hidden", "subset", "subspace", "side"]
+    frame = largest_size(verdicts)
+    grouped = frame.groupby(keys, sort=False)
+    out = grouped[
+        [
+            c
+            for c in (
+                "overlap",
+                "chance_overlap",
+                "harm",
+                "matched_harm",
+                "inside_harm",
+                "complement_harm",
+            )
+            if c in frame
+        ]
+    ].mean()
+    out["n_models"] = grouped.size()
+    out["n_explained"] = grouped["verdict"].apply(lambda v: int((v == "explained").sum()))
+    out["verdict"] = grouped["verdict"].agg(lambda v: v.value_counts().index[0])
+    return out.reset_index()
+
+
+def refit_summary(refit: pd.DataFrame) -> pd.DataFrame:
+    """Fixed against refit readout per task, construction and subset (largest N_h): mean and
+    SEM over seeds."""
+    keys = ["task", "construction", "n_hidden", "metric", "subset"]
+    grouped = largest_size(refit).groupby(keys, sort=False)
+    out = pd.DataFrame(
+        {
+            "fixed_score": grouped["fixed_score"].mean(),
+            "fixed_sem": grouped["fixed_score"].agg(sem),
+            "refit_score": grouped["refit_score"].mean(),
+            "refit_sem": grouped["refit_score"].agg(sem),
+            "n_seeds": grouped.size(),
+        }
+    )
+    return out.reset_index()
+
+
+def basis_summary(basis: pd.DataFrame) -> pd.DataFrame:
+    """Per task, construction and N_h, medians over seeds: κ(V), departures from normality, the
+    eigen-vs-Schur difference, and the median amplification of the −T_{C→R} ablation through
+    eigen and Schur coordinates, of −T_RR, and the largest of any Schur route."""
+    keys = ["task", "construction", "n_hidden"]
+    per_model = basis.groupby([*keys, "seed"], sort=False)
+    model = per_model[["kappa_V", "henrici", "schur_departure", "eigen_schur_difference"]].first()
+    amplification = basis.pivot_table(
+        index=[*keys, "seed"], columns=["route", "subset"], values="amplification_median"
+    )
+    model["eigen_T_CR"] = amplification[("eigen", "T_CR")]
+    model["schur_T_CR"] = amplification[("schur", "T_CR")]
+    model["schur_T_RR"] = amplification[("schur", "T_RR")]
+    model["schur_largest"] = amplification["schur"].max(axis=1)
+    out = model.groupby(level=keys, sort=False).median()
+    out["n_seeds"] = model.groupby(level=keys, sort=False).size()
+    return out.reset_index()
+
+
+def checkpoint_summary(checkpoints: pd.DataFrame) -> pd.DataFrame:
+    """Per task, construction and milestone (largest N_h): mean step, full and single-block
+    scores of the checkpoints that first reached it, over the seeds that did."""
+    frame = largest_size(checkpoints).copy()
+    frame["milestone"] = frame["checkpoint"].str.split(", ")
+    frame = frame.explode("milestone")
+    keys = ["task", "construction", "n_hidden", "milestone"]
+    scores = frame.pivot_table(index=keys, columns="subset", values="score", aggfunc="mean")
+    scores = scores[[s for s in ["none", *SINGLE_BLOCKS] if s in scores]]
+    meta = frame[frame["subset"] == "none"].groupby(keys)
+    out = pd.DataFrame({"step": meta["step"].mean(), "n_seeds": meta["seed"].nunique()})
+    out = out.join(scores).reset_index()
+    kind = out["milestone"].str.split(" ").str[0].map({"step": 0, "score": 1, "last": 2})
+    out["order"] = kind
+    return out.sort_values(["task", "construction", "step", "order"]).drop(columns="order")

@@ -12,6 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.patches import Circle, Rectangle  # noqa: E402
+from matplotlib.ticker import NullFormatter  # noqa: E402
 
 from rnnschur import paper  # noqa: E402
 from rnnschur.io import atomic_path  # noqa: E402
@@ -242,6 +243,202 @@ def fig_task_rollouts(examples: pd.DataFrame) -> plt.Figure:
             ax.set_title(f"{task}: {variant.replace('T_CR', 'T_C→R')}", fontsize=8)
             ax.set_xlabel("time step")
     fig.tight_layout()
+    return fig
+
+
+# Beyond the paper ---------------------------------------------------------------------------
+
+BLOCK_MARKERS = {"T_RR": "o", "T_CR": "s", "T_CC": "^"}
+
+
+def _largest(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame[frame["n_hidden"] == frame.groupby("task")["n_hidden"].transform("max")]
+
+
+def _construction_colours(frame: pd.DataFrame) -> dict[str, str]:
+    names = ["dense_default", "dense_orthogonal", "dense_normal", "cayley"]
+    return {name: f"C{i}" for i, name in enumerate(names) if name in set(frame["construction"])}
+
+
+def fig_subspace_control(verdicts: pd.DataFrame) -> plt.Figure:
+    """Harm (accuracy lost, FVU gained) against overlap with each subspace and side, largest
+    N_h: single-block Schur ablations in colour (one point per model), each joined to the mean
+    of its overlap-matched controls (grey ×); grey dots at overlap 1 and 0 are the controls
+    confined to the subspace and to its complement."""
+    data = _largest(verdicts[verdicts["subset"].isin(SINGLE_BLOCKS)])
+    task_names = list(dict.fromkeys(data["task"]))
+    panels = list(data[["subspace", "side"]].drop_duplicates().itertuples(index=False))
+    colours = _construction_colours(data)
+    fig, axes = plt.subplots(
+        len(task_names),
+        len(panels),
+        figsize=(2.6 * len(panels), 2.3 * len(task_names)),
+        squeeze=False,
+        sharex=True,
+    )
+    for row, task in enumerate(task_names):
+        for col, (name, side) in enumerate(panels):
+            ax = axes[row, col]
+            d = data[(data["task"] == task) & (data["subspace"] == name) & (data["side"] == side)]
+            for column, x in (("inside_harm", 1.0), ("complement_harm", 0.0)):
+                if column in d:
+                    ax.scatter(np.full(len(d), x), d[column], color="0.6", s=6, zorder=1)
+            for r in d.itertuples(index=False):
+                ax.plot([r.overlap, r.overlap], [r.harm, r.matched_harm], color="0.75", lw=0.6)
+                ax.scatter(r.overlap, r.matched_harm, marker="x", color="0.45", s=12, zorder=2)
+                ax.scatter(
+                    r.overlap,
+                    r.harm,
+                    marker=BLOCK_MARKERS[r.subset],
+                    color=colours[r.construction],
+                    s=16,
+                    zorder=3,
+                )
+            ax.axhline(0, color="0.8", lw=0.6)
+            dim = f"dim {int(d['dim'].median())}" if len(d) else ""
+            ax.set_title(f"{task}: {name} ({dim}), {side} side", fontsize=7)
+            if row == len(task_names) - 1:
+                ax.set_xlabel("overlap of ΔW")
+            if col == 0:
+                metric = "accuracy lost" if task == "copy" else "FVU gained"
+                ax.set_ylabel(metric)
+    handles = [
+        plt.Line2D([], [], ls="", marker=m, color="k", label="−" + b.replace("T_CR", "T_C→R"))
+        for b, m in BLOCK_MARKERS.items()
+    ]
+    handles += [plt.Line2D([], [], ls="", marker="o", color=c, label=k) for k, c in colours.items()]
+    handles += [plt.Line2D([], [], ls="", marker="x", color="0.45", label="matched control")]
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7)
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    return fig
+
+
+def fig_readout_refit(refit: pd.DataFrame) -> plt.Figure:
+    """Held-out score of every ablation with the fixed readout (filled) and a refit ridge
+    readout (open), mean over the seeds of the largest N_h, one panel per task."""
+    data = _largest(refit)
+    task_names = list(dict.fromkeys(data["task"]))
+    colours = _construction_colours(data)
+    order = [s for s in FIG1_ORDER if s in set(data["subset"])]
+    fig, axes = plt.subplots(
+        1, len(task_names), figsize=(4.2 * len(task_names), 3.4), squeeze=False
+    )
+    for ax, task in zip(axes[0], task_names, strict=True):
+        d = data[data["task"] == task]
+        means = d.groupby(["construction", "subset"])[["fixed_score", "refit_score"]].mean()
+        width = 0.8 / len(colours)
+        for j, (construction, colour) in enumerate(colours.items()):
+            if construction not in means.index.get_level_values(0):
+                continue
+            m = means.loc[construction].reindex(order)
+            x = np.arange(len(order)) + (j - (len(colours) - 1) / 2) * width
+            ax.vlines(x, m["fixed_score"], m["refit_score"], color=colour, lw=0.8)
+            ax.scatter(x, m["fixed_score"], color=colour, s=14)
+            ax.scatter(x, m["refit_score"], facecolor="white", edgecolor=colour, s=14)
+        if d["metric"].iloc[0] == "fvu":
+            ax.set_yscale("log")
+        ax.set_xticks(range(len(order)), [_label(s) for s in order], fontsize=6)
+        ax.set_title(f"{task} ($N_h$ = {int(d['n_hidden'].max())})", fontsize=9)
+        ax.set_ylabel(f"held-out {d['metric'].iloc[0]}")
+    handles = [plt.Line2D([], [], ls="", marker="o", color=c, label=k) for k, c in colours.items()]
+    handles += [
+        plt.Line2D([], [], ls="", marker="o", color="0.3", label="fixed readout W_hy"),
+        plt.Line2D([], [], ls="", marker="o", mfc="white", color="0.3", label="ridge refit"),
+    ]
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    return fig
+
+
+def fig_basis_sensitivity(basis: pd.DataFrame) -> plt.Figure:
+    """(a) κ(V) against Henrici's departure from normality, one point per model; (b) the
+    amplification of a 1e-8 perturbation of W through the −T_{C→R} ablation in eigen against
+    Schur coordinates (median over draws); (c) the Schur route's amplification per subset;
+    (d) the difference of the two routes at W against κ(V)."""
+    model = basis.drop_duplicates([*("task", "construction", "n_hidden", "seed")])
+    colours = _construction_colours(basis)
+    markers = dict(zip(dict.fromkeys(basis["task"]), "osD^", strict=False))
+    fig, axes = plt.subplots(1, 4, figsize=(15, 3.6))
+
+    def scatter(ax, frame, x, y):
+        for (task, construction), d in frame.groupby(["task", "construction"]):
+            ax.scatter(
+                d[x], d[y], marker=markers[task], color=colours[construction], s=14, alpha=0.8
+            )
+
+    scatter(axes[0], model, "henrici", "kappa_V")
+    axes[0].set(xlabel="Henrici departure dep(W)/‖W‖_F", ylabel="κ(V)", yscale="log")
+    routes = basis[basis["subset"] == "T_CR"].pivot_table(
+        index=["task", "construction", "n_hidden", "seed"],
+        columns="route",
+        values="amplification_median",
+    )
+    scatter(axes[1], routes.reset_index(), "schur", "eigen")
+    top = np.nanmax(routes.to_numpy()) * 2
+    axes[1].plot([0.5, top], [0.5, top], color="0.7", lw=0.8)
+    axes[1].set(
+        xscale="log",
+        yscale="log",
+        xlabel="amplification, Schur route (−T_C→R)",
+        ylabel="amplification, eigen route (−T_C→R)",
+    )
+    schur = basis[basis["route"] == "schur"]
+    order = [s for s in FIG1_ORDER if s in set(schur["subset"])]
+    for i, subset in enumerate(order):
+        values = schur[schur["subset"] == subset]
+        jitter = np.linspace(-0.25, 0.25, len(values))
+        colour = values["construction"].map(colours)
+        axes[2].scatter(i + jitter, values["amplification_median"], s=6, color=colour)
+    axes[2].set_xticks(range(len(order)), [_label(s) for s in order], fontsize=6)
+    axes[2].set(yscale="log", ylabel="amplification, Schur route")
+    scatter(axes[3], model, "kappa_V", "eigen_schur_difference")
+    axes[3].set(
+        xscale="log",
+        yscale="log",
+        xlabel="κ(V)",
+        ylabel="‖W̃_eigen − W̃_Schur‖_F / ‖W‖_F",
+    )
+    for ax in axes:
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.yaxis.set_minor_formatter(NullFormatter())
+    handles = [plt.Line2D([], [], ls="", marker=m, color="k", label=t) for t, m in markers.items()]
+    handles += [plt.Line2D([], [], ls="", marker="o", color=c, label=k) for k, c in colours.items()]
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7)
+    for ax, letter in zip(axes, "abcd", strict=True):
+        ax.set_title(f"({letter})", loc="left", fontsize=9)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    return fig
+
+
+def fig_checkpoint_ablation(checkpoints: pd.DataFrame) -> plt.Figure:
+    """Held-out score of every ablation set against the training step of the checkpoint, one
+    panel per task and construction (largest N_h, one line per seed)."""
+    data = _largest(checkpoints)
+    panels = list(data[["task", "construction"]].drop_duplicates().itertuples(index=False))
+    order = [s for s in FIG1_ORDER if s in set(data["subset"])]
+    cols = min(4, len(panels))
+    rows = int(np.ceil(len(panels) / cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(3.4 * cols, 2.9 * rows), squeeze=False)
+    for ax, (task, construction) in zip(axes.flat, panels, strict=False):
+        d = data[(data["task"] == task) & (data["construction"] == construction)]
+        for i, subset in enumerate(order):
+            for _, run in d[d["subset"] == subset].groupby("seed"):
+                run = run.sort_values("step")
+                ax.plot(
+                    run["step"], run["score"], marker=".", ms=3, lw=0.9, color=f"C{i}", alpha=0.8
+                )
+        if d["metric"].iloc[0] == "fvu":
+            ax.set_yscale("log")
+        ax.set(xlabel="training step", ylabel=f"held-out {d['metric'].iloc[0]}")
+        ax.set_title(f"{task} / {construction} ($N_h$ = {int(d['n_hidden'].max())})", fontsize=8)
+    for ax in list(axes.flat)[len(panels) :]:
+        ax.axis("off")
+    handles = [
+        plt.Line2D([], [], color=f"C{i}", label=_label(s).replace("\n", " "))
+        for i, s in enumerate(order)
+    ]
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig
 
 

@@ -38,6 +38,13 @@ CASES = [
         "'frequency' was unexpected",
     ),
     ("unknown device", "device: gpu\n", "instance['device']"),
+    ("unknown beyond_models", "beyond_models: some\n", "instance['beyond_models']"),
+    (
+        "more principal components than units",
+        "subspace_control: {n_components: 16}\n",
+        "config key subspace_control.n_components = 16 must be below every N_h",
+    ),
+    ("refit grid empty", "readout_refit: {ridge_grid: []}\n", "['ridge_grid']"),
     (
         "override of an untrained construction",
         "tasks:\n  sine:\n    training_overrides: {cayley: {lr: 0.01}}\n",

@@ -118,6 +118,10 @@ def test_table1_and_paper_comparison(quick_run):
         "fig_schur_spectra",
         "fig_training_curves",
         "fig_task_rollouts",
+        "fig_subspace_control",
+        "fig_readout_refit",
+        "fig_basis_sensitivity",
+        "fig_checkpoint_ablation",
     ],
 )
 def test_figures_are_drawn(quick_run, name):
@@ -128,12 +132,25 @@ def test_figures_are_drawn(quick_run, name):
     assert image[..., :3].std() > 0.05  # not a blank canvas
 
 
+DETERMINISTIC_TABLES = (
+    "ablation.csv",
+    "table1.csv",
+    "paper_vs_reproduced.csv",
+    "models.csv",
+    "checkpoint_ablation.csv",
+    "subspace_control.csv",
+    "readout_refit.csv",
+    "basis_sensitivity.csv",
+)
+
+
 def test_same_config_same_weights_and_tables(quick_run):
-    again = snakemake(quick_run, "-c2", *QUICK, "--config", "results_dir=results/again")
+    targets = [f"results/again/tables/{name}" for name in DETERMINISTIC_TABLES]
+    again = snakemake(quick_run, *targets, "-c2", *QUICK, "--config", "results_dir=results/again")
     assert again.returncode == 0, again.stdout[-3000:]
     first, second = quick_run / "results/quick", quick_run / "results/again"
     assert assert_same_weights(first, second) == 14
-    for name in ("ablation.csv", "table1.csv", "paper_vs_reproduced.csv", "models.csv"):
+    for name in DETERMINISTIC_TABLES:
         assert (first / "tables" / name).read_bytes() == (second / "tables" / name).read_bytes()
 
 
@@ -148,6 +165,10 @@ def test_html_report_contains_every_figure_and_table(quick_run):
         "fig_schur_spectra",
         "fig_training_curves",
         "fig_task_rollouts",
+        "fig_subspace_control",
+        "fig_basis_sensitivity",
+        "subspace_summary.csv",
+        "readout_refit_summary.csv",
         "paper_vs_reproduced.csv",
         "table1.csv",
         "ablation.csv",

@@ -15,6 +15,7 @@ FIGURES = {
     "fig_schur_spectra",
     "fig_training_curves",
     "fig_task_rollouts",
+    "fig_beyond",
 }
 
 

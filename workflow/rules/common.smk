@@ -52,6 +52,13 @@ def _check_config():
         raise WorkflowError(
             f"config key alpha = {config['alpha']} must be one of alpha_grid {config['alpha_grid']}"
         )
+    k = config["subspace_control"]["n_components"]
+    too_small = {t: s for t in TASKS for s in config["tasks"][t]["sizes"] if s <= k}
+    if too_small:
+        raise WorkflowError(
+            f"config key subspace_control.n_components = {k} must be below every N_h, "
+            f"but tasks.{next(iter(too_small))}.sizes has {next(iter(too_small.values()))}"
+        )
     for task in TASKS:
         settings = config["tasks"][task]
         unused = set(settings["training_overrides"]) - set(settings["constructions"])
@@ -108,13 +115,27 @@ def representative_files(pattern, tasks=None):
     ]
 
 
+def beyond_files(pattern):
+    """``pattern`` for the models of the beyond-the-paper analyses (config key beyond_models)."""
+    if config["beyond_models"] == "all":
+        return model_files(pattern)
+    return representative_files(pattern)
+
+
 MODEL = "{task}/{construction}/n{size}/seed{seed}"
+BEYOND_FIGURES = [
+    "fig_subspace_control",
+    "fig_readout_refit",
+    "fig_basis_sensitivity",
+    "fig_checkpoint_ablation",
+]
+BEYOND_SUMMARIES = ["readout_refit", "basis_sensitivity", "checkpoint_ablation"]
 TABLES = f"{R}/tables"
 FIGURES = f"{R}/figures"
 
 
 def figure_names():
-    names = ["fig_schur_spectra", "fig_training_curves"]
+    names = ["fig_schur_spectra", "fig_training_curves", *BEYOND_FIGURES]
     if "copy" in TASKS:
         names.append("fig1_copy_ablation")
     if NEURO_TASKS:
@@ -126,6 +147,8 @@ def all_targets():
     tables = ["ablation.csv", "models.csv", "paper_vs_reproduced.csv", "paper_vs_reproduced.md"]
     if "copy" in TASKS:
         tables += ["table1.csv", "table1.md"]
+    tables += ["subspace_verdicts.csv", "subspace_summary.csv", "subspace_summary.md"]
+    tables += [f"{a}_summary.{e}" for a in BEYOND_SUMMARIES for e in ("csv", "md")]
     return [f"{TABLES}/{t}" for t in tables] + [
         f"{FIGURES}/{name}.{ext}" for name in figure_names() for ext in ("pdf", "png")
     ]

@@ -1,0 +1,126 @@
+"""Beyond the paper, on the quick preset's outputs: values within their mathematical ranges,
+agreement with the paper's own ablation table where the two meet, and partial rebuilds."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import QUICK, job_counts, snakemake
+
+pytestmark = pytest.mark.workflow
+
+SINGLE_BLOCKS = {"T_RR", "T_CR", "T_CC"}
+REPRESENTATIVES = 4 + 3  # quick preset: one model per task and construction
+
+
+def read(folder, name):
+    return pd.read_csv(folder / "results/quick/tables" / name)
+
+
+def full_scores(folder):
+    """The full network's held-out score of every model, from the paper's ablation table."""
+    ablation = read(folder, "ablation.csv")
+    full = ablation[(ablation["subset"] == "none") & np.isclose(ablation["alpha"], 0.9)]
+    return full.set_index(["task", "construction", "n_hidden", "seed"])["score"]
+
+
+def test_subspace_overlaps_and_controls(quick_run):
+    controls = read(quick_run, "subspace_control.csv")
+    assert controls.groupby(["task", "construction"]).ngroups == REPRESENTATIVES
+    assert set(controls["subspace"]) == {"top_pcs", "variance_pcs", "readout"}
+    assert controls["overlap"].between(0, 1).all() and np.isfinite(controls["harm"]).all()
+    top = controls[controls["subspace"] == "top_pcs"]
+    assert (top["dim"] == 8).all()  # config n_components
+    assert np.allclose(controls["chance_overlap"], controls["dim"] / controls["n_hidden"])
+    readout = controls[(controls["subspace"] == "readout") & (controls["task"] == "flip_flop")]
+    assert (readout["dim"] == 3).all()  # W_hy of the 3-bit flip-flop has rank 3
+    # Controls have the overlap they were built with; matched ones the ablation's own.
+    assert (controls.loc[controls["kind"] == "inside", "overlap"] == 1).all()
+    assert (controls.loc[controls["kind"] == "complement", "overlap"] == 0).all()
+    keys = ["task", "construction", "seed", "subset", "subspace", "side"]
+    ablation = controls[controls["kind"] == "ablation"].set_index(keys)["overlap"]
+    matched = controls[controls["kind"] == "matched"].groupby(keys)["overlap"].first()
+    np.testing.assert_allclose(matched, ablation.loc[matched.index], atol=1e-12)
+    assert controls.groupby([*keys, "kind"]).size().max() == 2  # n_draws
+
+
+def test_subspace_verdicts(quick_run):
+    verdicts = read(quick_run, "subspace_verdicts.csv")
+    summary = read(quick_run, "subspace_summary.csv")
+    assert set(verdicts["verdict"]) <= {"explained", "ablation milder", "ablation stronger"}
+    assert (summary["n_explained"] <= summary["n_models"]).all()
+    assert SINGLE_BLOCKS <= set(summary["subset"])
+    # The verdict follows from the harms it reports.
+    for r in verdicts.itertuples():
+        a, c = max(r.harm, 0.01), max(r.matched_harm, 0.01)
+        expected = "explained" if c / 2 <= a <= 2 * c else r.verdict
+        assert r.verdict == expected
+
+
+def test_readout_refit(quick_run):
+    refit = read(quick_run, "readout_refit.csv")
+    assert len(refit) == REPRESENTATIVES * 8
+    full = refit[refit["subset"] == "none"].set_index(["task", "construction", "n_hidden", "seed"])
+    # With the fixed readout and nothing removed, the score is the paper-style full score.
+    scores = full_scores(quick_run)
+    np.testing.assert_allclose(full["fixed_score"], scores.loc[full.index], rtol=1e-6)
+    copy = refit[refit["task"] == "copy"]
+    assert copy[["fixed_score", "refit_score"]].stack().between(0, 1).all()
+    assert (refit.loc[refit["task"] != "copy", ["fixed_score", "refit_score"]] >= 0).all().all()
+    assert refit["ridge_lambda"].isin([1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0]).all()
+    summary = read(quick_run, "readout_refit_summary.csv")
+    assert len(summary) == REPRESENTATIVES * 8
+
+
+def test_basis_sensitivity(quick_run):
+    basis = read(quick_run, "basis_sensitivity.csv")
+    assert len(basis) == REPRESENTATIVES * 8  # 7 Schur routes + the eigen route of T_CR
+    assert (basis["kappa_V"] >= 1 - 1e-9).all()
+    assert basis["henrici"].between(0, 1).all()
+    assert (basis["schur_departure"] <= basis["henrici"] + 1e-9).all()
+    assert (basis["amplification_median"] <= basis["amplification_max"]).all()
+    cayley = basis[basis["construction"] == "cayley"]
+    assert (cayley["kappa_V"] < 1.01).all() and (cayley["henrici"] < 1e-5).all()  # normal W
+    # The two routes of −T_C→R are one map: they differ by rounding times κ(V).
+    assert (basis["eigen_schur_difference"] < 1e-12 * basis["kappa_V"]).all()
+
+
+def test_checkpoint_ablation(quick_run):
+    checkpoints = read(quick_run, "checkpoint_ablation.csv")
+    assert checkpoints.groupby(["task", "construction"]).ngroups == REPRESENTATIVES
+    assert (checkpoints.groupby(["task", "construction"])["step"].min() == 0).all()
+    assert set(checkpoints["alpha"]) == {0.9}
+    # Copy training keeps the last weights (no keep_best): its last checkpoint is the model.
+    last = checkpoints[
+        checkpoints["checkpoint"].str.endswith("last")
+        & (checkpoints["subset"] == "none")
+        & (checkpoints["task"] == "copy")
+    ].set_index(["task", "construction", "n_hidden", "seed"])
+    np.testing.assert_allclose(last["score"], full_scores(quick_run).loc[last.index], rtol=1e-6)
+    accuracy = checkpoints[checkpoints["task"] == "copy"]
+    reached = accuracy[accuracy["checkpoint"].str.contains("score 0.6")]
+    assert (reached["validation_score"] >= 0.6).all()
+
+
+def test_changing_the_controls_reruns_only_the_subspace_control(quick_run):
+    (quick_run / "draws.yaml").write_text("subspace_control: {n_draws: 3}\n")
+    result = snakemake(quick_run, "-n", *QUICK, "draws.yaml")
+    jobs = job_counts(result.stdout)
+    assert jobs["subspace_control"] == REPRESENTATIVES
+    assert set(jobs) == {
+        "subspace_control",
+        "collect_beyond",
+        "subspace_summary",
+        "fig_beyond",
+        "all",
+    }
+
+
+def test_changing_the_milestones_reruns_the_checkpoint_ablations_never_training(quick_run):
+    (quick_run / "milestones.yaml").write_text(
+        "tasks:\n  copy:\n    checkpoints: {milestones: [0.55]}\n"
+    )
+    result = snakemake(quick_run, "-n", *QUICK, "milestones.yaml")
+    jobs = job_counts(result.stdout)
+    assert jobs["checkpoint_ablation"] == 4  # the copy task's representatives
+    assert not {"train", "schur", "ablate", "heldout"} & set(jobs)

@@ -1,0 +1,18 @@
+"""Rule basis_sensitivity: Schur against eigen coordinates for one trained W_hh."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+from rnnschur import basis, io  # noqa: E402
+from rnnschur.aggregate import labelled  # noqa: E402
+from rnnschur.seeds import job_rng  # noqa: E402
+
+w, params = snakemake.wildcards, snakemake.params
+settings = params.settings
+_, W_hh, _ = io.load_weights(snakemake.input.weights)
+schur = io.load_schur(snakemake.input.schur, W_hh)
+rng = job_rng(params.base_seed, "basis_sensitivity", w.task, w.construction, w.size, w.seed)
+E = basis.perturbations(rng, W_hh, settings["relative_perturbation"], settings["n_draws"])
+rows = basis.sensitivity_rows(W_hh, schur, params.alpha, E)
+io.save_csv(snakemake.output[0], labelled(rows, w))

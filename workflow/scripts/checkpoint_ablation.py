@@ -1,0 +1,35 @@
+"""Rule checkpoint_ablation: ablations on the chosen checkpoints of one training run."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+from rnnschur import io, tasks  # noqa: E402
+from rnnschur.ablation import scoring_batch  # noqa: E402
+from rnnschur.aggregate import labelled  # noqa: E402
+from rnnschur.checkpoints import evaluate_checkpoints, select_checkpoints  # noqa: E402
+
+w, params = snakemake.wildcards, snakemake.params
+task = tasks.get(w.task)
+checkpoints = io.load_checkpoints(snakemake.input.checkpoints)
+heldout = io.load_batch(
+    snakemake.input.heldout, checkpoints["W_xh"].shape[-1], checkpoints["W_hy"].shape[-2]
+)
+selected = select_checkpoints(
+    checkpoints["step"],
+    checkpoints["validation_score"],
+    params.selection["milestones"],
+    params.selection["steps"],
+    task.HIGHER_IS_BETTER,
+)
+print(f"checkpoints: {selected}", file=sys.stderr)
+rows = evaluate_checkpoints(
+    checkpoints,
+    selected,
+    params.alpha,
+    scoring_batch(heldout, task, params.fvu_steps),
+    task,
+    params.epsilon,
+    params.mass_floor,
+)
+io.save_csv(snakemake.output[0], labelled(rows, w))

@@ -1,0 +1,40 @@
+"""Rule subspace_control: overlaps of one model's ablations and their matched controls."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+from rnnschur import io, subspace, tasks  # noqa: E402
+from rnnschur.ablation import scoring_batch  # noqa: E402
+from rnnschur.aggregate import labelled  # noqa: E402
+from rnnschur.rnn import rollout  # noqa: E402
+from rnnschur.seeds import job_rng  # noqa: E402
+from rnnschur.tasks import Batch  # noqa: E402
+
+w, params = snakemake.wildcards, snakemake.params
+settings = params.settings
+W_xh, W_hh, W_hy = io.load_weights(snakemake.input.weights)
+schur = io.load_schur(snakemake.input.schur, W_hh)
+heldout = io.load_batch(snakemake.input.heldout, W_xh.shape[1], W_hy.shape[0])
+task = tasks.get(w.task)
+n = settings["n_trials"]
+batch = scoring_batch(
+    Batch(heldout.inputs[:n], heldout.targets[:n], heldout.mask[:n]), task, params.fvu_steps
+)
+
+_, hidden = rollout(W_xh, W_hh, W_hy, batch.inputs, return_hidden=True)
+top, variance_ratio = subspace.principal_subspace(hidden, settings["n_components"])
+k = subspace.components_for_variance(variance_ratio, settings["variance"])
+subspaces = {
+    "top_pcs": top,
+    "variance_pcs": subspace.principal_subspace(hidden, k)[0],
+    "readout": subspace.readout_subspace(W_hy),
+}
+print(
+    f"subspace dimensions: { {name: b.shape[1] for name, b in subspaces.items()} }", file=sys.stderr
+)
+rng = job_rng(params.base_seed, "subspace_control", w.task, w.construction, w.size, w.seed)
+rows = subspace.evaluate_controls(
+    W_xh, W_hh, W_hy, schur, params.alpha, batch, task, subspaces, settings["n_draws"], rng
+)
+io.save_csv(snakemake.output[0], labelled(rows, w))
