@@ -384,6 +384,7 @@ def checkpoint_summary(checkpoints: pd.DataFrame) -> pd.DataFrame:
     meta = frame[frame["subset"] == "none"].groupby(keys)
     out = pd.DataFrame({"step": meta["step"].mean(), "n_seeds": meta["seed"].nunique()})
     out = out.join(scores).reset_index()
-    kind = out["milestone"].str.split(" ").str[0].map({"step": 0, "score": 1, "last": 2})
+    kind = out["milestone"].str.split(" ").str[0]
+    kind = kind.map({"step": 0, "score": 1, "best": 2, "last": 3})
     out["order"] = kind
     return out.sort_values(["task", "construction", "step", "order"]).drop(columns="order")

@@ -3,7 +3,7 @@
 The paper ablates one stopping point per model. Training keeps the weights at initialisation and
 at every validation step (:mod:`rnnschur.train`); this module picks the checkpoints to ablate:
 the first one whose validation score reaches each milestone, the last one at or before each
-requested step, and the last one of the run.
+requested step, the best-validated one and the last one of the run.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ def select_checkpoints(
 
     A milestone m is reached at the first checkpoint with validation score >= m (accuracy) or
     <= m (FVU); a milestone never reached is skipped. A requested step s picks the last
-    checkpoint with step <= s. The last checkpoint is always chosen. Labels of a checkpoint
+    checkpoint with step <= s. The best-validated checkpoint (the model ``keep_best`` returns)
+    and the last one are always chosen. Labels of a checkpoint
     chosen twice are joined with ``", "``.
     """
     sign = 1.0 if higher_is_better else -1.0
@@ -41,6 +42,8 @@ def select_checkpoints(
         before = np.flatnonzero(step <= s)
         if before.size:
             labels.setdefault(int(before[-1]), []).append(f"step {s}")
+    best = int(np.argmax(sign * validation_score))
+    labels.setdefault(best, []).append("best")
     labels.setdefault(len(step) - 1, []).append("last")
     return [(k, ", ".join(labels[k])) for k in sorted(labels)]
 

@@ -15,14 +15,16 @@ def test_accuracy_milestones_steps_and_the_last_checkpoint():
         (0, "step 0"),
         (1, "score 0.6, score 0.7"),  # both first reached at step 100
         (2, "score 0.9, step 250"),  # 0.99 is never reached: skipped
-        (4, "last"),
+        (4, "best, last"),
     ]
 
 
 def test_fvu_milestones_are_reached_from_above():
     fvu = np.array([1.2, 0.3, 0.05, 0.08, 0.01])
     chosen = select_checkpoints(STEPS, fvu, [0.5, 0.1, 0.01], [], False)
-    assert chosen == [(1, "score 0.5"), (2, "score 0.1"), (4, "score 0.01, last")]
+    assert chosen == [(1, "score 0.5"), (2, "score 0.1"), (4, "score 0.01, best, last")]
+    spiked = np.array([1.2, 0.3, 0.05, 0.5, 0.4])  # a late spike: the best is not the last
+    assert select_checkpoints(STEPS, spiked, [], [], False) == [(2, "best"), (4, "last")]
 
 
 def test_checkpoint_rows_follow_the_weights():

@@ -90,13 +90,15 @@ def test_checkpoint_ablation(quick_run):
     assert checkpoints.groupby(["task", "construction"]).ngroups == REPRESENTATIVES
     assert (checkpoints.groupby(["task", "construction"])["step"].min() == 0).all()
     assert set(checkpoints["alpha"]) == {0.9}
-    # Copy training keeps the last weights (no keep_best): its last checkpoint is the model.
-    last = checkpoints[
-        checkpoints["checkpoint"].str.endswith("last")
-        & (checkpoints["subset"] == "none")
-        & (checkpoints["task"] == "copy")
-    ].set_index(["task", "construction", "n_hidden", "seed"])
-    np.testing.assert_allclose(last["score"], full_scores(quick_run).loc[last.index], rtol=1e-6)
+    # The trained model is a checkpoint: the last one for the copy task, the best-validated one
+    # for the neuroscience tasks (keep_best).
+    full = checkpoints[checkpoints["subset"] == "none"]
+    kept = np.where(full["task"] == "copy", "last", "best")
+    labels = full["checkpoint"].str.split(", ")
+    model = full[[k in label for k, label in zip(kept, labels, strict=True)]]
+    model = model.set_index(["task", "construction", "n_hidden", "seed"])
+    assert len(model) == REPRESENTATIVES
+    np.testing.assert_allclose(model["score"], full_scores(quick_run).loc[model.index], rtol=1e-6)
     accuracy = checkpoints[checkpoints["task"] == "copy"]
     reached = accuracy[accuracy["checkpoint"].str.contains("score 0.6")]
     assert (reached["validation_score"] >= 0.6).all()
