@@ -154,6 +154,21 @@ def load_checkpoints(path: str | os.PathLike) -> dict[str, np.ndarray]:
     return data
 
 
+def load_model(
+    weights: str | os.PathLike, schur: str | os.PathLike, heldout: str | os.PathLike
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, OrderedSchur, Batch]:
+    """(W_xh, W_hh, W_hy, ordered Schur form of W_hh, held-out set), each checked, the held-out
+    set against the model's N_x and N_y."""
+    W_xh, W_hh, W_hy = load_weights(weights)
+    return (
+        W_xh,
+        W_hh,
+        W_hy,
+        load_schur(schur, W_hh),
+        load_batch(heldout, W_xh.shape[1], W_hy.shape[0]),
+    )
+
+
 def save_schur(path: str | os.PathLike, schur: OrderedSchur) -> None:
     save_npz(
         path,

@@ -9,9 +9,9 @@ from rnnschur.ablation import evaluate_ablations, scoring_batch  # noqa: E402
 from rnnschur.aggregate import labelled  # noqa: E402
 
 w, params = snakemake.wildcards, snakemake.params
-W_xh, W_hh, W_hy = io.load_weights(snakemake.input.weights)
-schur = io.load_schur(snakemake.input.schur, W_hh)
-heldout = io.load_batch(snakemake.input.heldout, W_xh.shape[1], W_hy.shape[0])
+W_xh, W_hh, W_hy, schur, heldout = io.load_model(
+    snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
+)
 task = tasks.get(w.task)
 heldout = scoring_batch(heldout, task, params.fvu_steps)
 rows = evaluate_ablations(

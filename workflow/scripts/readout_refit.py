@@ -12,9 +12,9 @@ from rnnschur.seeds import job_rng  # noqa: E402
 
 w, params = snakemake.wildcards, snakemake.params
 settings = params.settings
-W_xh, W_hh, W_hy = io.load_weights(snakemake.input.weights)
-schur = io.load_schur(snakemake.input.schur, W_hh)
-heldout = io.load_batch(snakemake.input.heldout, W_xh.shape[1], W_hy.shape[0])
+W_xh, W_hh, W_hy, schur, heldout = io.load_model(
+    snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
+)
 task = tasks.get(w.task)
 # The fitting set: one per task, drawn apart from the held-out set (and the same for every model).
 fitting = task.generate(

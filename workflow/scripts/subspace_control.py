@@ -13,9 +13,9 @@ from rnnschur.tasks import Batch  # noqa: E402
 
 w, params = snakemake.wildcards, snakemake.params
 settings = params.settings
-W_xh, W_hh, W_hy = io.load_weights(snakemake.input.weights)
-schur = io.load_schur(snakemake.input.schur, W_hh)
-heldout = io.load_batch(snakemake.input.heldout, W_xh.shape[1], W_hy.shape[0])
+W_xh, W_hh, W_hy, schur, heldout = io.load_model(
+    snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
+)
 task = tasks.get(w.task)
 n = settings["n_trials"]
 batch = scoring_batch(
