@@ -50,6 +50,7 @@ def test_quick_preset_on_slurm_equals_local(cluster, quick_run):
         "--config",
         "preset=quick",
         "run_tasks=[copy]",
+        "beyond_models=none",
         "results_dir=results/slurm",
         "--default-resources",
         "slurm_partition=test",
@@ -76,7 +77,7 @@ def test_quick_preset_on_slurm_equals_local(cluster, quick_run):
         subprocess.run(["scancel", "--user", "root"])
         pytest.fail("the SLURM run did not finish in 15 minutes:\n" + output[-3000:])
     assert process.returncode == 0, output[-5000:]
-    # 8 trainings one job each; the Schur, ablation and beyond-the-paper jobs in one group job.
+    # 8 trainings one job each, and the 8 Schur + 8 ablation jobs bundled in one group job.
     assert output.count("has been submitted with SLURM jobid") == 8 + 1, output[-5000:]
     jobs = job_counts(output)
     assert jobs["train"] == 8 and jobs["ablate"] == 8

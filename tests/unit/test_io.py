@@ -52,3 +52,20 @@ def test_heldout_shapes_are_checked(tmp_path):
     io.save_npz(path, inputs=np.zeros((4, 5, 2)), targets=np.zeros((4, 6, 1)), mask=np.ones((4, 5)))
     with pytest.raises(io.ArtifactError, match="shapes disagree"):
         io.load_batch(path)
+
+
+def test_checkpoints_are_checked_like_weights(tmp_path):
+    path = tmp_path / "checkpoints.npz"
+    stacks = {"W_xh": np.ones((2, 3, 2)), "W_hh": np.ones((2, 3, 3)), "W_hy": np.ones((2, 1, 3))}
+    io.save_npz(path, step=np.array([0, 10]), validation_score=np.array([0.5, 0.9]), **stacks)
+    assert list(io.load_checkpoints(path)["step"]) == [0, 10]
+    io.save_npz(path, step=np.array([0, 10, 20]), validation_score=np.zeros(3), **stacks)
+    with pytest.raises(io.ArtifactError, match="checkpoints.npz: W_hh is not a stack of 3"):
+        io.load_checkpoints(path)
+    stacks["W_hy"] = np.ones((2, 1, 4))
+    io.save_npz(path, step=np.array([0, 10]), validation_score=np.zeros(2), **stacks)
+    with pytest.raises(io.ArtifactError, match="W_hy shape"):
+        io.load_checkpoints(path)
+    path.write_bytes(path.read_bytes()[:50])
+    with pytest.raises(io.ArtifactError, match="truncated"):
+        io.load_checkpoints(path)

@@ -119,7 +119,9 @@ def beyond_files(pattern):
     """``pattern`` for the models of the beyond-the-paper analyses (config key beyond_models)."""
     if config["beyond_models"] == "all":
         return model_files(pattern)
-    return representative_files(pattern)
+    if config["beyond_models"] == "representative":
+        return representative_files(pattern)
+    return []
 
 
 MODEL = "{task}/{construction}/n{size}/seed{seed}"
@@ -135,7 +137,9 @@ FIGURES = f"{R}/figures"
 
 
 def figure_names():
-    names = ["fig_schur_spectra", "fig_training_curves", *BEYOND_FIGURES]
+    names = ["fig_schur_spectra", "fig_training_curves"]
+    if config["beyond_models"] != "none":
+        names += BEYOND_FIGURES
     if "copy" in TASKS:
         names.append("fig1_copy_ablation")
     if NEURO_TASKS:
@@ -147,8 +151,9 @@ def all_targets():
     tables = ["ablation.csv", "models.csv", "paper_vs_reproduced.csv", "paper_vs_reproduced.md"]
     if "copy" in TASKS:
         tables += ["table1.csv", "table1.md"]
-    tables += ["subspace_verdicts.csv", "subspace_summary.csv", "subspace_summary.md"]
-    tables += [f"{a}_summary.{e}" for a in BEYOND_SUMMARIES for e in ("csv", "md")]
+    if config["beyond_models"] != "none":
+        tables += ["subspace_verdicts.csv", "subspace_summary.csv", "subspace_summary.md"]
+        tables += [f"{a}_summary.{e}" for a in BEYOND_SUMMARIES for e in ("csv", "md")]
     return [f"{TABLES}/{t}" for t in tables] + [
         f"{FIGURES}/{name}.{ext}" for name in figure_names() for ext in ("pdf", "png")
     ]
