@@ -149,7 +149,11 @@ def load_checkpoints(path: str | os.PathLike) -> dict[str, np.ndarray]:
     K = len(data["step"])
     _require(path, K > 0 and data["step"].shape == (K,), f"step has shape {data['step'].shape}")
     _require(path, data["validation_score"].shape == (K,), "validation_score does not match step")
-    _require(path, data["W_hh"].ndim == 3 and len(data["W_hh"]) == K, "W_hh is not a stack of K")
+    _require(
+        path,
+        data["W_hh"].ndim == 3 and len(data["W_hh"]) == K,
+        f"W_hh has shape {data['W_hh'].shape}, not a stack of {K} matrices (one per step)",
+    )
     _check_weights(path, data["W_xh"], data["W_hh"], data["W_hy"])
     return data
 

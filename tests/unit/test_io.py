@@ -60,7 +60,9 @@ def test_checkpoints_are_checked_like_weights(tmp_path):
     io.save_npz(path, step=np.array([0, 10]), validation_score=np.array([0.5, 0.9]), **stacks)
     assert list(io.load_checkpoints(path)["step"]) == [0, 10]
     io.save_npz(path, step=np.array([0, 10, 20]), validation_score=np.zeros(3), **stacks)
-    with pytest.raises(io.ArtifactError, match="checkpoints.npz: W_hh is not a stack of 3"):
+    with pytest.raises(
+        io.ArtifactError, match=r"checkpoints.npz: W_hh has shape \(2, 3, 3\), not a stack of 3"
+    ):
         io.load_checkpoints(path)
     stacks["W_hy"] = np.ones((2, 1, 4))
     io.save_npz(path, step=np.array([0, 10]), validation_score=np.zeros(2), **stacks)
