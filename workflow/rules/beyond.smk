@@ -170,7 +170,7 @@ rule beyond_summary:
     output:
         csv=report(
             f"{TABLES}/{{analysis}}_summary.csv",
-            caption="../report/{analysis}_summary.rst",
+            caption="../report/beyond_summary.rst",
             category="Beyond the paper",
         ),
         md=f"{TABLES}/{{analysis}}_summary.md",

@@ -142,7 +142,7 @@ rule fig_beyond:
     output:
         pdf=report(
             f"{FIGURES}/{{figure}}.pdf",
-            caption="../report/{figure}.rst",
+            caption="../report/fig_beyond.rst",
             category="Beyond the paper",
         ),
         png=f"{FIGURES}/{{figure}}.png",
