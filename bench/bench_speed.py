@@ -5,7 +5,10 @@
    hand-written BPTT.
 2. The ablation evaluation of one model (8 subsets x 3 alphas, 1024 held-out trials): one
    batched rollout (rnnschur.ablation.evaluate_ablations) against a loop over the 24 matrices.
-3. Parallel efficiency of the quick preset under `snakemake -c2`: the sum of the jobs' CPU
+3. The subspace control of one model (7 ablations, 3 subspaces x 2 sides x 3 control kinds x
+   2 draws, 256 trials): the stack of perturbed matrices rolled out in chunks of 64 and of 256
+   against one matrix at a time.
+4. Parallel efficiency of the quick preset under `snakemake -c2`: the sum of the jobs' CPU
    time over (wall time x 2), from the rules' benchmark files.
 
 Usage: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python bench/bench_speed.py [--skip-workflow]
@@ -24,7 +27,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from rnnschur import tasks
+from rnnschur import subspace, tasks
 from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, evaluate_ablations
 from rnnschur.rnn import hidden_states, rollout
 from rnnschur.schur import coupling_masks, ordered_real_schur
@@ -77,8 +80,8 @@ def steps_per_second(loss_fn, steps=150, n=72, repeats=3):
     return best
 
 
-def ablation_timing(repeats=3):
-    rng = np.random.default_rng(1)
+def synthetic_copy_model(rng):
+    """A model like a solved copy-task controller at N_h = 72, and a copy-task held-out set."""
     n = 72
     # Like a solved copy model: 64 eigenvalues on the unit circle, 8 at 0.5, non-normal couplings.
     angles = 2 * np.pi * rng.integers(0, 8, size=32) / 8 + 0.01
@@ -89,8 +92,11 @@ def ablation_timing(repeats=3):
     Q = np.linalg.qr(rng.standard_normal((n, n)))[0]
     W_hh = Q @ T @ Q.T
     W_xh, W_hy = rng.uniform(-0.3, 0.3, (n, 8)), rng.uniform(-0.1, 0.1, (8, n))
-    heldout = tasks.get("copy").generate(rng, 1024)
-    schur = ordered_real_schur(W_hh)
+    return W_xh, W_hh, W_hy, ordered_real_schur(W_hh), tasks.get("copy").generate(rng, 1024)
+
+
+def ablation_timing(repeats=3):
+    W_xh, W_hh, W_hy, schur, heldout = synthetic_copy_model(np.random.default_rng(1))
     alphas = [0.85, 0.9, 0.95]
 
     def batched():
@@ -107,6 +113,26 @@ def ablation_timing(repeats=3):
     for name, fn in (("batched", batched), ("looped", looped)):
         times[name] = min(_timed(fn) for _ in range(repeats))
     return times
+
+
+def control_timing(repeats=2):
+    W_xh, W_hh, W_hy, schur, heldout = synthetic_copy_model(np.random.default_rng(1))
+    batch = tasks.Batch(heldout.inputs[:256], heldout.targets[:256], heldout.mask[:256])
+    _, hidden = rollout(W_xh, W_hh, W_hy, batch.inputs, return_hidden=True)
+    subspaces = {
+        "top_pcs": subspace.principal_subspace(hidden, 8)[0],
+        "variance_pcs": subspace.principal_subspace(hidden, 40)[0],
+        "readout": subspace.readout_subspace(W_hy),
+    }
+
+    def run(chunk):
+        rng = np.random.default_rng(0)
+        copy = tasks.get("copy")
+        return lambda: subspace.evaluate_controls(
+            W_xh, W_hh, W_hy, schur, 0.9, batch, copy, subspaces, 2, rng, chunk=chunk
+        )
+
+    return {chunk: min(_timed(run(chunk)) for _ in range(repeats)) for chunk in (1, 64, 256)}
 
 
 def _timed(fn):
@@ -166,6 +192,12 @@ def main():
     print(
         f"  batched (deduplicated) {t['batched']:.3f} s, looped {t['looped']:.3f} s, "
         f"ratio {t['looped'] / t['batched']:.2f}x"
+    )
+    c = control_timing()
+    print("Subspace control, one model, N_h = 72, 256 trials (s):")
+    print(
+        f"  one matrix at a time {c[1]:.2f}, chunks of 64 {c[64]:.2f} ({c[1] / c[64]:.2f}x), "
+        f"chunks of 256 {c[256]:.2f} ({c[1] / c[256]:.2f}x)"
     )
     if not args.skip_workflow:
         p = parallel_efficiency()

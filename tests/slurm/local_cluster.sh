@@ -84,8 +84,13 @@ down() {
       rm -f "$pidfile"
     fi
   done
+  # Restore the original slurm.conf, or remove ours: with a slurm.conf and no controller,
+  # `scontrol show config` waits ~9 s, and the SLURM executor plugin runs it whenever snakemake
+  # starts (even a dry run without the plugin selected).
   if [ -f "$STATE/slurm.conf.orig" ]; then
     mv "$STATE/slurm.conf.orig" "$CONF"
+  elif [ -f "$CONF" ] && grep -q rnnschur "$CONF"; then
+    rm -f "$CONF"
   fi
 }
 
