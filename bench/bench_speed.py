@@ -120,8 +120,8 @@ def control_timing(repeats=2):
     batch = tasks.Batch(heldout.inputs[:256], heldout.targets[:256], heldout.mask[:256])
     _, hidden = rollout(W_xh, W_hh, W_hy, batch.inputs, return_hidden=True)
     subspaces = {
-        "top_pcs": subspace.principal_subspace(hidden, 8)[0],
-        "variance_pcs": subspace.principal_subspace(hidden, 40)[0],
+        "top_pcs": subspace.principal_axes(hidden)[0][:, :8],
+        "variance_pcs": subspace.principal_axes(hidden)[0][:, :40],
         "readout": subspace.readout_subspace(W_hy),
     }
 

@@ -264,7 +264,6 @@ def rollout_examples(
 
 # Beyond the paper ---------------------------------------------------------------------------
 
-SINGLE_BLOCKS = list(COUPLING_BLOCKS)
 MODEL_KEYS = ["task", "construction", "n_hidden", "seed"]
 
 
@@ -301,10 +300,11 @@ def subspace_verdicts(controls: pd.DataFrame, floor: float, ratio: float) -> pd.
     means = controls[controls["kind"] != "ablation"].pivot_table(
         index=keys, columns="kind", values="harm", aggfunc="mean"
     )
+    means = means.reindex(columns=["inside", "complement", "matched"])
     out = ablation.join(means.add_suffix("_harm")).reset_index()
     out["verdict"] = [
         subspace.verdict(a, c, floor, ratio)
-        for a, c in zip(out["harm"], out.get("matched_harm", out["harm"]), strict=True)
+        for a, c in zip(out["harm"], out["matched_harm"], strict=True)
     ]
     return out
 
@@ -380,7 +380,7 @@ def checkpoint_summary(checkpoints: pd.DataFrame) -> pd.DataFrame:
     frame = frame.explode("milestone")
     keys = ["task", "construction", "n_hidden", "milestone"]
     scores = frame.pivot_table(index=keys, columns="subset", values="score", aggfunc="mean")
-    scores = scores[[s for s in ["none", *SINGLE_BLOCKS] if s in scores]]
+    scores = scores[[s for s in ["none", *COUPLING_BLOCKS] if s in scores]]
     meta = frame[frame["subset"] == "none"].groupby(keys)
     out = pd.DataFrame({"step": meta["step"].mean(), "n_seeds": meta["seed"].nunique()})
     out = out.join(scores).reset_index()

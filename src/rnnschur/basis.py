@@ -46,10 +46,12 @@ def schur_departure(schur: OrderedSchur) -> float:
     return float(np.linalg.norm(coupling_part(schur)) / np.linalg.norm(schur.T))
 
 
-def schur_route(W: np.ndarray, alpha: float, subset: tuple[str, ...]) -> np.ndarray:
-    """W̃(S) through a fresh ordered real Schur decomposition of W (the paper's ablation)."""
+def schur_route(W: np.ndarray, alpha: float, subsets: list[tuple[str, ...]]) -> np.ndarray:
+    """(len(subsets), n, n): W̃(S) for each S through one fresh ordered real Schur
+    decomposition of W (the paper's ablation)."""
     schur = ordered_real_schur(W)
-    return ablated_recurrent(W, schur, delta_T(schur.T, coupling_masks(schur, alpha), subset))
+    masks = coupling_masks(schur, alpha)
+    return np.stack([ablated_recurrent(W, schur, delta_T(schur.T, masks, s)) for s in subsets])
 
 
 def eigen_route_CR(W: np.ndarray, alpha: float) -> np.ndarray:
@@ -77,40 +79,43 @@ def route_spread(
     route: Callable[[np.ndarray], np.ndarray], W: np.ndarray, E: np.ndarray
 ) -> np.ndarray:
     """Amplification of each perturbation in ``E`` (from :func:`perturbations`) through an
-    ablation route: (‖route(W + E) − route(W)‖_F / ‖route(W)‖_F) / (‖E‖_F / ‖W‖_F)."""
+    ablation route that returns a matrix or a stack of them (one route per matrix):
+    (‖route(W + E) − route(W)‖_F / ‖route(W)‖_F) / (‖E‖_F / ‖W‖_F), shape (n_draws, *stack)."""
     reference = route(W)
+    stack = reference.shape[:-2]
     relative = np.linalg.norm(E, axis=(-2, -1)) / np.linalg.norm(W)
-    change = np.array([np.linalg.norm(route(W + e) - reference) for e in E])
-    return change / np.linalg.norm(reference) / relative
+    change = np.stack([np.linalg.norm(route(W + e) - reference, axis=(-2, -1)) for e in E])
+    size = np.linalg.norm(reference, axis=(-2, -1))
+    return change / size / relative.reshape(-1, *(1,) * len(stack))
 
 
 def sensitivity_rows(W: np.ndarray, schur: OrderedSchur, alpha: float, E: np.ndarray) -> list[dict]:
-    """One row per route and subset: the Schur route for every non-empty subset, the eigen
-    route for T_CR, each with the median and largest amplification over the perturbations
-    ``E``. Every row also holds the model's ``kappa_V``, ``henrici``, ``schur_departure`` and
-    ``eigen_schur_difference`` = ‖W̃_eigen − W̃_Schur‖_F / ‖W‖_F for −T_{C→R} (0 in exact
-    arithmetic)."""
+    """One row per route and subset: the Schur route for every non-empty subset (all from one
+    decomposition per perturbed W), the eigen route for T_CR, each with the median and largest
+    amplification over the perturbations ``E``. Every row also holds the model's ``kappa_V``,
+    ``henrici``, ``schur_departure`` and ``eigen_schur_difference`` =
+    ‖W̃_eigen − W̃_Schur‖_F / ‖W‖_F for −T_{C→R} (0 in exact arithmetic)."""
+    subsets = list(SUBSETS[1:])
     model = {
         "kappa_V": eigenvector_condition(W),
         "henrici": henrici_departure(W),
         "schur_departure": schur_departure(schur),
         "eigen_schur_difference": float(
-            np.linalg.norm(eigen_route_CR(W, alpha) - schur_route(W, alpha, ("T_CR",)))
+            np.linalg.norm(eigen_route_CR(W, alpha) - schur_route(W, alpha, [("T_CR",)])[0])
             / np.linalg.norm(W)
         ),
     }
-    routes = [("schur", s, lambda M, s=s: schur_route(M, alpha, s)) for s in SUBSETS[1:]]
-    routes.append(("eigen", ("T_CR",), lambda M: eigen_route_CR(M, alpha)))
-    rows = []
-    for route, subset, ablate in routes:
-        amplification = route_spread(ablate, W, E)
-        rows.append(
-            {
-                "route": route,
-                "subset": subset_name(subset),
-                "amplification_median": float(np.median(amplification)),
-                "amplification_max": float(np.max(amplification)),
-            }
-            | model
-        )
-    return rows
+    schur_spread = route_spread(lambda M: schur_route(M, alpha, subsets), W, E)
+    eigen_spread = route_spread(lambda M: eigen_route_CR(M, alpha), W, E)
+    spreads = [("schur", s, schur_spread[:, i]) for i, s in enumerate(subsets)]
+    spreads.append(("eigen", ("T_CR",), eigen_spread))
+    return [
+        {
+            "route": route,
+            "subset": subset_name(subset),
+            "amplification_median": float(np.median(amplification)),
+            "amplification_max": float(np.max(amplification)),
+        }
+        | model
+        for route, subset, amplification in spreads
+    ]

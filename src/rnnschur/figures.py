@@ -15,6 +15,7 @@ from matplotlib.patches import Circle, Rectangle  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
 from rnnschur import paper  # noqa: E402
+from rnnschur.aggregate import largest_size  # noqa: E402
 from rnnschur.io import atomic_path  # noqa: E402
 from rnnschur.paper import FIG1_ORDER  # noqa: E402
 
@@ -251,10 +252,6 @@ def fig_task_rollouts(examples: pd.DataFrame) -> plt.Figure:
 BLOCK_MARKERS = {"T_RR": "o", "T_CR": "s", "T_CC": "^"}
 
 
-def _largest(frame: pd.DataFrame) -> pd.DataFrame:
-    return frame[frame["n_hidden"] == frame.groupby("task")["n_hidden"].transform("max")]
-
-
 def _construction_colours(frame: pd.DataFrame) -> dict[str, str]:
     names = ["dense_default", "dense_orthogonal", "dense_normal", "cayley"]
     return {name: f"C{i}" for i, name in enumerate(names) if name in set(frame["construction"])}
@@ -265,7 +262,7 @@ def fig_subspace_control(verdicts: pd.DataFrame) -> plt.Figure:
     N_h: single-block Schur ablations in colour (one point per model), each joined to the mean
     of its overlap-matched controls (grey ×); grey dots at overlap 1 and 0 are the controls
     confined to the subspace and to its complement."""
-    data = _largest(verdicts[verdicts["subset"].isin(SINGLE_BLOCKS)])
+    data = largest_size(verdicts[verdicts["subset"].isin(SINGLE_BLOCKS)])
     task_names = list(dict.fromkeys(data["task"]))
     panels = list(data[["subspace", "side"]].drop_duplicates().itertuples(index=False))
     colours = _construction_colours(data)
@@ -316,7 +313,7 @@ def fig_subspace_control(verdicts: pd.DataFrame) -> plt.Figure:
 def fig_readout_refit(refit: pd.DataFrame) -> plt.Figure:
     """Held-out score of every ablation with the fixed readout (filled) and a refit ridge
     readout (open), mean over the seeds of the largest N_h, one panel per task."""
-    data = _largest(refit)
+    data = largest_size(refit)
     task_names = list(dict.fromkeys(data["task"]))
     colours = _construction_colours(data)
     order = [s for s in FIG1_ORDER if s in set(data["subset"])]
@@ -413,7 +410,7 @@ def fig_basis_sensitivity(basis: pd.DataFrame) -> plt.Figure:
 def fig_checkpoint_ablation(checkpoints: pd.DataFrame) -> plt.Figure:
     """Held-out score of every ablation set against the training step of the checkpoint, one
     panel per task and construction (largest N_h, one line per seed)."""
-    data = _largest(checkpoints)
+    data = largest_size(checkpoints)
     panels = list(data[["task", "construction"]].drop_duplicates().itertuples(index=False))
     order = [s for s in FIG1_ORDER if s in set(data["subset"])]
     cols = min(4, len(panels))

@@ -28,14 +28,15 @@ SIDES = ("input", "output")
 """ΔW P (the perturbation reads the subspace) and P ΔW (it writes into the subspace)."""
 
 
-def principal_subspace(hidden: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Top-``k`` principal axes (N_h, k) of hidden states (..., N_h) pooled over trials and
-    steps (centred), and the explained-variance ratio of every component."""
+def principal_axes(hidden: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Principal axes (N_h, N_h; column i the i-th component) of hidden states (..., N_h)
+    pooled over trials and steps (centred), and the explained-variance ratio of each; the
+    top-k subspace is ``axes[:, :k]``."""
     X = hidden.reshape(-1, hidden.shape[-1]).astype(np.float64)
     X = X - X.mean(axis=0)
     _, s, Vt = np.linalg.svd(X, full_matrices=False)
     variance = s**2
-    return Vt[:k].T, variance / variance.sum()
+    return Vt.T, variance / variance.sum()
 
 
 def components_for_variance(variance_ratio: np.ndarray, level: float) -> int:
@@ -97,8 +98,11 @@ def verdict(ablation_harm: float, control_harm: float, floor: float, ratio: floa
 
     Both are raised to ``floor`` (harms below it count as none), then ``"explained"`` if they
     are within a factor ``ratio`` of each other, else ``"ablation milder"`` or
-    ``"ablation stronger"`` than a random perturbation with the same norm and overlap.
+    ``"ablation stronger"`` than a random perturbation with the same norm and overlap;
+    ``"no control"`` where there is none (a subspace without complement).
     """
+    if np.isnan(control_harm):
+        return "no control"
     a, c = max(ablation_harm, floor), max(control_harm, floor)
     if a * ratio < c:
         return "ablation milder"

@@ -56,7 +56,8 @@ def test_principal_subspace_of_planted_planar_activity():
     rng = np.random.default_rng(2)
     plane = orthonormal(rng, 6, 2)
     hidden = (rng.standard_normal((50, 20, 2)) * [3.0, 1.0]) @ plane.T + 0.7
-    basis, ratio = subspace.principal_subspace(hidden, 2)
+    axes, ratio = subspace.principal_axes(hidden)
+    basis = axes[:, :2]
     np.testing.assert_allclose(basis @ basis.T, plane @ plane.T, atol=1e-10)
     assert ratio[:2].sum() == pytest.approx(1.0) and ratio[0] > ratio[1]
     assert subspace.components_for_variance(ratio, 0.5) == 1
@@ -68,6 +69,7 @@ def test_verdict():
     assert subspace.verdict(0.001, 0.004, 0.01, 2.0) == "explained"  # both below the floor
     assert subspace.verdict(0.001, 0.3, 0.01, 2.0) == "ablation milder"
     assert subspace.verdict(0.4, 0.05, 0.01, 2.0) == "ablation stronger"
+    assert subspace.verdict(0.4, float("nan"), 0.01, 2.0) == "no control"
 
 
 def test_controls_are_scored_like_the_ablations():

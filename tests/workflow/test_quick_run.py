@@ -110,20 +110,20 @@ def test_table1_and_paper_comparison(quick_run):
     assert fig2["reproduced_mean"].notna().all()
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "fig1_copy_ablation",
-        "fig2_neuro_ablation",
-        "fig_schur_spectra",
-        "fig_training_curves",
-        "fig_task_rollouts",
-        "fig_subspace_control",
-        "fig_readout_refit",
-        "fig_basis_sensitivity",
-        "fig_checkpoint_ablation",
-    ],
-)
+FIGURES = [
+    "fig1_copy_ablation",
+    "fig2_neuro_ablation",
+    "fig_schur_spectra",
+    "fig_training_curves",
+    "fig_task_rollouts",
+    "fig_subspace_control",
+    "fig_readout_refit",
+    "fig_basis_sensitivity",
+    "fig_checkpoint_ablation",
+]
+
+
+@pytest.mark.parametrize("name", FIGURES)
 def test_figures_are_drawn(quick_run, name):
     folder = quick_run / "results/quick/figures"
     assert (folder / f"{name}.pdf").read_bytes()[:5] == b"%PDF-"
@@ -171,13 +171,7 @@ def test_html_report_contains_every_figure_and_table(quick_run):
     assert "ERROR" not in result.stdout  # captions render without reStructuredText errors
     html = (quick_run / "report.html").read_text()
     for name in (
-        "fig1_copy_ablation",
-        "fig2_neuro_ablation",
-        "fig_schur_spectra",
-        "fig_training_curves",
-        "fig_task_rollouts",
-        "fig_subspace_control",
-        "fig_basis_sensitivity",
+        *FIGURES,
         "subspace_summary.csv",
         "readout_refit_summary.csv",
         "paper_vs_reproduced.csv",

@@ -23,11 +23,11 @@ batch = scoring_batch(
 )
 
 _, hidden = rollout(W_xh, W_hh, W_hy, batch.inputs, return_hidden=True)
-top, variance_ratio = subspace.principal_subspace(hidden, settings["n_components"])
+axes, variance_ratio = subspace.principal_axes(hidden)
 k = subspace.components_for_variance(variance_ratio, settings["variance"])
 subspaces = {
-    "top_pcs": top,
-    "variance_pcs": subspace.principal_subspace(hidden, k)[0],
+    "top_pcs": axes[:, : settings["n_components"]],
+    "variance_pcs": axes[:, :k],
     "readout": subspace.readout_subspace(W_hy),
 }
 print(
