@@ -20,6 +20,7 @@ include: "workflow/rules/schur.smk"
 include: "workflow/rules/ablate.smk"
 include: "workflow/rules/beyond.smk"
 include: "workflow/rules/aggregate.smk"
+include: "workflow/rules/fidelity.smk"
 include: "workflow/rules/figures.smk"
 
 

@@ -29,7 +29,8 @@ import torch
 
 from rnnschur import subspace, tasks
 from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, evaluate_ablations
-from rnnschur.rnn import hidden_states, rollout
+from rnnschur.bptt import hidden_states
+from rnnschur.rnn import rollout
 from rnnschur.schur import coupling_masks, ordered_real_schur
 
 REPO = Path(__file__).resolve().parents[1]

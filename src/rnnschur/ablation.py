@@ -71,7 +71,8 @@ def evaluate_ablations(
     One row per (alpha, subset): ``alpha``, ``subset``, ``n_R``, ``mass_removed``
     (‖ΔT‖_F/‖T‖_F), ``metric`` (the task's score name), ``score``, ``delta_score`` (score − full
     score), ``accuracy`` (copy only, else NaN), ``fvu``, ``delta_fvu``, ``s_delta_t`` (eq. 9; NaN
-    where nothing was removed), ``discrepancy`` (d_D: mean squared output difference to the full
+    where nothing was removed), ``fvu_per_trial`` and ``delta_fvu_per_trial`` (FVU normalised per
+    trial, FVU tasks only), ``discrepancy`` (d_D: mean squared output difference to the full
     network over the scored steps), ``sign_disagreement``, ``stabilizer`` (d_D <= epsilon) and
     ``candidate_invariance`` (a stabilizer that removes more than ``mass_floor``).
     """
@@ -93,6 +94,11 @@ def evaluate_ablations(
     targets, mask = heldout.targets, heldout.mask
     score = np.asarray(task.score(outputs, heldout))
     fvu = metrics.fvu(outputs, targets, mask)
+    fvu_trial = (
+        metrics.fvu_per_trial(outputs, targets, mask)
+        if task.SCORE == "fvu"
+        else np.full(len(dTs), np.nan)
+    )
     accuracy = (
         metrics.replay_accuracy(outputs, targets, mask)
         if task.SCORE == "accuracy"
@@ -118,6 +124,8 @@ def evaluate_ablations(
                 "fvu": fvu[k],
                 "delta_fvu": fvu[k] - fvu[full],
                 "s_delta_t": s_delta_t[k],
+                "fvu_per_trial": fvu_trial[k],
+                "delta_fvu_per_trial": fvu_trial[k] - fvu_trial[full],
                 "discrepancy": discrepancy[k],
                 "sign_disagreement": disagreement[k],
                 "stabilizer": stabilizer,

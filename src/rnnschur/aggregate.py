@@ -5,6 +5,8 @@ All functions take and return pandas DataFrames; none reads or writes files.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 
@@ -108,17 +110,27 @@ def paper_vs_reproduced(ablation: pd.DataFrame) -> pd.DataFrame:
             & np.isclose(match["alpha"], entry.alpha)
             & (match["subset"] == entry.subset)
         ]
+        match = match.sort_values("seed")
         values = match[entry.quantity].astype(float) if len(match) else pd.Series(dtype=float)
+        low, high = (values.min(), values.max()) if len(values) else (np.nan, np.nan)
         rows.append(
             {
                 **entry._asdict(),
                 "n_hidden": n_hidden,
                 "reproduced_mean": values.mean() if len(values) else np.nan,
                 "reproduced_sem": sem(values),
-                "reproduced_min": values.min() if len(values) else np.nan,
-                "reproduced_max": values.max() if len(values) else np.nan,
+                "reproduced_min": low,
+                "reproduced_max": high,
                 "n_seeds": int(values.notna().sum()),
                 "difference": (values.mean() - entry.paper_value) if len(values) else np.nan,
+                "paper_in_range": (
+                    bool(low <= entry.paper_value <= high)
+                    if len(values) and not np.isnan(entry.paper_value)
+                    else None
+                ),
+                "per_seed": json.dumps(
+                    {str(s): round(float(v), 6) for s, v in zip(match["seed"], values, strict=True)}
+                ),
             }
         )
     return pd.DataFrame(rows)
@@ -136,7 +148,8 @@ def paper_vs_reproduced_markdown(table: pd.DataFrame) -> str:
         "paper",
         "reproduced (mean ± SEM)",
         "range",
-        "seeds",
+        "paper in range",
+        "per seed",
     ]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for r in table.itertuples(index=False):
@@ -168,7 +181,8 @@ def paper_vs_reproduced_markdown(table: pd.DataFrame) -> str:
                     paper_cell,
                     mean,
                     span,
-                    str(r.n_seeds),
+                    {True: "yes", False: "no", None: "—"}[r.paper_in_range],
+                    ", ".join(f"{v:.4g}" for v in json.loads(r.per_seed).values()) or "—",
                 ]
             )
             + " |"
@@ -254,7 +268,7 @@ def rollout_examples(
                 "variant": name,
                 "value": outputs[k].ravel(),
                 "target": batch.targets.ravel(),
-                "mask": batch.mask[trial, step],
+                "mask": batch.line_mask.ravel(),
             }
         )
         for k, name in enumerate(variants)

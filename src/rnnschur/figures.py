@@ -5,12 +5,15 @@ Plotting never computes results: it reads the tidy tables written by the aggrega
 
 from __future__ import annotations
 
+import json
+
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+import seaborn as sns  # noqa: E402
 from matplotlib.patches import Circle, Rectangle  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
@@ -436,6 +439,49 @@ def fig_checkpoint_ablation(checkpoints: pd.DataFrame) -> plt.Figure:
     ]
     fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7)
     fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return fig
+
+
+def fig_gap_attribution(gaps: pd.DataFrame) -> plt.Figure:
+    """One panel per number of the paper: every seed's value (points) and the mean (bar) under
+    the paper config and each variation of the gap study; the paper's value as a red line."""
+    numbers = list(dict.fromkeys(gaps[["task", "subset", "quantity"]].itertuples(index=False)))
+    ncols = 4
+    nrows = -(-len(numbers) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.4 * ncols, 2.9 * nrows), squeeze=False)
+    for ax, (task, subset, quantity) in zip(axes.flat, numbers, strict=False):
+        rows = gaps[
+            (gaps["task"] == task) & (gaps["subset"] == subset) & (gaps["quantity"] == quantity)
+        ]
+        seeds = pd.DataFrame(
+            [
+                {"variation": r.variation, "value": v}
+                for r in rows.itertuples()
+                for v in json.loads(r.per_seed).values()
+            ]
+        )
+        order = list(rows["variation"])
+        sns.stripplot(
+            data=seeds,
+            x="value",
+            y="variation",
+            order=order,
+            ax=ax,
+            size=4,
+            color="C0",
+            jitter=0.15,
+        )
+        ax.scatter(rows["mean"], range(len(rows)), marker="|", s=200, color="k", zorder=4)
+        ax.axvline(rows["paper_value"].iloc[0], color="crimson", lw=1.2, label="paper")
+        if quantity == "fvu":
+            ax.set_xscale("log")
+        ax.set_title(f"{task}: {_label(subset).replace(chr(10), ', ')} {quantity}", fontsize=8)
+        ax.set_xlabel(quantity)
+        ax.set_ylabel("")
+        ax.tick_params(axis="y", labelsize=7)
+    for ax in axes.flat[len(numbers) :]:
+        ax.set_visible(False)
+    fig.tight_layout()
     return fig
 
 

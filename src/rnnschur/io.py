@@ -94,14 +94,15 @@ def _require(path: Path, condition: bool, problem: str) -> None:
 
 
 def load_batch(path: str | os.PathLike, N_x: int | None = None, N_y: int | None = None) -> Batch:
-    """A held-out set: ``inputs`` (n, time, N_x), ``targets`` (n, time, N_y), ``mask`` (n, time)."""
+    """A held-out set: ``inputs`` (n, time, N_x), ``targets`` (n, time, N_y), ``mask`` (n, time)
+    or (n, time, N_y)."""
     path = Path(path)
     data = load_npz(path, ("inputs", "targets", "mask"))
     inputs, targets, mask = data["inputs"], data["targets"], data["mask"]
     _require(path, inputs.ndim == 3 and targets.ndim == 3, "inputs and targets must be 3-D")
     _require(
         path,
-        targets.shape[:2] == inputs.shape[:2] and mask.shape == inputs.shape[:2],
+        targets.shape[:2] == inputs.shape[:2] and mask.shape in (inputs.shape[:2], targets.shape),
         f"shapes disagree: inputs {inputs.shape}, targets {targets.shape}, mask {mask.shape}",
     )
     if N_x is not None:

@@ -27,8 +27,9 @@ def ridge(H: np.ndarray, Y: np.ndarray, lam: float) -> np.ndarray:
 
 
 def scored_samples(hidden: np.ndarray, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
-    """(hidden states, targets) at the scored steps (mask = 1), as sample rows."""
-    scored = batch.mask > 0
+    """(hidden states, targets) at the scored steps (mask = 1), as sample rows; with a mask per
+    output line, at the steps where every line is scored."""
+    scored = batch.mask > 0 if batch.mask.ndim == 2 else (batch.mask > 0).all(axis=-1)
     return hidden[scored].astype(np.float64), batch.targets[scored]
 
 

@@ -18,8 +18,10 @@ import numpy as np
 import torch
 
 from rnnschur import tasks
+from rnnschur.bptt import hidden_states
 from rnnschur.constructions import CayleyParams, cayley_weight, initial_recurrent
-from rnnschur.rnn import hidden_states, rollout
+from rnnschur.metrics import masked_mean
+from rnnschur.rnn import rollout
 
 LOG_COLUMNS = ("step", "loss", "batch_score", "validation_score", "lr", "horizon")
 WEIGHT_KEYS = ("W_xh", "W_hh", "W_hy")
@@ -46,8 +48,13 @@ class TrainSettings:
     keep_best : return the weights of the best validation evaluation instead of the last ones
         (a guard against a late loss spike; off in the paper's setting).
     max_loss : a loss above it (or a non-finite one) counts as divergence.
-    io_init : initial W_xh and W_hy: ``"normal"``, N(0, 1/fan_in), or ``"uniform"``,
-        Unif[−fan_in^{-1/2}, fan_in^{-1/2}] (torch's ``nn.Linear`` default).
+    io_init : initial W_xh and W_hy (see :data:`IO_INITS`).
+    hidden_noise : standard deviation of Gaussian noise added to the pre-activation of eq. (1)
+        at every training step (never in evaluation); 0: none.
+    train_set_batches : None draws a fresh batch every step; an integer draws a fixed training
+        set of that many batches once and iterates it, reshuffled every epoch.
+    target_mse : stop when the validation mean squared error over the masked entries reaches it
+        (checked like ``target_score``; None: not used).
     device : torch device of the training computation.
     """
 
@@ -65,6 +72,9 @@ class TrainSettings:
     keep_best: bool = False
     max_loss: float = 1e4
     io_init: str = "normal"
+    hidden_noise: float = 0.0
+    train_set_batches: int | None = None
+    target_mse: float | None = None
     device: str = "cpu"
 
 
@@ -103,16 +113,57 @@ class _Recurrent(torch.nn.Module):
         return cayley_weight(self.A, self.d_real, self.d_pair) if self.cayley else self.W
 
 
-def _io_weight(rng: np.random.Generator, kind: str, shape: tuple[int, int], device) -> torch.Tensor:
-    """An input or readout matrix scaled by its fan-in (``shape[1]``)."""
-    scale = shape[1] ** -0.5
-    if kind == "normal":
-        values = rng.normal(0.0, scale, shape)
-    elif kind == "uniform":
-        values = rng.uniform(-scale, scale, shape)
-    else:
-        raise ValueError(f"io_init must be 'normal' or 'uniform', got {kind!r}")
-    return torch.tensor(values, dtype=torch.float32, device=device)
+IO_INITS = {
+    # name: (distribution, scale of W_xh, scale of W_hy) for N_x inputs and N_h hidden units
+    "normal": ("normal", lambda N_x, N_h: N_x**-0.5, lambda N_x, N_h: N_h**-0.5),
+    "uniform": ("uniform", lambda N_x, N_h: N_x**-0.5, lambda N_x, N_h: N_h**-0.5),
+    "torch_rnn": ("uniform", lambda N_x, N_h: N_h**-0.5, lambda N_x, N_h: N_h**-0.5),
+    "oblique": ("normal", lambda N_x, N_h: 1.0, lambda N_x, N_h: 1.0 / N_h),
+}
+"""Initial W_xh and W_hy. ``normal``: N(0, 1/fan_in) each; ``uniform``: Unif[±fan_in^{-1/2}]
+(torch's ``nn.Linear`` default for both); ``torch_rnn``: Unif[±N_h^{-1/2}] for both (torch's
+``nn.RNN`` input weights and ``nn.Linear`` readout); ``oblique``: W_xh ~ N(0, 1), W_hy ~ N(0,
+1/N_h²), the defaults of Schuessler et al. (2024), their "small output" oblique regime. The scale
+is the standard deviation for ``normal`` and the half-width for ``uniform``."""
+
+
+def _io_weights(
+    rng: np.random.Generator, kind: str, N_x: int, N_h: int, N_y: int, device
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """(W_xh, W_hy) drawn as ``IO_INITS[kind]`` says, W_xh first."""
+    if kind not in IO_INITS:
+        raise ValueError(f"io_init must be one of {sorted(IO_INITS)}, got {kind!r}")
+    law, in_scale, out_scale = IO_INITS[kind]
+    draw = (
+        (lambda s, shape: rng.normal(0.0, s, shape))
+        if law == "normal"
+        else (lambda s, shape: rng.uniform(-s, s, shape))
+    )
+    W_xh = draw(in_scale(N_x, N_h), (N_h, N_x))
+    W_hy = draw(out_scale(N_x, N_h), (N_y, N_h))
+    as_tensor = lambda a: torch.tensor(a, dtype=torch.float32, device=device)  # noqa: E731
+    return as_tensor(W_xh), as_tensor(W_hy)
+
+
+def fixed_training_set(rng: np.random.Generator, module, params: dict, settings: TrainSettings):
+    """Batches from a training set of ``settings.train_set_batches`` batches drawn once and
+    iterated in epochs, its trials reshuffled every epoch (the paper's "30 epochs of 128
+    batches" read as a finite set)."""
+    n = settings.train_set_batches * settings.batch_size
+    data = module.generate(rng, n, **params)
+    while True:
+        order = rng.permutation(n)
+        for start in range(0, n, settings.batch_size):
+            pick = order[start : start + settings.batch_size]
+            yield tasks.Batch(data.inputs[pick], data.targets[pick], data.mask[pick])
+
+
+def masked_mse(y_hat: torch.Tensor, y: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Mean squared error over the masked entries; ``mask`` per step (time, batch) or per output
+    line (time, batch, N_y), like the outputs."""
+    if mask.dim() == 2:
+        return (((y_hat - y) ** 2).sum(-1) * mask).sum() / (mask.sum() * y.shape[-1])
+    return (((y_hat - y) ** 2) * mask).sum() / mask.sum()
 
 
 def train(
@@ -136,8 +187,9 @@ def train(
     N_x, N_y = module.dims(**task_params)
     device = torch.device(settings.device)
     recurrent = _Recurrent(initial_recurrent(construction, rng, n_hidden)).to(device)
-    W_xh = torch.nn.Parameter(_io_weight(rng, settings.io_init, (n_hidden, N_x), device))
-    W_hy = torch.nn.Parameter(_io_weight(rng, settings.io_init, (N_y, n_hidden), device))
+    W_xh, W_hy = map(
+        torch.nn.Parameter, _io_weights(rng, settings.io_init, N_x, n_hidden, N_y, device)
+    )
     params = [W_xh, W_hy, *recurrent.parameters()]
     optimizer = torch.optim.Adam(params, lr=settings.lr)
     sign = 1.0 if module.HIGHER_IS_BETTER else -1.0
@@ -149,10 +201,21 @@ def train(
     def score_on(batch: tasks.Batch, weights: tuple[np.ndarray, ...]) -> float:
         return float(module.score(rollout(*weights, batch.inputs), batch))
 
+    def mse_on(batch: tasks.Batch, weights: tuple[np.ndarray, ...]) -> float:
+        error = (rollout(*weights, batch.inputs) - batch.targets) ** 2
+        return float(masked_mean(error, batch.mask))
+
+    if settings.train_set_batches is not None and settings.curriculum:
+        raise ValueError(f"{name}: a fixed training set cannot follow a curriculum")
     validation = module.generate(rng, settings.n_validation, **task_params)
     initial = as_numpy()
     checkpoints = [(0, score_on(validation, initial), initial)]
 
+    fixed_set = (
+        fixed_training_set(rng, module, task_params, settings)
+        if settings.train_set_batches is not None
+        else None
+    )
     stage, log, reached, best, start = 0, [], False, None, time.perf_counter()
     for step in range(1, settings.max_steps + 1):
         lr = settings.lr
@@ -164,13 +227,20 @@ def train(
         batch_params = dict(task_params)
         if horizon is not None:
             batch_params[module.CURRICULUM_PARAM] = horizon
-        batch = module.generate(rng, settings.batch_size, **batch_params)
+        if fixed_set is None:
+            batch = module.generate(rng, settings.batch_size, **batch_params)
+        else:
+            batch = next(fixed_set)
         to_torch = lambda a: torch.tensor(a.swapaxes(0, 1), dtype=torch.float32, device=device)  # noqa: E731
         x, y, mask = to_torch(batch.inputs), to_torch(batch.targets), to_torch(batch.mask)
 
-        H = hidden_states(x, W_xh, recurrent())
+        noise = None
+        if settings.hidden_noise:
+            noise = settings.hidden_noise * rng.standard_normal((*x.shape[:2], n_hidden))
+            noise = torch.tensor(noise, dtype=torch.float32, device=device)
+        H = hidden_states(x, W_xh, recurrent(), noise)
         y_hat = H @ W_hy.T
-        loss = (((y_hat - y) ** 2).sum(-1) * mask).sum() / (mask.sum() * N_y)
+        loss = masked_mse(y_hat, y, mask)
         loss_value = loss.item()
         if not loss_value <= settings.max_loss:  # also catches NaN
             raise TrainingDiverged(
@@ -195,10 +265,12 @@ def train(
             checkpoints.append((step, score, current))
             if best is None or sign * score > sign * best[1]:
                 best = (step, score, current)
-            reached = (
-                settings.target_score is not None
-                and final_stage
-                and sign * score >= sign * settings.target_score
+            reached = final_stage and (
+                (settings.target_score is not None and sign * score >= sign * settings.target_score)
+                or (
+                    settings.target_mse is not None
+                    and mse_on(validation, current) <= settings.target_mse
+                )
             )
         log.append((step, loss_value, batch_score, score, lr, horizon if horizon else -1))
         if reached:

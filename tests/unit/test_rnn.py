@@ -1,7 +1,8 @@
 import numpy as np
 import torch
 
-from rnnschur.rnn import hidden_states, rollout
+from rnnschur.bptt import hidden_states
+from rnnschur.rnn import rollout
 
 
 def straightforward(x, W_xh, W_hh):

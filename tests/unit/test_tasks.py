@@ -25,8 +25,85 @@ def test_copy_replays_cyclically_and_masks_the_lags():
     assert copy.score(-b.targets, b) == 0.0
 
 
-def test_flip_flop_target_is_sign_of_last_pulse():
+def test_flip_flop_planted_trial_every_step():
+    """A trial written by hand: pulses +1 on line 0 at t = 0, −1 on line 1 at t = 3, +1 on line 2
+    at t = 6, −1 on line 0 at t = 12; grace 2. Each target and mask entry follows by hand."""
+    pulses = np.zeros((1, 16, 3))
+    for t, line, sign in [(0, 0, 1), (3, 1, -1), (6, 2, 1), (12, 0, -1)]:
+        pulses[0, t, line] = sign
+    targets, mask = flip_flop.held_targets(pulses, grace=2)
+    expected = np.zeros((16, 3))
+    expected[2:12, 0] = 1  # set 2 steps after its pulse; the second pulse's grace: 12, 13
+    expected[14:, 0] = -1
+    expected[5:, 1] = -1
+    expected[8:, 2] = 1
+    expected_mask = np.zeros((16, 3))
+    expected_mask[2:12, 0] = expected_mask[14:, 0] = 1
+    expected_mask[5:, 1] = expected_mask[8:, 2] = 1
+    np.testing.assert_array_equal(targets[0], expected)
+    np.testing.assert_array_equal(mask[0], expected_mask)
+
+
+def flip_flop_pulses(b):
+    """(time, line, sign) of every pulse of every trial of a batch without input noise."""
+    return [
+        [(t, line, b.inputs[k, t, line]) for t, line in zip(*np.nonzero(b.inputs[k]), strict=True)]
+        for k in range(len(b.inputs))
+    ]
+
+
+def test_flip_flop_source_pulse_train():
+    b = flip_flop.generate(rng(), 2000)
+    assert b.inputs.shape == b.targets.shape == b.mask.shape == (2000, 25, 3)
+    gaps, counts = [], []
+    for trial in flip_flop_pulses(b):
+        times = [t for t, _, _ in trial]
+        lines = [line for _, line, _ in trial]
+        assert times[:3] == [0, 3, 6] and sorted(lines[:3]) == [0, 1, 2]
+        assert len(set(times)) == len(times)  # one line at a time
+        assert {abs(s) for _, _, s in trial} == {1.0}
+        gaps += list(np.diff(times[2:]))
+        counts.append(len(times))
+    # Later gaps are 2 + floor(U[3, 10)): 5..11, each with probability 1/7 (the gaps seen inside
+    # a trial favour short ones, so take them from the untruncated train).
+    assert set(gaps) <= set(range(5, 12))
+    times = flip_flop.pulse_times(rng(), 4000, 3, 25, 3, 10, 2)
+    np.testing.assert_array_equal(times[:, :3], [[0, 3, 6]] * 4000)
+    values, freq = np.unique(np.diff(times[:, 2:]), return_counts=True)
+    assert list(values) == list(range(5, 12))
+    np.testing.assert_allclose(freq / freq.sum(), 1 / 7, atol=0.01)
+    # Expected pulses per trial, derived: 3 at t = 0, 3, 6, then a renewal process with gaps
+    # uniform on 5..11 from t = 6; E[count] = 3 + sum over t < 25 of P(a pulse at t).
+    onset = np.zeros(40)
+    onset[6] = 1.0
+    for t in range(7, 40):
+        onset[t] = sum(onset[t - g] for g in range(5, 12) if t - g >= 6) / 7
+    expected = 2 + onset[:25].sum()
+    assert abs(np.mean(counts) - expected) < 0.05
+    assert 4.5 < expected < 5.5  # "roughly 5 pulses a trial"
+
+
+def test_flip_flop_source_targets_follow_the_pulses_of_a_batch():
     b = flip_flop.generate(rng(), 64)
+    targets, mask = flip_flop.held_targets(b.inputs, grace=2)
+    np.testing.assert_array_equal(b.targets, targets)
+    np.testing.assert_array_equal(b.mask, mask)
+    # Lines are unscored before their first pulse and for 2 steps at each pulse.
+    for k, trial in enumerate(flip_flop_pulses(b)):
+        for t, line, _ in trial:
+            assert np.all(b.mask[k, t : t + 2, line] == 0)
+        first = {line: min(t for t, l2, _ in trial if l2 == line) for line in range(3)}
+        for line, t in first.items():
+            assert np.all(b.mask[k, :t, line] == 0) and np.all(b.targets[k, :t, line] == 0)
+
+
+def test_flip_flop_unknown_variant_is_refused():
+    with pytest.raises(ValueError, match="variant"):
+        flip_flop.generate(rng(), 2, variant="mine")
+
+
+def test_legacy_flip_flop_target_is_sign_of_last_pulse():
+    b = flip_flop.generate(rng(), 64, variant="legacy")
     assert b.inputs.shape == (64, 25, 3)
     for trial in range(64):
         for line in range(3):
@@ -63,8 +140,46 @@ def test_sine_frequency_follows_the_cue():
         assert abs(peak - (0.04 + 0.16 * (long.inputs[trial, 0, 0] - 0.25))) < 1e-3
 
 
-def test_context_target_is_sign_of_the_cued_stream_only():
+def test_context_source_trial_every_step():
+    """Without noise every step of a source trial is known: fixation 0–2, stimulus 3–22 (cue
+    and coherence on), delay 23–27, decision 28–47."""
     b = context_integration.generate(rng(), 256, input_noise=0.0)
+    assert b.inputs.shape == (256, 48, 4) and b.mask.shape == (256, 48)
+    stimulus = np.zeros(48, dtype=bool)
+    stimulus[3:23] = True
+    for k in range(256):
+        cue, evidence = b.inputs[k, :, :2], b.inputs[k, :, 2:]
+        context = int(np.argmax(cue[3]))
+        coherence = evidence[3]
+        assert set(np.round(np.abs(coherence) * 8)) <= {1, 2, 4, 8}
+        expected_cue = np.zeros((48, 2))
+        expected_cue[stimulus, context] = 1
+        np.testing.assert_array_equal(cue, expected_cue)  # cue during the stimulus only
+        np.testing.assert_array_equal(evidence, stimulus[:, None] * coherence[None, :])
+        expected_target = np.r_[np.zeros(28), np.full(20, np.sign(coherence[context]))]
+        np.testing.assert_array_equal(b.targets[k, :, 0], expected_target)
+        # Fixation and stimulus scored (target 0), delay not, decision scored.
+        np.testing.assert_array_equal(b.mask[k], np.r_[np.ones(23), np.zeros(5), np.ones(20)])
+    contexts = np.argmax(b.inputs[:, 3, :2], axis=1)
+    assert 0.4 < contexts.mean() < 0.6
+    cued = b.inputs[np.arange(256), 3, 2 + contexts]
+    other = b.inputs[np.arange(256), 3, 3 - contexts]
+    assert (np.sign(cued) != np.sign(other)).sum() > 50  # the other stream is often the opposite
+
+
+def test_context_source_noise_on_every_step_of_the_evidence_only():
+    b = context_integration.generate(rng(), 512, input_noise=0.05)
+    quiet = context_integration.generate(rng(), 512, input_noise=0.0)  # same draws, no noise
+    noise = b.inputs - quiet.inputs
+    assert np.all(noise[:, :, :2] == 0)  # cues carry none
+    for epoch in (slice(0, 3), slice(3, 23), slice(23, 28), slice(28, 48)):
+        std = noise[:, epoch, 2:].std()
+        assert 0.045 < std < 0.055, (epoch, std)
+    np.testing.assert_array_equal(b.targets, quiet.targets)
+
+
+def test_legacy_context_target_is_sign_of_the_cued_stream_only():
+    b = context_integration.generate(rng(), 256, input_noise=0.0, variant="legacy")
     assert b.inputs.shape == (256, 48, 4)
     stim = slice(3, 23)
     coherence = b.inputs[:, 3, :2]
@@ -84,8 +199,8 @@ def test_context_target_is_sign_of_the_cued_stream_only():
     assert set(np.round(np.abs(coherence.ravel()) * 8)) <= {1, 2, 4, 8}
 
 
-def test_context_noise_only_on_evidence_during_stimulus():
-    b = context_integration.generate(rng(), 64, input_noise=0.05)
+def test_legacy_context_noise_only_on_evidence_during_stimulus():
+    b = context_integration.generate(rng(), 64, input_noise=0.05, variant="legacy")
     assert np.all(b.inputs[:, 23:, :2] == 0)
     noise = b.inputs[:, 3:23, :2] - np.round(b.inputs[:, 3:23, :2] * 8) / 8
     assert 0.03 < noise.std() < 0.07

@@ -129,3 +129,26 @@ rule rollout_examples:
         n_trials=3,
     script:
         "../scripts/rollout_examples.py"
+
+
+rule claims:
+    """Each claim of the paper that the reproduction can test: per-seed statistic, t interval
+    over seeds, sign test and verdict."""
+    input:
+        f"{TABLES}/ablation.csv",
+    output:
+        csv=report(f"{TABLES}/claims.csv", caption="../report/claims.rst", category="Tables"),
+        md=f"{TABLES}/claims.md",
+    log:
+        f"{R}/logs/aggregate/claims.log",
+    localrule: True
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        claims=config["claims"],
+    script:
+        "../scripts/claims.py"

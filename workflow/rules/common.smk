@@ -1,4 +1,5 @@
 # Config loading and validation, config access, target lists and wildcard constraints.
+import copy
 import os
 from pathlib import Path
 
@@ -69,6 +70,24 @@ def _check_config():
             )
 
 
+    unknown = set(config["fidelity"]["run"]) - set(config["fidelity"]["variations"])
+    if isinstance(config["fidelity"]["run"], list) and unknown:
+        raise WorkflowError(
+            f"config key fidelity.run names {sorted(unknown)}, which fidelity.variations lacks"
+        )
+    for name, variation in config["fidelity"]["variations"].items():
+        for task in set(variation["tasks"]) & set(TASKS):
+            trial = copy.deepcopy(config)
+            trial["tasks"][task]["generator"].update(variation.get("generator", {}))
+            trial["tasks"][task]["training"].update(variation.get("training", {}))
+            try:
+                validate(trial, "../schemas/config.schema.yaml")
+            except WorkflowError as error:
+                raise WorkflowError(
+                    f"config key fidelity.variations.{name} does not fit tasks.{task}: {error}"
+                ) from None
+
+
 _check_config()
 
 
@@ -125,6 +144,43 @@ def beyond_files(pattern):
 
 
 MODEL = "{task}/{construction}/n{size}/seed{seed}"
+
+
+def fidelity_model(task):
+    """(construction, N_h) of the gap study's models of a task: dense_orthogonal (the paper's)
+    if the task trains it, else its first construction, at the largest N_h."""
+    constructions = task_config(task)["constructions"]
+    construction = "dense_orthogonal" if "dense_orthogonal" in constructions else constructions[0]
+    return construction, max(task_config(task)["sizes"])
+
+
+def fidelity_files(pattern):
+    """``pattern`` with {variation}, {task}, {seed} filled for every model of the gap study."""
+    return [
+        pattern.format(variation=name, task=task, seed=seed)
+        for name, variation in fidelity_variations().items()
+        for task in variation["tasks"]
+        if task in TASKS
+        for seed in config["fidelity"]["seeds"]
+    ]
+
+
+def fidelity_variations():
+    """The variations of the gap study to run (config keys fidelity.variations, fidelity.run)."""
+    run = config["fidelity"]["run"]
+    variations = config["fidelity"]["variations"]
+    if run == "none":
+        return {}
+    return variations if run == "all" else {k: variations[k] for k in run}
+
+
+def fidelity_settings(variation, task):
+    """(generator, training settings) of a variation's model of a task."""
+    change = config["fidelity"]["variations"][variation]
+    construction, _ = fidelity_model(task)
+    generator = {**task_config(task)["generator"], **change.get("generator", {})}
+    training = {**training_settings(task, construction), **change.get("training", {})}
+    return generator, training
 BEYOND_FIGURES = [
     "fig_subspace_control",
     "fig_readout_refit",
@@ -144,11 +200,16 @@ def figure_names():
         names.append("fig1_copy_ablation")
     if NEURO_TASKS:
         names += ["fig2_neuro_ablation", "fig_task_rollouts"]
+    if fidelity_files("{variation}{task}{seed}"):
+        names.append("fig_gap_attribution")
     return names
 
 
 def all_targets():
     tables = ["ablation.csv", "models.csv", "paper_vs_reproduced.csv", "paper_vs_reproduced.md"]
+    tables += ["claims.csv", "claims.md"]
+    if fidelity_files("{variation}{task}{seed}"):
+        tables += ["gap_attribution.csv", "gap_attribution.md"]
     if "copy" in TASKS:
         tables += ["table1.csv", "table1.md"]
     if config["beyond_models"] != "none":
@@ -164,3 +225,4 @@ wildcard_constraints:
     construction="|".join(["dense_default", "dense_orthogonal", "dense_normal", "cayley"]),
     size=r"\d+",
     seed=r"\d+",
+    variation=r"[A-Za-z0-9_]+",

@@ -159,3 +159,27 @@ rule fig_beyond:
         runtime=5,
     script:
         "../scripts/fig_beyond.py"
+
+
+rule fig_gap_attribution:
+    input:
+        gaps=f"{TABLES}/gap_attribution.csv",
+        style="workflow/style.mplstyle",
+    output:
+        pdf=report(
+            f"{FIGURES}/fig_gap_attribution.pdf",
+            caption="../report/fig_gap_attribution.rst",
+            category="Figures",
+        ),
+        png=f"{FIGURES}/fig_gap_attribution.png",
+    log:
+        f"{R}/logs/figures/fig_gap_attribution.log",
+    localrule: True
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/fig_gap_attribution.py"

@@ -4,16 +4,15 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
+import dataclasses  # noqa: E402
 import os  # noqa: E402
-import platform  # noqa: E402
 import time  # noqa: E402
 
-import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import torch  # noqa: E402
 
-import rnnschur  # noqa: E402
 from rnnschur import io, tasks  # noqa: E402
+from rnnschur.provenance import software_versions  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 from rnnschur.train import LOG_COLUMNS, TrainSettings, train  # noqa: E402
 
@@ -48,14 +47,10 @@ io.save_json(
         "base_seed": params.base_seed,
         "generator": params.generator,
         "training": training,
+        "effective_training": dataclasses.asdict(settings),
         "metric": module.SCORE,
         "summary": model.summary,
-        "versions": {
-            "rnnschur": rnnschur.__version__,
-            "numpy": np.__version__,
-            "torch": torch.__version__,
-            "python": platform.python_version(),
-        },
+        "versions": software_versions(),
     },
 )
 print(f"{name}: {model.summary}", file=sys.stderr)

@@ -16,8 +16,8 @@ import numpy as np
 class Batch:
     """A set of trials.
 
-    inputs : (n, time, N_x); targets : (n, time, N_y); mask : (n, time), 1 where the loss and
-    the score are taken.
+    inputs : (n, time, N_x); targets : (n, time, N_y); mask : (n, time), or (n, time, N_y) where
+    each output line has its own scored steps; 1 where the loss and the score are taken.
     """
 
     inputs: np.ndarray
@@ -26,11 +26,21 @@ class Batch:
 
     def __post_init__(self) -> None:
         n, time = self.inputs.shape[:2]
-        if self.targets.shape[:2] != (n, time) or self.mask.shape != (n, time):
+        if self.targets.shape[:2] != (n, time) or self.mask.shape not in (
+            (n, time),
+            self.targets.shape,
+        ):
             raise ValueError(
                 f"inconsistent batch shapes: inputs {self.inputs.shape}, "
                 f"targets {self.targets.shape}, mask {self.mask.shape}"
             )
+
+    @property
+    def line_mask(self) -> np.ndarray:
+        """The mask per output line, (n, time, N_y) (a view where the mask is per step)."""
+        if self.mask.ndim == 3:
+            return self.mask
+        return np.broadcast_to(self.mask[..., None], self.targets.shape)
 
 
 def get(name: str) -> ModuleType:

@@ -1,0 +1,175 @@
+"""Claims logic on planted per-seed tables whose verdicts are known by construction."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from rnnschur import claims
+from rnnschur.ablation import SUBSETS, subset_name
+
+SUBSET_NAMES = [subset_name(s) for s in SUBSETS]
+
+
+def copy_rows(construction, per_seed, n_R=60, alphas=(0.85, 0.9, 0.95), n_hidden=72):
+    """Ablation rows of the copy task: ``per_seed`` maps seed → {subset: accuracy} (missing
+    subsets score like the full model); the same at every alpha unless given per alpha."""
+    rows = []
+    for seed, accuracy in per_seed.items():
+        for alpha in alphas:
+            for subset in SUBSET_NAMES:
+                acc = accuracy.get((subset, alpha), accuracy.get(subset, accuracy["none"]))
+                rows.append(
+                    {
+                        "task": "copy",
+                        "construction": construction,
+                        "n_hidden": n_hidden,
+                        "seed": seed,
+                        "alpha": alpha,
+                        "subset": subset,
+                        "n_R": n_R if not callable(n_R) else n_R(seed, alpha),
+                        "accuracy": acc,
+                        "delta_fvu": np.nan,
+                        "s_delta_t": np.nan,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def neuro_rows(task, per_seed):
+    """``per_seed`` maps seed → {subset: (delta_fvu, s_delta_t)}."""
+    rows = []
+    for seed, values in per_seed.items():
+        for subset in SUBSET_NAMES:
+            d, s = values.get(subset, (0.0, np.nan))
+            rows.append(
+                {
+                    "task": task,
+                    "construction": "dense_orthogonal",
+                    "n_hidden": 64,
+                    "seed": seed,
+                    "alpha": 0.9,
+                    "subset": subset,
+                    "n_R": 2,
+                    "accuracy": np.nan,
+                    "delta_fvu": d,
+                    "s_delta_t": s,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def verdicts(frame, **kw):
+    settings = {"tolerance_accuracy": 0.02, "much_greater": 10.0} | kw
+    table = claims.evaluate_claims(frame, claims.paper_claims(**settings), level=0.05)
+    return table.set_index("claim_id")
+
+
+PAPER_LIKE = {"none": 1.0, "T_CC": 1.0, "T_RR": 0.876, "T_RR+T_CC": 0.875, "T_CR": 0.639}
+PAPER_LIKE |= {"T_CR+T_CC": 0.639, "T_RR+T_CR": 0.624, "T_RR+T_CR+T_CC": 0.624}
+
+
+def jitter(accuracy, shift):
+    return {k: v + shift for k, v in accuracy.items()}
+
+
+def test_paper_like_copy_models_make_every_copy_claim_hold():
+    frame = pd.concat(
+        [
+            copy_rows("dense_orthogonal", {s: jitter(PAPER_LIKE, 0.001 * s) for s in range(3)}),
+            copy_rows("cayley", {s: {"none": 0.995 + 0.001 * s} for s in range(3)}, n_R=68),
+        ]
+    )
+    table = verdicts(frame)
+    copy_claims = [c for c in table.index if c.startswith(("copy", "table1"))]
+    assert len(copy_claims) == 9
+    assert (table.loc[copy_claims, "verdict"] == "holds").all(), table.loc[copy_claims]
+    assert (table.loc[copy_claims, "n_agree"] == 3).all()
+    # The neuroscience claims have no models here.
+    assert (table.loc[table.index.difference(copy_claims), "verdict"] == "not run").all()
+    row = table.loc["copy_T_CR_harmful"]
+    # Planted: acc(full) − acc(−T_C→R) = 1 − 0.639 = 0.361 for every seed.
+    np.testing.assert_allclose(list(json.loads(row["per_seed"]).values()), [0.361] * 3)
+    assert row["sign_test_p"] == pytest.approx(1 / 8)  # 3 of 3 seeds: 0.5³
+
+
+def test_a_harmful_T_CC_fails_and_a_mixed_one_is_inconclusive():
+    harmful = {s: jitter(PAPER_LIKE, 0.001 * s) | {"T_CC": 0.8 + 0.01 * s} for s in range(3)}
+    table = verdicts(copy_rows("dense_orthogonal", harmful))
+    assert table.loc["copy_T_CC_harmless", "verdict"] == "fails"
+    assert table.loc["copy_T_CC_harmless", "n_agree"] == 0
+    # −T_RR (0.876) is no longer above −T_CC (0.80): "between" fails on every seed.
+    assert table.loc["copy_T_RR_between", "verdict"] == "fails"
+    mixed = {0: PAPER_LIKE, 1: PAPER_LIKE | {"T_CC": 0.9}, 2: PAPER_LIKE}
+    table = verdicts(copy_rows("dense_orthogonal", mixed))
+    row = table.loc["copy_T_CC_harmless"]
+    assert row["verdict"] == "inconclusive" and row["n_agree"] == 2
+    # The interval is derived by hand: values 0, −0.1, 0; mean −1/30, sd 0.0577.
+    values = np.array([0.0, -0.1, 0.0])
+    half = stats.t.ppf(0.975, 2) * values.std(ddof=1) / np.sqrt(3)
+    assert row["ci_low"] == pytest.approx(values.mean() - half)
+    assert row["ci_high"] == pytest.approx(values.mean() + half)
+
+
+def test_table1_claims_see_a_change_of_n_R_and_of_scores_across_alpha():
+    per_seed = {s: PAPER_LIKE | {("T_CR", 0.95): 0.5} for s in range(3)}
+    frame = copy_rows("dense_orthogonal", per_seed, n_R=lambda seed, alpha: 60 + (alpha > 0.9))
+    table = verdicts(frame)
+    assert table.loc["table1_dense_orthogonal_n_R_constant", "verdict"] == "fails"
+    assert table.loc["table1_dense_orthogonal_n_R_constant", "mean"] == 1
+    assert table.loc["table1_dense_orthogonal_scores_constant", "verdict"] == "fails"
+    assert table.loc["table1_dense_orthogonal_scores_constant", "mean"] == pytest.approx(0.139)
+
+
+def test_neuroscience_claims_follow_the_planted_orderings():
+    flip = neuro_rows(
+        "flip_flop",
+        {s: {"T_CR": (0.1 + 0.01 * s, 1), "T_CC": (0.05, 1), "T_RR": (0.001, 1)} for s in range(3)},
+    )
+    sine = neuro_rows(
+        "sine",
+        {s: {"T_CC": (2.0 + 0.1 * s, 12.0), "T_CR": (1.7, 21.0 + s)} for s in range(3)},
+    )
+    # Context: the paper's order in one seed of three, the other order in two.
+    context = neuro_rows(
+        "context_integration",
+        {0: {"T_CC": (0.9, 1), "T_CR": (0.4, 1)}, 1: {"T_CC": (0.5, 1), "T_CR": (0.9, 1)}}
+        | {2: {"T_CC": (0.6, 1), "T_CR": (0.8, 1)}},
+    )
+    table = verdicts(pd.concat([flip, sine, context]))
+    assert table.loc["flip_flop_T_CR_above_T_CC", "verdict"] == "holds"
+    # 0.05 vs 10 × 0.001: holds; with ΔFVU(−T_RR) = 0.01, 10× is 0.1 > 0.05: fails.
+    assert table.loc["flip_flop_T_CC_much_above_T_RR", "verdict"] == "holds"
+    assert verdicts(pd.concat([flip, sine]), much_greater=60.0).loc[
+        "flip_flop_T_CC_much_above_T_RR", "verdict"
+    ] in ("fails", "inconclusive")
+    assert table.loc["sine_both_destroy", "verdict"] == "holds"
+    assert table.loc["sine_S_T_CR_above_T_CC", "verdict"] == "holds"
+    row = table.loc["context_T_CC_above_T_CR"]
+    assert row["n_agree"] == 1 and row["verdict"] == "inconclusive"
+
+
+def test_verdict_rules_at_their_edges():
+    assert claims.verdict(0.1, 0.2, "greater", 0.0) == "holds"
+    assert claims.verdict(-0.2, -0.1, "greater", 0.0) == "fails"
+    assert claims.verdict(-0.1, 0.1, "greater", 0.0) == "inconclusive"
+    assert claims.verdict(-0.01, 0.01, "within", 0.02) == "holds"
+    assert claims.verdict(0.03, 0.05, "within", 0.02) == "fails"
+    assert claims.verdict(-0.05, -0.03, "within", 0.02) == "fails"
+    assert claims.verdict(0.0, 0.03, "within", 0.02) == "inconclusive"
+    assert claims.verdict(np.nan, np.nan, "greater", 0.0) == "inconclusive"
+    assert np.isnan(claims.t_interval(np.array([0.3]), 0.05)[0])  # one seed: no interval
+    assert claims.t_interval(np.array([0.3, 0.3, 0.3]), 0.05) == (0.3, 0.3)
+    assert claims.sign_test(3, 3) == pytest.approx(0.125)
+    assert claims.sign_test(0, 3) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="kind"):
+        claims.verdict(0.0, 1.0, "less", 0.0)
+
+
+def test_claims_use_the_paper_size_or_the_largest_trained():
+    frame = copy_rows("dense_orthogonal", {0: PAPER_LIKE, 1: PAPER_LIKE}, n_hidden=16)
+    frame = pd.concat([frame, copy_rows("dense_orthogonal", {0: PAPER_LIKE}, n_hidden=8)])
+    row = verdicts(frame).loc["copy_T_CR_harmful"]
+    assert row["n_hidden"] == 16 and row["n_seeds"] == 2
