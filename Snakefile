@@ -1,11 +1,15 @@
 # rnnschur: ordered real Schur ablations of trained tanh RNNs (arXiv 2606.18457).
 # data -> training -> Schur decomposition -> ablation -> tables -> figures; see README.md.
+from pathlib import Path
+
 from snakemake.utils import min_version
 
 min_version("9.19")
 
 
-configfile: "config.yaml"
+# The paper config, read from the workflow's own folder (so -d and module use find it); a user's
+# own settings go on top with --configfile (or `config:` in a module declaration).
+configfile: Path(workflow.basedir) / "config.yaml"
 
 
 report: "workflow/report/workflow.rst"

@@ -191,7 +191,8 @@ def paper_vs_reproduced_markdown(table: pd.DataFrame) -> str:
 
 
 def model_summary(metas: list[dict]) -> pd.DataFrame:
-    """One row per trained model from its meta data."""
+    """One row per trained model from its meta data, with the versions that made it
+    (``version_<software>`` columns: torch, NumPy and its BLAS, SciPy and its LAPACK, ...)."""
     rows = []
     for meta in metas:
         summary = meta["summary"]
@@ -209,6 +210,7 @@ def model_summary(metas: list[dict]) -> pd.DataFrame:
                 "kept_best": summary["kept_best"],
                 "reached_target": summary["reached_target"],
                 "final_loss": summary["final_loss"],
+                **{f"version_{k}": v for k, v in meta.get("versions", {}).items()},
             }
         )
     return pd.DataFrame(rows)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rnnschur.provenance import software_versions
 from rnnschur.schur import OrderedSchur, SchurCheckError, check_schur
 from rnnschur.tasks import Batch
 
@@ -175,6 +176,8 @@ def load_model(
 
 
 def save_schur(path: str | os.PathLike, schur: OrderedSchur) -> None:
+    """Write an ordered Schur form with the versions of SciPy and its LAPACK that made it
+    (``provenance``: a JSON string)."""
     save_npz(
         path,
         Q=schur.Q,
@@ -182,6 +185,7 @@ def save_schur(path: str | os.PathLike, schur: OrderedSchur) -> None:
         eigenvalues=schur.eigenvalues,
         block_starts=schur.block_starts,
         format_version=np.array(FORMAT_VERSION),
+        provenance=np.array(json.dumps(software_versions())),
     )
 
 

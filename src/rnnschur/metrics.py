@@ -40,7 +40,8 @@ def fvu(outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray) -> np.ndarra
 def fvu_per_trial(outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """The other reading of eq. (7): FVU of each trial, normalised by that trial's own target
     variance (ȳ per trial and line over its masked steps), averaged over the trials whose
-    targets vary. Larger than the pooled :func:`fvu` where a trial's target is nearly constant.
+    targets vary (NaN if none does). Larger than the pooled :func:`fvu` where a trial's target is
+    nearly constant.
     """
     weight = np.broadcast_to(mask[..., None] if mask.ndim == 2 else mask, targets.shape)
     count = weight.sum(axis=1, keepdims=True)
@@ -49,7 +50,7 @@ def fvu_per_trial(outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray) ->
     residual = (((outputs - targets) ** 2) * weight).sum(axis=(-2, -1))
     varies = total > 0
     if not varies.any():
-        raise ValueError("FVU is undefined: no trial's targets vary on its masked steps")
+        return np.full(outputs.shape[:-3], np.nan)
     return (residual[..., varies] / total[varies]).mean(axis=-1)
 
 

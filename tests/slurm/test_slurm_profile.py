@@ -2,6 +2,7 @@
 results must equal the local run's."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -51,6 +52,7 @@ def test_quick_preset_on_slurm_equals_local(cluster, quick_run):
         "preset=quick",
         "run_tasks=[copy]",
         "beyond_models=none",
+        "fidelity={run: none}",
         "results_dir=results/slurm",
         "--default-resources",
         "slurm_partition=test",
@@ -74,7 +76,9 @@ def test_quick_preset_on_slurm_equals_local(cluster, quick_run):
     except subprocess.TimeoutExpired:
         process.send_signal(2)  # one SIGINT makes snakemake cancel its SLURM jobs
         output, _ = process.communicate(timeout=60)
-        subprocess.run(["scancel", "--user", "root"])
+        own = re.findall(r"SLURM jobid (\d+)", output)  # cancel this run's jobs, no other
+        if own:
+            subprocess.run(["scancel", *own])
         pytest.fail("the SLURM run did not finish in 15 minutes:\n" + output[-3000:])
     assert process.returncode == 0, output[-5000:]
     # 8 trainings one job each, and the 8 Schur + 8 ablation jobs bundled in one group job.

@@ -1,14 +1,80 @@
-"""The conda environments of the rules stay true to pyproject.toml."""
+"""The rules' software stack: each conda env holds what its script really imports, the envs agree
+with pyproject.toml, and only training scripts need torch."""
 
+import ast
+import importlib.metadata
 import re
+import subprocess
+import sys
 import tomllib
+from pathlib import Path
 
+import pytest
 import yaml
 
 from conftest import REPO
 
+SRC = REPO / "src"
+TRAINING_ENV = "train.yaml"
 
-def requirements(lines):
+
+def rule_scripts() -> dict[str, tuple[str, Path]]:
+    """{rule: (conda env file name, script path)} from the rule files."""
+    rules = {}
+    for smk in sorted((REPO / "workflow" / "rules").glob("*.smk")):
+        for block in re.split(r"^rule ", smk.read_text(), flags=re.M)[1:]:
+            name = block.split(":", 1)[0]
+            env = re.search(r"conda:\s*\n\s*\"\.\./\.\./envs/([^\"]+)\"", block)
+            script = re.search(r"script:\s*\n\s*\"\.\./([^\"]+)\"", block)
+            if script:
+                assert env, f"rule {name} runs a script but declares no conda env"
+                rules[name] = (env.group(1), REPO / "workflow" / script.group(1))
+    return rules
+
+
+def _module_file(name: str) -> Path | None:
+    """The file of an rnnschur module (package __init__ for a package), None otherwise."""
+    parts = name.split(".")
+    if parts[0] != "rnnschur":
+        return None
+    path = SRC.joinpath(*parts)
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def imported_top_levels(script: Path) -> set[str]:
+    """Top-level names of every module imported anywhere (also inside functions) by ``script``
+    and, transitively, by the rnnschur modules it imports."""
+    seen, todo, names = set(), [script], set()
+    while todo:
+        path = todo.pop()
+        if path in seen or not path.is_file():
+            continue
+        seen.add(path)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                modules = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                modules = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            else:
+                continue
+            for module in modules:
+                names.add(module.split(".")[0])
+                if (file := _module_file(module)) is not None:
+                    todo.append(file)
+    return names
+
+
+def third_party(names: set[str]) -> set[str]:
+    """Distribution names (lower case) of the third-party modules among ``names``."""
+    distributions = importlib.metadata.packages_distributions()
+    out = set()
+    for name in names - set(sys.stdlib_module_names) - {"rnnschur", "__future__"}:
+        assert name in distributions, f"module {name} belongs to no installed distribution"
+        out |= {d.lower() for d in distributions[name]}
+    return out
+
+
+def requirements(lines) -> dict[str, str]:
     """{name: constraint}; conda's single '=' is read as pip's '=='."""
     out = {}
     for line in lines:
@@ -17,7 +83,7 @@ def requirements(lines):
     return out
 
 
-def env_packages(name):
+def env_packages(name: str) -> dict[str, str]:
     env = yaml.safe_load((REPO / "envs" / name).read_text())
     lines = []
     for dep in env["dependencies"]:
@@ -25,17 +91,81 @@ def env_packages(name):
     return requirements(lines)
 
 
-def test_envs_match_pyproject():
+def test_the_rule_files_are_parsed():
+    rules = rule_scripts()
+    assert {"train", "ablate", "schur", "fig1_copy_ablation", "claims"} <= set(rules)
+    assert rules["train"][0] == TRAINING_ENV and rules["ablate"][0] == "analysis.yaml"
+    # The parser sees imports inside functions and through rnnschur modules.
+    assert "torch" in imported_top_levels(rules["train"][1])
+    assert "scipy" in imported_top_levels(rules["ablate"][1])  # via rnnschur.schur
+
+
+@pytest.mark.parametrize("rule", sorted(rule_scripts()))
+def test_each_rule_env_lists_every_package_its_script_imports(rule):
+    env, script = rule_scripts()[rule]
+    listed = set(env_packages(env))
+    needed = third_party(imported_top_levels(script))
+    assert needed <= listed, f"rule {rule}: envs/{env} lacks {sorted(needed - listed)}"
+
+
+def test_envs_match_pyproject_exactly():
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     pinned = requirements(project["dependencies"])
-    train, analysis = env_packages("train.yaml"), env_packages("analysis.yaml")
-    # Every runtime dependency of a job is in an environment, with the same constraint.
+    envs = {name: env_packages(name) for name in ("train.yaml", "analysis.yaml")}
     for name, spec in pinned.items():
-        if name in ("snakemake", "pygments", "pyyaml"):  # the workflow manager's side
-            continue
-        envs = [e for e in (train, analysis) if name in e]
-        assert envs, f"{name} is in pyproject.toml but in no envs/*.yaml"
-        for env in envs:
-            assert env[name] == spec, f"{name}: pyproject {spec!r}, env {env[name]!r}"
-    assert train["torch"] == "==2.13.0" and "torch" not in analysis
-    assert train["python"] == analysis["python"] == "==3.11"
+        assert spec.startswith("=="), f"pyproject.toml pins {name} loosely: {spec!r}"
+    for env_name, env in envs.items():
+        assert env["python"] == "==3.11", env_name
+        for name, spec in env.items():
+            if name in ("python", "pip"):
+                continue
+            assert name in pinned, f"envs/{env_name} has {name}, pyproject.toml does not"
+            assert spec == pinned[name], f"{name}: pyproject {pinned[name]!r}, {env_name} {spec!r}"
+    # Every runtime dependency of a job is in some env (the workflow manager's own are not).
+    workflow_side = {"snakemake", "pygments", "pyyaml"}
+    missing = set(pinned) - workflow_side - set(envs["train.yaml"]) - set(envs["analysis.yaml"])
+    assert not missing, f"in pyproject.toml but in no envs/*.yaml: {sorted(missing)}"
+
+
+BLOCK_TORCH = """
+import importlib.abc, runpy, sys
+class NoTorch(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "torch" or name.startswith("torch."):
+            raise ImportError(f"{name} imported by an analysis job")
+sys.meta_path.insert(0, NoTorch())
+exec(sys.stdin.read())
+"""
+
+
+def script_imports(script: Path) -> str:
+    """The module-level import statements of a rule script, as source."""
+    tree = ast.parse(script.read_text())
+    return "\n".join(
+        ast.unparse(node) for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)
+    )
+
+
+def test_only_training_scripts_need_torch():
+    analysis = {r: s for r, (env, s) in rule_scripts().items() if env != TRAINING_ENV}
+    assert len(analysis) > 20
+    source = "\n".join(script_imports(s) for s in analysis.values())
+    result = subprocess.run(
+        [sys.executable, "-c", BLOCK_TORCH],
+        input=source,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(SRC), "MPLBACKEND": "Agg"},
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    # The hook does block torch: the training script's imports fail under it.
+    train = subprocess.run(
+        [sys.executable, "-c", BLOCK_TORCH],
+        input=script_imports(rule_scripts()["train"][1]),
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(SRC)},
+    )
+    assert "torch imported by an analysis job" in train.stderr
+    for env_name in {env for env, _ in rule_scripts().values()} - {TRAINING_ENV}:
+        assert "torch" not in env_packages(env_name)

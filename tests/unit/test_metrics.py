@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 
 from rnnschur import metrics
 
@@ -37,3 +38,33 @@ def test_replay_accuracy_and_disagreement():
     assert metrics.replay_accuracy(outputs, targets, mask) == 1 - 2 / 16
     assert metrics.sign_disagreement(outputs, targets, mask) == 2 / 16
     assert metrics.rollout_discrepancy(outputs, targets, mask) == 2 * 4 / 16
+
+
+def test_a_mask_per_line_scores_only_its_entries():
+    rng = np.random.default_rng(3)
+    targets = rng.standard_normal((4, 5, 3))
+    outputs = targets + rng.standard_normal((4, 5, 3))
+    mask = (rng.random((4, 5, 3)) > 0.4).astype(float)
+    picked = mask > 0
+    # By hand, per line: ȳ over that line's scored entries.
+    y_bar = np.array([targets[..., j][picked[..., j]].mean() for j in range(3)])
+    expected = ((outputs - targets)[picked] ** 2).sum() / (((targets - y_bar)[picked] ** 2).sum())
+    assert metrics.fvu(outputs, targets, mask) == pytest.approx(expected)
+    # A per-step mask equals the same mask repeated on every line.
+    step = (rng.random((4, 5)) > 0.3).astype(float)
+    line = np.repeat(step[..., None], 3, axis=-1)
+    assert metrics.fvu(outputs, targets, step) == pytest.approx(metrics.fvu(outputs, targets, line))
+    assert metrics.rollout_discrepancy(outputs, targets, step) == pytest.approx(
+        metrics.rollout_discrepancy(outputs, targets, line)
+    )
+
+
+def test_fvu_per_trial_on_planted_trials():
+    targets = np.array([[[1.0], [-1.0]], [[0.0], [2.0]], [[3.0], [3.0]]])
+    outputs = np.array([[[1.0], [1.0]], [[0.0], [2.0]], [[0.0], [0.0]]])
+    mask = np.ones((3, 2))
+    # Trial 0: residual 4, variance 2 → 2; trial 1: exact → 0; trial 2: no variance, left out.
+    assert metrics.fvu_per_trial(outputs, targets, mask) == pytest.approx(1.0)
+    stacked = np.stack([outputs, targets])
+    np.testing.assert_allclose(metrics.fvu_per_trial(stacked, targets, mask), [1.0, 0.0])
+    assert np.isnan(metrics.fvu_per_trial(outputs[2:], targets[2:], mask[2:]))

@@ -15,7 +15,13 @@ import pytest
 from conftest import assert_same_weights, copy_workflow, job_counts, snakemake
 
 pytestmark = pytest.mark.workflow
-COPY_ONLY = ("--config", "preset=quick", "run_tasks=[copy]", "beyond_models=none")
+COPY_ONLY = (
+    "--config",
+    "preset=quick",
+    "run_tasks=[copy]",
+    "beyond_models=none",
+    "fidelity={run: none}",
+)
 
 
 def model_dir(folder, results="results/quick", construction="cayley", seed=0):

@@ -7,20 +7,23 @@ import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import update_config, validate
 
+# The workflow's own folder (presets, src, style): every path the workflow reads from its own tree
+# starts here, so it runs with -s/-d from any folder and as a Snakemake module.
+ROOT = Path(workflow.current_basedir).parents[1]
+
 # The library in src/ is importable by every job, also in the rules' conda environments and on
 # cluster nodes (jobs inherit this environment); an installed rnnschur is used when src/ is absent.
 os.environ.update(
-    PYTHONPATH=os.pathsep.join(
-        filter(None, [str(Path(workflow.basedir) / "src"), os.environ.get("PYTHONPATH")])
-    )
+    PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
 )
+STYLE = str(ROOT / "workflow" / "style.mplstyle")
 
 
 def load_preset(name):
     """presets/<name>.yaml (or a path to a YAML file), with a clear message on a syntax error."""
-    path = Path(name if name.endswith((".yaml", ".yml")) else f"presets/{name}.yaml")
+    path = Path(name) if name.endswith((".yaml", ".yml")) else ROOT / "presets" / f"{name}.yaml"
     if not path.is_file():
-        known = sorted(p.stem for p in Path("presets").glob("*.yaml"))
+        known = sorted(p.stem for p in (ROOT / "presets").glob("*.yaml"))
         raise WorkflowError(f"config key preset = {name!r}: no file {path} (presets: {known})")
     try:
         preset = yaml.safe_load(path.read_text()) or {}
@@ -38,6 +41,7 @@ if config.get("preset"):
 validate(config, "../schemas/config.schema.yaml")
 
 R = config["results_dir"].rstrip("/")
+GPUS_PER_TRAINING = 1 if config["device"].startswith("cuda") else 0
 TASKS = config["run_tasks"]
 NEURO_TASKS = [t for t in TASKS if t != "copy"]
 
@@ -68,7 +72,6 @@ def _check_config():
                 f"config key tasks.{task}.training_overrides names {sorted(unused)}, "
                 f"which is not in tasks.{task}.constructions"
             )
-
 
     unknown = set(config["fidelity"]["run"]) - set(config["fidelity"]["variations"])
     if isinstance(config["fidelity"]["run"], list) and unknown:
@@ -181,6 +184,8 @@ def fidelity_settings(variation, task):
     generator = {**task_config(task)["generator"], **change.get("generator", {})}
     training = {**training_settings(task, construction), **change.get("training", {})}
     return generator, training
+
+
 BEYOND_FIGURES = [
     "fig_subspace_control",
     "fig_readout_refit",

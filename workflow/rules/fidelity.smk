@@ -18,6 +18,7 @@ rule fidelity_model:
     resources:
         mem_mb=1000,
         runtime=30,
+        gpu=GPUS_PER_TRAINING,
     params:
         model=lambda w: fidelity_model(w.task),
         settings=lambda w: fidelity_settings(w.variation, w.task),
@@ -35,9 +36,7 @@ rule gap_attribution:
     variation, with the seed spread, and whether it moves toward the paper's."""
     input:
         ablation=f"{TABLES}/ablation.csv",
-        variations=fidelity_files(
-            f"{R}/fidelity/{{variation}}/{{task}}/seed{{seed}}/ablation.csv"
-        ),
+        variations=fidelity_files(f"{R}/fidelity/{{variation}}/{{task}}/seed{{seed}}/ablation.csv"),
     output:
         csv=report(
             f"{TABLES}/gap_attribution.csv",

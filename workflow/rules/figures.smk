@@ -4,7 +4,7 @@
 rule fig1_copy_ablation:
     input:
         ablation=f"{TABLES}/ablation.csv",
-        style="workflow/style.mplstyle",
+        style=STYLE,
     output:
         pdf=report(
             f"{FIGURES}/fig1_copy_ablation.pdf",
@@ -30,7 +30,7 @@ rule fig1_copy_ablation:
 rule fig2_neuro_ablation:
     input:
         ablation=f"{TABLES}/ablation.csv",
-        style="workflow/style.mplstyle",
+        style=STYLE,
     output:
         pdf=report(
             f"{FIGURES}/fig2_neuro_ablation.pdf",
@@ -57,7 +57,7 @@ rule fig_schur_spectra:
     input:
         eigenvalues=f"{TABLES}/spectra.csv",
         abs_T=f"{TABLES}/schur_abs_T.csv",
-        style="workflow/style.mplstyle",
+        style=STYLE,
     output:
         pdf=report(
             f"{FIGURES}/fig_schur_spectra.pdf",
@@ -81,7 +81,7 @@ rule fig_schur_spectra:
 rule fig_training_curves:
     input:
         curves=f"{TABLES}/training_curves.csv",
-        style="workflow/style.mplstyle",
+        style=STYLE,
     output:
         pdf=report(
             f"{FIGURES}/fig_training_curves.pdf",
@@ -105,7 +105,7 @@ rule fig_training_curves:
 rule fig_task_rollouts:
     input:
         examples=f"{TABLES}/rollout_examples.csv",
-        style="workflow/style.mplstyle",
+        style=STYLE,
     output:
         pdf=report(
             f"{FIGURES}/fig_task_rollouts.pdf",
@@ -138,7 +138,7 @@ BEYOND_FIGURE_TABLES = {
 rule fig_beyond:
     input:
         table=lambda w: f"{TABLES}/{BEYOND_FIGURE_TABLES[w.figure]}.csv",
-        style="workflow/style.mplstyle",
+        style=STYLE,
     output:
         pdf=report(
             f"{FIGURES}/{{figure}}.pdf",
@@ -164,7 +164,7 @@ rule fig_beyond:
 rule fig_gap_attribution:
     input:
         gaps=f"{TABLES}/gap_attribution.csv",
-        style="workflow/style.mplstyle",
+        style=STYLE,
     output:
         pdf=report(
             f"{FIGURES}/fig_gap_attribution.pdf",

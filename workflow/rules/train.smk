@@ -19,6 +19,9 @@ rule train:
     resources:
         mem_mb=1000,
         runtime=30,
+        # One GPU per training job when training on CUDA: `--resources gpu=N` (local) or the
+        # SLURM executor's native gpu resource keeps -cN from stacking N trainings on one GPU.
+        gpu=GPUS_PER_TRAINING,
     params:
         generator=lambda w: task_config(w.task)["generator"],
         training=lambda w: training_settings(w.task, w.construction),

@@ -29,16 +29,8 @@ heldout = module.generate(
 )
 rng = job_rng(params.base_seed, w.task, construction, size, int(w.seed))
 name = f"fidelity/{w.variation}/{w.task}/seed{w.seed}"
-model = train(
-    w.task,
-    generator,
-    construction,
-    size,
-    TrainSettings(**training, device=params.device),
-    rng,
-    heldout,
-    name,
-)
+settings = TrainSettings(**training, device=params.device)
+model = train(w.task, generator, construction, size, settings, rng, heldout, name)
 schur = ordered_real_schur(model.W_hh)
 rows = evaluate_ablations(
     model.W_xh,

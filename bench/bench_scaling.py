@@ -1,0 +1,158 @@
+"""How each stage's cost grows with N_h, and what a grid of 1,000 models would cost.
+
+For the copy task (s = d = 8, 128 lags: T = 136, 1024 held-out trials) at N_h in {64, 128, 256,
+512}, one thread, on a random recurrent matrix with a trained model's kind of spectrum (an
+orthogonal matrix scaled by 1.05 plus a Gaussian part: many moduli tied near ρ, like the trained
+dense models): one training step (batch 64, BPTT and Adam), the ordered real Schur form, one full
+ablation evaluation (8 subsets x 3 alphas) and each beyond-the-paper analysis with the paper
+config's settings. Each cost is fitted as c · N_h^p over the sizes measured; the projection for
+1,000 models uses the measured per-model costs at N_h = 72 (interpolated by the fit) and the
+paper config's step counts, on 2 cores and on a 100-node cluster through profiles/slurm (whose
+groups bundle each model's short jobs: the wall time there is the longest chain, training then
+its analyses, once the 1,000 models are spread over the nodes).
+
+Usage: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python bench/bench_scaling.py [--sizes 64 128 ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+import torch
+
+from rnnschur import basis, refit, subspace, tasks
+from rnnschur.ablation import evaluate_ablations
+from rnnschur.bptt import hidden_states
+from rnnschur.checkpoints import evaluate_checkpoints
+from rnnschur.rnn import rollout
+from rnnschur.schur import ordered_real_schur
+
+COPY = tasks.get("copy")
+ALPHAS = [0.85, 0.9, 0.95]
+TRAINING_STEPS = 6000  # a typical copy run at N_h = 72 (MEASURED: 4.4k-7k steps)
+CHECKPOINTS = 9  # milestones reached + first/best/last checkpoints of a copy run
+
+
+def timed(fn, repeat: int = 1) -> float:
+    """Best wall time of ``repeat`` calls (seconds)."""
+    best = np.inf
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def model(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    Q, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    W_hh = 1.05 * Q + 0.3 * rng.standard_normal((n, n)) / np.sqrt(n)
+    W_xh = rng.uniform(-1, 1, (n, 8)) / np.sqrt(8)
+    W_hy = rng.uniform(-1, 1, (8, n)) / np.sqrt(n)
+    return W_xh, W_hh, W_hy
+
+
+def training_step(rng: np.random.Generator, n: int) -> float:
+    batch = COPY.generate(rng, 64)
+    x = torch.tensor(batch.inputs.swapaxes(0, 1), dtype=torch.float32)
+    y = torch.tensor(batch.targets.swapaxes(0, 1), dtype=torch.float32)
+    W_xh, W_hh, W_hy = (
+        torch.nn.Parameter(torch.tensor(a, dtype=torch.float32)) for a in model(rng, n)
+    )
+    optimizer = torch.optim.Adam([W_xh, W_hh, W_hy], lr=1e-3)
+
+    def step():
+        loss = ((hidden_states(x, W_xh, W_hh) @ W_hy.T - y) ** 2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+    step()
+    return timed(step, repeat=5)
+
+
+def costs(n: int) -> dict[str, float]:
+    rng = np.random.default_rng(n)
+    W_xh, W_hh, W_hy = model(rng, n)
+    heldout = COPY.generate(rng, 1024)
+    schur = ordered_real_schur(W_hh)
+    out = {"train_step": training_step(rng, n)}
+    out["schur"] = timed(lambda: ordered_real_schur(W_hh), repeat=3)
+    out["ablate"] = timed(
+        lambda: evaluate_ablations(W_xh, W_hh, W_hy, schur, ALPHAS, heldout, COPY, 0.01, 0.01)
+    )
+    controls = tasks.Batch(heldout.inputs[:256], heldout.targets[:256], heldout.mask[:256])
+
+    def subspace_control():
+        _, hidden = rollout(W_xh, W_hh, W_hy, controls.inputs, return_hidden=True)
+        axes, ratio = subspace.principal_axes(hidden)
+        k = subspace.components_for_variance(ratio, 0.9)
+        spaces = {
+            "top_pcs": axes[:, :8],
+            "variance_pcs": axes[:, :k],
+            "readout": subspace.readout_subspace(W_hy),
+        }
+        subspace.evaluate_controls(
+            W_xh, W_hh, W_hy, schur, 0.9, controls, COPY, spaces, 2, np.random.default_rng(0)
+        )
+
+    out["subspace_control"] = timed(subspace_control)
+    fitting = COPY.generate(rng, 512)
+    out["readout_refit"] = timed(
+        lambda: refit.evaluate_refits(
+            W_xh, W_hh, W_hy, schur, 0.9, fitting, heldout, COPY, 0.25, [1e-6, 1e-4, 1e-2]
+        )
+    )
+    E = basis.perturbations(np.random.default_rng(1), W_hh, 1e-8, 5)
+    out["basis_sensitivity"] = timed(lambda: basis.sensitivity_rows(W_hh, schur, 0.9, E))
+    stack = {
+        "step": np.arange(CHECKPOINTS),
+        "validation_score": np.linspace(0.6, 0.99, CHECKPOINTS),
+        "W_xh": np.stack([W_xh] * CHECKPOINTS),
+        "W_hh": np.stack([W_hh + 1e-3 * k * np.eye(n) for k in range(CHECKPOINTS)]),
+        "W_hy": np.stack([W_hy] * CHECKPOINTS),
+    }
+    selected = [(k, f"step {k}") for k in range(CHECKPOINTS)]
+    out["checkpoint_ablation"] = timed(
+        lambda: evaluate_checkpoints(stack, selected, 0.9, heldout, COPY, 0.01, 0.01)
+    )
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[64, 128, 256, 512])
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    table = {n: costs(n) for n in args.sizes}
+    stages = list(table[args.sizes[0]])
+    print("Cost per model, one thread (s):")
+    print("stage".ljust(20) + "".join(f"{n:>10d}" for n in args.sizes) + "   exponent p")
+    fits = {}
+    for stage in stages:
+        values = np.array([table[n][stage] for n in args.sizes])
+        p, log_c = np.polyfit(np.log(args.sizes), np.log(values), 1)
+        fits[stage] = (np.exp(log_c), p)
+        row = "".join(f"{v:10.4f}" for v in values)
+        print(f"{stage:20s}{row}   {p:6.2f}")
+    at72 = {stage: c * 72**p for stage, (c, p) in fits.items()}
+    per_model = {
+        "train": at72["train_step"] * TRAINING_STEPS,
+        "post": sum(v for k, v in at72.items() if k != "train_step"),
+    }
+    total = per_model["train"] + per_model["post"]
+    print(
+        f"Per copy model at N_h = 72 (fit): training {per_model['train']:.0f} s "
+        f"({TRAINING_STEPS} steps), Schur + ablation + beyond {per_model['post']:.1f} s"
+    )
+    print("1,000 such models (job CPU; add ~1-4 s of start-up per job):")
+    print(f"  2 cores:                {1000 * total / 2 / 3600:.1f} h")
+    print(
+        f"  100 nodes (SLURM profile, one model's chain per node at a time): "
+        f"{10 * total / 3600:.2f} h"
+    )
+
+
+if __name__ == "__main__":
+    main()
