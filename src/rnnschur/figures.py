@@ -13,7 +13,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-import seaborn as sns  # noqa: E402
 from matplotlib.patches import Circle, Rectangle  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
@@ -445,6 +444,8 @@ def fig_checkpoint_ablation(checkpoints: pd.DataFrame) -> plt.Figure:
 def fig_gap_attribution(gaps: pd.DataFrame) -> plt.Figure:
     """One panel per number of the paper: every seed's value (points) and the mean (bar) under
     the paper config and each variation of the gap study; the paper's value as a red line."""
+    import seaborn as sns  # here, not at the top: it costs ~2 s of start-up in every figure job
+
     numbers = list(dict.fromkeys(gaps[["task", "subset", "quantity"]].itertuples(index=False)))
     ncols = 4
     nrows = -(-len(numbers) // ncols)
