@@ -1,0 +1,166 @@
+"""Write docs/results.md, and the result blocks of README.md, from a finished run's tables.
+
+Every number in docs/results.md and in the README's marked blocks comes from the Markdown tables
+the workflow wrote (results/tables/*.md); the text around them says what each table is and how to
+read it, never a number, so the documents cannot drift from the tables. Rerun after a run:
+
+    python docs/build_results.py [--results results] [--seeds10 results/seeds10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+import pandas as pd
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def table(folder: Path, name: str) -> str:
+    path = folder / "tables" / name
+    return path.read_text().strip() if path.is_file() else f"*(`{path}` not found: run it first)*"
+
+
+def verdict_summary(folder: Path) -> str:
+    """A short table: claim, seeds agreeing, verdict."""
+    path = folder / "tables" / "claims.csv"
+    if not path.is_file():
+        return f"*(`{path}` not found)*"
+    claims = pd.read_csv(path)
+    lines = ["| claim | source | seeds agreeing | verdict |", "|---|---|---|---|"]
+    for r in claims.itertuples(index=False):
+        lines.append(f"| {r.claim} | {r.source} | {r.n_agree}/{r.n_seeds} | **{r.verdict}** |")
+    return "\n".join(lines)
+
+
+def gap_summary(folder: Path) -> str:
+    """Per paper number: the paper config's mean and the variations that move it toward the
+    paper's value (and whether the paper's value then lies in the seeds' range)."""
+    path = folder / "tables" / "gap_attribution.csv"
+    if not path.is_file():
+        return f"*(`{path}` not found)*"
+    gaps = pd.read_csv(path)
+    lines = [
+        "| number | paper | paper config (range) | moves toward the paper | moves away |",
+        "|---|---|---|---|---|",
+    ]
+    for (task, subset, quantity), rows in gaps.groupby(["task", "subset", "quantity"], sort=False):
+        base = rows[rows["variation"] == "paper_config"].iloc[0]
+        toward = rows[rows["moves"] == "toward"]
+        away = rows[rows["moves"] == "away"]
+        name = "full" if subset == "none" else "−" + subset.replace("+", ", −")
+        lines.append(
+            f"| {task} {name} {quantity} | {base.paper_value:.3g} | {base['mean']:.3g} "
+            f"({base['min']:.3g} … {base['max']:.3g}) | "
+            + (
+                ", ".join(
+                    f"{r.variation} {r.mean:.3g}{' (in range)' if r.paper_in_range else ''}"
+                    for r in toward.itertuples()
+                )
+                or "—"
+            )
+            + " | "
+            + (", ".join(f"{r.variation} {r.mean:.3g}" for r in away.itertuples()) or "—")
+            + " |"
+        )
+    return "\n".join(lines)
+
+
+RESULTS = """# Results of the paper-scale run
+
+Made by `snakemake -c2` with the paper config (`config.yaml`) and by
+`snakemake -c2 --configfile presets/seeds10.yaml`; every table below is copied by
+`python docs/build_results.py` from the Markdown tables the workflow wrote
+(`results/tables/`), so it cannot drift from them. The versions that made each model are in
+`results/tables/models.csv` (`version_*` columns).
+
+## The paper's claims, tested over seeds
+Each claim is a statistic per trained model; the verdict comes from a two-sided 95 % Student t
+interval of its mean over seeds (holds: the whole interval satisfies the claim; fails: the
+whole interval contradicts it; otherwise inconclusive). The exact sign test is given beside it;
+with 3 seeds it cannot fall below 0.125. "Harmless", "inert" and "unchanged" mean an accuracy
+change within `claims.tolerance_accuracy`; ≫ means at least `claims.much_greater` times.
+
+### Paper scale (3 seeds; copy task N_h = 72, neuroscience tasks N_h = 64)
+{claims}
+
+### Ten seeds for the neuroscience tasks (`presets/seeds10.yaml`)
+{claims10}
+
+## Every number of the paper beside ours
+The paper shows single controllers for the copy task, so a mean ± SEM alone misleads: the
+columns "paper in range" and "per seed" say whether the paper's value lies among our seeds.
+{paper_vs_reproduced}
+
+## Table 1: α sensitivity of the copy task
+{table1}
+
+## The gaps, attributed
+Each variation retrains the paper's models (3 seeds) with one candidate cause of a gap changed
+(or two together), config key `fidelity.variations`; "fvu_per_trial" rescores the paper
+config's models with the FVU normalised per trial. A variation moves a number *toward* the
+paper where the distance of its mean to the paper's value falls below 0.8 × the paper config's
+(log10 scale for the full-model FVU), *away* above 1.25 ×. Figure:
+`results/figures/fig_gap_attribution.pdf`.
+
+{gap_summary}
+
+The whole table (every variation, per-seed values, ranges):
+
+{gaps}
+
+## Beyond the paper
+Four analyses the paper leaves open (README, "Beyond the paper" for what each does).
+
+### Subspace control
+{subspace}
+
+### Readout refit
+{refit}
+
+### Schur against eigen coordinates
+{basis}
+
+### When training stops
+{checkpoints}
+"""
+
+
+def replace_block(text: str, name: str, content: str) -> str:
+    pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", re.S)
+    if not pattern.search(text):
+        raise SystemExit(f"README.md has no block <!-- {name}:start --> ... <!-- {name}:end -->")
+    return pattern.sub(lambda m: m.group(1) + content.strip() + "\n" + m.group(2), text)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--results", type=Path, default=REPO / "results")
+    parser.add_argument("--seeds10", type=Path, default=REPO / "results" / "seeds10")
+    args = parser.parse_args()
+    r = args.results
+    text = RESULTS.format(
+        claims=table(r, "claims.md"),
+        claims10=table(args.seeds10, "claims.md"),
+        paper_vs_reproduced=table(r, "paper_vs_reproduced.md"),
+        table1=table(r, "table1.md"),
+        gap_summary=gap_summary(r),
+        gaps=table(r, "gap_attribution.md"),
+        subspace=table(r, "subspace_summary.md"),
+        refit=table(r, "readout_refit_summary.md"),
+        basis=table(r, "basis_sensitivity_summary.md"),
+        checkpoints=table(r, "checkpoint_ablation_summary.md"),
+    )
+    (REPO / "docs" / "results.md").write_text(text)
+    readme = (REPO / "README.md").read_text()
+    readme = replace_block(readme, "claims", verdict_summary(r))
+    readme = replace_block(readme, "claims10", verdict_summary(args.seeds10))
+    readme = replace_block(readme, "gaps", gap_summary(r))
+    (REPO / "README.md").write_text(readme)
+    print("wrote docs/results.md and the result blocks of README.md")
+
+
+if __name__ == "__main__":
+    main()
