@@ -25,6 +25,7 @@ include: "workflow/rules/ablate.smk"
 include: "workflow/rules/beyond.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/fidelity.smk"
+include: "workflow/rules/external.smk"
 include: "workflow/rules/figures.smk"
 
 

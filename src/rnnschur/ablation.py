@@ -61,8 +61,12 @@ def evaluate_ablations(
     task: ModuleType,
     epsilon: float,
     mass_floor: float,
+    offsets: dict[str, np.ndarray] | None = None,
 ) -> list[dict]:
     """Score every subset S for every alpha on the held-out set, in one batched rollout.
+
+    ``offsets`` (``b_h``, ``b_y``, ``h0``) are passed to :func:`rnnschur.rnn.rollout` for a
+    model trained elsewhere; the ablations act on W_hh alone.
 
     Identical ablations (the same ΔT for several alphas, or an empty block) are rolled out once.
 
@@ -89,7 +93,7 @@ def evaluate_ablations(
             cases.append((alpha, n_R, subset, index[key]))
     dTs = np.stack(unique)
     W_tilde = np.stack([ablated_recurrent(W_hh, schur, dT) for dT in dTs])
-    outputs = rollout(W_xh, W_tilde, W_hy, heldout.inputs)
+    outputs = rollout(W_xh, W_tilde, W_hy, heldout.inputs, **(offsets or {}))
     full = index[np.zeros_like(schur.T).tobytes()]
     targets, mask = heldout.targets, heldout.mask
     score = np.asarray(task.score(outputs, heldout))

@@ -486,6 +486,25 @@ def fig_gap_attribution(gaps: pd.DataFrame) -> plt.Figure:
     return fig
 
 
+def fig_external_profile(ablation: pd.DataFrame, alpha: float, name: str) -> plt.Figure:
+    """The ablation profile of one model trained elsewhere: its score for every subset at
+    ``alpha`` (the paper's Figure 1 order), the removed Schur mass written above each bar."""
+    rows = ablation[np.isclose(ablation["alpha"], alpha)].set_index("subset").loc[list(FIG1_ORDER)]
+    fig, ax = plt.subplots(figsize=(7.5, 3.6))
+    x = np.arange(len(rows))
+    ax.bar(x, rows["score"], color=["0.4"] + ["C0"] * (len(rows) - 1))
+    for k, (value, mass) in enumerate(zip(rows["score"], rows["mass_removed"], strict=True)):
+        ax.annotate(f"{mass:.2f}", (k, value), ha="center", va="bottom", fontsize=7)
+    ax.set_xticks(x, [_label(s) for s in rows.index], fontsize=7)
+    metric = rows["metric"].iloc[0]
+    ax.set_ylabel(metric)
+    ax.set_title(
+        f"{name}: {metric} per ablation set, α = {alpha:g} (numbers: ‖ΔT‖/‖T‖)", fontsize=9
+    )
+    fig.tight_layout()
+    return fig
+
+
 def save(fig: plt.Figure, paths: list[str]) -> None:
     """Save ``fig`` to each path (format from the suffix), atomically, then close it."""
     for path in paths:

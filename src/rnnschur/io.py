@@ -85,11 +85,31 @@ def load_npz(path: str | os.PathLike, keys: tuple[str, ...]) -> dict[str, np.nda
             return {k: data[k] for k in keys}
     except ArtifactError:
         raise
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
+    except ValueError as error:
+        if "allow_pickle" in str(error):
+            raise ArtifactError(
+                f"{path}: holds pickled Python objects; refused (arrays of numbers only)"
+            ) from error
+        raise ArtifactError(f"{path}: unreadable or truncated .npz ({error})") from error
+    except (OSError, EOFError, zipfile.BadZipFile) as error:
         raise ArtifactError(f"{path}: unreadable or truncated .npz ({error})") from error
 
 
-def _require(path: Path, condition: bool, problem: str) -> None:
+def npz_keys(path: str | os.PathLike) -> tuple[str, ...]:
+    """The names of the arrays in an ``.npz``; :class:`ArtifactError` if it is missing or not
+    an ``.npz``."""
+    path = Path(path)
+    if not path.is_file():
+        raise ArtifactError(f"{path}: file not found")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return tuple(data.files)
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
+        raise ArtifactError(f"{path}: unreadable or not an .npz ({error})") from error
+
+
+def require(path: str | os.PathLike, condition: bool, problem: str) -> None:
+    """Raise :class:`ArtifactError` naming ``path`` and ``problem`` unless ``condition``."""
     if not condition:
         raise ArtifactError(f"{path}: {problem}")
 
@@ -100,21 +120,21 @@ def load_batch(path: str | os.PathLike, N_x: int | None = None, N_y: int | None 
     path = Path(path)
     data = load_npz(path, ("inputs", "targets", "mask"))
     inputs, targets, mask = data["inputs"], data["targets"], data["mask"]
-    _require(path, inputs.ndim == 3 and targets.ndim == 3, "inputs and targets must be 3-D")
-    _require(
+    require(path, inputs.ndim == 3 and targets.ndim == 3, "inputs and targets must be 3-D")
+    require(
         path,
         targets.shape[:2] == inputs.shape[:2] and mask.shape in (inputs.shape[:2], targets.shape),
         f"shapes disagree: inputs {inputs.shape}, targets {targets.shape}, mask {mask.shape}",
     )
     if N_x is not None:
-        _require(
+        require(
             path, inputs.shape[2] == N_x, f"inputs have {inputs.shape[2]} lines, expected {N_x}"
         )
     if N_y is not None:
-        _require(
+        require(
             path, targets.shape[2] == N_y, f"targets have {targets.shape[2]} lines, expected {N_y}"
         )
-    _require(path, mask.sum() > 0, "the mask selects no step")
+    require(path, mask.sum() > 0, "the mask selects no step")
     return Batch(inputs, targets, mask)
 
 
@@ -122,15 +142,15 @@ def _check_weights(path: Path, W_xh: np.ndarray, W_hh: np.ndarray, W_hy: np.ndar
     """Consistent shapes and finite entries of (..., N_h, N_x), (..., N_h, N_h), (..., N_y, N_h)."""
     lead = W_hh.shape[:-2]
     n = W_hh.shape[-1] if W_hh.ndim >= 2 else -1
-    _require(path, W_hh.shape == (*lead, n, n), f"W_hh must be square, got {W_hh.shape}")
+    require(path, W_hh.shape == (*lead, n, n), f"W_hh must be square, got {W_hh.shape}")
     for name, W, axis in (("W_xh", W_xh, -2), ("W_hy", W_hy, -1)):
-        _require(
+        require(
             path,
             W.ndim == len(lead) + 2 and W.shape[:-2] == lead and W.shape[axis] == n,
             f"{name} shape {W.shape}, W_hh shape {W_hh.shape}",
         )
     for name, W in (("W_xh", W_xh), ("W_hh", W_hh), ("W_hy", W_hy)):
-        _require(path, bool(np.all(np.isfinite(W))), f"{name} has NaN or inf entries")
+        require(path, bool(np.all(np.isfinite(W))), f"{name} has NaN or inf entries")
 
 
 def load_weights(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -138,7 +158,7 @@ def load_weights(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, np.nd
     path = Path(path)
     data = load_npz(path, ("W_xh", "W_hh", "W_hy"))
     W_xh, W_hh, W_hy = data["W_xh"], data["W_hh"], data["W_hy"]
-    _require(path, W_hh.ndim == 2, f"W_hh must be a matrix, got shape {W_hh.shape}")
+    require(path, W_hh.ndim == 2, f"W_hh must be a matrix, got shape {W_hh.shape}")
     _check_weights(path, W_xh, W_hh, W_hy)
     return W_xh, W_hh, W_hy
 
@@ -149,9 +169,9 @@ def load_checkpoints(path: str | os.PathLike) -> dict[str, np.ndarray]:
     path = Path(path)
     data = load_npz(path, ("step", "validation_score", "W_xh", "W_hh", "W_hy"))
     K = len(data["step"])
-    _require(path, K > 0 and data["step"].shape == (K,), f"step has shape {data['step'].shape}")
-    _require(path, data["validation_score"].shape == (K,), "validation_score does not match step")
-    _require(
+    require(path, K > 0 and data["step"].shape == (K,), f"step has shape {data['step'].shape}")
+    require(path, data["validation_score"].shape == (K,), "validation_score does not match step")
+    require(
         path,
         data["W_hh"].ndim == 3 and len(data["W_hh"]) == K,
         f"W_hh has shape {data['W_hh'].shape}, not a stack of {K} matrices (one per step)",
@@ -194,7 +214,7 @@ def load_schur(path: str | os.PathLike, W: np.ndarray) -> OrderedSchur:
     (reconstruction, orthogonality, structure, ordering): a stale or corrupt file is refused."""
     path = Path(path)
     data = load_npz(path, ("Q", "T", "eigenvalues", "block_starts"))
-    _require(
+    require(
         path,
         data["T"].shape == W.shape and data["Q"].shape == W.shape,
         f"Q {data['Q'].shape} and T {data['T'].shape} do not match W {W.shape}",

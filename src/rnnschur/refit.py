@@ -53,6 +53,10 @@ def split(batch: Batch, validation_fraction: float) -> tuple[Batch, Batch]:
     return part(slice(0, cut)), part(slice(cut, None))
 
 
+def _run(W_xh, W_hh, W_hy, inputs, offsets):
+    return rollout(W_xh, W_hh, W_hy, inputs, return_hidden=True, **(offsets or {}))
+
+
 def evaluate_refits(
     W_xh: np.ndarray,
     W_hh: np.ndarray,
@@ -64,22 +68,24 @@ def evaluate_refits(
     task: ModuleType,
     validation_fraction: float,
     grid: list[float],
+    offsets: dict[str, np.ndarray] | None = None,
 ) -> list[dict]:
     """For every subset S at ``alpha`` (the empty one too): the held-out score with the fixed
     readout W_hy and with a ridge readout refit on W̃(S)'s hidden states.
 
     Columns: ``subset``, ``metric``, ``fixed_score``, ``refit_score``, ``ridge_lambda``,
-    ``readout_change`` (‖W' − W_hy‖_F / ‖W_hy‖_F).
+    ``readout_change`` (‖W' − W_hy‖_F / ‖W_hy‖_F). The refit readout has no bias (for a model
+    with ``offsets``, the fixed readout keeps its b_y).
     """
     fit, val = split(fitting, validation_fraction)
     masks = coupling_masks(schur, alpha)
     rows = []
     for subset in SUBSETS:
         W_tilde = ablated_recurrent(W_hh, schur, delta_T(schur.T, masks, subset))
-        _, hidden_fit = rollout(W_xh, W_tilde, W_hy, fit.inputs, return_hidden=True)
-        _, hidden_val = rollout(W_xh, W_tilde, W_hy, val.inputs, return_hidden=True)
+        _, hidden_fit = _run(W_xh, W_tilde, W_hy, fit.inputs, offsets)
+        _, hidden_val = _run(W_xh, W_tilde, W_hy, val.inputs, offsets)
         W_refit, lam = fit_readout(hidden_fit, fit, hidden_val, val, grid)
-        fixed, hidden = rollout(W_xh, W_tilde, W_hy, heldout.inputs, return_hidden=True)
+        fixed, hidden = _run(W_xh, W_tilde, W_hy, heldout.inputs, offsets)
         refit = hidden.astype(np.float64) @ W_refit.T
         rows.append(
             {

@@ -19,6 +19,9 @@ def rollout(
     inputs: np.ndarray,
     return_hidden: bool = False,
     dtype: type = np.float32,
+    b_h: np.ndarray | None = None,
+    b_y: np.ndarray | None = None,
+    h0: np.ndarray | None = None,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Run eqs. (1–2) on a batch of trials.
 
@@ -31,6 +34,9 @@ def rollout(
         once; W_hy : (N_y, N_h); inputs : (n, time, N_x).
     return_hidden : also return the hidden states.
     dtype : floating-point type of the computation.
+    b_h, b_y, h0 : optional hidden bias (N_h,), output bias (N_y,) and initial state (N_h,) of a
+        model trained elsewhere (h_t = tanh(W_xh x_t + W_hh h_{t-1} + b_h), ŷ_t = W_hy h_t +
+        b_y); the paper's networks have none (None: zero).
 
     Returns
     -------
@@ -39,12 +45,13 @@ def rollout(
     n, time, _ = inputs.shape
     stack = W_hh.shape[:-2]
     N_h = W_hh.shape[-1]
-    drive = np.ascontiguousarray(
-        (inputs @ W_xh.T).transpose(1, 0, 2), dtype=dtype
-    )  # (time, n, N_h)
+    drive = inputs @ W_xh.T if b_h is None else inputs @ W_xh.T + b_h
+    drive = np.ascontiguousarray(drive.transpose(1, 0, 2), dtype=dtype)  # (time, n, N_h)
     W_T = np.ascontiguousarray(np.swapaxes(W_hh, -1, -2), dtype=dtype)  # BLAS needs contiguity
     W_hy_T = np.ascontiguousarray(W_hy.T, dtype=dtype)
     h = np.zeros(stack + (n, N_h), dtype=dtype)
+    if h0 is not None:
+        h += np.asarray(h0, dtype=dtype)
     outputs = np.empty(stack + (time, n, W_hy.shape[0]), dtype=dtype)
     hidden = np.empty(stack + (time, n, N_h), dtype=dtype) if return_hidden else None
     for t in range(time):
@@ -52,6 +59,8 @@ def rollout(
         outputs[..., t, :, :] = h @ W_hy_T
         if hidden is not None:
             hidden[..., t, :, :] = h
+    if b_y is not None:
+        outputs += np.asarray(b_y, dtype=dtype)
     outputs = np.swapaxes(outputs, -3, -2)
     if hidden is None:
         return outputs

@@ -123,6 +123,7 @@ def evaluate_controls(
     n_draws: int,
     rng: np.random.Generator,
     chunk: int = 64,
+    offsets: dict[str, np.ndarray] | None = None,
 ) -> list[dict]:
     """Every non-empty ablation S at ``alpha`` beside its matched controls, scored on ``batch``.
 
@@ -165,7 +166,10 @@ def evaluate_controls(
     score = np.concatenate(
         [
             np.atleast_1d(
-                task.score(rollout(W_xh, stack[i : i + chunk], W_hy, batch.inputs), batch)
+                task.score(
+                    rollout(W_xh, stack[i : i + chunk], W_hy, batch.inputs, **(offsets or {})),
+                    batch,
+                )
             )
             for i in range(0, len(stack), chunk)
         ]

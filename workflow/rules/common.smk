@@ -149,6 +149,39 @@ def beyond_files(pattern):
 MODEL = "{task}/{construction}/n{size}/seed{seed}"
 
 
+# The files rule external_analyse writes per model (rnnschur.external.output_files; a unit test
+# keeps the two lists equal).
+EXTERNAL_FILES = {
+    name.replace(".", "_"): f"{R}/external/{{name}}/{name}"
+    for name in (
+        "schur.npz",
+        "ablation.csv",
+        "spectrum.csv",
+        "verdicts.csv",
+        "subspace_control.csv",
+        "summary.md",
+        "summary.html",
+        "profile.pdf",
+        "profile.png",
+    )
+}
+
+
+def external_settings(name):
+    """rnnschur.external.Settings of an external model, from its entry and the shared keys."""
+    return {
+        "score": config["external_models"][name]["score"],
+        "alpha": config["alpha"],
+        "alpha_grid": tuple(config["alpha_grid"]),
+        "epsilon": config["ablation"]["epsilon"],
+        "mass_floor": config["ablation"]["mass_floor"],
+        "fragile_effect": config["external"]["fragile_effect"],
+        "subspace_components": config["subspace_control"]["n_components"],
+        "subspace_draws": config["subspace_control"]["n_draws"],
+        "seed": config["base_seed"],
+    }
+
+
 def fidelity_model(task):
     """(construction, N_h) of the gap study's models of a task: dense_orthogonal (the paper's)
     if the task trains it, else its first construction, at the largest N_h."""
@@ -211,6 +244,13 @@ def figure_names():
 
 
 def all_targets():
+    external = [
+        EXTERNAL_FILES[key].format(name=name)
+        for name in config["external_models"]
+        for key in ("summary_md", "summary_html", "profile_pdf")
+    ]
+    if not TASKS:
+        return external
     tables = ["ablation.csv", "models.csv", "paper_vs_reproduced.csv", "paper_vs_reproduced.md"]
     tables += ["claims.csv", "claims.md"]
     if fidelity_files("{variation}{task}{seed}"):
@@ -220,9 +260,11 @@ def all_targets():
     if config["beyond_models"] != "none":
         tables += ["subspace_verdicts.csv", "subspace_summary.csv", "subspace_summary.md"]
         tables += [f"{a}_summary.{e}" for a in BEYOND_SUMMARIES for e in ("csv", "md")]
-    return [f"{TABLES}/{t}" for t in tables] + [
-        f"{FIGURES}/{name}.{ext}" for name in figure_names() for ext in ("pdf", "png")
-    ]
+    return (
+        [f"{TABLES}/{t}" for t in tables]
+        + [f"{FIGURES}/{name}.{ext}" for name in figure_names() for ext in ("pdf", "png")]
+        + external
+    )
 
 
 wildcard_constraints:
@@ -231,3 +273,4 @@ wildcard_constraints:
     size=r"\d+",
     seed=r"\d+",
     variation=r"[A-Za-z0-9_]+",
+    name=r"[A-Za-z0-9_]+",

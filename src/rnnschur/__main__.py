@@ -1,0 +1,135 @@
+"""Command line: ``python -m rnnschur analyse WEIGHTS HELDOUT --out DIR``.
+
+Runs the paper's Schur-coordinate ablations on a tanh RNN trained elsewhere, without Snakemake;
+the workflow's ``external`` rules call the same functions and write the same files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rnnschur import convert, external, io
+
+DESCRIPTION = """\
+Ordered real Schur ablations of a tanh RNN trained elsewhere (arXiv 2606.18457).
+
+WEIGHTS is an .npz with W_xh (N_h, N_x), W_hh (N_h, N_h), W_hy (N_y, N_h) and optionally
+b_h (N_h,), b_y (N_y,), h0 (N_h,), or a torch state_dict file (.pt) of a one-layer
+nn.RNN(nonlinearity="tanh") and an nn.Linear readout (biases are used). HELDOUT is an .npz with
+inputs (n, T, N_x), targets (n, T, N_y) and optionally mask ((n, T) or (n, T, N_y); all ones
+when absent). Nothing is loaded with pickle.
+
+Writes into --out: schur.npz, ablation.csv (all 8 subsets of {T_RR, T_C->R, T_CC} at every
+alpha), spectrum.csv, verdicts.csv, subspace_control.csv, readout_refit.csv (with --fitting),
+summary.md, summary.html, profile.pdf and profile.png.
+"""
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m rnnschur",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = p.add_subparsers(dest="command", required=True)
+    a = commands.add_parser(
+        "analyse",
+        help="analyse one model",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    a.add_argument("weights", type=Path, help="the model: .npz of arrays, or a torch state_dict")
+    a.add_argument("heldout", type=Path, help="the held-out set: .npz of inputs, targets, mask")
+    a.add_argument("--out", type=Path, required=True, help="folder for the results (created)")
+    a.add_argument(
+        "--score",
+        choices=external.SCORES,
+        default="fvu",
+        help="fvu: fraction of variance unexplained over the masked entries (eq. 7); "
+        "accuracy: sign agreement of outputs and targets over the masked entries (default fvu)",
+    )
+    a.add_argument(
+        "--alpha", type=float, default=0.9, help="threshold of the R/C split, |λ| ≥ α ρ(W) (0.9)"
+    )
+    a.add_argument(
+        "--alpha-grid",
+        type=float,
+        nargs="+",
+        default=[0.85, 0.9, 0.95],
+        help="every alpha at which all 8 subsets are scored (must include --alpha)",
+    )
+    a.add_argument(
+        "--epsilon",
+        type=float,
+        default=0.01,
+        help="ε of the stabiliser test d_D ≤ ε, d_D the mean squared output change (0.01)",
+    )
+    a.add_argument(
+        "--mass-floor",
+        type=float,
+        default=0.01,
+        help="a stabiliser is a candidate invariance only above this removed mass (0.01)",
+    )
+    a.add_argument(
+        "--fragile",
+        type=float,
+        default=0.1,
+        help="a block is a fragile direction when its removal moves the score by this (0.1)",
+    )
+    a.add_argument(
+        "--nonlinearity",
+        default="tanh",
+        help="the nonlinearity of a state_dict's nn.RNN (not stored in the file; only tanh)",
+    )
+    a.add_argument("--initial-state", type=Path, help=".npz with h0 (N_h,); default zeros")
+    a.add_argument(
+        "--fitting",
+        type=Path,
+        help="a second set like HELDOUT on which to refit a ridge readout (readout_refit.csv)",
+    )
+    a.add_argument("--name", help="the model's name in the summary (default: WEIGHTS' stem)")
+    a.add_argument(
+        "--seed",
+        type=int,
+        default=2606,
+        help="seed of the random controls of the subspace analysis (2606, the workflow's)",
+    )
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.alpha not in args.alpha_grid:
+        print(f"error: --alpha {args.alpha} must be one of --alpha-grid", file=sys.stderr)
+        return 2
+    try:
+        print(f"reading {args.weights} and {args.heldout}")
+        model, heldout, fitting = external.load_inputs(
+            convert.load_model_file(args.weights, args.nonlinearity),
+            args.heldout,
+            args.initial_state,
+            args.fitting,
+        )
+    except io.ArtifactError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    settings = external.Settings(
+        score=args.score,
+        alpha=args.alpha,
+        alpha_grid=tuple(args.alpha_grid),
+        epsilon=args.epsilon,
+        mass_floor=args.mass_floor,
+        fragile_effect=args.fragile,
+        seed=args.seed,
+    )
+    files = external.analyse(
+        model, heldout, settings, args.out, args.name or args.weights.stem, fitting
+    )
+    print(f"wrote {len(files)} files to {args.out}; summary: {files['summary_md']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

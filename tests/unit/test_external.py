@@ -1,0 +1,197 @@
+"""Models trained elsewhere: the import reproduces torch's model, and bad input is refused."""
+
+import re
+
+import numpy as np
+import pytest
+import torch
+from torch import nn
+
+from rnnschur import convert, external, io
+from rnnschur.ablation import evaluate_ablations
+from rnnschur.rnn import rollout
+from rnnschur.schur import ordered_real_schur
+from rnnschur.tasks import Batch
+
+from conftest import REPO
+
+
+class Net(nn.Module):
+    def __init__(self, n_in=3, n_hidden=8, n_out=2, layers=1, cell=nn.RNN, **kw):
+        super().__init__()
+        self.rnn = cell(n_in, n_hidden, num_layers=layers, batch_first=True, **kw)
+        self.readout = nn.Linear(n_hidden, n_out)
+
+    def forward(self, x, h0=None):
+        h, _ = self.rnn(x, h0)
+        return self.readout(h)
+
+
+def saved(tmp_path, net, name="net.pt"):
+    path = tmp_path / name
+    torch.save(net.state_dict(), path)
+    return path
+
+
+@pytest.fixture
+def net():
+    torch.manual_seed(1)
+    return Net(nonlinearity="tanh")
+
+
+def test_state_dict_reproduces_torch_outputs(tmp_path, net):
+    x = torch.randn(16, 20, 3)
+    h0 = 0.5 * torch.randn(8)
+    with torch.no_grad():
+        expected = net(x).double().numpy()
+        expected_h0 = net(x, h0[None, None, :].expand(1, 16, 8).contiguous()).double().numpy()
+    model = convert.from_state_dict(saved(tmp_path, net))
+    assert set(model) == {"W_xh", "W_hh", "W_hy", "b_h", "b_y"}
+    offsets = {"b_h": model["b_h"], "b_y": model["b_y"]}
+    W = (model["W_xh"], model["W_hh"], model["W_hy"])
+    outputs = rollout(*W, x.numpy(), dtype=np.float64, **offsets)
+    np.testing.assert_allclose(outputs, expected, atol=1e-6)
+    with_h0 = rollout(*W, x.numpy(), dtype=np.float64, h0=h0.numpy(), **offsets)
+    np.testing.assert_allclose(with_h0, expected_h0, atol=1e-6)
+    assert np.abs(with_h0 - outputs).max() > 1e-3  # h0 matters
+
+
+def test_zero_biases_give_the_papers_rollout(tmp_path, net):
+    with torch.no_grad():
+        for p in (net.rnn.bias_ih_l0, net.rnn.bias_hh_l0, net.readout.bias):
+            p.zero_()
+    model = convert.from_state_dict(saved(tmp_path, net))
+    x = np.random.default_rng(0).standard_normal((4, 10, 3))
+    W = (model["W_xh"], model["W_hh"], model["W_hy"])
+    np.testing.assert_array_equal(
+        rollout(*W, x, b_h=model["b_h"], b_y=model["b_y"]), rollout(*W, x)
+    )
+
+
+def test_ablations_act_on_W_hh_alone_and_keep_the_biases(net, tmp_path):
+    model = convert.from_state_dict(saved(tmp_path, net))
+    rng = np.random.default_rng(2)
+    inputs = rng.standard_normal((32, 15, 3))
+    W = (model["W_xh"], model["W_hh"], model["W_hy"])
+    offsets = {"b_h": model["b_h"], "b_y": model["b_y"]}
+    targets = rollout(*W, inputs, **offsets) + 0.1 * rng.standard_normal((32, 15, 2))
+    batch = Batch(inputs, targets, np.ones((32, 15)))
+    schur = ordered_real_schur(model["W_hh"])
+    score = external.Score("fvu")
+    rows = evaluate_ablations(*W, schur, [0.9], batch, score, 0.01, 0.01, offsets)
+    full = next(r for r in rows if r["subset"] == "none")
+    # The full model's score is the FVU of the biased rollout, computed directly.
+    direct = score.score(rollout(*W, inputs, **offsets), batch)
+    assert full["score"] == pytest.approx(float(direct), rel=1e-12)
+    without = evaluate_ablations(*W, schur, [0.9], batch, score, 0.01, 0.01)
+    assert next(r for r in without if r["subset"] == "none")["score"] != full["score"]
+
+
+def write_npz(path, **arrays):
+    np.savez(path, **arrays)
+    return path
+
+
+GOOD = {"W_xh": np.ones((4, 2)), "W_hh": np.eye(4), "W_hy": np.ones((1, 4))}
+
+
+@pytest.mark.parametrize(
+    ("arrays", "message"),
+    [
+        ({**GOOD, "W_hy": np.ones((1, 5))}, r"W_hy \(1, 5\) must be \(N_y, N_h = 4\)"),
+        ({**GOOD, "W_xh": np.ones((3, 2))}, r"W_xh \(3, 2\) must be \(N_h = 4, N_x\)"),
+        ({**GOOD, "W_hh": np.ones((4, 3))}, "is not square"),
+        ({**GOOD, "b_h": np.ones(3)}, r"b_h has shape \(3,\), expected \(4,\)"),
+        ({**GOOD, "W_hh": np.full((4, 4), np.nan)}, "W_hh has NaN or inf"),
+        ({"W_xh": GOOD["W_xh"], "W_hh": GOOD["W_hh"]}, "missing W_hy"),
+        ({**GOOD, "bias": np.ones(4)}, "unknown arrays"),
+    ],
+)
+def test_bad_npz_models_are_refused_naming_the_file(tmp_path, arrays, message):
+    path = write_npz(tmp_path / "model.npz", **arrays)
+    with pytest.raises(io.ArtifactError, match=message) as error:
+        convert.load_model_file(path)
+    assert str(path) in str(error.value)
+
+
+def test_pickled_npz_is_refused_never_loaded(tmp_path):
+    path = tmp_path / "model.npz"
+    np.savez(path, **GOOD, extra=np.array([{"evil": 1}], dtype=object))
+    with pytest.raises(io.ArtifactError, match="pickled Python objects"):
+        convert.load_model_file(path)
+
+
+def test_non_tanh_and_multilayer_state_dicts_are_refused(tmp_path):
+    torch.manual_seed(0)
+    gru = saved(tmp_path, Net(cell=nn.GRU), "gru.pt")
+    with pytest.raises(io.ArtifactError, match="GRU or LSTM"):
+        convert.from_state_dict(gru)
+    two = saved(tmp_path, Net(layers=2, nonlinearity="tanh"), "two.pt")
+    with pytest.raises(io.ArtifactError, match="multi-layer"):
+        convert.from_state_dict(two)
+    relu = saved(tmp_path, Net(nonlinearity="relu"), "relu.pt")
+    with pytest.raises(io.ArtifactError, match="only tanh"):
+        convert.from_state_dict(relu, nonlinearity="relu")
+    (tmp_path / "junk.pt").write_bytes(b"not a torch file")
+    with pytest.raises(io.ArtifactError, match="not a readable torch state_dict"):
+        convert.from_state_dict(tmp_path / "junk.pt")
+
+
+@pytest.mark.parametrize(
+    ("arrays", "message"),
+    [
+        (
+            {"inputs": np.ones((5, 7, 3)), "targets": np.ones((5, 7, 1))},
+            "the model's W_xh takes N_x = 2",
+        ),
+        ({"inputs": np.ones((5, 7, 2)), "targets": np.ones((5, 7, 2))}, "W_hy gives N_y = 1"),
+        (
+            {"inputs": np.ones((5, 7, 2)), "targets": np.ones((5, 6, 1))},
+            "differ in trials or steps",
+        ),
+        (
+            {"inputs": np.ones((5, 7, 2)), "targets": np.ones((5, 7, 1)), "mask": np.ones((5, 6))},
+            r"mask has shape \(5, 6\)",
+        ),
+        (
+            {"inputs": np.full((5, 7, 2), np.inf), "targets": np.ones((5, 7, 1))},
+            "inputs has NaN or inf",
+        ),
+        ({"targets": np.ones((5, 7, 1))}, "needs inputs and targets"),
+    ],
+)
+def test_bad_heldout_sets_are_refused(tmp_path, arrays, message):
+    path = write_npz(tmp_path / "heldout.npz", **arrays)
+    with pytest.raises(io.ArtifactError, match=message):
+        external.load_heldout(path, N_x=2, N_y=1)
+
+
+def test_a_heldout_without_mask_scores_every_step(tmp_path):
+    path = write_npz(tmp_path / "h.npz", inputs=np.ones((2, 3, 2)), targets=np.ones((2, 3, 1)))
+    assert external.load_heldout(path, 2, 1).mask.tolist() == [[1, 1, 1], [1, 1, 1]]
+
+
+def test_verdicts_follow_their_definitions():
+    import pandas as pd
+
+    rows = pd.DataFrame(
+        {
+            "alpha": 0.9,
+            "subset": ["none", "T_RR", "T_CR", "T_CC"],
+            "n_R": 2,
+            "mass_removed": [0.0, 0.0, 0.3, 0.2],
+            "score": [0.01, 0.01, 0.5, 0.05],
+            "delta_score": [0.0, 0.0, 0.49, 0.04],
+            "discrepancy": [0.0, 0.0, 0.4, 0.02],
+            "stabilizer": [True, True, False, False],
+        }
+    )
+    verdicts = external.block_verdicts(rows, 0.9, fragile_effect=0.1).set_index("subset")
+    assert verdicts["verdict"].to_dict() == {"T_RR": "empty", "T_CR": "fragile", "T_CC": "neither"}
+
+
+def test_the_workflow_lists_the_files_analyse_writes():
+    text = (REPO / "workflow" / "rules" / "common.smk").read_text()
+    block = text[text.index("EXTERNAL_FILES = {") : text.index("def external_settings")]
+    listed = re.findall(r'"([a-z_]+\.[a-z]+)"', block)
+    assert sorted(n.replace(".", "_") for n in listed) == sorted(external.output_files("x"))

@@ -1,0 +1,122 @@
+"""The example of a model trained elsewhere, through the workflow and through the command."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from conftest import REPO, copy_workflow, snakemake
+
+pytestmark = pytest.mark.workflow
+EXAMPLE = "examples/flipflop_torch"
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory):
+    """The example model trained by its own torch script, then analysed by the workflow."""
+    folder = copy_workflow(tmp_path_factory.mktemp("external"))
+    (folder / EXAMPLE).mkdir(parents=True)
+    shutil.copy2(REPO / EXAMPLE / "train.py", folder / EXAMPLE / "train.py")
+    subprocess.run([sys.executable, f"{EXAMPLE}/train.py"], cwd=folder, check=True, timeout=600)
+    result = snakemake(folder, "-c2", "--configfile", "presets/example_external.yaml")
+    assert result.returncode == 0, result.stdout[-4000:]
+    return folder
+
+
+def test_full_model_score_equals_the_users_own_evaluation(example):
+    out = example / "results/example/external/flipflop_torch"
+    ablation = pd.read_csv(out / "ablation.csv")
+    own = json.loads((example / EXAMPLE / "own_evaluation.json").read_text())["heldout_fvu"]
+    full = ablation[ablation["subset"] == "none"]["score"]
+    assert full.to_numpy() == pytest.approx(own, rel=1e-4)  # float32 rollouts, two libraries
+    assert len(ablation) == 3 * 8
+    verdicts = pd.read_csv(out / "verdicts.csv")
+    assert set(verdicts["subset"]) == {"T_RR", "T_CR", "T_CC"}
+    summary = (out / "summary.md").read_text()
+    assert "b_h, b_y" in summary and "| −T_C→R |" in summary
+    assert (out / "readout_refit.csv").is_file() and (out / "profile.png").stat().st_size > 0
+
+
+def test_the_command_writes_the_same_tables(example, tmp_path):
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}  # as the rule's job
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "rnnschur",
+            "analyse",
+            f"{EXAMPLE}/state_dict.pt",
+            f"{EXAMPLE}/heldout.npz",
+            "--fitting",
+            f"{EXAMPLE}/fitting.npz",
+            "--name",
+            "flipflop_torch",
+            "--out",
+            str(tmp_path / "cli"),
+        ],
+        cwd=example,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "[1/5] ordered real Schur form" in result.stdout
+    workflow = example / "results/example/external/flipflop_torch"
+    for name in (
+        "ablation.csv",
+        "verdicts.csv",
+        "spectrum.csv",
+        "subspace_control.csv",
+        "readout_refit.csv",
+        "summary.md",
+    ):
+        assert (tmp_path / "cli" / name).read_bytes() == (workflow / name).read_bytes(), name
+
+
+def test_the_command_refuses_bad_input_with_its_message(example, tmp_path):
+    bad = tmp_path / "bad.npz"
+    import numpy as np
+
+    np.savez(bad, W_xh=np.ones((4, 3)), W_hh=np.eye(4), W_hy=np.ones((3, 5)))
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "rnnschur",
+            "analyse",
+            str(bad),
+            f"{EXAMPLE}/heldout.npz",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        cwd=example,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert f"{bad}: W_hy (3, 5) must be (N_y, N_h = 4)" in result.stderr
+    assert not (tmp_path / "out").exists()  # nothing half-written
+
+
+def test_help_explains_every_option():
+    result = subprocess.run(
+        [sys.executable, "-m", "rnnschur", "analyse", "--help"], capture_output=True, text=True
+    )
+    for option in (
+        "--score",
+        "--alpha",
+        "--alpha-grid",
+        "--epsilon",
+        "--fragile",
+        "--initial-state",
+        "--fitting",
+        "--nonlinearity",
+        "state_dict",
+    ):
+        assert option in result.stdout
