@@ -19,23 +19,6 @@ from rnnschur.tasks import Batch
 SUBSET_NAMES = [subset_name(s) for s in SUBSETS]
 
 
-def labelled(rows: list[dict], model) -> pd.DataFrame:
-    """Rows of one model as a frame whose first columns name it: ``task``, ``construction``,
-    ``n_hidden``, ``seed`` (``model`` has those as attributes ``task``, ``construction``,
-    ``size``, ``seed``, like a rule's wildcards)."""
-    frame = pd.DataFrame(rows)
-    for i, (column, value) in enumerate(
-        [
-            ("task", model.task),
-            ("construction", model.construction),
-            ("n_hidden", int(model.size)),
-            ("seed", int(model.seed)),
-        ]
-    ):
-        frame.insert(i, column, value)
-    return frame
-
-
 def sem(values: pd.Series) -> float:
     """Standard error of the mean over seeds (NaN for fewer than two values)."""
     values = values.dropna()

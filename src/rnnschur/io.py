@@ -7,6 +7,7 @@ NumPy.
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import tempfile
@@ -22,6 +23,7 @@ from rnnschur.schur import OrderedSchur, SchurCheckError, check_schur
 from rnnschur.tasks import Batch
 
 FORMAT_VERSION = 1
+"""Version of the Schur file layout; :func:`load_schur` refuses another."""
 
 
 class ArtifactError(ValueError):
@@ -63,6 +65,43 @@ def save_csv(path: str | os.PathLike, frame) -> None:
     """Write a pandas DataFrame as CSV atomically (full float precision)."""
     with atomic_path(path) as tmp:
         frame.to_csv(tmp, index=False, float_format="%.17g")
+
+
+def labelled(rows: list[dict], model) -> list[dict]:
+    """Rows of one model with its identity first: ``task``, ``construction``, ``n_hidden``,
+    ``seed`` (``model`` has those as attributes ``task``, ``construction``, ``size``, ``seed``,
+    like a rule's wildcards)."""
+    identity = {
+        "task": model.task,
+        "construction": model.construction,
+        "n_hidden": int(model.size),
+        "seed": int(model.seed),
+    }
+    return [identity | row for row in rows]
+
+
+def _cell(value) -> str:
+    """A CSV cell as ``save_csv`` (pandas) writes it: floats with 17 significant digits, NaN
+    and None empty."""
+    if value is None:
+        return ""
+    if isinstance(value, bool | np.bool_):
+        return str(bool(value))
+    if isinstance(value, float | np.floating):
+        return "" if np.isnan(value) else f"{value:.17g}"
+    return str(value)
+
+
+def save_rows(path: str | os.PathLike, rows: list[dict]) -> None:
+    """Write rows (dicts with the same keys, in order) as CSV atomically, exactly as
+    :func:`save_csv` writes them through pandas, without importing pandas (a per-model job is
+    spared its ≈ 0.6 s import)."""
+    columns = list(rows[0]) if rows else []
+    with atomic_path(path) as tmp, open(tmp, "w", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow([_cell(row[c]) for c in columns])
 
 
 def _json_default(value):
@@ -213,7 +252,12 @@ def load_schur(path: str | os.PathLike, W: np.ndarray) -> OrderedSchur:
     """The ordered Schur form of ``W`` stored at ``path``, re-checked against ``W``
     (reconstruction, orthogonality, structure, ordering): a stale or corrupt file is refused."""
     path = Path(path)
-    data = load_npz(path, ("Q", "T", "eigenvalues", "block_starts"))
+    data = load_npz(path, ("Q", "T", "eigenvalues", "block_starts", "format_version"))
+    require(
+        path,
+        int(data["format_version"]) == FORMAT_VERSION,
+        f"written in format {int(data['format_version'])}, this version reads {FORMAT_VERSION}",
+    )
     require(
         path,
         data["T"].shape == W.shape and data["Q"].shape == W.shape,

@@ -71,3 +71,38 @@ def test_checkpoints_are_checked_like_weights(tmp_path):
     path.write_bytes(path.read_bytes()[:50])
     with pytest.raises(io.ArtifactError, match="truncated"):
         io.load_checkpoints(path)
+
+
+def test_save_rows_writes_what_pandas_writes(tmp_path):
+    import pandas as pd
+
+    rows = [
+        {"a": 0.1, "b": 1, "c": "x, y", "d": True, "e": np.nan, "f": np.float64(1 / 3)},
+        {"a": 2.0, "b": 3, "c": "z", "d": np.bool_(False), "e": 1e-300, "f": np.float64(-0.0)},
+    ]
+    io.save_rows(tmp_path / "rows.csv", rows)
+    io.save_csv(tmp_path / "pandas.csv", pd.DataFrame(rows))
+    assert (tmp_path / "rows.csv").read_bytes() == (tmp_path / "pandas.csv").read_bytes()
+    back = pd.read_csv(tmp_path / "rows.csv")
+    assert back["f"].iloc[0] == 1 / 3 and np.isnan(back["e"].iloc[0])  # full precision
+
+
+def test_labelled_rows_lead_with_the_model():
+    model = type("W", (), {"task": "sine", "construction": "cayley", "size": "16", "seed": "2"})
+    rows = io.labelled([{"subset": "none", "score": 0.5}], model)
+    assert list(rows[0]) == ["task", "construction", "n_hidden", "seed", "subset", "score"]
+    assert rows[0]["n_hidden"] == 16 and rows[0]["seed"] == 2
+
+
+def test_a_schur_file_of_another_format_version_is_refused(tmp_path):
+    from rnnschur.schur import ordered_real_schur
+
+    W = np.random.default_rng(0).standard_normal((5, 5))
+    path = tmp_path / "s.npz"
+    io.save_schur(path, ordered_real_schur(W))
+    assert io.load_schur(path, W).T.shape == (5, 5)
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    np.savez(path, **(arrays | {"format_version": np.array(io.FORMAT_VERSION + 1)}))
+    with pytest.raises(io.ArtifactError, match="written in format 2"):
+        io.load_schur(path, W)

@@ -6,7 +6,6 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import evaluate_ablations, scoring_batch  # noqa: E402
-from rnnschur.aggregate import labelled  # noqa: E402
 
 w, params = snakemake.wildcards, snakemake.params
 W_xh, W_hh, W_hy, schur, heldout = io.load_model(
@@ -25,4 +24,4 @@ rows = evaluate_ablations(
     epsilon=params.epsilon,
     mass_floor=params.mass_floor,
 )
-io.save_csv(snakemake.output[0], labelled(rows, w))
+io.save_rows(snakemake.output[0], io.labelled(rows, w))

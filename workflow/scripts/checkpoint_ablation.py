@@ -6,7 +6,6 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import scoring_batch  # noqa: E402
-from rnnschur.aggregate import labelled  # noqa: E402
 from rnnschur.checkpoints import evaluate_checkpoints, select_checkpoints  # noqa: E402
 
 w, params = snakemake.wildcards, snakemake.params
@@ -32,4 +31,4 @@ rows = evaluate_checkpoints(
     params.epsilon,
     params.mass_floor,
 )
-io.save_csv(snakemake.output[0], labelled(rows, w))
+io.save_rows(snakemake.output[0], io.labelled(rows, w))

@@ -7,11 +7,11 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import dataclasses  # noqa: E402
 from types import SimpleNamespace  # noqa: E402
 
+import pandas as pd  # noqa: E402
 import torch  # noqa: E402
 
 from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import evaluate_ablations, scoring_batch  # noqa: E402
-from rnnschur.aggregate import labelled  # noqa: E402
 from rnnschur.provenance import software_versions  # noqa: E402
 from rnnschur.schur import ordered_real_schur  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
@@ -44,7 +44,7 @@ rows = evaluate_ablations(
     mass_floor=params.ablation["mass_floor"],
 )
 identity = SimpleNamespace(task=w.task, construction=construction, size=size, seed=w.seed)
-frame = labelled(rows, identity)
+frame = pd.DataFrame(io.labelled(rows, identity))
 frame.insert(0, "variation", w.variation)
 for key in ("steps", "reached_target", "best_step"):
     frame[key] = model.summary[key]

@@ -6,7 +6,6 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import scoring_batch  # noqa: E402
-from rnnschur.aggregate import labelled  # noqa: E402
 from rnnschur.refit import evaluate_refits  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 
@@ -32,4 +31,4 @@ rows = evaluate_refits(
     settings["validation_fraction"],
     list(settings["ridge_grid"]),
 )
-io.save_csv(snakemake.output[0], labelled(rows, w))
+io.save_rows(snakemake.output[0], io.labelled(rows, w))

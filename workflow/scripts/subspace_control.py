@@ -6,7 +6,6 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io, subspace, tasks  # noqa: E402
 from rnnschur.ablation import scoring_batch  # noqa: E402
-from rnnschur.aggregate import labelled  # noqa: E402
 from rnnschur.rnn import rollout  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 from rnnschur.tasks import Batch  # noqa: E402
@@ -37,4 +36,4 @@ rng = job_rng(params.base_seed, "subspace_control", w.task, w.construction, w.si
 rows = subspace.evaluate_controls(
     W_xh, W_hh, W_hy, schur, params.alpha, batch, task, subspaces, settings["n_draws"], rng
 )
-io.save_csv(snakemake.output[0], labelled(rows, w))
+io.save_rows(snakemake.output[0], io.labelled(rows, w))
