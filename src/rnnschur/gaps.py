@@ -50,6 +50,10 @@ def movement(dist: float, baseline: float) -> str:
 
 
 def _pick(frame: pd.DataFrame, number, column: str) -> pd.DataFrame:
+    """(seed, n_hidden, value) of ``column`` for a paper number; empty where the table lacks it
+    (an older table without the per-trial FVU, a quantity not computed)."""
+    if column not in frame:
+        return pd.DataFrame(columns=["seed", "n_hidden", "value"])
     rows = frame[
         (frame["task"] == number.task)
         & (frame["construction"] == number.construction)
@@ -60,7 +64,8 @@ def _pick(frame: pd.DataFrame, number, column: str) -> pd.DataFrame:
         return rows
     size = number.paper_n_hidden if (rows["n_hidden"] == number.paper_n_hidden).any() else None
     rows = rows[rows["n_hidden"] == (size or rows["n_hidden"].max())]
-    return rows.sort_values("seed")[["seed", "n_hidden", column]].rename(columns={column: "value"})
+    rows = rows.sort_values("seed")[["seed", "n_hidden", column]].rename(columns={column: "value"})
+    return rows.dropna(subset=["value"])
 
 
 def gap_table(
