@@ -8,7 +8,6 @@ import dataclasses  # noqa: E402
 import os  # noqa: E402
 import time  # noqa: E402
 
-import pandas as pd  # noqa: E402
 import torch  # noqa: E402
 
 from rnnschur import io, tasks  # noqa: E402
@@ -34,7 +33,7 @@ rng = job_rng(params.base_seed, w.task, w.construction, int(w.size), int(w.seed)
 
 model = train(w.task, params.generator, w.construction, int(w.size), settings, rng, heldout, name)
 
-io.save_csv(snakemake.output.log_csv, pd.DataFrame(model.log, columns=LOG_COLUMNS))
+io.save_rows(snakemake.output.log_csv, [dict(zip(LOG_COLUMNS, r, strict=True)) for r in model.log])
 io.save_npz(snakemake.output.weights, W_xh=model.W_xh, W_hh=model.W_hh, W_hy=model.W_hy)
 io.save_npz(snakemake.output.checkpoints, **model.checkpoints)
 io.save_json(
