@@ -110,6 +110,63 @@ def test_table1_and_paper_comparison(quick_run):
     assert fig2["reproduced_mean"].notna().all()
 
 
+def test_claims_follow_from_the_per_seed_tables(quick_run):
+    ablation = pd.read_csv(tables(quick_run) / "ablation.csv")
+    claims = pd.read_csv(tables(quick_run) / "claims.csv").set_index("claim_id")
+    assert len(claims) == 14
+    # −T_C→R harmful: acc(full) − acc(−T_C→R) per seed, recomputed from the ablation table.
+    copy = ablation[
+        (ablation["task"] == "copy")
+        & (ablation["construction"] == "dense_orthogonal")
+        & np.isclose(ablation["alpha"], 0.9)
+    ].pivot_table(index="seed", columns="subset", values="accuracy")
+    expected = (copy["none"] - copy["T_CR"]).round(6).tolist()
+    row = claims.loc["copy_T_CR_harmful"]
+    assert list(json.loads(row["per_seed"]).values()) == pytest.approx(expected)
+    assert row["n_agree"] == sum(v > row["bound"] for v in expected)
+    # Every verdict follows from its interval and bound.
+    for r in claims.itertuples():
+        if np.isnan(r.ci_low):
+            assert r.verdict in ("inconclusive", "not run")
+        elif r.kind == "greater":
+            assert (r.verdict == "holds") == (r.ci_low > r.bound)
+            assert (r.verdict == "fails") == (r.ci_high <= r.bound)
+        else:
+            assert (r.verdict == "holds") == (-r.bound <= r.ci_low and r.ci_high <= r.bound)
+    comparison = pd.read_csv(tables(quick_run) / "paper_vs_reproduced.csv")
+    numeric = comparison[comparison["paper_value"].notna()]
+    inside = (numeric["reproduced_min"] <= numeric["paper_value"]) & (
+        numeric["paper_value"] <= numeric["reproduced_max"]
+    )
+    assert (numeric["paper_in_range"].astype(bool) == inside).all()
+
+
+def test_gap_table_is_the_means_of_its_models(quick_run):
+    gaps = pd.read_csv(tables(quick_run) / "gap_attribution.csv")
+    assert {"paper_config", "fvu_per_trial", "legacy_generators", "copy_mse_stop"} <= set(
+        gaps["variation"]
+    )
+    # The paper config's row is the main ablation table's mean over the study's seeds (seed 0).
+    ablation = pd.read_csv(tables(quick_run) / "ablation.csv")
+    flip = gaps[(gaps["task"] == "flip_flop") & (gaps["quantity"] == "delta_fvu")]
+    base = flip[(flip["variation"] == "paper_config") & (flip["subset"] == "T_CR")].iloc[0]
+    main = ablation[
+        (ablation["task"] == "flip_flop")
+        & (ablation["seed"] == 0)
+        & (ablation["subset"] == "T_CR")
+        & np.isclose(ablation["alpha"], 0.9)
+    ]
+    assert base["mean"] == pytest.approx(main["delta_fvu"].iloc[0])
+    # A variation's row is the mean of its own models' ablation tables.
+    legacy = pd.read_csv(
+        quick_run / "results/quick/fidelity/legacy_generators/flip_flop/seed0/ablation.csv"
+    )
+    own = legacy[(legacy["subset"] == "T_CR") & np.isclose(legacy["alpha"], 0.9)]
+    row = flip[(flip["variation"] == "legacy_generators") & (flip["subset"] == "T_CR")].iloc[0]
+    assert row["mean"] == pytest.approx(own["delta_fvu"].iloc[0])
+    assert set(gaps["moves"]) <= {"—", "toward", "away", "little change"}
+
+
 FIGURES = [
     "fig1_copy_ablation",
     "fig2_neuro_ablation",
@@ -120,6 +177,7 @@ FIGURES = [
     "fig_readout_refit",
     "fig_basis_sensitivity",
     "fig_checkpoint_ablation",
+    "fig_gap_attribution",
 ]
 
 
@@ -178,6 +236,8 @@ def test_html_report_contains_every_figure_and_table(quick_run):
         "table1.csv",
         "ablation.csv",
         "models.csv",
+        "claims.csv",
+        "gap_attribution.csv",
     ):
         assert name in html, name
     assert "Figure 1 reproduced" in html and "Every number the paper reports" in html
