@@ -50,6 +50,33 @@ CASES = [
         "tasks:\n  sine:\n    training_overrides: {cayley: {lr: 0.01}}\n",
         "tasks.sine.training_overrides names ['cayley']",
     ),
+    (
+        "unknown generator variant",
+        "tasks:\n  flip_flop:\n    generator: {variant: mine}\n",
+        "['variant']",
+    ),
+    ("claims level of one", "claims: {level: 1}\n", "['level']"),
+    (
+        "variation changing an unknown training key",
+        "fidelity:\n  variations:\n    v: {description: d, tasks: [sine], training: {lrate: 1}}\n",
+        "'lrate' was unexpected",
+    ),
+    (
+        "variation with a generator key its task lacks",
+        "fidelity:\n  variations:\n    v: {description: d, tasks: [sine], generator: {n_bits: 2}}\n",
+        "config key fidelity.variations.v does not fit tasks.sine",
+    ),
+    (
+        "fidelity run names an unknown variation",
+        "fidelity: {run: [nosuch]}\n",
+        "fidelity.run names ['nosuch']",
+    ),
+    (
+        "external model without its held-out set",
+        "external_models:\n  m: {weights: w.npz}\n",
+        "'heldout' is a required property",
+    ),
+    ("unknown io_init", "tasks:\n  sine:\n    training: {io_init: xavier}\n", "['io_init']"),
 ]
 
 
