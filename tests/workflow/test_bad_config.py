@@ -63,7 +63,7 @@ CASES = [
     ),
     (
         "variation with a generator key its task lacks",
-        "fidelity:\n  variations:\n    v: {description: d, tasks: [sine], generator: {n_bits: 2}}\n",
+        "fidelity:\n  variations:\n    v: {description: d, tasks: [sine], generator: {bits: 2}}\n",
         "config key fidelity.variations.v does not fit tasks.sine",
     ),
     (
