@@ -16,6 +16,7 @@ FIGURES = {
     "fig_training_curves",
     "fig_task_rollouts",
     "fig_beyond",
+    "fig_gap_attribution",
 }
 
 
@@ -56,8 +57,8 @@ def test_changing_the_style_reruns_the_figures_only(quick_run):
 def test_changing_the_alpha_grid_reruns_ablation_and_below_never_training(quick_run):
     (quick_run / "alphas.yaml").write_text("alpha_grid: [0.8, 0.9]\n")
     jobs = dry_run(quick_run, "--configfile", "presets/quick.yaml", "alphas.yaml")
-    assert jobs["ablate"] == 14
-    assert not UPSTREAM & set(jobs)
+    assert jobs["ablate"] == 14 and jobs["fidelity_ablate"] == 3
+    assert not (UPSTREAM | {"fidelity_model"}) & set(jobs)
     assert {"collect_ablations", "table1", "paper_vs_reproduced", "fig1_copy_ablation"} <= set(jobs)
     assert "collect_models" not in jobs  # training summaries do not depend on alpha
 

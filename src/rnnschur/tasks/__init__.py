@@ -56,3 +56,11 @@ def get(name: str) -> ModuleType:
     if name not in modules:
         raise KeyError(f"unknown task {name!r}; known: {sorted(modules)}")
     return modules[name]
+
+
+def draw_heldout(name: str, n: int, base_seed: int, **generator) -> Batch:
+    """The fixed held-out set of task ``name``: ``n`` trials from the generator with its
+    ``generator`` settings, drawn from the seed of (``base_seed``, "heldout", ``name``)."""
+    from rnnschur.seeds import job_rng
+
+    return get(name).generate(job_rng(base_seed, "heldout", name), n, **generator)

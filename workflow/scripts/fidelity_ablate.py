@@ -1,0 +1,35 @@
+"""Rule fidelity_ablate: every ablation of one model of the gap study, at every alpha."""
+
+import json
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+from types import SimpleNamespace  # noqa: E402
+
+from rnnschur import io, tasks  # noqa: E402
+from rnnschur.ablation import evaluate_ablations, scoring_batch  # noqa: E402
+from rnnschur.schur import ordered_real_schur  # noqa: E402
+
+w, params = snakemake.wildcards, snakemake.params
+meta = json.loads(open(snakemake.input.meta).read())
+W_xh, W_hh, W_hy = io.load_weights(snakemake.input.weights)
+module = tasks.get(w.task)
+heldout = tasks.draw_heldout(w.task, params.n_heldout, params.base_seed, **meta["generator"])
+rows = evaluate_ablations(
+    W_xh,
+    W_hh,
+    W_hy,
+    ordered_real_schur(W_hh),
+    list(params.alpha_grid),
+    scoring_batch(heldout, module, params.ablation["fvu_steps"]),
+    module,
+    epsilon=params.ablation["epsilon"],
+    mass_floor=params.ablation["mass_floor"],
+)
+model = SimpleNamespace(
+    task=w.task, construction=meta["construction"], size=meta["n_hidden"], seed=w.seed
+)
+summary = {k: meta["summary"][k] for k in ("steps", "reached_target", "best_step")}
+rows = [{"variation": w.variation} | row | summary for row in io.labelled(rows, model)]
+io.save_rows(snakemake.output[0], rows)
