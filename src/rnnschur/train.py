@@ -199,11 +199,13 @@ def train(
             return tuple(t.detach().cpu().double().numpy() for t in (W_xh, recurrent(), W_hy))
 
     def score_on(batch: tasks.Batch, weights: tuple[np.ndarray, ...]) -> float:
-        return float(module.score(rollout(*weights, batch.inputs), batch))
+        return evaluate(batch, weights)[0]
 
-    def mse_on(batch: tasks.Batch, weights: tuple[np.ndarray, ...]) -> float:
-        error = (rollout(*weights, batch.inputs) - batch.targets) ** 2
-        return float(masked_mean(error, batch.mask))
+    def evaluate(batch: tasks.Batch, weights: tuple[np.ndarray, ...]) -> tuple[float, float]:
+        """(score, masked mean squared error) of one rollout."""
+        outputs = rollout(*weights, batch.inputs)
+        mse = masked_mean((outputs - batch.targets) ** 2, batch.mask)
+        return float(module.score(outputs, batch)), float(mse)
 
     if settings.train_set_batches is not None and settings.curriculum:
         raise ValueError(f"{name}: a fixed training set cannot follow a curriculum")
@@ -261,16 +263,13 @@ def train(
         score = math.nan
         if step % settings.eval_every == 0 or step == settings.max_steps:
             current = as_numpy()
-            score = score_on(validation, current)
+            score, mse = evaluate(validation, current)
             checkpoints.append((step, score, current))
             if best is None or sign * score > sign * best[1]:
                 best = (step, score, current)
             reached = final_stage and (
                 (settings.target_score is not None and sign * score >= sign * settings.target_score)
-                or (
-                    settings.target_mse is not None
-                    and mse_on(validation, current) <= settings.target_mse
-                )
+                or (settings.target_mse is not None and mse <= settings.target_mse)
             )
         log.append((step, loss_value, batch_score, score, lr, horizon if horizon else -1))
         if reached:

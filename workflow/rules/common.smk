@@ -73,8 +73,9 @@ def _check_config():
                 f"which is not in tasks.{task}.constructions"
             )
 
-    unknown = set(config["fidelity"]["run"]) - set(config["fidelity"]["variations"])
-    if isinstance(config["fidelity"]["run"], list) and unknown:
+    run = config["fidelity"]["run"]
+    unknown = set(run) - set(config["fidelity"]["variations"]) if isinstance(run, list) else set()
+    if unknown:
         raise WorkflowError(
             f"config key fidelity.run names {sorted(unknown)}, which fidelity.variations lacks"
         )
