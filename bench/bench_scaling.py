@@ -113,7 +113,7 @@ def costs(n: int) -> dict[str, float]:
         "W_hh": np.stack([W_hh + 1e-3 * k * np.eye(n) for k in range(CHECKPOINTS)]),
         "W_hy": np.stack([W_hy] * CHECKPOINTS),
     }
-    selected = [(k, f"step {k}") for k in range(CHECKPOINTS)]
+    selected = [(k, [("step", k)]) for k in range(CHECKPOINTS)]
     out["checkpoint_ablation"] = timed(
         lambda: evaluate_checkpoints(stack, selected, 0.9, heldout, COPY, 0.01, 0.01)
     )

@@ -148,7 +148,7 @@ def main() -> None:
         table1=table(r, "table1.md"),
         gap_summary=gap_summary(r),
         gaps=table(r, "gap_attribution.md"),
-        subspace=table(r, "subspace_summary.md"),
+        subspace=table(r, "subspace_control_summary.md"),
         refit=table(r, "readout_refit_summary.md"),
         basis=table(r, "basis_sensitivity_summary.md"),
         checkpoints=table(r, "checkpoint_ablation_summary.md"),

@@ -23,34 +23,34 @@ def select_checkpoints(
     milestones: list[float],
     at_steps: list[int],
     higher_is_better: bool,
-) -> list[tuple[int, str]]:
-    """(index, label) of the chosen checkpoints, in training order, each index once.
+) -> list[tuple[int, list[tuple[str, float | None]]]]:
+    """(index, reasons) of the chosen checkpoints, in training order, each index once; a reason
+    is (``"milestone"``, m), (``"step"``, s), (``"best"``, None) or (``"last"``, None).
 
     A milestone m is reached at the first checkpoint with validation score >= m (accuracy) or
     <= m (FVU); a milestone never reached is skipped. A requested step s picks the last
     checkpoint with step <= s. The best-validated checkpoint (the model ``keep_best`` returns)
-    and the last one are always chosen. Labels of a checkpoint
-    chosen twice are joined with ``", "``.
+    and the last one are always chosen; a checkpoint chosen for several reasons has them all.
     """
     sign = 1.0 if higher_is_better else -1.0
-    labels: dict[int, list[str]] = {}
+    reasons: dict[int, list[tuple[str, float | None]]] = {}
     for m in milestones:
         reached = np.flatnonzero(sign * validation_score >= sign * m)
         if reached.size:
-            labels.setdefault(int(reached[0]), []).append(f"score {m:g}")
+            reasons.setdefault(int(reached[0]), []).append(("milestone", m))
     for s in at_steps:
         before = np.flatnonzero(step <= s)
         if before.size:
-            labels.setdefault(int(before[-1]), []).append(f"step {s}")
+            reasons.setdefault(int(before[-1]), []).append(("step", s))
     best = int(np.argmax(sign * validation_score))
-    labels.setdefault(best, []).append("best")
-    labels.setdefault(len(step) - 1, []).append("last")
-    return [(k, ", ".join(labels[k])) for k in sorted(labels)]
+    reasons.setdefault(best, []).append(("best", None))
+    reasons.setdefault(len(step) - 1, []).append(("last", None))
+    return [(k, reasons[k]) for k in sorted(reasons)]
 
 
 def evaluate_checkpoints(
     checkpoints: dict[str, np.ndarray],
-    selected: list[tuple[int, str]],
+    selected: list[tuple[int, list[tuple[str, float | None]]]],
     alpha: float,
     heldout: Batch,
     task: ModuleType,
@@ -58,19 +58,22 @@ def evaluate_checkpoints(
     mass_floor: float,
 ) -> list[dict]:
     """The ablation rows of :func:`rnnschur.ablation.evaluate_ablations` at ``alpha`` for each
-    selected checkpoint (each with its own ordered Schur form), headed by ``checkpoint`` (the
-    label), ``step`` and ``validation_score``."""
+    selected checkpoint (each with its own ordered Schur form, evaluated once), repeated for
+    each reason it was chosen and headed by ``selection`` and ``selection_value`` (the reason,
+    NaN for best and last), ``step`` and ``validation_score``."""
     rows = []
-    for k, label in selected:
+    for k, reasons in selected:
         W_xh, W_hh, W_hy = (checkpoints[key][k] for key in ("W_xh", "W_hh", "W_hy"))
-        head = {
-            "checkpoint": label,
-            "step": int(checkpoints["step"][k]),
-            "validation_score": float(checkpoints["validation_score"][k]),
-        }
         schur = ordered_real_schur(W_hh)
         ablations = evaluate_ablations(
             W_xh, W_hh, W_hy, schur, [alpha], heldout, task, epsilon, mass_floor
         )
-        rows += [head | row for row in ablations]
+        for kind, value in reasons:
+            head = {
+                "selection": kind,
+                "selection_value": float("nan") if value is None else float(value),
+                "step": int(checkpoints["step"][k]),
+                "validation_score": float(checkpoints["validation_score"][k]),
+            }
+            rows += [head | row for row in ablations]
     return rows

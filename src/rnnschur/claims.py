@@ -311,3 +311,46 @@ def claims_markdown(table: pd.DataFrame) -> str:
             f"{r.n_agree}/{r.n_seeds} | {interval} | {r.sign_test_p:.3g} | **{r.verdict}** |"
         )
     return "\n".join(lines) + "\n"
+
+
+def block_profile(
+    ablation: pd.DataFrame, alpha: float, level: float, fragile_effect: float
+) -> pd.DataFrame:
+    """The paper's picture for any task, tested over seeds: per task, construction, N_h and
+    single coupling block at ``alpha``, the harm of removing the block (accuracy lost, or FVU
+    gained), its mean and two-sided t interval over seeds (confidence 1 − ``level``), the mean
+    Schur mass removed, the seeds in which the ablation is an ε-stabilizer and a verdict:
+    *fragile* where the interval lies above ``fragile_effect`` (a fragile functional direction),
+    *harmless* where it lies within ±``fragile_effect``, *empty* where no seed's block has mass,
+    else *inconclusive*."""
+    rows = ablation[
+        np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(["T_RR", "T_CR", "T_CC"])
+    ].copy()
+    rows["harm"] = np.where(rows["metric"] == "accuracy", -1, 1) * rows["delta_score"]
+    out = []
+    keys = ["task", "construction", "n_hidden", "subset"]
+    for key, group in rows.groupby(keys, sort=False):
+        harm = group.sort_values("seed")["harm"].to_numpy(dtype=float)
+        low, high = t_interval(harm, level)
+        if (group["mass_removed"] == 0).all():
+            call = "empty"
+        elif verdict(low, high, "greater", fragile_effect) == "holds":
+            call = "fragile"
+        elif verdict(low, high, "within", fragile_effect) == "holds":
+            call = "harmless"
+        else:
+            call = "inconclusive"
+        out.append(
+            dict(zip(keys, key, strict=True))
+            | {
+                "metric": group["metric"].iloc[0],
+                "n_seeds": len(harm),
+                "harm_mean": float(harm.mean()),
+                "ci_low": low,
+                "ci_high": high,
+                "mass_removed": float(group["mass_removed"].mean()),
+                "n_stabilizer": int(group["stabilizer"].sum()),
+                "verdict": call,
+            }
+        )
+    return pd.DataFrame(out)

@@ -8,16 +8,23 @@
   init A = (U − Uᵀ)/2 with U_ij ~ Unif[−m, m] and D = realblock(eig(W̃)), W̃_ij ~ Unif[−m, m].
   The trained parameters are A and the blocks of D: a scalar per real eigenvalue and (a, b) per
   rotation-scaling block [[a, −b], [b, a]], so W stays normal.
+
+:data:`CONSTRUCTIONS` is the registry: a construction is added by writing its initialiser (a
+dense W, or parameters that training maps to W, as for ``cayley``) and one entry there. The
+Cayley map itself needs torch (it is differentiated in training) and imports it when called, so
+this module stays importable without torch.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import torch
 
-CONSTRUCTIONS = ("dense_default", "dense_orthogonal", "dense_normal", "cayley")
+if TYPE_CHECKING:
+    import torch
 
 
 def haar_orthogonal(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -44,7 +51,14 @@ def dense_normal_init(rng: np.random.Generator, n: int, variance: float = 1 / 6)
 
 def rotation_scaling_blockdiag(d_real: np.ndarray, d_pair: np.ndarray) -> np.ndarray:
     """blockdiag(d_real[0], .., [[a_0, −b_0], [b_0, a_0]], ..): real blocks first, then pairs."""
-    return cayley_diagonal(torch.from_numpy(d_real), torch.from_numpy(d_pair)).numpy()
+    r, p = len(d_real), len(d_pair)
+    D = np.zeros((r + 2 * p, r + 2 * p))
+    D[np.arange(r), np.arange(r)] = d_real
+    first = r + 2 * np.arange(p)
+    a, b = d_pair[:, 0], d_pair[:, 1]
+    D[first, first], D[first + 1, first + 1] = a, a
+    D[first, first + 1], D[first + 1, first] = -b, b
+    return D
 
 
 def realblock(eigenvalues: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -73,12 +87,16 @@ def cayley_init(rng: np.random.Generator, n: int) -> CayleyParams:
 
 def cayley_orthogonal(A: torch.Tensor) -> torch.Tensor:
     """O(A) = (I − A)(I + A)^{-1} = (I + A)^{-1}(I − A) (the two factors commute)."""
+    import torch
+
     eye = torch.eye(A.shape[0], dtype=A.dtype, device=A.device)
     return torch.linalg.solve(eye + A, eye - A)
 
 
 def cayley_diagonal(d_real: torch.Tensor, d_pair: torch.Tensor) -> torch.Tensor:
     """D = blockdiag(d_real..., [[a, −b], [b, a]]...) as a differentiable function."""
+    import torch
+
     r, p = d_real.shape[0], d_pair.shape[0]
     n = r + 2 * p
     first = r + 2 * torch.arange(p, device=d_real.device)
@@ -98,15 +116,26 @@ def cayley_weight(A: torch.Tensor, d_real: torch.Tensor, d_pair: torch.Tensor) -
     return O @ cayley_diagonal(d_real, d_pair) @ O.T
 
 
+@dataclass(frozen=True)
+class Construction:
+    """A recurrent construction: its initialiser (rng, N_h) -> W, or :class:`CayleyParams` that
+    training maps to W; ``even_sizes`` where N_h must be even."""
+
+    init: Callable[[np.random.Generator, int], np.ndarray | CayleyParams]
+    even_sizes: bool = False
+
+
+CONSTRUCTIONS = {
+    "dense_default": Construction(uniform_init),
+    "dense_orthogonal": Construction(haar_orthogonal),
+    "dense_normal": Construction(dense_normal_init, even_sizes=True),
+    "cayley": Construction(cayley_init),
+}
+
+
 def initial_recurrent(construction: str, rng: np.random.Generator, n: int):
-    """The initial recurrent parameters: an (n, n) W for the dense constructions, else
-    :class:`CayleyParams`."""
-    if construction == "dense_default":
-        return uniform_init(rng, n)
-    if construction == "dense_orthogonal":
-        return haar_orthogonal(rng, n)
-    if construction == "dense_normal":
-        return dense_normal_init(rng, n)
-    if construction == "cayley":
-        return cayley_init(rng, n)
-    raise KeyError(f"unknown construction {construction!r}; known: {CONSTRUCTIONS}")
+    """The initial recurrent parameters of ``construction`` (:data:`CONSTRUCTIONS`): an (n, n) W
+    for the dense constructions, else :class:`CayleyParams`."""
+    if construction not in CONSTRUCTIONS:
+        raise KeyError(f"unknown construction {construction!r}; known: {list(CONSTRUCTIONS)}")
+    return CONSTRUCTIONS[construction].init(rng, n)

@@ -23,9 +23,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rnnschur import io, metrics, refit, subspace
+from rnnschur import io, metrics, refit, subspace, views
 from rnnschur.ablation import evaluate_ablations
-from rnnschur.aggregate import spectrum_tables
 from rnnschur.io import require as _require
 from rnnschur.models import OFFSET_KEYS, WEIGHT_KEYS, check_model
 from rnnschur.rnn import rollout
@@ -197,8 +196,8 @@ def analyse(
     ablation = pd.DataFrame(rows)
     ablation.insert(0, "model", name)
     io.save_csv(files["ablation_csv"], ablation)
-    eigenvalues, _ = spectrum_tables(schur, settings.alpha)
-    io.save_csv(files["spectrum_csv"], eigenvalues)
+    eigenvalues, _ = views.spectrum_rows(schur, settings.alpha)
+    io.save_rows(files["spectrum_csv"], eigenvalues)
     verdicts = block_verdicts(ablation, settings.alpha, settings.fragile_effect)
     io.save_csv(files["verdicts_csv"], verdicts)
     progress("[3/5] subspace control (activity and readout subspaces, matched random controls)")

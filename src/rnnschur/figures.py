@@ -16,10 +16,11 @@ import pandas as pd  # noqa: E402
 from matplotlib.patches import Circle, Rectangle  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
-from rnnschur import paper  # noqa: E402
-from rnnschur.aggregate import largest_size  # noqa: E402
+from rnnschur import paper, tasks  # noqa: E402
+from rnnschur.constructions import CONSTRUCTIONS  # noqa: E402
 from rnnschur.io import atomic_path  # noqa: E402
 from rnnschur.paper import FIG1_ORDER  # noqa: E402
+from rnnschur.summaries import largest_size  # noqa: E402
 
 SINGLE_BLOCKS = ("T_RR", "T_CR", "T_CC")
 PAPER_STYLE = {"marker": "x", "color": "crimson", "s": 60, "zorder": 5, "label": "paper"}
@@ -88,9 +89,9 @@ def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
 
 
 def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
-    """Top row ΔFVU, bottom row S_ΔT, one column per task; single-block ablations, mean ± SEM
-    over seeds with every seed shown; the paper's values ×."""
-    data = ablation[(ablation["task"] != "copy") & np.isclose(ablation["alpha"], alpha)]
+    """Top row ΔFVU, bottom row S_ΔT, one column per task scored by FVU; single-block ablations,
+    mean ± SEM over seeds with every seed shown; the paper's values ×."""
+    data = ablation[(ablation["metric"] == "fvu") & np.isclose(ablation["alpha"], alpha)]
     data = data[data["subset"].isin(SINGLE_BLOCKS)]
     task_names = list(dict.fromkeys(data["task"]))
     reported = _reported()
@@ -255,8 +256,10 @@ BLOCK_MARKERS = {"T_RR": "o", "T_CR": "s", "T_CC": "^"}
 
 
 def _construction_colours(frame: pd.DataFrame) -> dict[str, str]:
-    names = ["dense_default", "dense_orthogonal", "dense_normal", "cayley"]
-    return {name: f"C{i}" for i, name in enumerate(names) if name in set(frame["construction"])}
+    """One colour per construction, in the registry's order (the same in every figure)."""
+    return {
+        name: f"C{i}" for i, name in enumerate(CONSTRUCTIONS) if name in set(frame["construction"])
+    }
 
 
 def fig_subspace_control(verdicts: pd.DataFrame) -> plt.Figure:
@@ -299,8 +302,8 @@ def fig_subspace_control(verdicts: pd.DataFrame) -> plt.Figure:
             if row == len(task_names) - 1:
                 ax.set_xlabel("overlap of ΔW")
             if col == 0:
-                metric = "accuracy lost" if task == "copy" else "FVU gained"
-                ax.set_ylabel(metric)
+                higher = tasks.get(task).HIGHER_IS_BETTER
+                ax.set_ylabel("accuracy lost" if higher else "FVU gained")
     handles = [
         plt.Line2D([], [], ls="", marker=m, color="k", label="−" + b.replace("T_CR", "T_C→R"))
         for b, m in BLOCK_MARKERS.items()
@@ -422,7 +425,7 @@ def fig_checkpoint_ablation(checkpoints: pd.DataFrame) -> plt.Figure:
         d = data[(data["task"] == task) & (data["construction"] == construction)]
         for i, subset in enumerate(order):
             for _, run in d[d["subset"] == subset].groupby("seed"):
-                run = run.sort_values("step")
+                run = run.drop_duplicates("step").sort_values("step")
                 ax.plot(
                     run["step"], run["score"], marker=".", ms=3, lw=0.9, color=f"C{i}", alpha=0.8
                 )

@@ -173,3 +173,44 @@ def test_claims_use_the_paper_size_or_the_largest_trained():
     frame = pd.concat([frame, copy_rows("dense_orthogonal", {0: PAPER_LIKE}, n_hidden=8)])
     row = verdicts(frame).loc["copy_T_CR_harmful"]
     assert row["n_hidden"] == 16 and row["n_seeds"] == 2
+
+
+def test_block_profile_verdicts_on_planted_harms():
+    from rnnschur.claims import block_profile
+
+    planted = {  # (task, metric, block): delta_score per seed, mass removed
+        ("flip_flop", "fvu", "T_CR"): ([0.5, 0.6, 0.7], 0.2),  # interval [0.35, 0.85]
+        ("flip_flop", "fvu", "T_CC"): ([0.01, 0.02, 0.0], 0.1),  # [−0.015, 0.035]
+        ("flip_flop", "fvu", "T_RR"): ([0.0, 0.5, 1.0], 0.1),  # [−0.74, 1.74]
+        ("copy", "accuracy", "T_CR"): ([-0.3, -0.35, -0.4], 0.3),  # harm = accuracy lost
+        ("copy", "accuracy", "T_CC"): ([0.0, 0.0, 0.0], 0.0),  # no mass in the block
+    }
+    rows = [
+        {
+            "task": task,
+            "construction": "dense_orthogonal",
+            "n_hidden": 8,
+            "seed": seed,
+            "alpha": alpha,
+            "subset": block,
+            "metric": metric,
+            "delta_score": delta[seed] if alpha == 0.9 else 9.0,  # other alphas are ignored
+            "mass_removed": mass,
+            "stabilizer": seed == 0,
+        }
+        for (task, metric, block), (delta, mass) in planted.items()
+        for seed in range(3)
+        for alpha in (0.85, 0.9)
+    ]
+    profile = block_profile(pd.DataFrame(rows), 0.9, 0.05, 0.1).set_index(["task", "subset"])
+    assert profile["verdict"].to_dict() == {
+        ("flip_flop", "T_CR"): "fragile",
+        ("flip_flop", "T_CC"): "harmless",
+        ("flip_flop", "T_RR"): "inconclusive",
+        ("copy", "T_CR"): "fragile",
+        ("copy", "T_CC"): "empty",
+    }
+    half = 4.302652729911275 * 0.1 / np.sqrt(3)  # t(0.975, 2) · sd / √n
+    assert profile.loc[("flip_flop", "T_CR"), "ci_low"] == pytest.approx(0.6 - half)
+    assert profile.loc[("copy", "T_CR"), "harm_mean"] == pytest.approx(0.35)
+    assert (profile["n_stabilizer"] == 1).all() and (profile["n_seeds"] == 3).all()

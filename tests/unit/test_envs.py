@@ -19,16 +19,21 @@ TRAINING_ENV = "train.yaml"
 
 
 def rule_scripts() -> dict[str, tuple[str, Path]]:
-    """{rule: (conda env file name, script path)} from the rule files."""
+    """{rule: (conda env file name, script path)} from the rule files; the rules built in a loop
+    over the analyses' registry (``rule:`` with ``name:``) once per analysis."""
+    from rnnschur.analyses import ANALYSES
+
     rules = {}
     for smk in sorted((REPO / "workflow" / "rules").glob("*.smk")):
-        for block in re.split(r"^rule ", smk.read_text(), flags=re.M)[1:]:
-            name = block.split(":", 1)[0]
+        for block in re.split(r"^\s*rule\b", smk.read_text(), flags=re.M)[1:]:
+            name = block.split(":", 1)[0].strip() or re.search(r"name:\s*\n\s*(.+)", block)[1]
             env = re.search(r"conda:\s*\n\s*\"\.\./\.\./envs/([^\"]+)\"", block)
             script = re.search(r"script:\s*\n\s*\"\.\./([^\"]+)\"", block)
             if script:
                 assert env, f"rule {name} runs a script but declares no conda env"
-                rules[name] = (env.group(1), REPO / "workflow" / script.group(1))
+                for analysis in ANALYSES if "{params.analysis}" in script[1] else [None]:
+                    path = script[1].replace("{params.analysis}", analysis or "")
+                    rules[analysis or name] = (env[1], REPO / "workflow" / path)
     return rules
 
 

@@ -1,5 +1,8 @@
 """Generator invariants: each test can fail if a generator is wrong."""
 
+import inspect
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -209,3 +212,32 @@ def test_legacy_context_noise_only_on_evidence_during_stimulus():
 def test_unknown_task_is_refused():
     with pytest.raises(KeyError, match="unknown task"):
         tasks.get("parity")
+
+
+@pytest.mark.parametrize("name", tasks.names())
+def test_every_task_module_keeps_the_registry_contract(name):
+    """What the workflow relies on of a task module, so a new module that lacks it fails here."""
+    from jsonschema import Draft202012Validator
+
+    module = tasks.get(name)
+    signature = inspect.signature(module.generate).parameters
+    assert set(module.PARAMETERS) <= set(signature)
+    defaults = tasks.defaults(name)
+    schema = {"type": "object", "additionalProperties": False, "properties": module.PARAMETERS}
+    assert not list(Draft202012Validator(schema).iter_errors(defaults))
+    assert module.SCORE in ("accuracy", "fvu")
+    assert module.HIGHER_IS_BETTER == (module.SCORE == "accuracy")
+    assert module.CURRICULUM_PARAM in (None, *module.PARAMETERS)
+    batch = module.generate(rng(), 6, **defaults)
+    assert (batch.inputs.shape[-1], batch.targets.shape[-1]) == module.dims(**defaults)
+    assert batch.mask.sum() > 0
+    perfect = module.score(batch.targets, batch)
+    assert perfect == (1.0 if module.HIGHER_IS_BETTER else 0.0)
+    # The same seed gives the same trials (the held-out set is drawn once per task).
+    again = module.generate(rng(), 6, **defaults)
+    np.testing.assert_array_equal(batch.inputs, again.inputs)
+
+
+def test_the_registry_is_the_package():
+    modules = {p.stem for p in Path(tasks.__file__).parent.glob("*.py") if p.stem != "__init__"}
+    assert set(tasks.names()) == modules

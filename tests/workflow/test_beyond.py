@@ -46,8 +46,8 @@ def test_subspace_overlaps_and_controls(quick_run):
 
 
 def test_subspace_verdicts(quick_run):
-    verdicts = read(quick_run, "subspace_verdicts.csv")
-    summary = read(quick_run, "subspace_summary.csv")
+    verdicts = read(quick_run, "subspace_control_verdicts.csv")
+    summary = read(quick_run, "subspace_control_summary.csv")
     assert set(verdicts["verdict"]) <= {
         "explained",
         "ablation milder",
@@ -107,13 +107,14 @@ def test_checkpoint_ablation(quick_run):
     # for the neuroscience tasks (keep_best).
     full = checkpoints[checkpoints["subset"] == "none"]
     kept = np.where(full["task"] == "copy", "last", "best")
-    labels = full["checkpoint"].str.split(", ")
-    model = full[[k in label for k, label in zip(kept, labels, strict=True)]]
+    model = full[full["selection"] == kept]
     model = model.set_index(["task", "construction", "n_hidden", "seed"])
     assert len(model) == REPRESENTATIVES
     np.testing.assert_allclose(model["score"], full_scores(quick_run).loc[model.index], rtol=1e-6)
     accuracy = checkpoints[checkpoints["task"] == "copy"]
-    reached = accuracy[accuracy["checkpoint"].str.contains("score 0.6")]
+    reached = accuracy[
+        (accuracy["selection"] == "milestone") & (accuracy["selection_value"] == 0.6)
+    ]
     assert (reached["validation_score"] >= 0.6).all()
 
 
@@ -125,8 +126,8 @@ def test_changing_the_controls_reruns_only_the_subspace_control(quick_run):
     assert set(jobs) == {
         "subspace_control",
         "collect_beyond",
-        "subspace_summary",
-        "fig_beyond",
+        "subspace_control_summary",
+        "fig_subspace_control",
         "all",
     }
 

@@ -230,7 +230,7 @@ def test_html_report_contains_every_figure_and_table(quick_run):
     html = (quick_run / "report.html").read_text()
     for name in (
         *FIGURES,
-        "subspace_summary.csv",
+        "subspace_control_summary.csv",
         "readout_refit_summary.csv",
         "paper_vs_reproduced.csv",
         "table1.csv",
@@ -241,7 +241,7 @@ def test_html_report_contains_every_figure_and_table(quick_run):
     ):
         assert name in html, name
     assert "Figure 1 reproduced" in html and "Every number the paper reports" in html
-    # The beyond-the-paper rules share one caption file per rule, chosen by the wildcard.
+    # The beyond-the-paper rules share one caption file, filled from the analyses' registry.
     assert "Subspace control (beyond the paper)" in html and "Readout refit summary" in html
 
 

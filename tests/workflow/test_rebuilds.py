@@ -15,7 +15,10 @@ FIGURES = {
     "fig_schur_spectra",
     "fig_training_curves",
     "fig_task_rollouts",
-    "fig_beyond",
+    "fig_subspace_control",
+    "fig_readout_refit",
+    "fig_basis_sensitivity",
+    "fig_checkpoint_ablation",
     "fig_gap_attribution",
 }
 
@@ -66,7 +69,7 @@ def test_changing_the_alpha_grid_reruns_ablation_and_below_never_training(quick_
 def test_changing_alpha_reruns_the_figures_not_the_ablations(quick_run):
     jobs = dry_run(quick_run, "--config", "alpha=0.95")
     assert not (UPSTREAM | {"ablate"}) & set(jobs)
-    assert {"fig1_copy_ablation", "fig2_neuro_ablation", "spectra"} <= set(jobs)
+    assert {"fig1_copy_ablation", "fig2_neuro_ablation", "spectrum"} <= set(jobs)
 
 
 def test_changing_a_task_generator_reruns_that_task_only(quick_run):

@@ -10,6 +10,8 @@ rule ablate:
         f"{R}/logs/ablate/{MODEL}.log",
     benchmark:
         f"{R}/benchmarks/ablate/{MODEL}.tsv"
+    group:
+        "post"
     conda:
         "../../envs/analysis.yaml"
     threads: 1

@@ -82,55 +82,6 @@ rule paper_vs_reproduced:
         "../scripts/paper_vs_reproduced.py"
 
 
-rule spectra:
-    """Ordered eigenvalues and |T| of one representative model per task and construction."""
-    input:
-        schur=representative_files(f"{R}/schur/{MODEL}.npz"),
-    output:
-        eigenvalues=f"{TABLES}/spectra.csv",
-        abs_T=f"{TABLES}/schur_abs_T.csv",
-    log:
-        f"{R}/logs/aggregate/spectra.log",
-    localrule: True
-    conda:
-        "../../envs/analysis.yaml"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        models=representative_models(),
-        alpha=config["alpha"],
-    script:
-        "../scripts/spectra.py"
-
-
-rule rollout_examples:
-    """Held-out example trials of one model per neuroscience task: target, full model and each
-    single-block ablation."""
-    input:
-        weights=representative_files(f"{R}/models/{MODEL}/weights.npz", NEURO_TASKS),
-        schur=representative_files(f"{R}/schur/{MODEL}.npz", NEURO_TASKS),
-        heldout=representative_files(f"{R}/data/{{task}}/heldout.npz", NEURO_TASKS),
-    output:
-        f"{TABLES}/rollout_examples.csv",
-    log:
-        f"{R}/logs/aggregate/rollout_examples.log",
-    localrule: True
-    conda:
-        "../../envs/analysis.yaml"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        models=representative_models(NEURO_TASKS),
-        alpha=config["alpha"],
-        n_trials=3,
-    script:
-        "../scripts/rollout_examples.py"
-
-
 rule claims:
     """Each claim of the paper that the reproduction can test: per-seed statistic, t interval
     over seeds, sign test and verdict."""
@@ -152,3 +103,32 @@ rule claims:
         claims=config["claims"],
     script:
         "../scripts/claims.py"
+
+
+rule block_profile:
+    """Per task and single coupling block: the harm of removing it, its t interval over seeds,
+    and a verdict (fragile, harmless, inconclusive)."""
+    input:
+        f"{TABLES}/ablation.csv",
+    output:
+        csv=report(
+            f"{TABLES}/block_profile.csv",
+            caption="../report/block_profile.rst",
+            category="Tables",
+        ),
+        md=f"{TABLES}/block_profile.md",
+    log:
+        f"{R}/logs/aggregate/block_profile.log",
+    localrule: True
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        alpha=config["alpha"],
+        level=config["claims"]["level"],
+        fragile_effect=config["claims"]["fragile_effect"],
+    script:
+        "../scripts/block_profile.py"

@@ -1,116 +1,102 @@
-# Beyond the paper: four questions it leaves open, one job per model each, all at `alpha`.
+# Beyond the paper: four questions it leaves open. Every rule here is derived from the registry
+# rnnschur.analyses.ANALYSES: per analysis one job per model, a summary and a figure, all at
+# `alpha`; names and paths follow its conventions (see the module's docstring).
+
+# The per-model files an analysis may read (Analysis.reads).
+MODEL_INPUTS = {
+    "weights": f"{R}/models/{MODEL}/weights.npz",
+    "schur": f"{R}/schur/{MODEL}.npz",
+    "heldout": f"{R}/data/{{task}}/heldout.npz",
+    "checkpoints": f"{R}/models/{MODEL}/checkpoints.npz",
+}
 
 
-rule checkpoint_ablation:
-    """All 8 subsets on checkpoints of the training run (when training stops)."""
-    input:
-        checkpoints=f"{R}/models/{MODEL}/checkpoints.npz",
-        heldout=f"{R}/data/{{task}}/heldout.npz",
-    output:
-        f"{R}/beyond/checkpoint_ablation/{MODEL}.csv",
-    log:
-        f"{R}/logs/beyond/checkpoint_ablation/{MODEL}.log",
-    benchmark:
-        f"{R}/benchmarks/beyond/checkpoint_ablation/{MODEL}.tsv"
-    conda:
-        "../../envs/analysis.yaml"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=10,
-    params:
-        alpha=config["alpha"],
-        selection=lambda w: task_config(w.task)["checkpoints"],
-        epsilon=config["ablation"]["epsilon"],
-        mass_floor=config["ablation"]["mass_floor"],
-        fvu_steps=config["ablation"]["fvu_steps"],
-    script:
-        "../scripts/checkpoint_ablation.py"
+for name, analysis in ANALYSES.items():
+    # The table its figure draws: the tidy table, or one its summary writes.
+    figure_table = f"{name}_{analysis.figure_reads}" if analysis.figure_reads else name
 
+    rule:
+        name:
+            name
+        input:
+            **{key: MODEL_INPUTS[key] for key in analysis.reads},
+        output:
+            f"{R}/beyond/{name}/{MODEL}.csv",
+        log:
+            f"{R}/logs/beyond/{name}/{MODEL}.log",
+        benchmark:
+            f"{R}/benchmarks/beyond/{name}/{MODEL}.tsv"
+        group:
+            "post"
+        conda:
+            "../../envs/analysis.yaml"
+        threads: 1
+        resources:
+            mem_mb=analysis.mem_mb,
+            runtime=analysis.runtime,
+        params:
+            analysis=name,
+            settings=lambda w, name=name: analysis_settings(name, w.task),
+        # The script path is formatted when the job runs: through params, not the loop variable.
+        script:
+            "../scripts/{params.analysis}.py"
 
-rule subspace_control:
-    """Overlap of each ablation's dW with activity and readout subspaces, and matched random
-    perturbations."""
-    input:
-        weights=f"{R}/models/{MODEL}/weights.npz",
-        schur=f"{R}/schur/{MODEL}.npz",
-        heldout=f"{R}/data/{{task}}/heldout.npz",
-    output:
-        f"{R}/beyond/subspace_control/{MODEL}.csv",
-    log:
-        f"{R}/logs/beyond/subspace_control/{MODEL}.log",
-    benchmark:
-        f"{R}/benchmarks/beyond/subspace_control/{MODEL}.tsv"
-    conda:
-        "../../envs/analysis.yaml"
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=20,
-    params:
-        alpha=config["alpha"],
-        settings=config["subspace_control"],
-        fvu_steps=config["ablation"]["fvu_steps"],
-        base_seed=config["base_seed"],
-    script:
-        "../scripts/subspace_control.py"
+    rule:
+        name:
+            f"{name}_summary"
+        input:
+            f"{TABLES}/{name}.csv",
+        output:
+            **{key: f"{TABLES}/{name}_{key}.csv" for key in analysis.tables},
+            csv=report(
+                f"{TABLES}/{name}_summary.csv",
+                caption="../report/beyond_summary.rst",
+                category="Beyond the paper",
+            ),
+            md=f"{TABLES}/{name}_summary.md",
+        log:
+            f"{R}/logs/aggregate/{name}_summary.log",
+        localrule: True
+        conda:
+            "../../envs/analysis.yaml"
+        threads: 1
+        resources:
+            mem_mb=1000,
+            runtime=5,
+        params:
+            analysis=name,
+            settings=config.get(name, {}),
+            caption=analysis.summary_caption,
+        script:
+            "../scripts/beyond_summary.py"
 
-
-rule readout_refit:
-    """Held-out score of each ablation with the fixed readout and with a ridge readout refit."""
-    input:
-        weights=f"{R}/models/{MODEL}/weights.npz",
-        schur=f"{R}/schur/{MODEL}.npz",
-        heldout=f"{R}/data/{{task}}/heldout.npz",
-    output:
-        f"{R}/beyond/readout_refit/{MODEL}.csv",
-    log:
-        f"{R}/logs/beyond/readout_refit/{MODEL}.log",
-    benchmark:
-        f"{R}/benchmarks/beyond/readout_refit/{MODEL}.tsv"
-    conda:
-        "../../envs/analysis.yaml"
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=10,
-    params:
-        alpha=config["alpha"],
-        settings=config["readout_refit"],
-        generator=lambda w: task_config(w.task)["generator"],
-        fvu_steps=config["ablation"]["fvu_steps"],
-        base_seed=config["base_seed"],
-    script:
-        "../scripts/readout_refit.py"
-
-
-rule basis_sensitivity:
-    """Eigenvector conditioning, departure from normality, and the spread of the Schur and the
-    eigen-coordinate ablation under tiny perturbations of W."""
-    input:
-        weights=f"{R}/models/{MODEL}/weights.npz",
-        schur=f"{R}/schur/{MODEL}.npz",
-    output:
-        f"{R}/beyond/basis_sensitivity/{MODEL}.csv",
-    log:
-        f"{R}/logs/beyond/basis_sensitivity/{MODEL}.log",
-    benchmark:
-        f"{R}/benchmarks/beyond/basis_sensitivity/{MODEL}.tsv"
-    conda:
-        "../../envs/analysis.yaml"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=10,
-    params:
-        alpha=config["alpha"],
-        settings=config["basis_sensitivity"],
-        base_seed=config["base_seed"],
-    script:
-        "../scripts/basis_sensitivity.py"
-
-
-BEYOND = ["checkpoint_ablation", "subspace_control", "readout_refit", "basis_sensitivity"]
+    rule:
+        name:
+            f"fig_{name}"
+        input:
+            table=f"{TABLES}/{figure_table}.csv",
+            style=STYLE,
+        output:
+            pdf=report(
+                f"{FIGURES}/fig_{name}.pdf",
+                caption="../report/fig_beyond.rst",
+                category="Beyond the paper",
+            ),
+            png=f"{FIGURES}/fig_{name}.png",
+        log:
+            f"{R}/logs/figures/fig_{name}.log",
+        localrule: True
+        conda:
+            "../../envs/analysis.yaml"
+        threads: 1
+        resources:
+            mem_mb=1000,
+            runtime=5,
+        params:
+            analysis=name,
+            caption=analysis.figure_caption,
+        script:
+            "../scripts/fig_beyond.py"
 
 
 rule collect_beyond:
@@ -122,7 +108,7 @@ rule collect_beyond:
     log:
         f"{R}/logs/aggregate/{{analysis}}.log",
     wildcard_constraints:
-        analysis="|".join(BEYOND),
+        analysis="|".join(ANALYSES),
     localrule: True
     conda:
         "../../envs/analysis.yaml"
@@ -132,64 +118,3 @@ rule collect_beyond:
         runtime=5,
     script:
         "../scripts/collect_ablations.py"
-
-
-rule subspace_summary:
-    """Per model the verdict of each ablation against its matched controls; per task the
-    summary over seeds."""
-    input:
-        f"{TABLES}/subspace_control.csv",
-    output:
-        verdicts=f"{TABLES}/subspace_verdicts.csv",
-        csv=report(
-            f"{TABLES}/subspace_summary.csv",
-            caption="../report/subspace_summary.rst",
-            category="Beyond the paper",
-        ),
-        md=f"{TABLES}/subspace_summary.md",
-    log:
-        f"{R}/logs/aggregate/subspace_summary.log",
-    localrule: True
-    conda:
-        "../../envs/analysis.yaml"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        effect_floor=config["subspace_control"]["effect_floor"],
-        ratio=config["subspace_control"]["ratio"],
-    script:
-        "../scripts/subspace_summary.py"
-
-
-rule beyond_summary:
-    """Summary over seeds of the readout refit, the basis sensitivity and the checkpoints."""
-    input:
-        f"{TABLES}/{{analysis}}.csv",
-    output:
-        csv=report(
-            f"{TABLES}/{{analysis}}_summary.csv",
-            caption="../report/beyond_summary.rst",
-            category="Beyond the paper",
-        ),
-        md=f"{TABLES}/{{analysis}}_summary.md",
-    log:
-        f"{R}/logs/aggregate/{{analysis}}_summary.log",
-    wildcard_constraints:
-        analysis="readout_refit|basis_sensitivity|checkpoint_ablation",
-    localrule: True
-    conda:
-        "../../envs/analysis.yaml"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        summary=lambda w: {
-            "readout_refit": "refit_summary",
-            "basis_sensitivity": "basis_summary",
-            "checkpoint_ablation": "checkpoint_summary",
-        }[w.analysis],
-    script:
-        "../scripts/beyond_summary.py"

@@ -1,6 +1,7 @@
 # Config loading and validation, config access, target lists and wildcard constraints.
 import copy
 import os
+import sys
 from pathlib import Path
 
 import yaml
@@ -17,6 +18,12 @@ os.environ.update(
     PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
 )
 STYLE = str(ROOT / "workflow" / "style.mplstyle")
+# The registries of tasks, constructions and beyond-the-paper analyses (light imports: NumPy).
+sys.path.insert(0, str(ROOT / "src"))
+from jsonschema import Draft202012Validator  # noqa: E402  (a dependency of snakemake)
+from rnnschur import tasks as task_registry  # noqa: E402
+from rnnschur.analyses import ANALYSES  # noqa: E402
+from rnnschur.constructions import CONSTRUCTIONS  # noqa: E402
 
 
 def load_preset(name):
@@ -43,11 +50,57 @@ validate(config, "../schemas/config.schema.yaml")
 R = config["results_dir"].rstrip("/")
 GPUS_PER_TRAINING = 1 if config["device"].startswith("cuda") else 0
 TASKS = config["run_tasks"]
-NEURO_TASKS = [t for t in TASKS if t != "copy"]
+
+
+def _check_names():
+    """Every task and construction the config names is in its registry."""
+    known = task_registry.names()
+    for key, names in (("run_tasks", TASKS), ("tasks", list(config["tasks"]))):
+        unknown = [t for t in names if t not in known]
+        if unknown:
+            raise WorkflowError(
+                f"config key {key} names the unknown task {unknown[0]!r}; tasks: {list(known)} "
+                "(a task is a module of src/rnnschur/tasks)"
+            )
+    for task, settings in config["tasks"].items():
+        places = [("constructions", settings["constructions"])]
+        places += [("training_overrides", list(settings.get("training_overrides", {})))]
+        for key, names in places:
+            unknown = [k for k in names if k not in CONSTRUCTIONS]
+            if unknown:
+                raise WorkflowError(
+                    f"config key tasks.{task}.{key} names the unknown construction "
+                    f"{unknown[0]!r}; constructions: {list(CONSTRUCTIONS)}"
+                )
+        for construction in settings["constructions"]:
+            odd = [n for n in settings["sizes"] if n % 2]
+            if CONSTRUCTIONS[construction].even_sizes and odd:
+                raise WorkflowError(
+                    f"config key tasks.{task}.sizes has {odd[0]}, but {construction} needs an "
+                    "even N_h"
+                )
+
+
+def check_generator(where, task, generator):
+    """Refuse a generator setting of ``task`` that its module's PARAMETERS do not allow, naming
+    the key (``where``); fill in the module's defaults."""
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": task_registry.get(task).PARAMETERS,
+    }
+    for error in Draft202012Validator(schema).iter_errors(generator):
+        key = ".".join([where, *map(str, error.absolute_path)])
+        raise WorkflowError(f"config key {key}: {error.message}")
+    for key, value in task_registry.defaults(task).items():
+        generator.setdefault(key, value)
 
 
 def _check_config():
     """Checks across keys that the JSON schema cannot express."""
+    _check_names()
+    for task, settings in config["tasks"].items():
+        check_generator(f"tasks.{task}.generator", task, settings.setdefault("generator", {}))
     missing = [t for t in TASKS if t not in config["tasks"]]
     if missing:
         raise WorkflowError(
@@ -86,6 +139,7 @@ def _check_config():
             trial["tasks"][task]["training"].update(variation.get("training", {}))
             try:
                 validate(trial, "../schemas/config.schema.yaml")
+                check_generator("generator", task, trial["tasks"][task]["generator"])
             except WorkflowError as error:
                 raise WorkflowError(
                     f"config key fidelity.variations.{name} does not fit tasks.{task}: {error}"
@@ -93,6 +147,9 @@ def _check_config():
 
 
 _check_config()
+# Tasks scored by FVU (Figure 2 and the example rollouts): the paper's neuroscience tasks and any
+# task added with SCORE = "fvu".
+FVU_TASKS = [t for t in TASKS if task_registry.get(t).SCORE == "fvu"]
 
 
 def task_config(task):
@@ -220,13 +277,19 @@ def fidelity_settings(variation, task):
     return generator, training
 
 
-BEYOND_FIGURES = [
-    "fig_subspace_control",
-    "fig_readout_refit",
-    "fig_basis_sensitivity",
-    "fig_checkpoint_ablation",
-]
-BEYOND_SUMMARIES = ["readout_refit", "basis_sensitivity", "checkpoint_ablation"]
+def analysis_settings(name, task):
+    """What one job of analysis ``name`` reads of the config: its own settings (config key
+    ``name``) and the shared ones its registry entry uses."""
+    shared = {
+        "alpha": config["alpha"],
+        "ablation": config["ablation"],
+        "base_seed": config["base_seed"],
+        "generator": task_config(task)["generator"],
+        "checkpoints": task_config(task)["checkpoints"],
+    }
+    return {**config.get(name, {}), **{key: shared[key] for key in ANALYSES[name].uses}}
+
+
 TABLES = f"{R}/tables"
 FIGURES = f"{R}/figures"
 
@@ -234,10 +297,10 @@ FIGURES = f"{R}/figures"
 def figure_names():
     names = ["fig_schur_spectra", "fig_training_curves"]
     if config["beyond_models"] != "none":
-        names += BEYOND_FIGURES
+        names += [f"fig_{name}" for name in ANALYSES]
     if "copy" in TASKS:
         names.append("fig1_copy_ablation")
-    if NEURO_TASKS:
+    if FVU_TASKS:
         names += ["fig2_neuro_ablation", "fig_task_rollouts"]
     if fidelity_files("{variation}{task}{seed}"):
         names.append("fig_gap_attribution")
@@ -253,14 +316,15 @@ def all_targets():
     if not TASKS:
         return external
     tables = ["ablation.csv", "models.csv", "paper_vs_reproduced.csv", "paper_vs_reproduced.md"]
-    tables += ["claims.csv", "claims.md"]
+    tables += ["claims.csv", "claims.md", "block_profile.csv", "block_profile.md"]
     if fidelity_files("{variation}{task}{seed}"):
         tables += ["gap_attribution.csv", "gap_attribution.md"]
     if "copy" in TASKS:
         tables += ["table1.csv", "table1.md"]
     if config["beyond_models"] != "none":
-        tables += ["subspace_verdicts.csv", "subspace_summary.csv", "subspace_summary.md"]
-        tables += [f"{a}_summary.{e}" for a in BEYOND_SUMMARIES for e in ("csv", "md")]
+        for name, analysis in ANALYSES.items():
+            tables += [f"{name}_summary.csv", f"{name}_summary.md"]
+            tables += [f"{name}_{key}.csv" for key in analysis.tables]
     return (
         [f"{TABLES}/{t}" for t in tables]
         + [f"{FIGURES}/{name}.{ext}" for name in figure_names() for ext in ("pdf", "png")]
@@ -269,8 +333,8 @@ def all_targets():
 
 
 wildcard_constraints:
-    task="|".join(["copy", "flip_flop", "sine", "context_integration"]),
-    construction="|".join(["dense_default", "dense_orthogonal", "dense_normal", "cayley"]),
+    task="|".join(task_registry.names()),
+    construction="|".join(CONSTRUCTIONS),
     size=r"\d+",
     seed=r"\d+",
     variation=r"[A-Za-z0-9_]+",

@@ -126,41 +126,6 @@ rule fig_task_rollouts:
         "../scripts/fig_task_rollouts.py"
 
 
-# Beyond the paper: each figure reads one tidy table.
-BEYOND_FIGURE_TABLES = {
-    "fig_subspace_control": "subspace_verdicts",
-    "fig_readout_refit": "readout_refit",
-    "fig_basis_sensitivity": "basis_sensitivity",
-    "fig_checkpoint_ablation": "checkpoint_ablation",
-}
-
-
-rule fig_beyond:
-    input:
-        table=lambda w: f"{TABLES}/{BEYOND_FIGURE_TABLES[w.figure]}.csv",
-        style=STYLE,
-    output:
-        pdf=report(
-            f"{FIGURES}/{{figure}}.pdf",
-            caption="../report/fig_beyond.rst",
-            category="Beyond the paper",
-        ),
-        png=f"{FIGURES}/{{figure}}.png",
-    log:
-        f"{R}/logs/figures/{{figure}}.log",
-    wildcard_constraints:
-        figure="|".join(BEYOND_FIGURE_TABLES),
-    localrule: True
-    conda:
-        "../../envs/analysis.yaml"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    script:
-        "../scripts/fig_beyond.py"
-
-
 rule fig_gap_attribution:
     input:
         gaps=f"{TABLES}/gap_attribution.csv",

@@ -8,6 +8,8 @@ rule schur:
         f"{R}/logs/schur/{MODEL}.log",
     benchmark:
         f"{R}/benchmarks/schur/{MODEL}.tsv"
+    group:
+        "post"
     conda:
         "../../envs/analysis.yaml"
     threads: 1

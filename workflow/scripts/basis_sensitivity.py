@@ -7,11 +7,10 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 from rnnschur import basis, io  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 
-w, params = snakemake.wildcards, snakemake.params
-settings = params.settings
+w, settings = snakemake.wildcards, snakemake.params.settings
 _, W_hh, _ = io.load_weights(snakemake.input.weights)
 schur = io.load_schur(snakemake.input.schur, W_hh)
-rng = job_rng(params.base_seed, "basis_sensitivity", w.task, w.construction, w.size, w.seed)
+rng = job_rng(settings["base_seed"], "basis_sensitivity", w.task, w.construction, w.size, w.seed)
 E = basis.perturbations(rng, W_hh, settings["relative_perturbation"], settings["n_draws"])
-rows = basis.sensitivity_rows(W_hh, schur, params.alpha, E)
+rows = basis.sensitivity_rows(W_hh, schur, settings["alpha"], E)
 io.save_rows(snakemake.output[0], io.labelled(rows, w))

@@ -1,4 +1,5 @@
-"""Rule beyond_summary: one summary table (CSV and Markdown) of a beyond-the-paper analysis."""
+"""Rules <analysis>_summary: the summary tables (CSV, and Markdown for the summary) of a
+beyond-the-paper analysis, from ``summaries.<analysis>``."""
 
 import sys
 
@@ -6,9 +7,13 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from rnnschur import aggregate, io  # noqa: E402
+from rnnschur import io, summaries, tables  # noqa: E402
 
-summary = getattr(aggregate, snakemake.params.summary)(pd.read_csv(snakemake.input[0]))
+analysis = snakemake.params.analysis
+results = getattr(summaries, analysis)(pd.read_csv(snakemake.input[0]), snakemake.params.settings)
+summary = results.pop("summary")
 io.save_csv(snakemake.output.csv, summary)
+for key, frame in results.items():
+    io.save_csv(snakemake.output[key], frame)
 numbers = summary.select_dtypes("float").columns
-io.save_text(snakemake.output.md, aggregate.markdown(summary, dict.fromkeys(numbers, ".3g")))
+io.save_text(snakemake.output.md, tables.markdown(summary, dict.fromkeys(numbers, ".3g")))

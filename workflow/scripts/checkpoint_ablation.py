@@ -8,7 +8,8 @@ from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import scoring_batch  # noqa: E402
 from rnnschur.checkpoints import evaluate_checkpoints, select_checkpoints  # noqa: E402
 
-w, params = snakemake.wildcards, snakemake.params
+w, settings = snakemake.wildcards, snakemake.params.settings
+ablation = settings["ablation"]
 task = tasks.get(w.task)
 checkpoints = io.load_checkpoints(snakemake.input.checkpoints)
 heldout = io.load_batch(
@@ -17,18 +18,18 @@ heldout = io.load_batch(
 selected = select_checkpoints(
     checkpoints["step"],
     checkpoints["validation_score"],
-    params.selection["milestones"],
-    params.selection["steps"],
+    settings["checkpoints"]["milestones"],
+    settings["checkpoints"]["steps"],
     task.HIGHER_IS_BETTER,
 )
 print(f"checkpoints: {selected}", file=sys.stderr)
 rows = evaluate_checkpoints(
     checkpoints,
     selected,
-    params.alpha,
-    scoring_batch(heldout, task, params.fvu_steps),
+    settings["alpha"],
+    scoring_batch(heldout, task, ablation["fvu_steps"]),
     task,
-    params.epsilon,
-    params.mass_floor,
+    ablation["epsilon"],
+    ablation["mass_floor"],
 )
 io.save_rows(snakemake.output[0], io.labelled(rows, w))

@@ -1,4 +1,4 @@
-"""Rule fig_beyond: a beyond-the-paper figure (``figures.<name>``) from its tidy table."""
+"""Rules fig_<analysis>: a beyond-the-paper figure (``figures.fig_<analysis>``) from its table."""
 
 import sys
 
@@ -10,5 +10,5 @@ import pandas as pd  # noqa: E402
 from rnnschur import figures  # noqa: E402
 
 plt.style.use(snakemake.input.style)
-fig = getattr(figures, snakemake.wildcards.figure)(pd.read_csv(snakemake.input.table))
-figures.save(fig, snakemake.output)
+draw = getattr(figures, f"fig_{snakemake.params.analysis}")
+figures.save(draw(pd.read_csv(snakemake.input.table)), snakemake.output)

@@ -10,15 +10,16 @@ from rnnschur.rnn import rollout  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 from rnnschur.tasks import Batch  # noqa: E402
 
-w, params = snakemake.wildcards, snakemake.params
-settings = params.settings
+w, settings = snakemake.wildcards, snakemake.params.settings
 W_xh, W_hh, W_hy, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
 task = tasks.get(w.task)
 n = settings["n_trials"]
 batch = scoring_batch(
-    Batch(heldout.inputs[:n], heldout.targets[:n], heldout.mask[:n]), task, params.fvu_steps
+    Batch(heldout.inputs[:n], heldout.targets[:n], heldout.mask[:n]),
+    task,
+    settings["ablation"]["fvu_steps"],
 )
 
 _, hidden = rollout(W_xh, W_hh, W_hy, batch.inputs, return_hidden=True)
@@ -32,8 +33,8 @@ subspaces = {
 print(
     f"subspace dimensions: { {name: b.shape[1] for name, b in subspaces.items()} }", file=sys.stderr
 )
-rng = job_rng(params.base_seed, "subspace_control", w.task, w.construction, w.size, w.seed)
+rng = job_rng(settings["base_seed"], "subspace_control", w.task, w.construction, w.size, w.seed)
 rows = subspace.evaluate_controls(
-    W_xh, W_hh, W_hy, schur, params.alpha, batch, task, subspaces, settings["n_draws"], rng
+    W_xh, W_hh, W_hy, schur, settings["alpha"], batch, task, subspaces, settings["n_draws"], rng
 )
 io.save_rows(snakemake.output[0], io.labelled(rows, w))

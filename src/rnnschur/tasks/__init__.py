@@ -1,11 +1,21 @@
 """Task generators, one module per task, in the manner of Schuessler et al. (2024).
 
-Each module provides ``generate(rng, n, **params) -> Batch``, ``dims(**params) -> (N_x, N_y)``,
-the name of its score (``SCORE``), whether higher is better, and ``score(outputs, batch)``.
+The modules of this package are the registry of tasks: a task is added by adding its module
+(its name is the module's name) and a ``tasks.<name>`` block in the config. Each module provides
+
+- ``generate(rng, n, **params) -> Batch`` (the defaults of ``params`` are the task's defaults),
+- ``PARAMETERS``: a JSON schema of each parameter the config may set (type, range, description),
+  which the workflow checks every ``tasks.<name>.generator`` block against,
+- ``dims(**params) -> (N_x, N_y)``, the name of its score (``SCORE``: ``"accuracy"`` or
+  ``"fvu"``), ``HIGHER_IS_BETTER``, ``CURRICULUM_PARAM`` (the generator parameter a training
+  curriculum lengthens, or None) and ``score(outputs, batch)``.
 """
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import pkgutil
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -43,19 +53,26 @@ class Batch:
         return np.broadcast_to(self.mask[..., None], self.targets.shape)
 
 
+def names() -> tuple[str, ...]:
+    """Every task: the names of this package's modules."""
+    return tuple(
+        sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    )
+
+
 def get(name: str) -> ModuleType:
     """The generator module of task ``name``."""
-    from rnnschur.tasks import context_integration, copy, flip_flop, sine
+    if name not in names():
+        raise KeyError(f"unknown task {name!r}; known: {list(names())}")
+    return importlib.import_module(f"{__name__}.{name}")
 
-    modules = {
-        "copy": copy,
-        "flip_flop": flip_flop,
-        "sine": sine,
-        "context_integration": context_integration,
-    }
-    if name not in modules:
-        raise KeyError(f"unknown task {name!r}; known: {sorted(modules)}")
-    return modules[name]
+
+def defaults(name: str) -> dict:
+    """The default of every configurable generator parameter of task ``name`` (the defaults of
+    its ``generate``)."""
+    module = get(name)
+    signature = inspect.signature(module.generate).parameters
+    return {key: signature[key].default for key in module.PARAMETERS}
 
 
 def draw_heldout(name: str, n: int, base_seed: int, **generator) -> Batch:

@@ -27,6 +27,26 @@ SCORE = "fvu"
 HIGHER_IS_BETTER = False
 CURRICULUM_PARAM = None
 VARIANTS = ("source", "legacy")
+PARAMETERS = {
+    "fixation": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Fixation steps (scored, target 0).",
+    },
+    "stimulus": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Evidence steps (scored, target 0, in the source variant).",
+    },
+    "delay": {"type": "integer", "minimum": 0, "description": "Delay steps (not scored)."},
+    "decision": {"type": "integer", "minimum": 1, "description": "Decision steps (scored)."},
+    "input_noise": {"type": "number", "minimum": 0, "description": "Std of the evidence noise."},
+    "variant": {
+        "enum": list(VARIANTS),
+        "description": "source: the generator of Schuessler et al. 2024; legacy: this workflow's "
+        "first generator, kept to reproduce earlier results (module docstring).",
+    },
+}
 
 
 def dims(**_) -> tuple[int, int]:

@@ -19,6 +19,11 @@ SCORE = "accuracy"
 HIGHER_IS_BETTER = True
 CURRICULUM_PARAM = "n_lags"
 """The training curriculum lengthens the replay horizon (only the copy task has one)."""
+PARAMETERS = {
+    "n_symbols": {"type": "integer", "minimum": 1, "description": "Symbols per sequence (s)."},
+    "symbol_dim": {"type": "integer", "minimum": 1, "description": "Coordinates per symbol (d)."},
+    "n_lags": {"type": "integer", "minimum": 1, "description": "Replay lags scored (|L|)."},
+}
 
 
 def dims(symbol_dim: int = 8, **_) -> tuple[int, int]:

@@ -28,6 +28,37 @@ SCORE = "fvu"
 HIGHER_IS_BETTER = False
 CURRICULUM_PARAM = None
 VARIANTS = ("source", "legacy")
+PARAMETERS = {
+    "n_bits": {"type": "integer", "minimum": 1, "description": "Input and output lines."},
+    "length": {"type": "integer", "minimum": 2, "description": "Steps per trial."},
+    "gap_min": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Smallest pulse gap before the offset.",
+    },
+    "gap_max": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "Largest pulse gap before the offset.",
+    },
+    "gap_offset": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Steps added to every pulse gap; in the source variant also the grace "
+        "period after a pulse (not scored).",
+    },
+    "pulse_amplitude": {"type": "number", "exclusiveMinimum": 0, "description": "Pulse height."},
+    "input_noise": {
+        "type": "number",
+        "minimum": 0,
+        "description": "Std of Gaussian noise added to every input.",
+    },
+    "variant": {
+        "enum": list(VARIANTS),
+        "description": "source: the generator of Schuessler et al. 2024; legacy: this workflow's "
+        "first generator, kept to reproduce earlier results (module docstring).",
+    },
+}
 
 
 def dims(n_bits: int = 3, **_) -> tuple[int, int]:

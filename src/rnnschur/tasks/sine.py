@@ -14,6 +14,21 @@ from rnnschur.tasks import Batch
 SCORE = "fvu"
 HIGHER_IS_BETTER = False
 CURRICULUM_PARAM = None
+PARAMETERS = {
+    "length": {"type": "integer", "minimum": 2, "description": "Steps per trial."},
+    "input_offset": {"type": "number", "description": "Added to the cue x ~ U[0,1]."},
+    "freq_min": {
+        "type": "number",
+        "exclusiveMinimum": 0,
+        "description": "Frequency at x = 0 (cycles per step).",
+    },
+    "freq_range": {"type": "number", "minimum": 0, "description": "Frequency added at x = 1."},
+    "input_noise": {
+        "type": "number",
+        "minimum": 0,
+        "description": "Std of Gaussian noise on the cue.",
+    },
+}
 
 
 def dims(**_) -> tuple[int, int]:

@@ -1,0 +1,208 @@
+"""Plausible bugs planted one at a time in the science modules: do the unit tests catch them?
+
+Each entry changes one thing in a copy of the source (a flipped sign, an off-by-one, a wrong
+normaliser, a wrong block, a boundary) and runs ``pytest tests/unit -x`` against the copy; a bug
+is caught when a test fails. Complements mutation testing (``bench/mutation.sh``), whose random
+mutants include many that change nothing observable. Takes a few minutes per bug on one core.
+
+Usage: python bench/planted_bugs.py [--jobs 2] [--only N ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+S = "src/rnnschur/"
+
+# (file, text, replacement, what it breaks)
+BUGS = [
+    (
+        S + "schur.py",
+        "in_R = schur.block_moduli >= alpha * rho",
+        "in_R = schur.block_moduli > alpha * rho",
+        "R excludes |λ| = αρ (α = 1 leaves R empty)",
+    ),
+    (
+        S + "schur.py",
+        '"T_CR": in_R[:, None] & ~in_R[None, :]',
+        '"T_CR": ~in_R[:, None] & in_R[None, :]',
+        "T_C→R read as rows C, columns R",
+    ),
+    (
+        S + "schur.py",
+        '"T_CC": strictly_block_upper & ~in_R[:, None] & ~in_R[None, :]',
+        '"T_CC": ~in_R[:, None] & ~in_R[None, :]',
+        "T_CC includes the diagonal blocks of C",
+    ),
+    (
+        S + "schur.py",
+        "best = remaining[int(np.argmax(moduli))]",
+        "best = remaining[int(np.argmin(moduli))]",
+        "blocks ordered by increasing modulus",
+    ),
+    (
+        S + "schur.py",
+        "imag = np.sqrt(max(det - mean**2, 0.0))",
+        "imag = np.sqrt(max(mean**2 - det, 0.0))",
+        "wrong imaginary part of a 2×2 block",
+    ),
+    (
+        S + "schur.py",
+        "return int(np.sum(schur.block_sizes[in_R]))",
+        "return int(np.sum(in_R))",
+        "n_R counts blocks, not dimensions",
+    ),
+    (
+        S + "ablation.py",
+        "return W - schur.Q @ dT @ schur.Q.T",
+        "return W + schur.Q @ dT @ schur.Q.T",
+        "ΔT added instead of removed",
+    ),
+    (
+        S + "ablation.py",
+        "return np.where(chosen, T, 0.0)",
+        "return np.where(chosen, 0.0, T)",
+        "ΔT is the complement of the chosen blocks",
+    ),
+    (
+        S + "ablation.py",
+        '"delta_fvu": fvu[k] - fvu[full],',
+        '"delta_fvu": fvu[full] - fvu[k],',
+        "ΔFVU with the sign flipped",
+    ),
+    (
+        S + "ablation.py",
+        "s_delta_t = metrics.effect_per_mass(fvu - fvu[full], mass)",
+        "s_delta_t = metrics.effect_per_mass(fvu, mass)",
+        "S_ΔT from FVU instead of ΔFVU",
+    ),
+    (
+        S + "ablation.py",
+        '"candidate_invariance": stabilizer and bool(mass[k] > mass_floor),',
+        '"candidate_invariance": stabilizer and bool(mass[k] < mass_floor),',
+        "candidate invariance below the mass floor",
+    ),
+    (
+        S + "metrics.py",
+        "total = (((targets - y_bar) ** 2) * weight).sum()",
+        "total = ((targets**2) * weight).sum()",
+        "FVU normalised by E‖y‖², not the variance",
+    ),
+    (
+        S + "metrics.py",
+        "return (values.mean(axis=-1) * mask).sum(axis=(-2, -1)) / mask.sum()",
+        "return (values.mean(axis=-1) * mask).sum(axis=(-2, -1)) / mask.size",
+        "masked mean divided by every step",
+    ),
+    (
+        S + "metrics.py",
+        "return np.linalg.norm(delta_T, axis=(-2, -1)) / np.linalg.norm(T)",
+        "return (np.linalg.norm(delta_T, axis=(-2, -1)) / np.linalg.norm(T)) ** 2",
+        "removed mass squared",
+    ),
+    (
+        S + "metrics.py",
+        "return masked_mean((outputs - reference) ** 2, mask)",
+        "return masked_mean(np.abs(outputs - reference), mask)",
+        "d_D as mean absolute difference",
+    ),
+    (
+        S + "rnn.py",
+        "W_T = np.ascontiguousarray(np.swapaxes(W_hh, -1, -2), dtype=dtype)",
+        "W_T = np.ascontiguousarray(W_hh, dtype=dtype)",
+        "h W instead of h Wᵀ (W_hh transposed)",
+    ),
+    (
+        S + "rnn.py",
+        "        h = np.tanh(drive[t] + h @ W_T)\n        outputs[..., t, :, :] = h @ W_hy_T\n",
+        "        outputs[..., t, :, :] = h @ W_hy_T\n        h = np.tanh(drive[t] + h @ W_T)\n",
+        "output read from h_{t−1} (off by one step)",
+    ),
+    (
+        S + "tasks/copy.py",
+        "replay = np.arange(n_lags) % n_symbols",
+        "replay = (np.arange(n_lags) + 1) % n_symbols",
+        "replay starts at the second symbol",
+    ),
+    (
+        S + "tasks/flip_flop.py",
+        "first = np.full((n, n_bits - 1), 1 + grace)",
+        "first = np.full((n, n_bits - 1), grace)",
+        "first pulses one step closer than the source's",
+    ),
+    (
+        S + "tasks/context_integration.py",
+        "targets[:, decision_start:, 0] = np.sign(coherence[np.arange(n), context])[:, None]",
+        "targets[:, decision_start:, 0] = np.sign(coherence[np.arange(n), 1 - context])[:, None]",
+        "reports the uncued stream",
+    ),
+    (
+        S + "tasks/sine.py",
+        "targets = np.sin(2 * np.pi * frequency(x, freq_min, freq_range)[:, None] * t)[..., None]",
+        "targets = np.sin(np.pi * frequency(x, freq_min, freq_range)[:, None] * t)[..., None]",
+        "sine at half the cued frequency",
+    ),
+    (
+        S + "tasks/romo.py",
+        "targets[k, respond : respond + decision, 0] = 1.0 if f[k, 0] > f[k, 1] else -1.0",
+        "targets[k, respond : respond + decision, 0] = 1.0 if f[k, 0] < f[k, 1] else -1.0",
+        "Romo reports the smaller stimulus",
+    ),
+    (
+        S + "tasks/ready_set_go.py",
+        "start = set_end + interval[k] - pulse_width // 2",
+        "start = set_end + interval[k] - pulse_width // 2 + 1",
+        "bump one step late",
+    ),
+]
+
+
+def run(k: int) -> tuple[int, bool, str]:
+    """(index, caught, first failing test) of bug ``k``."""
+    path, old, new, _ = BUGS[k]
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
+        for name in ("src", "tests", "workflow", "config.yaml", "pyproject.toml", "envs"):
+            source = REPO / name
+            if source.is_dir():
+                shutil.copytree(source, root / name, ignore=shutil.ignore_patterns("__pycache__"))
+            else:
+                shutil.copy2(source, root / name)
+        text = (root / path).read_text()
+        if text.count(old) != 1:
+            raise ValueError(f"bug {k}: the text to change occurs {text.count(old)} times")
+        (root / path).write_text(text.replace(old, new))
+        result = subprocess.run(
+            [sys.executable, "-m", "pytest", "tests/unit", "-x", "-q", "-p", "no:cacheprovider"],
+            cwd=root,
+            env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin", "OMP_NUM_THREADS": "1"},
+            capture_output=True,
+            text=True,
+        )
+    failed = [line for line in result.stdout.splitlines() if line.startswith("FAILED")]
+    return k, result.returncode != 0, failed[0] if failed else ""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", type=int, nargs="*")
+    args = parser.parse_args()
+    chosen = args.only if args.only else range(len(BUGS))
+    with ThreadPoolExecutor(args.jobs) as pool:
+        results = sorted(pool.map(run, chosen))
+    for k, caught, test in results:
+        print(f"{k:2d} {'caught' if caught else 'MISSED'}  {BUGS[k][3]}  {test}")
+    caught = sum(c for _, c, _ in results)
+    print(f"caught {caught} of {len(results)}")
+
+
+if __name__ == "__main__":
+    main()

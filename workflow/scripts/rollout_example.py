@@ -1,0 +1,16 @@
+"""Rule rollout_example: example held-out trials of one model, full and single-block ablations."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+from rnnschur import io, views  # noqa: E402
+from rnnschur.tasks import Batch  # noqa: E402
+
+k = snakemake.params.n_trials
+W_xh, W_hh, W_hy, schur, heldout = io.load_model(
+    snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
+)
+batch = Batch(heldout.inputs[:k], heldout.targets[:k], heldout.mask[:k])
+rows = views.rollout_rows(W_xh, W_hh, W_hy, schur, snakemake.params.alpha, batch)
+io.save_rows(snakemake.output[0], io.labelled(rows, snakemake.wildcards))

@@ -1,0 +1,13 @@
+"""Rule spectrum: one model's ordered eigenvalues and |T| as long tables."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+from rnnschur import io, views  # noqa: E402
+
+_, W_hh, _ = io.load_weights(snakemake.input.weights)
+schur = io.load_schur(snakemake.input.schur, W_hh)
+eigenvalues, abs_T = views.spectrum_rows(schur, snakemake.params.alpha)
+io.save_rows(snakemake.output.eigenvalues, io.labelled(eigenvalues, snakemake.wildcards))
+io.save_rows(snakemake.output.abs_T, io.labelled(abs_T, snakemake.wildcards))
