@@ -5,14 +5,15 @@ snakemake's `script:` preamble (import snakemake's io containers, which unpickli
 `snakemake` object needs) and the script's module-level imports — timed as the best of 3
 runs, with the bare interpreter's start-up beside it. One thread, as the jobs run.
 
-Usage: python bench/bench_startup.py
+Give several source trees (e.g. a `git worktree` of an older commit and this one) to compare
+them in one run. Usage: python bench/bench_startup.py [TREE ...]
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
 import os
-import re
 import subprocess
 import sys
 import time
@@ -22,14 +23,9 @@ REPO = Path(__file__).resolve().parents[1]
 PREAMBLE = "import pickle, snakemake.iocontainers, snakemake.io\n"
 
 
-def rule_scripts() -> dict[str, Path]:
-    rules = {}
-    for smk in sorted((REPO / "workflow" / "rules").glob("*.smk")):
-        for block in re.split(r"^rule ", smk.read_text(), flags=re.M)[1:]:
-            script = re.search(r"script:\s*\n\s*\"\.\./([^\"]+)\"", block)
-            if script:
-                rules[block.split(":", 1)[0]] = REPO / "workflow" / script.group(1)
-    return rules
+def rule_scripts(tree: Path) -> dict[str, Path]:
+    """{script name: path} of every rule script of the source tree ``tree``."""
+    return {path.stem: path for path in sorted((tree / "workflow" / "scripts").glob("*.py"))}
 
 
 def imports(script: Path) -> str:
@@ -39,8 +35,8 @@ def imports(script: Path) -> str:
     )
 
 
-def best_of(source: str, repeat: int = 3) -> float:
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "MPLBACKEND": "Agg"}
+def best_of(source: str, tree: Path = REPO, repeat: int = 3) -> float:
+    env = {**os.environ, "PYTHONPATH": str(tree / "src"), "MPLBACKEND": "Agg"}
     env.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
     best = float("inf")
     for _ in range(repeat):
@@ -53,22 +49,35 @@ def best_of(source: str, repeat: int = 3) -> float:
 HEAVY = ("torch", "pandas", "matplotlib", "seaborn", "scipy.linalg", "scipy.stats")
 
 
-def loaded_heavy(source: str) -> str:
+def loaded_heavy(source: str, tree: Path = REPO) -> str:
     """The heavy modules that ``source`` ends up importing."""
     probe = source + f"\nimport sys; print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "MPLBACKEND": "Agg"}
+    env = {**os.environ, "PYTHONPATH": str(tree / "src"), "MPLBACKEND": "Agg"}
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env)
     return out.stdout.strip() or "-"
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("trees", nargs="*", type=Path, default=[REPO])
+    args = parser.parse_args()
     bare = best_of("pass")
     preamble = best_of(PREAMBLE)
     print(f"bare interpreter {bare:.2f} s; + snakemake script preamble {preamble:.2f} s")
-    print(f"{'rule':24s} {'start-up (s)':>12s}   heavy modules loaded")
-    for rule, script in rule_scripts().items():
-        source = PREAMBLE + imports(script)
-        print(f"{rule:24s} {best_of(source):12.2f}   {loaded_heavy(source)}")
+    scripts = {tree: rule_scripts(tree.resolve()) for tree in args.trees}
+    names = sorted(set().union(*scripts.values()))
+    print(f"{'rule script':24s}" + "".join(f"{str(t)[-18:]:>20s}" for t in args.trees))
+    for name in names:
+        cells = []
+        for tree in args.trees:
+            script = scripts[tree].get(name)
+            if script is None:
+                cells.append(f"{'-':>20s}")
+                continue
+            source = PREAMBLE + imports(script)
+            heavy = loaded_heavy(source, tree.resolve()).replace("matplotlib", "mpl")
+            cells.append(f"{best_of(source, tree.resolve()):6.2f} {heavy[:13]:>13s}")
+        print(f"{name:24s}" + "".join(cells))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ An analysis ``<name>`` (a key of :data:`ANALYSES`) is, by convention:
 - a summary over seeds, ``summaries.<name>(table, settings)``, written by rule
   ``<name>_summary`` to ``tables/<name>_summary.{csv,md}`` and, for every further table it
   returns, ``tables/<name>_<key>.csv``;
-- a figure, ``figures.fig_<name>(table, settings)``, drawn by rule ``fig_<name>`` from the table
+- a figure, ``figures.fig_<name>(table)``, drawn by rule ``fig_<name>`` from the table
   its entry names (``figure_reads``) to ``figures/fig_<name>.{pdf,png}``;
 - its settings, the config key ``<name>`` (an object; ``{}`` where it has none).
 

@@ -3,7 +3,7 @@ import pytest
 
 from rnnschur import tasks
 from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, evaluate_ablations
-from rnnschur.schur import coupling_masks, ordered_real_schur
+from rnnschur.schur import coupling_masks, n_dominant, ordered_real_schur
 
 
 def model(seed, n=10, N_x=4, N_y=4):
@@ -93,3 +93,54 @@ def test_ablation_of_a_normal_matrix_changes_nothing():
     for row in rows:
         assert row["mass_removed"] < 1e-12 and row["discrepancy"] < 1e-20
         assert not row["candidate_invariance"]
+
+
+def test_every_row_of_an_fvu_task_follows_from_its_own_rollout():
+    """For every (alpha, subset): W~ rebuilt from the masks here, its rollout scored by eq. (7)
+    here; ΔFVU = FVU − FVU of the full model at the same alpha; S_ΔT = ΔFVU / (‖ΔT‖_F/‖T‖_F)
+    (eq. 9); d_D the mean squared output difference to the full model."""
+    W_xh, W_hh, W_hy = model(4, N_x=3, N_y=3)
+    task = tasks.get("flip_flop")
+    heldout = task.generate(np.random.default_rng(5), 24, n_bits=3, length=12)
+    schur = ordered_real_schur(W_hh)
+    alphas = (0.8, 1.0)
+    rows = evaluate_ablations(W_xh, W_hh, W_hy, schur, list(alphas), heldout, task, 1e-4, 0.01)
+
+    def outputs(W):
+        h, out = np.zeros((24, 10)), []
+        for t in range(12):
+            h = np.tanh(heldout.inputs[:, t] @ W_xh.T + h @ W.T)
+            out.append(h @ W_hy.T)
+        return np.stack(out, axis=1)
+
+    mask = heldout.line_mask
+    y = heldout.targets
+    y_bar = (y * mask).sum(axis=(0, 1)) / mask.sum(axis=(0, 1))
+    variance = (((y - y_bar) ** 2) * mask).sum()
+    full_out = outputs(W_hh)
+    by_alpha = {}
+    for row in rows:
+        masks = coupling_masks(schur, row["alpha"])
+        chosen = np.zeros_like(schur.T, dtype=bool)
+        for block in () if row["subset"] == "none" else row["subset"].split("+"):
+            chosen |= masks[block]
+        dT = np.where(chosen, schur.T, 0.0)
+        out = outputs(schur.Q @ (schur.T - dT) @ schur.Q.T)
+        fvu = (((out - y) ** 2) * mask).sum() / variance
+        assert row["fvu"] == pytest.approx(fvu, rel=1e-4, abs=1e-6)
+        assert row["score"] == row["fvu"] and np.isnan(row["accuracy"])
+        mass = np.linalg.norm(dT) / np.linalg.norm(schur.T)
+        assert row["mass_removed"] == pytest.approx(mass, abs=1e-12)
+        d_D = (((out - full_out) ** 2) * mask).sum() / mask.sum()
+        assert row["discrepancy"] == pytest.approx(d_D, rel=1e-3, abs=1e-9)
+        by_alpha.setdefault(row["alpha"], {})[row["subset"]] = row
+    for alpha, by_subset in by_alpha.items():
+        full = by_subset["none"]["fvu"]
+        for subset, row in by_subset.items():
+            assert row["delta_fvu"] == row["fvu"] - full
+            if row["mass_removed"] > 0:
+                assert row["s_delta_t"] == pytest.approx(row["delta_fvu"] / row["mass_removed"])
+            else:
+                assert np.isnan(row["s_delta_t"])
+    # α = 1: R holds only the leading block(s); every coupling above them is T_RR or T_C→R.
+    assert by_alpha[1.0]["none"]["n_R"] == n_dominant(schur, 1.0) > 0

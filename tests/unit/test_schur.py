@@ -156,3 +156,12 @@ def test_check_schur_detects_a_broken_decomposition():
 def test_non_finite_matrix_is_refused():
     with pytest.raises(ValueError, match="NaN"):
         ordered_real_schur(np.array([[np.nan, 0.0], [0.0, 1.0]]))
+
+
+def test_alpha_one_keeps_the_blocks_at_the_spectral_radius():
+    """The boundary α = 1: R is exactly the leading block(s) with |λ| = ρ (a real one here, a
+    conjugate pair in the rotation), never empty."""
+    W = np.diag([0.5, 2.0, -2.0, 1.0])  # two real eigenvalues tie at ρ = 2
+    assert n_dominant(ordered_real_schur(W), 1.0) == 2
+    rotation = np.array([[0.0, -1.5, 0.0], [1.5, 0.0, 0.0], [0.0, 0.0, 1.0]])
+    assert n_dominant(ordered_real_schur(rotation), 1.0) == 2

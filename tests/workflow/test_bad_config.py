@@ -14,12 +14,26 @@ CASES = [
     ("alpha above one", "alpha: 1.5\n", "instance['alpha']"),
     ("empty alpha grid", "alpha_grid: []\n", "instance['alpha_grid']"),
     ("alpha outside the grid", "alpha: 0.8\n", "config key alpha = 0.8 must be one of alpha_grid"),
-    ("odd N_h for dense_normal", "tasks:\n  copy:\n    sizes: [15]\n", "['sizes'][0]"),
-    ("unknown task", "run_tasks: [parity]\n", "instance['run_tasks'][0]"),
+    (
+        "odd N_h for dense_normal",
+        "tasks:\n  copy:\n    sizes: [15]\n",
+        "config key tasks.copy.sizes has 15, but dense_normal needs an even N_h",
+    ),
+    (
+        "unknown task",
+        "run_tasks: [parity]\n",
+        "config key run_tasks names the unknown task 'parity'",
+    ),
+    (
+        "settings of an unknown task",
+        "tasks:\n  parity: {constructions: [cayley], sizes: [8], seeds: [0],"
+        " training: {lr: 0.1, batch_size: 2, max_steps: 1}}\n",
+        "config key tasks names the unknown task 'parity'",
+    ),
     (
         "unknown construction",
         "tasks:\n  copy:\n    constructions: [sparse]\n",
-        "['constructions'][0]",
+        "config key tasks.copy.constructions names the unknown construction 'sparse'",
     ),
     ("negative seed", "tasks:\n  copy:\n    seeds: [-1]\n", "['seeds'][0]"),
     ("duplicate seeds", "tasks:\n  copy:\n    seeds: [0, 0]\n", "['seeds']"),
@@ -30,12 +44,12 @@ CASES = [
     (
         "fractional generator setting",
         "tasks:\n  flip_flop:\n    generator: {n_bits: 2.5}\n",
-        "['n_bits']",
+        "config key tasks.flip_flop.generator.n_bits: 2.5 is not of type 'integer'",
     ),
     (
         "unknown generator setting",
         "tasks:\n  sine:\n    generator: {frequency: 2}\n",
-        "'frequency' was unexpected",
+        "config key tasks.sine.generator: Additional properties are not allowed ('frequency'",
     ),
     ("unknown device", "device: gpu\n", "instance['device']"),
     ("unknown beyond_models", "beyond_models: some\n", "instance['beyond_models']"),
@@ -53,7 +67,7 @@ CASES = [
     (
         "unknown generator variant",
         "tasks:\n  flip_flop:\n    generator: {variant: mine}\n",
-        "['variant']",
+        "config key tasks.flip_flop.generator.variant: 'mine' is not one of",
     ),
     ("claims level of one", "claims: {level: 1}\n", "['level']"),
     (
