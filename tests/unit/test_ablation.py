@@ -134,9 +134,9 @@ def test_every_row_of_an_fvu_task_follows_from_its_own_rollout():
         d_D = (((out - full_out) ** 2) * mask).sum() / mask.sum()
         assert row["discrepancy"] == pytest.approx(d_D, rel=1e-3, abs=1e-9)
         by_alpha.setdefault(row["alpha"], {})[row["subset"]] = row
-    for alpha, by_subset in by_alpha.items():
+    for by_subset in by_alpha.values():
         full = by_subset["none"]["fvu"]
-        for subset, row in by_subset.items():
+        for row in by_subset.values():
             assert row["delta_fvu"] == row["fvu"] - full
             if row["mass_removed"] > 0:
                 assert row["s_delta_t"] == pytest.approx(row["delta_fvu"] / row["mass_removed"])

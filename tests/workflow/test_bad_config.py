@@ -81,6 +81,11 @@ CASES = [
         "config key fidelity.variations.v does not fit tasks.sine",
     ),
     (
+        "variation for an unknown task",
+        "fidelity:\n  variations:\n    v: {description: d, tasks: [parity]}\n",
+        "config key fidelity.variations.v.tasks names the unknown task 'parity'",
+    ),
+    (
         "fidelity run names an unknown variation",
         "fidelity: {run: [nosuch]}\n",
         "fidelity.run names ['nosuch']",

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.image import imread
+from scipy import stats
 
 from conftest import QUICK, assert_same_weights, snakemake
 
@@ -139,6 +140,35 @@ def test_claims_follow_from_the_per_seed_tables(quick_run):
         numeric["paper_value"] <= numeric["reproduced_max"]
     )
     assert (numeric["paper_in_range"].astype(bool) == inside).all()
+
+
+def test_block_profile_follows_from_the_ablation_table(quick_run):
+    ablation = pd.read_csv(tables(quick_run) / "ablation.csv")
+    profile = pd.read_csv(tables(quick_run) / "block_profile.csv")
+    # Every task and construction trained, each single block once (2 seeds each in the preset).
+    assert len(profile) == 3 * ablation.groupby(["task", "construction"]).ngroups
+    assert set(profile["subset"]) == {"T_RR", "T_CR", "T_CC"} and (profile["n_seeds"] == 2).all()
+    for r in profile.itertuples():
+        rows = ablation[
+            (ablation["task"] == r.task)
+            & (ablation["construction"] == r.construction)
+            & (ablation["n_hidden"] == r.n_hidden)
+            & (ablation["subset"] == r.subset)
+            & np.isclose(ablation["alpha"], 0.9)
+        ]
+        harm = rows["delta_fvu"] if r.metric == "fvu" else -rows["delta_score"]
+        assert r.harm_mean == pytest.approx(harm.mean())
+        half = stats.t.ppf(0.975, len(harm) - 1) * harm.std(ddof=1) / np.sqrt(len(harm))
+        assert r.ci_low == pytest.approx(harm.mean() - half)
+        assert r.n_stabilizer == rows["stabilizer"].sum()
+        if (rows["mass_removed"] == 0).all():
+            assert r.verdict == "empty"
+        elif r.ci_low > 0.1:
+            assert r.verdict == "fragile"
+        elif -0.1 <= r.ci_low and r.ci_high <= 0.1:
+            assert r.verdict == "harmless"
+        else:
+            assert r.verdict == "inconclusive"
 
 
 def test_gap_table_is_the_means_of_its_models(quick_run):

@@ -55,7 +55,12 @@ TASKS = config["run_tasks"]
 def _check_names():
     """Every task and construction the config names is in its registry."""
     known = task_registry.names()
-    for key, names in (("run_tasks", TASKS), ("tasks", list(config["tasks"]))):
+    places = [("run_tasks", TASKS), ("tasks", list(config["tasks"]))]
+    places += [
+        (f"fidelity.variations.{name}.tasks", variation["tasks"])
+        for name, variation in config["fidelity"]["variations"].items()
+    ]
+    for key, names in places:
         unknown = [t for t in names if t not in known]
         if unknown:
             raise WorkflowError(
