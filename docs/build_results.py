@@ -147,14 +147,16 @@ def profile_summary(folder: Path) -> str:
         return f"*(`{path}` not found)*"
     profile = pd.read_csv(path)
     lines = [
-        "| task | block | harm (mean) | 95 % interval | mass removed | ε-stabilizer | verdict |",
-        "|---|---|---|---|---|---|---|",
+        "| task | model | N_h | block | harm (mean) | 95 % interval | mass removed | ε-stabilizer "
+        "| verdict |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in profile.itertuples(index=False):
         block = "−" + r.subset.replace("T_CR", "T_C→R")
         lines.append(
-            f"| {r.task} | {block} | {r.harm_mean:.3g} | [{r.ci_low:.3g}, {r.ci_high:.3g}] | "
-            f"{r.mass_removed:.3g} | {r.n_stabilizer}/{r.n_seeds} | **{r.verdict}** |"
+            f"| {r.task} | {r.construction} | {r.n_hidden} | {block} | {r.harm_mean:.3g} | "
+            f"[{r.ci_low:.3g}, {r.ci_high:.3g}] | {r.mass_removed:.3g} | "
+            f"{r.n_stabilizer}/{r.n_seeds} | **{r.verdict}** |"
         )
     return "\n".join(lines)
 
