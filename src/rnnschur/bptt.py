@@ -1,5 +1,5 @@
-"""The differentiable rollout of eq. (1) used in training (the only module besides
-:mod:`rnnschur.train` and :mod:`rnnschur.constructions` that imports torch).
+"""The differentiable parts of training: the rollout of eq. (1) and the Cayley map of the
+``cayley`` construction (with :mod:`rnnschur.train` the only modules that import torch).
 
 :func:`hidden_states` is a hand-written backpropagation through time that runs its loops on NumPy
 views of CPU tensors (NumPy's tanh is about 10× torch's on CPU) and on torch for other devices.
@@ -72,3 +72,33 @@ def hidden_states(
         drive = drive + noise
     drive = drive.contiguous()
     return _TanhRecurrence.apply(drive, W_hh)
+
+
+# The Cayley construction (rnnschur.constructions): W = O(A) D O(A)ᵀ, differentiable.
+
+
+def cayley_orthogonal(A: torch.Tensor) -> torch.Tensor:
+    """O(A) = (I − A)(I + A)^{-1} = (I + A)^{-1}(I − A) (the two factors commute)."""
+    eye = torch.eye(A.shape[0], dtype=A.dtype, device=A.device)
+    return torch.linalg.solve(eye + A, eye - A)
+
+
+def cayley_diagonal(d_real: torch.Tensor, d_pair: torch.Tensor) -> torch.Tensor:
+    """D = blockdiag(d_real..., [[a, −b], [b, a]]...) as a differentiable function."""
+    r, p = d_real.shape[0], d_pair.shape[0]
+    n = r + 2 * p
+    first = r + 2 * torch.arange(p, device=d_real.device)
+    rows = torch.cat([torch.arange(r, device=d_real.device), first, first + 1, first, first + 1])
+    cols = torch.cat([torch.arange(r, device=d_real.device), first, first + 1, first + 1, first])
+    a, b = d_pair[:, 0], d_pair[:, 1]
+    values = torch.cat([d_real, a, a, -b, b])
+    return torch.zeros(n, n, dtype=d_real.dtype, device=d_real.device).index_put(
+        (rows, cols), values
+    )
+
+
+def cayley_weight(A: torch.Tensor, d_real: torch.Tensor, d_pair: torch.Tensor) -> torch.Tensor:
+    """W = O(A) D O(A)ᵀ with A made exactly skew-symmetric first."""
+    A = (A - A.T) / 2
+    O = cayley_orthogonal(A)
+    return O @ cayley_diagonal(d_real, d_pair) @ O.T

@@ -18,8 +18,8 @@ import numpy as np
 import torch
 
 from rnnschur import tasks
-from rnnschur.bptt import hidden_states
-from rnnschur.constructions import CayleyParams, cayley_weight, initial_recurrent
+from rnnschur.bptt import cayley_weight, hidden_states
+from rnnschur.constructions import CayleyParams, initial_recurrent
 from rnnschur.metrics import masked_mean
 from rnnschur.rnn import rollout
 

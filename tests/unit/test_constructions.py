@@ -4,11 +4,10 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rnnschur.bptt import cayley_orthogonal, cayley_weight
 from rnnschur.constructions import (
     CayleyParams,
     cayley_init,
-    cayley_orthogonal,
-    cayley_weight,
     dense_normal_init,
     haar_orthogonal,
     initial_recurrent,
