@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from rnnschur import tasks
+from rnnschur import metrics, tasks
 from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, evaluate_ablations
 from rnnschur.schur import coupling_masks, n_dominant, ordered_real_schur
 
@@ -65,6 +65,9 @@ def test_ablation_rows():
             assert np.isnan(row["s_delta_t"]) and row["delta_score"] == 0
         assert row["candidate_invariance"] == (row["stabilizer"] and row["mass_removed"] > 0.01)
         assert row["stabilizer"] == (row["discrepancy"] <= 1e-3)
+        # The copy task is scored by replay accuracy; FVU per trial is for FVU tasks only.
+        assert row["metric"] == "accuracy" and row["score"] == row["accuracy"]
+        assert np.isnan(row["fvu_per_trial"]) and np.isnan(row["delta_fvu_per_trial"])
     # Mass is additive over disjoint blocks in squared Frobenius norm.
     by = {(r["alpha"], r["subset"]): r["mass_removed"] for r in rows}
     for a in (0.85, 0.9, 0.95):
@@ -101,14 +104,14 @@ def test_every_row_of_an_fvu_task_follows_from_its_own_rollout():
     (eq. 9); d_D the mean squared output difference to the full model."""
     W_xh, W_hh, W_hy = model(4, N_x=3, N_y=3)
     task = tasks.get("flip_flop")
-    heldout = task.generate(np.random.default_rng(5), 24, n_bits=3, length=12)
+    heldout = task.generate(np.random.default_rng(5), 24, n_bits=3, length=25)
     schur = ordered_real_schur(W_hh)
     alphas = (0.8, 1.0)
     rows = evaluate_ablations(W_xh, W_hh, W_hy, schur, list(alphas), heldout, task, 1e-4, 0.01)
 
     def outputs(W):
         h, out = np.zeros((24, 10)), []
-        for t in range(12):
+        for t in range(25):
             h = np.tanh(heldout.inputs[:, t] @ W_xh.T + h @ W.T)
             out.append(h @ W_hy.T)
         return np.stack(out, axis=1)
@@ -129,6 +132,10 @@ def test_every_row_of_an_fvu_task_follows_from_its_own_rollout():
         fvu = (((out - y) ** 2) * mask).sum() / variance
         assert row["fvu"] == pytest.approx(fvu, rel=1e-4, abs=1e-6)
         assert row["score"] == row["fvu"] and np.isnan(row["accuracy"])
+        assert row["metric"] == "fvu"
+        per_trial = metrics.fvu_per_trial(out, y, heldout.mask)
+        assert not np.isnan(per_trial)  # some trials' targets vary (a line flips)
+        assert row["fvu_per_trial"] == pytest.approx(per_trial, rel=1e-4, abs=1e-6)
         mass = np.linalg.norm(dT) / np.linalg.norm(schur.T)
         assert row["mass_removed"] == pytest.approx(mass, abs=1e-12)
         d_D = (((out - full_out) ** 2) * mask).sum() / mask.sum()
@@ -138,9 +145,23 @@ def test_every_row_of_an_fvu_task_follows_from_its_own_rollout():
         full = by_subset["none"]["fvu"]
         for row in by_subset.values():
             assert row["delta_fvu"] == row["fvu"] - full
+            full_trial = by_subset["none"]["fvu_per_trial"]
+            assert row["delta_fvu_per_trial"] == row["fvu_per_trial"] - full_trial
             if row["mass_removed"] > 0:
                 assert row["s_delta_t"] == pytest.approx(row["delta_fvu"] / row["mass_removed"])
             else:
                 assert np.isnan(row["s_delta_t"])
     # α = 1: R holds only the leading block(s); every coupling above them is T_RR or T_C→R.
     assert by_alpha[1.0]["none"]["n_R"] == n_dominant(schur, 1.0) > 0
+
+
+def test_epsilon_zero_keeps_the_full_model_a_stabilizer_of_itself():
+    """The boundary d_D <= ε at ε = 0: the empty subset (d_D = 0 exactly) is one."""
+    W_xh, W_hh, W_hy = model(6)
+    heldout = tasks.get("copy").generate(
+        np.random.default_rng(1), 8, n_symbols=3, symbol_dim=4, n_lags=6
+    )
+    schur = ordered_real_schur(W_hh)
+    rows = evaluate_ablations(W_xh, W_hh, W_hy, schur, [0.9], heldout, tasks.get("copy"), 0.0, 0.0)
+    assert rows[0]["subset"] == "none" and rows[0]["stabilizer"]
+    assert not rows[0]["candidate_invariance"]  # it removes nothing: not above a floor of 0

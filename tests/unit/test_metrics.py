@@ -68,3 +68,19 @@ def test_fvu_per_trial_on_planted_trials():
     stacked = np.stack([outputs, targets])
     np.testing.assert_allclose(metrics.fvu_per_trial(stacked, targets, mask), [1.0, 0.0])
     assert np.isnan(metrics.fvu_per_trial(outputs[2:], targets[2:], mask[2:]))
+
+
+def test_fvu_per_trial_with_partial_masks_and_small_variances():
+    # Trial 0: masked targets (1, −1) → ȳ 0, variance 2, residual (−1 − 0.5)² = 2.25 → 1.125;
+    # the unmasked step (target 5, output 9) counts nowhere.
+    # Trial 1: variance 0.08 (below 1), residual 0.1² = 0.01 → 0.125.
+    # Trial 2: one scored step has no variance of its own: left out.
+    targets = np.array([[1.0, -1.0, 5.0], [0.2, 0.4, 0.6], [7.0, 3.0, 7.0]])[..., None]
+    outputs = np.array([[1.0, 0.5, 9.0], [0.2, 0.5, 0.6], [0.0, 0.0, 0.0]])[..., None]
+    mask = np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 1.0], [0.0, 1.0, 0.0]])
+    assert metrics.fvu_per_trial(outputs, targets, mask) == pytest.approx((1.125 + 0.125) / 2)
+
+
+def test_fvu_of_constant_targets_is_refused():
+    with pytest.raises(ValueError, match="no variance"):
+        metrics.fvu(np.zeros((2, 3, 1)), np.ones((2, 3, 1)), np.ones((2, 3)))

@@ -165,3 +165,43 @@ def test_alpha_one_keeps_the_blocks_at_the_spectral_radius():
     assert n_dominant(ordered_real_schur(W), 1.0) == 2
     rotation = np.array([[0.0, -1.5, 0.0], [1.5, 0.0, 0.0], [0.0, 0.0, 1.0]])
     assert n_dominant(ordered_real_schur(rotation), 1.0) == 2
+
+
+@settings(max_examples=20, deadline=None)
+@given(seeds, sizes)
+def test_T_is_its_blocks_plus_N_and_the_eigenvalues_are_W_s(seed, n):
+    W = random_matrix(seed, n)
+    schur = ordered_real_schur(W)
+    N = coupling_part(schur)
+    blocks = np.repeat(np.arange(len(schur.block_starts)), schur.block_sizes)
+    upper = blocks[:, None] < blocks[None, :]
+    np.testing.assert_array_equal(N[upper], schur.T[upper])
+    assert not N[~upper].any()
+    # B = T − N is block diagonal and holds W's eigenvalues, each conjugate pair in one block.
+    key = lambda z: (round(z.real, 6), round(z.imag, 6))  # noqa: E731
+    expected = sorted(np.linalg.eigvals(W), key=key)
+    np.testing.assert_allclose(sorted(schur.eigenvalues, key=key), expected, atol=1e-7)
+    for start, size in zip(schur.block_starts, schur.block_sizes, strict=True):
+        pair = schur.eigenvalues[start : start + size]
+        if size == 2:
+            assert pair[0].imag > 0 and pair[1] == np.conj(pair[0])
+
+
+def test_check_schur_names_each_broken_property():
+    W = np.diag([3.0, 2.0, 1.0, 0.5])
+    schur = ordered_real_schur(W)
+    make = type(schur)
+    below = schur.T.copy()
+    below[3, 0] = 1e-3  # W is still Q T Qᵀ for the W made from it
+    with pytest.raises(SchurCheckError, match="below its first sub-diagonal"):
+        check_schur(below, make(np.eye(4), below, schur.block_starts, schur.eigenvalues))
+    increasing = np.diag([0.5, 1.0, 2.0, 3.0])
+    with pytest.raises(SchurCheckError, match="non-increasing"):
+        check_schur(increasing, make(np.eye(4), increasing, np.arange(4), np.diag(increasing) + 0j))
+    with pytest.raises(SchurCheckError, match="block_starts"):
+        check_schur(W, make(schur.Q, schur.T, np.array([0, 2]), schur.eigenvalues))
+    skew = np.eye(4) + np.triu(
+        np.full((4, 4), 0.1), 1
+    )  # W = S T Sᵀ reconstructs; S is not orthogonal
+    with pytest.raises(SchurCheckError, match="not orthogonal"):
+        check_schur(skew @ W @ skew.T, make(skew, W, schur.block_starts, schur.eigenvalues))

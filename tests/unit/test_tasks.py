@@ -241,3 +241,78 @@ def test_every_task_module_keeps_the_registry_contract(name):
 def test_the_registry_is_the_package():
     modules = {p.stem for p in Path(tasks.__file__).parent.glob("*.py") if p.stem != "__init__"}
     assert set(tasks.names()) == modules
+
+
+def test_generator_defaults_are_the_sources():
+    """The defaults of each generator, against the values of Schuessler et al.'s generators
+    (SPEC, the source's task_generators.py) and the paper's copy task."""
+    assert tasks.defaults("copy") == {"n_symbols": 8, "symbol_dim": 8, "n_lags": 128}
+    flip = tasks.defaults("flip_flop")
+    assert (flip["n_bits"], flip["length"], flip["gap_min"], flip["gap_max"]) == (3, 25, 3, 10)
+    assert (flip["gap_offset"], flip["pulse_amplitude"], flip["input_noise"]) == (2, 1.0, 0.0)
+    assert tasks.defaults("sine") == {
+        "length": 50,
+        "input_offset": 0.25,
+        "freq_min": 0.04,
+        "freq_range": 0.16,
+        "input_noise": 0.0,
+    }
+    context = tasks.defaults("context_integration")
+    assert [context[k] for k in ("fixation", "stimulus", "delay", "decision")] == [3, 20, 5, 20]
+    assert context["input_noise"] == 0.05
+    romo = tasks.defaults("romo")
+    assert [romo[k] for k in ("fixation_min", "fixation_max", "delay_min", "delay_max")] == [
+        1,
+        3,
+        2,
+        12,
+    ]
+    assert (romo["decision_delay"], romo["decision"], romo["min_difference"]) == (4, 8, 0.2)
+    rsg = tasks.defaults("ready_set_go")
+    assert [rsg[k] for k in ("interval_min", "interval_max", "decision", "pulse_width")] == [
+        5,
+        25,
+        10,
+        10,
+    ]
+
+
+def test_sine_cue_is_uniform_on_the_unit_interval():
+    x = sine.generate(rng(), 4000).inputs[:, 0, 0] - 0.25
+    assert x.min() < 0.005 and x.max() > 0.995
+    assert abs(x.mean() - 0.5) < 0.02 and abs(x.var() - 1 / 12) < 0.005
+
+
+@pytest.mark.parametrize("variant", ["source", "legacy"])
+def test_input_noise_has_its_standard_deviation(variant):
+    clean = flip_flop.generate(rng(), 400, variant=variant)
+    noisy = flip_flop.generate(rng(), 400, variant=variant, input_noise=0.1)
+    quiet = clean.inputs == 0  # steps without a pulse: the noise alone
+    assert abs(noisy.inputs[quiet].std() - 0.1) < 0.005 and abs(noisy.inputs[quiet].mean()) < 0.005
+    cue = sine.generate(rng(), 400, input_noise=0.1).inputs[..., 0]
+    assert abs((cue - cue.mean(axis=1, keepdims=True)).std() - 0.1) < 0.005
+
+
+def test_flip_flop_source_later_pulses_hit_every_line_alike():
+    lines = [
+        line
+        for trial in flip_flop_pulses(flip_flop.generate(rng(), 3000))
+        for _, line, _ in trial[3:]
+    ]
+    counts = np.bincount(lines, minlength=3) / len(lines)
+    np.testing.assert_allclose(counts, 1 / 3, atol=0.02)
+
+
+def test_legacy_flip_flop_gaps_and_first_pulses():
+    b = flip_flop.generate(rng(), 3000, variant="legacy")
+    first, gaps, signs = [], [], []
+    for trial in range(3000):
+        for line in range(3):
+            times = np.nonzero(b.inputs[trial, :, line])[0]
+            first += list(times[:1])
+            gaps += list(np.diff(times))
+            signs += list(b.inputs[trial, times, line])
+    # First pulse at U{0..gap_max − gap_min}, gaps U{gap_min..gap_max} + gap_offset (3..10 + 2).
+    assert set(first) == set(range(0, 8))
+    assert set(gaps) == set(range(5, 13))
+    assert abs(np.mean(np.array(signs) > 0) - 0.5) < 0.02
