@@ -75,6 +75,12 @@ def defaults(name: str) -> dict:
     return {key: signature[key].default for key in module.PARAMETERS}
 
 
+def uniform_steps(rng: np.random.Generator, low: float, high: float, size) -> np.ndarray:
+    """⌊U[low, high)⌋ as integers: a duration in steps, drawn as the source's generators draw
+    one (``int(np.random.uniform(low, high) / dt)`` with dt = 1)."""
+    return np.floor(rng.uniform(low, high, size=size)).astype(int)
+
+
 def draw_heldout(name: str, n: int, base_seed: int, **generator) -> Batch:
     """The fixed held-out set of task ``name``: ``n`` trials from the generator with its
     ``generator`` settings, drawn from the seed of (``base_seed``, "heldout", ``name``)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from rnnschur.metrics import fvu
-from rnnschur.tasks import Batch
+from rnnschur.tasks import Batch, uniform_steps
 
 SCORE = "fvu"
 HIGHER_IS_BETTER = False
@@ -106,7 +106,7 @@ def pulse_times(
     gap_max)⌋."""
     n_random = (length - 1) // (grace + gap_min) + 1
     first = np.full((n, n_bits - 1), 1 + grace)
-    later = grace + np.floor(rng.uniform(gap_min, gap_max, size=(n, n_random))).astype(int)
+    later = grace + uniform_steps(rng, gap_min, gap_max, (n, n_random))
     gaps = np.concatenate([first, later], axis=1)
     return np.concatenate([np.zeros((n, 1), dtype=int), np.cumsum(gaps, axis=1)], axis=1)
 

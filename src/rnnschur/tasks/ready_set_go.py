@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from rnnschur.metrics import fvu
-from rnnschur.tasks import Batch
+from rnnschur.tasks import Batch, uniform_steps
 
 SCORE = "fvu"
 HIGHER_IS_BETTER = False
@@ -89,8 +89,8 @@ def generate(
             f"{pulse_width // 2} (the bump starts after 'set')"
         )
     length = fixation_max + 2 * stimulus + 2 * interval_max + decision
-    fixation = np.floor(rng.uniform(fixation_min, fixation_max, size=n)).astype(int)
-    interval = np.floor(rng.uniform(interval_min, interval_max, size=n)).astype(int)
+    fixation = uniform_steps(rng, fixation_min, fixation_max, n)
+    interval = uniform_steps(rng, interval_min, interval_max, n)
     g = bump(pulse_width)
     inputs = np.zeros((n, length, 1))
     targets = np.zeros((n, length, 1))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from rnnschur.metrics import fvu
-from rnnschur.tasks import Batch
+from rnnschur.tasks import Batch, uniform_steps
 
 SCORE = "fvu"
 HIGHER_IS_BETTER = False
@@ -93,8 +93,8 @@ def generate(
 ) -> Batch:
     """``n`` trials of fixation_max + 2·stimulus + delay_max + decision_delay + decision steps."""
     length = fixation_max + 2 * stimulus + delay_max + decision_delay + decision
-    fixation = np.floor(rng.uniform(fixation_min, fixation_max, size=n)).astype(int)
-    delay = np.floor(rng.uniform(delay_min, delay_max, size=n)).astype(int)
+    fixation = uniform_steps(rng, fixation_min, fixation_max, n)
+    delay = uniform_steps(rng, delay_min, delay_max, n)
     f = amplitudes(rng, n, amplitude_min, amplitude_max, min_difference)
     inputs = np.zeros((n, length, 1))
     targets = np.zeros((n, length, 1))
