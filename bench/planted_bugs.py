@@ -3,7 +3,7 @@
 Each entry changes one thing in a copy of the source (a flipped sign, an off-by-one, a wrong
 normaliser, a wrong block, a boundary) and runs ``pytest tests/unit -x`` against the copy; a bug
 is caught when a test fails. Complements mutation testing (``bench/mutation.sh``), whose random
-mutants include many that change nothing observable. Takes a few minutes per bug on one core.
+mutants include many that change nothing observable. About 5 minutes for all on 2 cores.
 
 Usage: python bench/planted_bugs.py [--jobs 2] [--only N ...]
 """
