@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from rnnschur.tables import label
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -51,7 +53,7 @@ def gap_summary(folder: Path) -> str:
         base = rows[rows["variation"] == "paper_config"].iloc[0]
         toward = rows[rows["moves"] == "toward"]
         away = rows[rows["moves"] == "away"]
-        name = "full" if subset == "none" else "−" + subset.replace("+", ", −")
+        name = label(subset)
         lines.append(
             f"| {task} {name} {quantity} | {base.paper_value:.3g} | {base['mean']:.3g} "
             f"({base['min']:.3g} … {base['max']:.3g}) | "
@@ -152,7 +154,7 @@ def profile_summary(folder: Path) -> str:
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in profile.itertuples(index=False):
-        block = "−" + r.subset.replace("T_CR", "T_C→R")
+        block = label(r.subset)
         lines.append(
             f"| {r.task} | {r.construction} | {r.n_hidden} | {block} | {r.harm_mean:.3g} | "
             f"[{r.ci_low:.3g}, {r.ci_high:.3g}] | {r.mass_removed:.3g} | "

@@ -19,6 +19,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from rnnschur.schur import COUPLING_BLOCKS
+
 PAPER_ALPHA = 0.9
 TABLE1_ALPHAS = (0.85, 0.9, 0.95)
 
@@ -324,7 +326,7 @@ def block_profile(
     *harmless* where it lies within ±``fragile_effect``, *empty* where no seed's block has mass,
     else *inconclusive*."""
     rows = ablation[
-        np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(["T_RR", "T_CR", "T_CC"])
+        np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(COUPLING_BLOCKS)
     ].copy()
     rows["harm"] = np.where(rows["metric"] == "accuracy", -1, 1) * rows["delta_score"]
     out = []

@@ -20,16 +20,16 @@ from rnnschur import paper, tasks  # noqa: E402
 from rnnschur.constructions import CONSTRUCTIONS  # noqa: E402
 from rnnschur.io import atomic_path  # noqa: E402
 from rnnschur.paper import FIG1_ORDER  # noqa: E402
+from rnnschur.schur import COUPLING_BLOCKS as SINGLE_BLOCKS  # noqa: E402
 from rnnschur.summaries import largest_size  # noqa: E402
+from rnnschur.tables import label  # noqa: E402
 
-SINGLE_BLOCKS = ("T_RR", "T_CR", "T_CC")
 PAPER_STYLE = {"marker": "x", "color": "crimson", "s": 60, "zorder": 5, "label": "paper"}
 
 
 def _label(subset: str) -> str:
-    if subset == "none":
-        return "full"
-    return "\n".join("−" + s.replace("T_CR", "T_C→R") for s in subset.split("+"))
+    """The ablation set's name (:func:`rnnschur.tables.label`), one removed block a line."""
+    return label(subset).replace(", ", "\n")
 
 
 def _reported() -> pd.DataFrame:
@@ -305,7 +305,7 @@ def fig_subspace_control(verdicts: pd.DataFrame) -> plt.Figure:
                 higher = tasks.get(task).HIGHER_IS_BETTER
                 ax.set_ylabel("accuracy lost" if higher else "FVU gained")
     handles = [
-        plt.Line2D([], [], ls="", marker=m, color="k", label="−" + b.replace("T_CR", "T_C→R"))
+        plt.Line2D([], [], ls="", marker=m, color="k", label=label(b))
         for b, m in BLOCK_MARKERS.items()
     ]
     handles += [plt.Line2D([], [], ls="", marker="o", color=c, label=k) for k, c in colours.items()]

@@ -77,8 +77,8 @@ def _check_names():
                     f"config key tasks.{task}.{key} names the unknown construction "
                     f"{unknown[0]!r}; constructions: {list(CONSTRUCTIONS)}"
                 )
+        odd = [n for n in settings["sizes"] if n % 2]
         for construction in settings["constructions"]:
-            odd = [n for n in settings["sizes"] if n % 2]
             if CONSTRUCTIONS[construction].even_sizes and odd:
                 raise WorkflowError(
                     f"config key tasks.{task}.sizes has {odd[0]}, but {construction} needs an "

@@ -13,6 +13,7 @@ The modules of this package are the registry of tasks: a task is added by adding
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import pkgutil
@@ -53,8 +54,9 @@ class Batch:
         return np.broadcast_to(self.mask[..., None], self.targets.shape)
 
 
+@functools.cache
 def names() -> tuple[str, ...]:
-    """Every task: the names of this package's modules."""
+    """Every task: the names of this package's modules (read once)."""
     return tuple(
         sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
     )
