@@ -2,31 +2,82 @@
 
 For each tree (default: this repository), the workflow files are copied to a temporary folder
 and the quick preset runs there from nothing, with the tree's own src/ on the path. Reported per
-tree: wall time, parallel efficiency (the benchmarked jobs' CPU time over wall x 2) and each
-rule's mean job wall time from its benchmark files. Give two trees (e.g. a `git worktree` of an
-older commit and this one) to compare them in one run; run it on an idle machine.
+tree: wall time; CPU time of the benchmarked (per-model) jobs and of the whole process tree
+(snakemake itself, every job, the table and figure jobs too); parallel efficiency, each CPU time
+over wall x 2; how long 0, 1 and 2 jobs were running, from snakemake's log (1 s resolution:
+the start-up before the first job and the end after the last one apart); and each rule's mean
+job wall time from its benchmark files. Give two trees
+(e.g. a `git worktree` of an older commit and this one) to compare them in one run; run it on an
+idle machine. `--keep DIR` keeps each tree's results folder as DIR/<k> (k = 0, 1, ... in the
+order given), e.g. for `bench/same_tables.py DIR/0 DIR/1`; `--snakemake "OPTIONS"` adds options
+to every run.
 
-Usage: python bench/bench_quick.py [TREE ...]
+Usage: python bench/bench_quick.py [TREE ...] [--keep DIR] [--snakemake "--scheduler greedy"]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import re
+import resource
+import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import pandas as pd
 
 REPO = Path(__file__).resolve().parents[1]
 FILES = ("Snakefile", "config.yaml", "workflow", "presets", "profiles", "envs", "src")
+STAMP = re.compile(r"\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]")
 
 
-def run_quick(tree: Path) -> tuple[float, pd.DataFrame]:
-    """(wall seconds, one row per benchmarked job: rule, s, cpu_time) of the quick preset."""
+@dataclass
+class Run:
+    wall: float
+    """Seconds from starting snakemake to its exit."""
+    cpu: float
+    """CPU seconds of the whole process tree (snakemake and every job)."""
+    jobs: pd.DataFrame
+    """One row per benchmarked job: rule, s (wall), cpu."""
+    occupancy: pd.Series
+    """Seconds with 0, 1, 2 ... jobs running, and before the first / after the last job."""
+
+
+def occupancy(log: str, wall: float) -> pd.Series:
+    """Seconds spent with k jobs running, from the job start and finish times in snakemake's log
+    (whole seconds); "before first job" counts from snakemake's own start (its log header)."""
+    started = None
+    events = []
+    stamp = None
+    for line in log.splitlines():
+        if line.strip().startswith("Date: ") and started is None:
+            started = datetime.fromisoformat(line.strip()[len("Date: ") :])
+        elif match := STAMP.fullmatch(line.strip()):
+            stamp = datetime.strptime(match[1], "%a %b %d %H:%M:%S %Y")
+        elif re.match(r"(local)?rule \w+:$", line):
+            events.append((stamp, 1))
+        elif line.startswith("Finished jobid"):
+            events.append((stamp, -1))
+    seconds: dict[str, float] = {"before first job": (events[0][0] - started).total_seconds()}
+    running = 0
+    for (when, change), (after, _) in itertools.pairwise(events):
+        running += change
+        key = f"{running} running"
+        seconds[key] = seconds.get(key, 0.0) + (after - when).total_seconds()
+    seconds["after last job"] = wall - (events[-1][0] - started).total_seconds()
+    return pd.Series(seconds)
+
+
+def run_quick(tree: Path, keep: Path | None = None, options: tuple[str, ...] = ()) -> Run:
+    """The quick preset from nothing with `tree`'s workflow and library; its results folder is
+    moved to `keep` when given."""
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         for name in FILES:
@@ -35,40 +86,58 @@ def run_quick(tree: Path) -> tuple[float, pd.DataFrame]:
                 shutil.copytree(source, folder / name)
             elif source.exists():
                 shutil.copy2(source, folder / name)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        subprocess.run(
-            [sys.executable, "-m", "snakemake", "-c2", "--configfile", "presets/quick.yaml"],
+        done = subprocess.run(
+            [sys.executable, "-m", "snakemake", "-c2", "--configfile", "presets/quick.yaml"]
+            + list(options),
             cwd=folder,
             check=True,
             capture_output=True,
+            text=True,
         )
         wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
         rows = []
         bench = folder / "results" / "quick" / "benchmarks"
         for path in bench.rglob("*.tsv"):
             frame = pd.read_csv(path, sep="\t")
             rule = path.relative_to(bench).parts[0]
             rows.append({"rule": rule, "s": frame["s"].sum(), "cpu": frame["cpu_time"].sum()})
-    return wall, pd.DataFrame(rows)
+        if keep is not None:
+            shutil.rmtree(keep, ignore_errors=True)
+            shutil.move(folder / "results" / "quick", keep)
+    return Run(wall, cpu, pd.DataFrame(rows), occupancy(done.stderr + done.stdout, wall))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("trees", nargs="*", type=Path, default=[REPO])
+    parser.add_argument("--keep", type=Path, help="keep each tree's results as KEEP/<k>")
+    parser.add_argument("--snakemake", default="", help="more snakemake options, one string")
     args = parser.parse_args()
-    per_rule = {}
-    for tree in args.trees:
-        wall, jobs = run_quick(tree.resolve())
-        efficiency = jobs["cpu"].sum() / (2 * wall)
+    options = tuple(shlex.split(args.snakemake))
+    per_rule, occupancies = {}, {}
+    for k, tree in enumerate(args.trees):
+        keep = args.keep.resolve() / str(k) if args.keep else None
+        run = run_quick(tree.resolve(), keep, options)
+        job_cpu = run.jobs["cpu"].sum()
+        print(f"{tree}: wall {run.wall:.1f} s")
         print(
-            f"{tree}: wall {wall:.1f} s, {len(jobs)} benchmarked jobs, "
-            f"CPU {jobs['cpu'].sum():.1f} s"
+            f"  {len(run.jobs)} benchmarked jobs: CPU {job_cpu:.1f} s, efficiency (/ wall x 2) "
+            f"{job_cpu / (2 * run.wall):.2f}"
         )
-        print(f"  parallel efficiency (job CPU / (wall x 2)) {efficiency:.2f}")
-        per_rule[str(tree)] = jobs.groupby("rule")["s"].mean()
-    table = pd.DataFrame(per_rule)
+        print(
+            f"  process tree: CPU {run.cpu:.1f} s, efficiency (/ wall x 2) "
+            f"{run.cpu / (2 * run.wall):.2f}"
+        )
+        per_rule[str(tree)] = run.jobs.groupby("rule")["s"].mean()
+        occupancies[str(tree)] = run.occupancy
+    print("Seconds with k jobs running (snakemake's log, whole seconds):")
+    print(pd.DataFrame(occupancies).fillna(0).round(1).to_string())
     print("Mean job wall time per rule (s):")
-    print(table.round(2).to_string())
+    print(pd.DataFrame(per_rule).round(2).to_string())
 
 
 if __name__ == "__main__":
