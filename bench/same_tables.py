@@ -92,10 +92,17 @@ def _difference(x: np.ndarray, y: np.ndarray) -> float:
     return max(float(np.max(np.abs(x[both] - y[both]), initial=0.0)), np.finfo(float).tiny)
 
 
-def compare(old: Path, new: Path, tasks: list[str] | None, retrained: Path | None = None):
-    """One row per (artifact, task): n compared, n identical, largest difference otherwise;
+def compare(
+    old: Path,
+    new: Path,
+    tasks: list[str] | None,
+    retrained: Path | None = None,
+    trained: bool = True,
+) -> pd.DataFrame:
+    """One row per (artifact, task): n compared, n identical, largest difference otherwise.
     `retrained`: a results folder with models trained again, compared as "weights (trained
-    again)" and "checkpoints (trained again)"."""
+    again)" and "checkpoints (trained again)"; `trained=False`: the old folder's models are
+    copies of the new ones (not compared)."""
     rows = []
     for model in models(retrained, None) if retrained else []:
         for artifact in ("weights", "checkpoints"):
@@ -113,6 +120,8 @@ def compare(old: Path, new: Path, tasks: list[str] | None, retrained: Path | Non
             "schur": (f"schur/{model}.npz", compare_npz),
             "ablation": (f"ablation/{model}.csv", compare_csv),
         }
+        if not trained:
+            del pairs["weights"], pairs["checkpoints"]
         for artifact, (relative, function) in pairs.items():
             if (old / relative).is_file() and (new / relative).is_file():
                 rows.append(
@@ -192,7 +201,7 @@ def main() -> None:
             downstream(old, new, scratch, args.tasks, args.configfile, args.retrain)
             old = scratch / "results"
             retrained = scratch / "retrained" if args.retrain else None
-        table = compare(old, new, args.tasks, retrained)
+        table = compare(old, new, args.tasks, retrained, trained=not args.downstream)
     with pd.option_context("display.width", 120):
         print(table.to_string(index=False))
     sys.exit(0 if (table["identical"] == table["compared"]).all() else 1)

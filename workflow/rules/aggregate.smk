@@ -6,6 +6,8 @@ rule collect_ablations:
         report(f"{TABLES}/ablation.csv", caption="../report/ablation.rst", category="Tables"),
     log:
         f"{R}/logs/aggregate/ablation.log",
+    benchmark:
+        f"{R}/benchmarks/aggregate/ablation.tsv"
     localrule: True
     conda:
         "../../envs/analysis.yaml"
@@ -27,6 +29,8 @@ rule collect_models:
         curves=f"{TABLES}/training_curves.csv",
     log:
         f"{R}/logs/aggregate/models.log",
+    benchmark:
+        f"{R}/benchmarks/aggregate/models.tsv"
     localrule: True
     conda:
         "../../envs/analysis.yaml"
@@ -47,6 +51,8 @@ rule table1:
         md=f"{TABLES}/table1.md",
     log:
         f"{R}/logs/aggregate/table1.log",
+    benchmark:
+        f"{R}/benchmarks/aggregate/table1.tsv"
     localrule: True
     conda:
         "../../envs/analysis.yaml"
@@ -71,6 +77,8 @@ rule paper_vs_reproduced:
         md=f"{TABLES}/paper_vs_reproduced.md",
     log:
         f"{R}/logs/aggregate/paper_vs_reproduced.log",
+    benchmark:
+        f"{R}/benchmarks/aggregate/paper_vs_reproduced.tsv"
     localrule: True
     conda:
         "../../envs/analysis.yaml"
@@ -92,6 +100,8 @@ rule claims:
         md=f"{TABLES}/claims.md",
     log:
         f"{R}/logs/aggregate/claims.log",
+    benchmark:
+        f"{R}/benchmarks/aggregate/claims.tsv"
     localrule: True
     conda:
         "../../envs/analysis.yaml"
@@ -119,6 +129,8 @@ rule block_profile:
         md=f"{TABLES}/block_profile.md",
     log:
         f"{R}/logs/aggregate/block_profile.log",
+    benchmark:
+        f"{R}/benchmarks/aggregate/block_profile.tsv"
     localrule: True
     conda:
         "../../envs/analysis.yaml"

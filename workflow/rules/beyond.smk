@@ -56,6 +56,8 @@ for name, analysis in ANALYSES.items():
             md=f"{TABLES}/{name}_summary.md",
         log:
             f"{R}/logs/aggregate/{name}_summary.log",
+        benchmark:
+            f"{R}/benchmarks/aggregate/{name}_summary.tsv"
         localrule: True
         conda:
             "../../envs/analysis.yaml"
@@ -85,6 +87,8 @@ for name, analysis in ANALYSES.items():
             png=f"{FIGURES}/fig_{name}.png",
         log:
             f"{R}/logs/figures/fig_{name}.log",
+        benchmark:
+            f"{R}/benchmarks/figures/fig_{name}.tsv"
         localrule: True
         conda:
             "../../envs/analysis.yaml"
@@ -107,6 +111,8 @@ rule collect_beyond:
         f"{TABLES}/{{analysis}}.csv",
     log:
         f"{R}/logs/aggregate/{{analysis}}.log",
+    benchmark:
+        f"{R}/benchmarks/aggregate/{{analysis}}.tsv"
     wildcard_constraints:
         analysis="|".join(ANALYSES),
     localrule: True

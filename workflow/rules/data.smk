@@ -4,6 +4,8 @@ rule heldout:
         f"{R}/data/{{task}}/heldout.npz",
     log:
         f"{R}/logs/data/{{task}}.log",
+    benchmark:
+        f"{R}/benchmarks/data/{{task}}.tsv"
     localrule: True
     conda:
         "../../envs/analysis.yaml"

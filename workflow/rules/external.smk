@@ -11,6 +11,8 @@ rule external_import:
         f"{R}/external/{{name}}/weights.npz",
     log:
         f"{R}/logs/external/{{name}}_import.log",
+    benchmark:
+        f"{R}/benchmarks/external/{{name}}_import.tsv"
     conda:
         "../../envs/train.yaml"
     threads: 1

@@ -69,6 +69,8 @@ rule gap_attribution:
         md=f"{TABLES}/gap_attribution.md",
     log:
         f"{R}/logs/aggregate/gap_attribution.log",
+    benchmark:
+        f"{R}/benchmarks/aggregate/gap_attribution.tsv"
     localrule: True
     conda:
         "../../envs/analysis.yaml"

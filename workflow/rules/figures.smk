@@ -14,6 +14,8 @@ rule fig1_copy_ablation:
         png=f"{FIGURES}/fig1_copy_ablation.png",
     log:
         f"{R}/logs/figures/fig1_copy_ablation.log",
+    benchmark:
+        f"{R}/benchmarks/figures/fig1_copy_ablation.tsv"
     localrule: True
     conda:
         "../../envs/analysis.yaml"
@@ -40,6 +42,8 @@ rule fig2_neuro_ablation:
         png=f"{FIGURES}/fig2_neuro_ablation.png",
     log:
         f"{R}/logs/figures/fig2_neuro_ablation.log",
+    benchmark:
+        f"{R}/benchmarks/figures/fig2_neuro_ablation.tsv"
     localrule: True
     conda:
         "../../envs/analysis.yaml"
@@ -67,6 +71,8 @@ rule fig_schur_spectra:
         png=f"{FIGURES}/fig_schur_spectra.png",
     log:
         f"{R}/logs/figures/fig_schur_spectra.log",
+    benchmark:
+        f"{R}/benchmarks/figures/fig_schur_spectra.tsv"
     localrule: True
     conda:
         "../../envs/analysis.yaml"
@@ -91,6 +97,8 @@ rule fig_training_curves:
         png=f"{FIGURES}/fig_training_curves.png",
     log:
         f"{R}/logs/figures/fig_training_curves.log",
+    benchmark:
+        f"{R}/benchmarks/figures/fig_training_curves.tsv"
     localrule: True
     conda:
         "../../envs/analysis.yaml"
@@ -115,6 +123,8 @@ rule fig_task_rollouts:
         png=f"{FIGURES}/fig_task_rollouts.png",
     log:
         f"{R}/logs/figures/fig_task_rollouts.log",
+    benchmark:
+        f"{R}/benchmarks/figures/fig_task_rollouts.tsv"
     localrule: True
     conda:
         "../../envs/analysis.yaml"
@@ -139,6 +149,8 @@ rule fig_gap_attribution:
         png=f"{FIGURES}/fig_gap_attribution.png",
     log:
         f"{R}/logs/figures/fig_gap_attribution.log",
+    benchmark:
+        f"{R}/benchmarks/figures/fig_gap_attribution.tsv"
     localrule: True
     conda:
         "../../envs/analysis.yaml"

@@ -12,6 +12,8 @@ rule spectrum:
         abs_T=f"{R}/views/schur_abs_T/{MODEL}.csv",
     log:
         f"{R}/logs/views/spectrum/{MODEL}.log",
+    benchmark:
+        f"{R}/benchmarks/views/spectrum/{MODEL}.tsv"
     group:
         "post"
     conda:
@@ -37,6 +39,8 @@ rule rollout_example:
         f"{R}/views/rollout_examples/{MODEL}.csv",
     log:
         f"{R}/logs/views/rollout/{MODEL}.log",
+    benchmark:
+        f"{R}/benchmarks/views/rollout/{MODEL}.tsv"
     group:
         "post"
     conda:
@@ -62,6 +66,8 @@ rule collect_views:
         f"{TABLES}/{{view}}.csv",
     log:
         f"{R}/logs/aggregate/{{view}}.log",
+    benchmark:
+        f"{R}/benchmarks/aggregate/{{view}}.tsv"
     wildcard_constraints:
         view="spectra|schur_abs_T|rollout_examples",
     localrule: True
