@@ -2,17 +2,20 @@
 
 For each tree (default: this repository), the workflow files are copied to a temporary folder
 and the quick preset runs there from nothing, with the tree's own src/ on the path. Reported per
-tree: wall time; CPU time of the benchmarked (per-model) jobs and of the whole process tree
-(snakemake itself, every job, the table and figure jobs too); parallel efficiency, each CPU time
-over wall x 2; how long 0, 1 and 2 jobs were running, from snakemake's log (1 s resolution:
-the start-up before the first job and the end after the last one apart); and each rule's mean
-job wall time from its benchmark files. Give two trees
-(e.g. a `git worktree` of an older commit and this one) to compare them in one run; run it on an
-idle machine. `--keep DIR` keeps each tree's results folder as DIR/<k> (k = 0, 1, ... in the
-order given), e.g. for `bench/same_tables.py DIR/0 DIR/1`; `--snakemake "OPTIONS"` adds options
-to every run.
+tree: wall time; CPU time of the jobs that write benchmark files (every job here; only the
+per-model ones in older trees) and of the whole process tree (snakemake itself and every job);
+parallel efficiency, each CPU time over wall x 2; how long 0, 1 and 2 jobs were running, from
+snakemake's log (whole seconds; the start-up before the first job and the end after the last
+one apart); and each rule's mean job wall time from its benchmark files.
 
-Usage: python bench/bench_quick.py [TREE ...] [--keep DIR] [--snakemake "--scheduler greedy"]
+Give two trees (e.g. a `git worktree` of an older commit and this one) to compare them in one
+run; run it on an idle machine. `--keep DIR` keeps each tree's results folder as DIR/<k>
+(k = 0, 1, ... in the order given), e.g. for `bench/same_tables.py DIR/0 DIR/1`.
+`--snakemake "OPTIONS"` adds options to every run or, given once per tree, to that tree's run
+(the same tree twice compares options).
+
+Usage: python bench/bench_quick.py [TREE ...] [--keep DIR] [--snakemake "OPTIONS" ...]
+  e.g. python bench/bench_quick.py . . --snakemake "" --snakemake "--scheduler greedy"
 """
 
 from __future__ import annotations
@@ -115,25 +118,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("trees", nargs="*", type=Path, default=[REPO])
     parser.add_argument("--keep", type=Path, help="keep each tree's results as KEEP/<k>")
-    parser.add_argument("--snakemake", default="", help="more snakemake options, one string")
+    parser.add_argument(
+        "--snakemake", action="append", default=[], help="more snakemake options, one string"
+    )
     args = parser.parse_args()
-    options = tuple(shlex.split(args.snakemake))
+    if len(args.snakemake) not in (0, 1, len(args.trees)):
+        parser.error("give --snakemake once, or once per tree")
+    options = args.snakemake * len(args.trees) if len(args.snakemake) == 1 else args.snakemake
     per_rule, occupancies = {}, {}
     for k, tree in enumerate(args.trees):
         keep = args.keep.resolve() / str(k) if args.keep else None
-        run = run_quick(tree.resolve(), keep, options)
+        extra = options[k] if options else ""
+        run = run_quick(tree.resolve(), keep, tuple(shlex.split(extra)))
+        name = f"{k}: {tree}" + (f" {extra}" if extra else "")
         job_cpu = run.jobs["cpu"].sum()
-        print(f"{tree}: wall {run.wall:.1f} s")
+        print(f"{name}: wall {run.wall:.1f} s")
         print(
-            f"  {len(run.jobs)} benchmarked jobs: CPU {job_cpu:.1f} s, efficiency (/ wall x 2) "
+            f"  {len(run.jobs)} jobs with benchmark files: CPU {job_cpu:.1f} s, "
+            f"efficiency (/ wall x 2) "
             f"{job_cpu / (2 * run.wall):.2f}"
         )
         print(
             f"  process tree: CPU {run.cpu:.1f} s, efficiency (/ wall x 2) "
             f"{run.cpu / (2 * run.wall):.2f}"
         )
-        per_rule[str(tree)] = run.jobs.groupby("rule")["s"].mean()
-        occupancies[str(tree)] = run.occupancy
+        per_rule[name] = run.jobs.groupby("rule")["s"].mean()
+        occupancies[name] = run.occupancy
     print("Seconds with k jobs running (snakemake's log, whole seconds):")
     print(pd.DataFrame(occupancies).fillna(0).round(1).to_string())
     print("Mean job wall time per rule (s):")
