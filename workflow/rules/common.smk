@@ -24,6 +24,11 @@ from jsonschema import Draft202012Validator  # noqa: E402  (a dependency of snak
 from rnnschur import tasks as task_registry  # noqa: E402
 from rnnschur.analyses import ANALYSES  # noqa: E402
 from rnnschur.constructions import CONSTRUCTIONS  # noqa: E402
+from rnnschur.scheduler_fix import keep_one_reevaluation_timer  # noqa: E402
+
+# Snakemake's scheduler starts one more 1-s wake-up timer per finished job (see the module):
+# keep one, so that the snakemake process does not take CPU time from the jobs.
+keep_one_reevaluation_timer()
 
 
 def load_preset(name):
