@@ -3,7 +3,8 @@
 For each tree (default: this repository), the workflow files are copied to a temporary folder
 and the quick preset runs there from nothing, with the tree's own src/ on the path. Reported per
 tree: wall time; CPU time of the jobs that write benchmark files (every job here; only the
-per-model ones in older trees) and of the whole process tree (snakemake itself and every job);
+per-model ones in older trees; sampled, so jobs under a second are undercounted), of the whole
+process tree (snakemake itself and every job) and of the snakemake process alone;
 parallel efficiency, each CPU time over wall x 2; how long 0, 1 and 2 jobs were running, from
 snakemake's log (whole seconds; the start-up before the first job and the end after the last
 one apart); and each rule's mean job wall time from its benchmark files.
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import re
 import resource
 import shlex
@@ -47,6 +49,8 @@ class Run:
     """Seconds from starting snakemake to its exit."""
     cpu: float
     """CPU seconds of the whole process tree (snakemake and every job)."""
+    snakemake_cpu: float
+    """CPU seconds of the snakemake process itself (its threads, not its children)."""
     jobs: pd.DataFrame
     """One row per benchmarked job: rule, s (wall), cpu."""
     occupancy: pd.Series
@@ -91,15 +95,24 @@ def run_quick(tree: Path, keep: Path | None = None, options: tuple[str, ...] = (
                 shutil.copy2(source, folder / name)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        done = subprocess.run(
-            [sys.executable, "-m", "snakemake", "-c2", "--configfile", "presets/quick.yaml"]
-            + list(options),
-            cwd=folder,
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        wall = time.perf_counter() - start
+        with tempfile.TemporaryFile("w+") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "snakemake", "-c2", "--configfile", "presets/quick.yaml"]
+                + list(options),
+                cwd=folder,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            own = 0.0
+            while process.poll() is None:
+                own = _own_cpu(process.pid, own)
+                time.sleep(0.1)
+            wall = time.perf_counter() - start
+            log.seek(0)
+            text = log.read()
+        if process.returncode:
+            raise RuntimeError(f"snakemake failed in {tree}:\n{text[-3000:]}")
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
         rows = []
@@ -111,7 +124,17 @@ def run_quick(tree: Path, keep: Path | None = None, options: tuple[str, ...] = (
         if keep is not None:
             shutil.rmtree(keep, ignore_errors=True)
             shutil.move(folder / "results" / "quick", keep)
-    return Run(wall, cpu, pd.DataFrame(rows), occupancy(done.stderr + done.stdout, wall))
+    return Run(wall, cpu, own, pd.DataFrame(rows), occupancy(text, wall))
+
+
+def _own_cpu(pid: int, last: float) -> float:
+    """utime + stime of process `pid` in seconds (the last value read once it has exited)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return last
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
 
 
 def main() -> None:
@@ -140,7 +163,7 @@ def main() -> None:
         )
         print(
             f"  process tree: CPU {run.cpu:.1f} s, efficiency (/ wall x 2) "
-            f"{run.cpu / (2 * run.wall):.2f}"
+            f"{run.cpu / (2 * run.wall):.2f}; snakemake's own process {run.snakemake_cpu:.1f} s"
         )
         per_rule[name] = run.jobs.groupby("rule")["s"].mean()
         occupancies[name] = run.occupancy

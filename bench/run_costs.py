@@ -1,0 +1,71 @@
+"""What a finished run cost: per rule, from its benchmark files, and over time, from its log.
+
+Reads every benchmark file under RESULTS/benchmarks (one per job) and prints per rule (the first
+folder; `beyond/<analysis>` apart) the number of jobs and their total and largest wall and CPU
+time. With `--log` (snakemake's log of the run, e.g. `.snakemake/log/<date>.snakemake.log`) it
+adds the wall time from the first to the last logged event and how long 0, 1, 2 ... jobs were
+running (whole seconds). With `--total-cpu` (the CPU seconds of the whole process tree, e.g.
+user + sys from `/usr/bin/time -v snakemake ...`) it adds the CPU time spent outside the jobs
+(snakemake itself).
+
+Usage: python bench/run_costs.py RESULTS [--log LOG] [--total-cpu SECONDS] [--cores 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_quick import occupancy  # noqa: E402
+
+
+def job_costs(results: Path) -> pd.DataFrame:
+    """One row per benchmark file: rule, s (wall), cpu."""
+    rows = []
+    bench = results / "benchmarks"
+    for path in sorted(bench.rglob("*.tsv")):
+        parts = path.relative_to(bench).parts
+        rule = "/".join(parts[:2]) if parts[0] == "beyond" else parts[0]
+        frame = pd.read_csv(path, sep="\t")
+        rows.append({"rule": rule, "s": frame["s"].sum(), "cpu": frame["cpu_time"].sum()})
+    return pd.DataFrame(rows, columns=["rule", "s", "cpu"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", type=Path)
+    parser.add_argument("--log", type=Path, help="snakemake's log of the run")
+    parser.add_argument("--total-cpu", type=float, help="CPU seconds of the process tree")
+    parser.add_argument("--cores", type=int, default=2)
+    args = parser.parse_args()
+    jobs = job_costs(args.results)
+    table = jobs.groupby("rule").agg(
+        jobs=("s", "size"),
+        wall_s=("s", "sum"),
+        cpu_s=("cpu", "sum"),
+        largest_wall_s=("s", "max"),
+    )
+    table.loc["all"] = [len(jobs), jobs["s"].sum(), jobs["cpu"].sum(), jobs["s"].max()]
+    print(table.round(1).to_string())
+    if args.log:
+        text = args.log.read_text()
+        seconds = occupancy(text, 0.0).drop("after last job")
+        wall = seconds.sum()
+        print(f"\nwall (snakemake's start to its last logged event): {wall:.0f} s")
+        print("seconds with k jobs running:")
+        print(seconds.round(0).to_string())
+        if args.total_cpu:
+            outside = args.total_cpu - jobs["cpu"].sum()
+            print(
+                f"CPU: process tree {args.total_cpu:.0f} s, jobs {jobs['cpu'].sum():.0f} s, "
+                f"outside the jobs {outside:.0f} s; process tree / (wall x {args.cores}) "
+                f"{args.total_cpu / (wall * args.cores):.2f}"
+            )
+
+
+if __name__ == "__main__":
+    main()
