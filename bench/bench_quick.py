@@ -82,17 +82,22 @@ def occupancy(log: str, wall: float) -> pd.Series:
     return pd.Series(seconds)
 
 
+def copy_workflow(tree: Path, folder: Path) -> None:
+    """The workflow files and the library of source tree `tree`, copied into `folder`."""
+    for name in FILES:
+        source = tree / name
+        if source.is_dir():
+            shutil.copytree(source, folder / name)
+        elif source.exists():
+            shutil.copy2(source, folder / name)
+
+
 def run_quick(tree: Path, keep: Path | None = None, options: tuple[str, ...] = ()) -> Run:
     """The quick preset from nothing with `tree`'s workflow and library; its results folder is
     moved to `keep` when given."""
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
-        for name in FILES:
-            source = tree / name
-            if source.is_dir():
-                shutil.copytree(source, folder / name)
-            elif source.exists():
-                shutil.copy2(source, folder / name)
+        copy_workflow(tree, folder)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         with tempfile.TemporaryFile("w+") as log:

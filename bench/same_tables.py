@@ -33,7 +33,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-WORKFLOW_FILES = ("Snakefile", "config.yaml", "workflow", "presets", "profiles", "envs", "src")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_quick import copy_workflow  # noqa: E402
 
 
 def models(results: Path, tasks: list[str] | None) -> list[str]:
@@ -155,12 +156,7 @@ def compare(
 def downstream(old_tree: Path, new: Path, scratch: Path, tasks, configfile, retrain=()) -> Path:
     """OLD_TREE's schur and ablate jobs on the held-out data and weights of `new` (in
     scratch/results), and its train jobs for the models in `retrain` (in scratch/retrained)."""
-    for name in WORKFLOW_FILES:
-        source = old_tree / name
-        if source.is_dir():
-            shutil.copytree(source, scratch / name)
-        elif source.exists():
-            shutil.copy2(source, scratch / name)
+    copy_workflow(old_tree, scratch)
     results = scratch / "results"
     chosen = models(new, tasks)
     for task in sorted({m.split("/")[0] for m in chosen}):
