@@ -170,6 +170,11 @@ def main() -> None:
             f"  process tree: CPU {run.cpu:.1f} s, efficiency (/ wall x 2) "
             f"{run.cpu / (2 * run.wall):.2f}; snakemake's own process {run.snakemake_cpu:.1f} s"
         )
+        in_jobs = run.cpu - run.snakemake_cpu
+        print(
+            f"  all jobs (process tree minus snakemake): CPU {in_jobs:.1f} s, efficiency "
+            f"(/ wall x 2) {in_jobs / (2 * run.wall):.2f}"
+        )
         per_rule[name] = run.jobs.groupby("rule")["s"].mean()
         occupancies[name] = run.occupancy
     print("Seconds with k jobs running (snakemake's log, whole seconds):")
