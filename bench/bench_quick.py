@@ -40,6 +40,7 @@ import pandas as pd
 
 REPO = Path(__file__).resolve().parents[1]
 FILES = ("Snakefile", "config.yaml", "workflow", "presets", "profiles", "envs", "src")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 STAMP = re.compile(r"\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]")
 
 
@@ -138,8 +139,7 @@ def _own_cpu(pid: int, last: float) -> float:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return last
-    ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
 def main() -> None:

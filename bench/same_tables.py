@@ -157,7 +157,8 @@ def compare(
 
 def downstream(old_tree: Path, new: Path, scratch: Path, tasks, configfile, retrain=()) -> Path:
     """OLD_TREE's schur and ablate jobs on the held-out data and weights of `new` (in
-    scratch/results), and its train jobs for the models in `retrain` (in scratch/retrained)."""
+    scratch/results, returned), and its train jobs for the models in `retrain` (in
+    scratch/retrained)."""
     copy_workflow(old_tree, scratch)
     results = scratch / "results"
     chosen = models(new, tasks)
@@ -178,6 +179,7 @@ def downstream(old_tree: Path, new: Path, scratch: Path, tasks, configfile, retr
     run_old("results", ("schur", "ablate"), [f"results/ablation/{m}.csv" for m in chosen])
     if retrain:
         run_old("retrained", ("train",), [f"retrained/models/{m}/weights.npz" for m in retrain])
+    return results
 
 
 def main() -> None:
@@ -196,8 +198,7 @@ def main() -> None:
         if args.downstream:
             scratch = args.keep.resolve() if args.keep else Path(temporary)
             scratch.mkdir(parents=True, exist_ok=True)
-            downstream(old, new, scratch, args.tasks, args.configfile, args.retrain)
-            old = scratch / "results"
+            old = downstream(old, new, scratch, args.tasks, args.configfile, args.retrain)
             retrained = scratch / "retrained" if args.retrain else None
         table = compare(old, new, args.tasks, retrained, trained=not args.downstream)
     with pd.option_context("display.width", 120):

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import threading
 
+_LOCK = threading.Lock()
+"""Guards the pending flag of every patched scheduler."""
+
 
 def keep_one_reevaluation_timer(scheduler_class=None) -> bool:
     """Patch `JobScheduler._schedule_reevalutation` (Snakemake's spelling) so that at most one
@@ -45,6 +48,3 @@ def keep_one_reevaluation_timer(scheduler_class=None) -> bool:
     _schedule_reevalutation.keeps_one_timer = True
     scheduler_class._schedule_reevalutation = _schedule_reevalutation
     return True
-
-
-_LOCK = threading.Lock()

@@ -1,7 +1,6 @@
 """The quick preset through the real snakemake: table contents, figures, determinism."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -299,15 +298,8 @@ def test_every_job_has_a_log_and_a_timing_file(quick_run):
         p.relative_to(results / "benchmarks").with_suffix("")
         for p in results.glob("benchmarks/**/*.tsv")
     }
-
-    def timing(log):  # a fidelity model's ablation logs beside its training (seed<k>_ablate)
-        if log.parts[0] == "fidelity" and log.name.endswith("_ablate"):
-            return Path("fidelity_ablate", *log.parts[1:-1], log.name.removesuffix("_ablate"))
-        return log
-
     assert len(logs) > 50
-    unmatched = {log for log in logs if timing(log) not in timings}
-    assert not unmatched, sorted(map(str, unmatched))[:10]
+    assert logs == timings, sorted(map(str, logs ^ timings))[:10]
     for path in (results / "benchmarks").rglob("*.tsv"):
         frame = pd.read_csv(path, sep="\t")
         assert len(frame) == 1 and frame["s"].iloc[0] >= 0 and "cpu_time" in frame, path

@@ -36,7 +36,7 @@ rule fidelity_ablate:
     output:
         f"{R}/fidelity/{{variation}}/{{task}}/seed{{seed}}/ablation.csv",
     log:
-        f"{R}/logs/fidelity/{{variation}}/{{task}}/seed{{seed}}_ablate.log",
+        f"{R}/logs/fidelity_ablate/{{variation}}/{{task}}/seed{{seed}}.log",
     benchmark:
         f"{R}/benchmarks/fidelity_ablate/{{variation}}/{{task}}/seed{{seed}}.tsv"
     conda:
