@@ -1,104 +1,114 @@
-"""The differentiable parts of training: the rollout of eq. (1) and the Cayley map of the
-``cayley`` construction (with :mod:`rnnschur.train` the only modules that import torch).
+"""Training's differentiable part: the loss of one batch and its gradients.
 
-:func:`hidden_states` is a hand-written backpropagation through time that runs its loops on NumPy
-views of CPU tensors (NumPy's tanh is about 10× torch's on CPU) and on torch for other devices.
+:func:`loss_and_gradients` is backpropagation through time written out for every network family
+of :mod:`rnnschur.dynamics`, readout and loss included, on NumPy arrays (NumPy's tanh is about
+10× torch's on CPU, and no autograd graph is built) or on torch tensors for other devices.
+This module does not import torch; the Cayley map, the one part training differentiates with
+torch autograd, is in :mod:`rnnschur.cayley`.
 """
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
-import torch
+
+from rnnschur.dynamics import Dynamics, phi, phi_prime_of_phi
 
 
-class _TanhRecurrence(torch.autograd.Function):
-    """H_t = tanh(X_t + H_{t-1} Wᵀ), H_0 = 0, with BPTT written out:
+def loss_and_gradients(
+    X, Y, mask, W_xh, W_hh, W_hy, dynamics: Dynamics, noise=None
+) -> tuple[float, object, tuple]:
+    """Masked mean squared error of one batch and its gradients, by BPTT written out.
 
-    ∂pre_t = (∂H_t + ∂pre_{t+1} W) ⊙ (1 − H_t²),  ∂W = Σ_t ∂pre_tᵀ H_{t-1},  ∂X_t = ∂pre_t.
+    Arrays are time-major: ``X`` (T, B, N_x), ``Y`` (T, B, N_y), ``mask`` (T, B) or (T, B, N_y),
+    all of one floating type; NumPy arrays on the CPU, torch tensors on another device.
+    ``noise`` (T, B, N_h), if given, is added to the input drive W_xh x_t (hidden-state noise).
+
+    Forward (:mod:`rnnschur.dynamics`; r_t the rate the readout reads, s_t = φ(·) of the step):
+
+        rate form     u_t = d_t + W h_{t-1},  s_t = φ(u_t),  h_t = r_t = (1 − a) h_{t-1} + a s_t
+        current form  z_t = (1 − a) z_{t-1} + a (d_t + W r_{t-1}),  r_t = s_t = φ(z_t)
+
+    with d_t = W_xh x_t, ŷ_t = W_hy r_t and L = Σ m (ŷ − y)² / Σ m (per line). Backward, with
+    ∂r_t from the readout and φ' read from s_t (:func:`rnnschur.dynamics.phi_prime_of_phi`):
+
+        rate form     δh_t = ∂r_t + Wᵀ δu_{t+1} + (1 − a) δh_{t+1},   δu_t = a φ'_t δh_t
+        current form  δz_t = φ'_t (∂r_t + Wᵀ e_{t+1}) + (1 − a) δz_{t+1},   e_t = a δz_t
+
+    and ∂W = Σ_t e_tᵀ r_{t-1} (e = δu in the rate form), ∂d_t = e_t, ∂W_xh = Σ_t e_tᵀ x_t,
+    ∂W_hy = Σ_t ∂ŷ_tᵀ r_t. At a = 1 the leak terms are skipped, not multiplied by zero.
+
+    Returns
+    -------
+    (loss, outputs ŷ (T, B, N_y), (∂W_xh, ∂W_hh, ∂W_hy))
     """
-
-    @staticmethod
-    def forward(ctx, drive: torch.Tensor, W: torch.Tensor) -> torch.Tensor:
-        H = torch.empty_like(drive)
-        lib, X, H_, W_ = _arrays(drive, H, W)
-        W_T = W_.T
-        lib.tanh(X[0], out=H_[0])
-        for t in range(1, X.shape[0]):
-            lib.matmul(H_[t - 1], W_T, out=H_[t])
-            H_[t] += X[t]
-            lib.tanh(H_[t], out=H_[t])
-        ctx.save_for_backward(W, H)
-        return H
-
-    @staticmethod
-    def backward(ctx, grad_H: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        W, H = ctx.saved_tensors
-        grad_H = grad_H.contiguous()
-        grad_pre = torch.empty_like(H)
-        lib, dH, H_, W_, dpre = _arrays(grad_H, H, W, grad_pre)
-        slope = 1.0 - H_ * H_
-        carry = dH[0] * 0.0  # ∂pre_{t+1} W, zero after the last step
-        for t in range(H_.shape[0] - 1, -1, -1):
-            lib.add(dH[t], carry, out=dpre[t])
-            dpre[t] *= slope[t]
-            lib.matmul(dpre[t], W_, out=carry)
-        N_h = H_.shape[-1]
-        grad_W = dpre[1:].reshape(-1, N_h).T @ H_[:-1].reshape(-1, N_h)
-        if lib is np:
-            grad_W = torch.from_numpy(grad_W)
-        return grad_pre, grad_W
-
-
-def _arrays(*tensors: torch.Tensor):
-    """(array library, views): NumPy views of CPU tensors, the tensors themselves elsewhere."""
-    if tensors[0].device.type == "cpu":
-        return (np, *(t.detach().numpy() for t in tensors))
-    return (torch, *(t.detach() for t in tensors))
-
-
-def hidden_states(
-    inputs: torch.Tensor,
-    W_xh: torch.Tensor,
-    W_hh: torch.Tensor,
-    noise: torch.Tensor | None = None,
-) -> torch.Tensor:
-    """Differentiable hidden states (time, batch, N_h) of eq. (1) for inputs (time, batch, N_x).
-
-    The input drive W_xh x_t is one matrix product outside the time loop; ``noise`` (time,
-    batch, N_h), if given, is added to it (hidden-state noise in training).
-    """
-    drive = inputs @ W_xh.T
+    lib = np if isinstance(X, np.ndarray) else sys.modules["torch"]  # tensors: torch is loaded
+    T, B, N_x = X.shape
+    N_h = W_hh.shape[0]
+    a = dynamics.leak
+    leaky = a != 1.0
+    drive = X.reshape(T * B, N_x) @ W_xh.T
+    drive = drive.reshape(T, B, N_h)
     if noise is not None:
-        drive = drive + noise
-    drive = drive.contiguous()
-    return _TanhRecurrence.apply(drive, W_hh)
+        drive += noise
+    S = lib.empty_like(drive)  # s_t = φ(u_t) (rate form) or φ(z_t) (current form)
+    if dynamics.current_form:
+        R = S  # the rates r_t = φ(z_t)
+        z = drive[0] * 0.0
+        rate0 = phi(dynamics, z)
+        previous = rate0
+        for t in range(T):
+            pre = lib.matmul(previous, W_hh.T) + drive[t]
+            z = (1.0 - a) * z + a * pre if leaky else pre
+            phi(dynamics, z, out=S[t])
+            previous = S[t]
+    else:
+        R = lib.empty_like(drive) if leaky else S  # h_t
+        rate0 = drive[0] * 0.0
+        previous = rate0
+        for t in range(T):
+            if t:  # h_0 = 0: the first step is its drive alone
+                lib.matmul(previous, W_hh.T, out=S[t])
+                S[t] += drive[t]
+            else:
+                S[t] = drive[t]
+            phi(dynamics, S[t], out=S[t])
+            if leaky:
+                R[t] = (1.0 - a) * previous + a * S[t]
+            previous = R[t]
 
+    N_y = W_hy.shape[0]
+    outputs = (R.reshape(T * B, N_h) @ W_hy.T).reshape(T, B, N_y)
+    residual = outputs - Y
+    weighted = residual * (mask[..., None] if mask.ndim == 2 else mask)
+    count = mask.sum() * (N_y if mask.ndim == 2 else 1)
+    loss = float((weighted * residual).sum() / count)
+    d_out = weighted * (2.0 / count)
+    grad_W_hy = d_out.reshape(T * B, N_y).T @ R.reshape(T * B, N_h)
+    d_rate = (d_out.reshape(T * B, N_y) @ W_hy).reshape(T, B, N_h)
 
-# The Cayley construction (rnnschur.constructions): W = O(A) D O(A)ᵀ, differentiable.
-
-
-def cayley_orthogonal(A: torch.Tensor) -> torch.Tensor:
-    """O(A) = (I − A)(I + A)^{-1} = (I + A)^{-1}(I − A) (the two factors commute)."""
-    eye = torch.eye(A.shape[0], dtype=A.dtype, device=A.device)
-    return torch.linalg.solve(eye + A, eye - A)
-
-
-def cayley_diagonal(d_real: torch.Tensor, d_pair: torch.Tensor) -> torch.Tensor:
-    """D = blockdiag(d_real..., [[a, −b], [b, a]]...) as a differentiable function."""
-    r, p = d_real.shape[0], d_pair.shape[0]
-    n = r + 2 * p
-    first = r + 2 * torch.arange(p, device=d_real.device)
-    rows = torch.cat([torch.arange(r, device=d_real.device), first, first + 1, first, first + 1])
-    cols = torch.cat([torch.arange(r, device=d_real.device), first, first + 1, first + 1, first])
-    a, b = d_pair[:, 0], d_pair[:, 1]
-    values = torch.cat([d_real, a, a, -b, b])
-    return torch.zeros(n, n, dtype=d_real.dtype, device=d_real.device).index_put(
-        (rows, cols), values
-    )
-
-
-def cayley_weight(A: torch.Tensor, d_real: torch.Tensor, d_pair: torch.Tensor) -> torch.Tensor:
-    """W = O(A) D O(A)ᵀ with A made exactly skew-symmetric first."""
-    A = (A - A.T) / 2
-    O = cayley_orthogonal(A)
-    return O @ cayley_diagonal(d_real, d_pair) @ O.T
+    slope = phi_prime_of_phi(dynamics, S)
+    if leaky:
+        slope *= a
+    E = d_rate  # overwritten step by step with e_t, the gradient of the drive d_t
+    carry = drive[0] * 0.0  # Wᵀ e_{t+1} (in row form e_{t+1} W)
+    leak_carry = drive[0] * 0.0  # (1 − a) δh_{t+1} or (1 − a) e_{t+1}
+    for t in range(T - 1, -1, -1):
+        E[t] += carry
+        if dynamics.current_form:  # e_t = a φ'_t (∂r_t + Wᵀ e_{t+1}) + (1 − a) e_{t+1}
+            E[t] *= slope[t]
+            if leaky:
+                E[t] += leak_carry
+                leak_carry = (1.0 - a) * E[t]
+        else:  # δh_t = ∂r_t + Wᵀ e_{t+1} + (1 − a) δh_{t+1}, e_t = a φ'_t δh_t
+            if leaky:
+                E[t] += leak_carry
+                leak_carry = (1.0 - a) * E[t]
+            E[t] *= slope[t]
+        lib.matmul(E[t], W_hh, out=carry)
+    grad_W_hh = E[1:].reshape(-1, N_h).T @ R[:-1].reshape(-1, N_h)
+    if dynamics.current_form:  # r_0 = φ(z_0) is not zero for every φ (softplus)
+        grad_W_hh += E[0].T @ rate0
+    grad_W_xh = E.reshape(T * B, N_h).T @ X.reshape(T * B, N_x)
+    return loss, outputs, (grad_W_xh, grad_W_hh, grad_W_hy)

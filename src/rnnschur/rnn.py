@@ -1,15 +1,19 @@
-"""The single-layer tanh RNN without biases (paper eqs. 1–2):
+"""The rollout of a trained network, for one or a stack of recurrent matrices (the ablations).
+
+The paper's network (eqs. 1–2) is the ``discrete`` family with φ = tanh and no biases:
 
     h_t = tanh(W_xh x_t + W_hh h_{t-1}),  h_0 = 0,     ŷ_t = W_hy h_t.
 
-:func:`rollout` evaluates it in NumPy for one or a stack of recurrent matrices (the ablations).
-This module does not import torch: every analysis job uses it, and ``import torch`` alone costs
-about a second per job. The differentiable rollout of training is in :mod:`rnnschur.bptt`.
+The leaky families of :mod:`rnnschur.dynamics` run through the same function. This module does
+not import torch: every analysis job uses it, and ``import torch`` alone costs about a second
+per job. The differentiable rollout of training is in :mod:`rnnschur.bptt`.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from rnnschur.dynamics import DISCRETE, Dynamics, phi
 
 
 def rollout(
@@ -22,8 +26,9 @@ def rollout(
     b_h: np.ndarray | None = None,
     b_y: np.ndarray | None = None,
     h0: np.ndarray | None = None,
+    dynamics: Dynamics = DISCRETE,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
-    """Run eqs. (1–2) on a batch of trials.
+    """Run the network of ``dynamics`` (eqs. 1–2 for the paper's) on a batch of trials.
 
     The rollout runs in ``dtype``: float32 by default, the precision the weights were trained
     in (and about 3× faster than float64 for a stack of ablated matrices).
@@ -32,11 +37,12 @@ def rollout(
     ----------
     W_xh : (N_h, N_x); W_hh : (..., N_h, N_h), leading axes evaluate a stack of matrices at
         once; W_hy : (N_y, N_h); inputs : (n, time, N_x).
-    return_hidden : also return the hidden states.
+    return_hidden : also return the rates the readout reads (h_t; φ(z_t) for ``leaky_current``).
     dtype : floating-point type of the computation.
-    b_h, b_y, h0 : optional hidden bias (N_h,), output bias (N_y,) and initial state (N_h,) of a
-        model trained elsewhere (h_t = tanh(W_xh x_t + W_hh h_{t-1} + b_h), ŷ_t = W_hy h_t +
-        b_y); the paper's networks have none (None: zero).
+    b_h, b_y, h0 : optional hidden bias (N_h,), output bias (N_y,) and initial state (N_h,; z_0
+        for ``leaky_current``) of a model trained elsewhere; the paper's networks have none
+        (None: zero).
+    dynamics : the network family (:class:`rnnschur.dynamics.Dynamics`).
 
     Returns
     -------
@@ -54,11 +60,22 @@ def rollout(
         h += np.asarray(h0, dtype=dtype)
     outputs = np.empty(stack + (time, n, W_hy.shape[0]), dtype=dtype)
     hidden = np.empty(stack + (time, n, N_h), dtype=dtype) if return_hidden else None
-    for t in range(time):
-        h = np.tanh(drive[t] + h @ W_T)
-        outputs[..., t, :, :] = h @ W_hy_T
-        if hidden is not None:
-            hidden[..., t, :, :] = h
+    a = dtype(dynamics.leak)
+    if dynamics.current_form:  # z_t = (1 − a) z_{t-1} + a (W_hh φ(z_{t-1}) + W_xh x_t + b_h)
+        z, rate = h, phi(dynamics, h)
+        for t in range(time):
+            z = (1 - a) * z + a * (drive[t] + rate @ W_T)
+            rate = phi(dynamics, z)
+            outputs[..., t, :, :] = rate @ W_hy_T
+            if hidden is not None:
+                hidden[..., t, :, :] = rate
+    else:  # h_t = (1 − a) h_{t-1} + a φ(W_xh x_t + W_hh h_{t-1} + b_h); a = 1: discrete, eq. (1)
+        for t in range(time):
+            s = phi(dynamics, drive[t] + h @ W_T)
+            h = s if a == 1 else (1 - a) * h + a * s
+            outputs[..., t, :, :] = h @ W_hy_T
+            if hidden is not None:
+                hidden[..., t, :, :] = h
     if b_y is not None:
         outputs += np.asarray(b_y, dtype=dtype)
     outputs = np.swapaxes(outputs, -3, -2)

@@ -15,11 +15,11 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-import torch
 
 from rnnschur import tasks
-from rnnschur.bptt import cayley_weight, hidden_states
+from rnnschur.bptt import loss_and_gradients
 from rnnschur.constructions import CayleyParams, initial_recurrent
+from rnnschur.dynamics import DISCRETE, Dynamics
 from rnnschur.metrics import masked_mean
 from rnnschur.rnn import rollout
 
@@ -93,24 +93,70 @@ class TrainedModel:
     checkpoints: dict[str, np.ndarray]
 
 
-class _Recurrent(torch.nn.Module):
-    """W_hh as a trained matrix (dense constructions) or as O(A) D O(A)ᵀ (Cayley)."""
+class _Recurrent:
+    """W_hh as a trained matrix (dense constructions) or as O(A) D O(A)ᵀ (Cayley): the trained
+    arrays, W_hh from them, and their gradients from ∂L/∂W_hh (torch autograd through the
+    Cayley map; torch is imported for the Cayley construction only)."""
 
-    def __init__(self, init: np.ndarray | CayleyParams):
-        super().__init__()
-        as_param = lambda a: torch.nn.Parameter(torch.tensor(a, dtype=torch.float32))  # noqa: E731
+    def __init__(self, init: np.ndarray | CayleyParams, as_array):
         self.cayley = isinstance(init, CayleyParams)
-        if self.cayley:
-            self.A, self.d_real, self.d_pair = (
-                as_param(init.A),
-                as_param(init.d_real),
-                as_param(init.d_pair),
-            )
-        else:
-            self.W = as_param(init)
+        raw = (init.A, init.d_real, init.d_pair) if self.cayley else (init,)
+        self.params = [as_array(p) for p in raw]
 
-    def forward(self) -> torch.Tensor:
-        return cayley_weight(self.A, self.d_real, self.d_pair) if self.cayley else self.W
+    def weight(self):
+        """W_hh of the current parameters (and, for Cayley, the graph to differentiate)."""
+        if not self.cayley:
+            return self.params[0]
+        import torch
+
+        from rnnschur.cayley import cayley_weight
+
+        self._leaves = [torch.as_tensor(p).requires_grad_() for p in self.params]
+        self._W = cayley_weight(*self._leaves)
+        W = self._W.detach()
+        return W.numpy() if isinstance(self.params[0], np.ndarray) else W
+
+    def gradients(self, grad_W) -> list:
+        """∂L/∂(parameters) given ∂L/∂W_hh of the last :meth:`weight`."""
+        if not self.cayley:
+            return [grad_W]
+        import torch
+
+        self._W.backward(torch.as_tensor(grad_W))
+        grads = [leaf.grad for leaf in self._leaves]
+        return [g.numpy() for g in grads] if isinstance(self.params[0], np.ndarray) else grads
+
+
+class Adam:
+    """Adam (Kingma & Ba 2015) as ``torch.optim.Adam`` computes it (β₁ = 0.9, β₂ = 0.999,
+    ε = 1e-8, no weight decay), updating NumPy arrays or torch tensors in place."""
+
+    def __init__(self, params: list, betas=(0.9, 0.999), eps: float = 1e-8):
+        self.params, self.betas, self.eps, self.t = params, betas, eps, 0
+        self.m = [p * 0 for p in params]
+        self.v = [p * 0 for p in params]
+
+    def step(self, grads: list, lr: float) -> None:
+        self.t += 1
+        b1, b2 = self.betas
+        step_size = lr / (1 - b1**self.t)
+        root_correction = math.sqrt(1 - b2**self.t)
+        for p, g, m, v in zip(self.params, grads, self.m, self.v, strict=True):
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * (g * g)
+            p -= step_size * m / (v**0.5 / root_correction + self.eps)
+
+
+def clip_grad_norm(grads: list, max_norm: float) -> None:
+    """Scale the gradients in place so that their global norm is at most ``max_norm`` (as
+    ``torch.nn.utils.clip_grad_norm_``: factor max_norm / (norm + 1e-6), capped at 1)."""
+    norm = math.sqrt(sum(float((g * g).sum()) for g in grads))
+    factor = max_norm / (norm + 1e-6)
+    if factor < 1.0:
+        for g in grads:
+            g *= factor
 
 
 IO_INITS = {
@@ -128,8 +174,8 @@ is the standard deviation for ``normal`` and the half-width for ``uniform``."""
 
 
 def _io_weights(
-    rng: np.random.Generator, kind: str, N_x: int, N_h: int, N_y: int, device
-) -> tuple[torch.Tensor, torch.Tensor]:
+    rng: np.random.Generator, kind: str, N_x: int, N_h: int, N_y: int
+) -> tuple[np.ndarray, np.ndarray]:
     """(W_xh, W_hy) drawn as ``IO_INITS[kind]`` says, W_xh first."""
     if kind not in IO_INITS:
         raise ValueError(f"io_init must be one of {sorted(IO_INITS)}, got {kind!r}")
@@ -141,8 +187,7 @@ def _io_weights(
     )
     W_xh = draw(in_scale(N_x, N_h), (N_h, N_x))
     W_hy = draw(out_scale(N_x, N_h), (N_y, N_h))
-    as_tensor = lambda a: torch.tensor(a, dtype=torch.float32, device=device)  # noqa: E731
-    return as_tensor(W_xh), as_tensor(W_hy)
+    return W_xh, W_hy
 
 
 def fixed_training_set(rng: np.random.Generator, module, params: dict, settings: TrainSettings):
@@ -158,14 +203,6 @@ def fixed_training_set(rng: np.random.Generator, module, params: dict, settings:
             yield tasks.Batch(data.inputs[pick], data.targets[pick], data.mask[pick])
 
 
-def masked_mse(y_hat: torch.Tensor, y: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Mean squared error over the masked entries; ``mask`` per step (time, batch) or per output
-    line (time, batch, N_y), like the outputs."""
-    if mask.dim() == 2:
-        return (((y_hat - y) ** 2).sum(-1) * mask).sum() / (mask.sum() * y.shape[-1])
-    return (((y_hat - y) ** 2) * mask).sum() / mask.sum()
-
-
 def train(
     task: str,
     task_params: dict,
@@ -175,35 +212,38 @@ def train(
     rng: np.random.Generator,
     heldout: tasks.Batch,
     name: str = "model",
+    dynamics: Dynamics = DISCRETE,
 ) -> TrainedModel:
-    """Train one RNN of ``n_hidden`` units on ``task``.
+    """Train one RNN of ``n_hidden`` units of the family ``dynamics`` on ``task``.
 
     W_xh and W_hy scaled by their fan-in (``settings.io_init``; the paper does not say); W_hh from
     :func:`rnnschur.constructions.initial_recurrent`. Loss: mean squared error over the masked
-    steps. Raises :class:`TrainingDiverged`, naming ``name``, the step and the loss, when the
-    loss is not finite or exceeds ``settings.max_loss``.
+    steps, its gradients by :func:`rnnschur.bptt.loss_and_gradients`, in float32. Raises
+    :class:`TrainingDiverged`, naming ``name``, the step and the loss, when the loss is not
+    finite or exceeds ``settings.max_loss``.
     """
     module = tasks.get(task)
     N_x, N_y = module.dims(**task_params)
-    device = torch.device(settings.device)
-    recurrent = _Recurrent(initial_recurrent(construction, rng, n_hidden)).to(device)
-    W_xh, W_hy = map(
-        torch.nn.Parameter, _io_weights(rng, settings.io_init, N_x, n_hidden, N_y, device)
-    )
-    params = [W_xh, W_hy, *recurrent.parameters()]
-    optimizer = torch.optim.Adam(params, lr=settings.lr)
+    as_array = _array_maker(settings.device)
+    recurrent = _Recurrent(initial_recurrent(construction, rng, n_hidden), as_array)
+    W_xh, W_hy = map(as_array, _io_weights(rng, settings.io_init, N_x, n_hidden, N_y))
+    params = [W_xh, W_hy, *recurrent.params]
+    optimizer = Adam(params)
     sign = 1.0 if module.HIGHER_IS_BETTER else -1.0
+    # Hidden noise in each family's own form: inside φ for the rate forms; √a σ ξ added to z_t
+    # in the current form (Schuessler et al.'s √dt σ), i.e. σ ξ / √a in the drive.
+    noise_scale = settings.hidden_noise / (math.sqrt(dynamics.leak) if dynamics.current_form else 1)
 
     def as_numpy() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        with torch.no_grad():
-            return tuple(t.detach().cpu().double().numpy() for t in (W_xh, recurrent(), W_hy))
+        """float64 copies of W_xh, W_hh, W_hy."""
+        return tuple(_to_numpy(w).astype(np.float64) for w in (W_xh, recurrent.weight(), W_hy))
 
     def score_on(batch: tasks.Batch, weights: tuple[np.ndarray, ...]) -> float:
         return evaluate(batch, weights)[0]
 
     def evaluate(batch: tasks.Batch, weights: tuple[np.ndarray, ...]) -> tuple[float, float]:
         """(score, masked mean squared error) of one rollout."""
-        outputs = rollout(*weights, batch.inputs)
+        outputs = rollout(*weights, batch.inputs, dynamics=dynamics)
         mse = masked_mean((outputs - batch.targets) ** 2, batch.mask)
         return float(module.score(outputs, batch)), float(mse)
 
@@ -223,8 +263,6 @@ def train(
         lr = settings.lr
         if settings.lr_halve_every:
             lr = max(settings.lr * 0.5 ** ((step - 1) // settings.lr_halve_every), settings.lr_min)
-        for group in optimizer.param_groups:
-            group["lr"] = lr
         horizon = settings.curriculum[stage] if settings.curriculum else None
         batch_params = dict(task_params)
         if horizon is not None:
@@ -233,30 +271,24 @@ def train(
             batch = module.generate(rng, settings.batch_size, **batch_params)
         else:
             batch = next(fixed_set)
-        to_torch = lambda a: torch.tensor(a.swapaxes(0, 1), dtype=torch.float32, device=device)  # noqa: E731
-        x, y, mask = to_torch(batch.inputs), to_torch(batch.targets), to_torch(batch.mask)
-
+        x, y, mask = (as_array(a.swapaxes(0, 1)) for a in (batch.inputs, batch.targets, batch.mask))
         noise = None
         if settings.hidden_noise:
-            noise = settings.hidden_noise * rng.standard_normal((*x.shape[:2], n_hidden))
-            noise = torch.tensor(noise, dtype=torch.float32, device=device)
-        H = hidden_states(x, W_xh, recurrent(), noise)
-        y_hat = H @ W_hy.T
-        loss = masked_mse(y_hat, y, mask)
-        loss_value = loss.item()
+            noise = as_array(noise_scale * rng.standard_normal((*x.shape[:2], n_hidden)))
+        W_hh = recurrent.weight()
+        loss_value, y_hat, (g_xh, g_hh, g_hy) = loss_and_gradients(
+            x, y, mask, W_xh, W_hh, W_hy, dynamics, noise
+        )
         if not loss_value <= settings.max_loss:  # also catches NaN
             raise TrainingDiverged(
                 f"training of {name} diverged: loss {loss_value} at step {step} (lr {lr:g})"
             )
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
+        grads = [g_xh, g_hy, *recurrent.gradients(g_hh)]
         if settings.clip_grad_norm is not None:
-            torch.nn.utils.clip_grad_norm_(params, settings.clip_grad_norm)
-        optimizer.step()
+            clip_grad_norm(grads, settings.clip_grad_norm)
+        optimizer.step(grads, lr)
 
-        batch_score = float(
-            module.score(y_hat.detach().cpu().double().numpy().swapaxes(0, 1), batch)
-        )
+        batch_score = float(module.score(_to_numpy(y_hat).swapaxes(0, 1), batch))
         final_stage = stage == len(settings.curriculum) - 1 or not settings.curriculum
         if not final_stage and sign * batch_score >= sign * settings.curriculum_threshold:
             stage += 1
@@ -295,3 +327,16 @@ def train(
         **{key: np.stack([c[2][i] for c in checkpoints]) for i, key in enumerate(WEIGHT_KEYS)},
     }
     return TrainedModel(*weights, log, summary, stacked)
+
+
+def _array_maker(device: str):
+    """float32 arrays of the training computation: NumPy on the CPU, torch tensors elsewhere."""
+    if device == "cpu":
+        return lambda a: np.ascontiguousarray(a, dtype=np.float32)
+    import torch
+
+    return lambda a: torch.tensor(np.ascontiguousarray(a), dtype=torch.float32, device=device)
+
+
+def _to_numpy(array) -> np.ndarray:
+    return array if isinstance(array, np.ndarray) else array.detach().cpu().numpy()

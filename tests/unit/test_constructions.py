@@ -4,7 +4,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rnnschur.bptt import cayley_orthogonal, cayley_weight
+from rnnschur.cayley import cayley_orthogonal, cayley_weight
 from rnnschur.constructions import (
     CayleyParams,
     cayley_init,

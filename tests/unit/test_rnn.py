@@ -1,7 +1,8 @@
 import numpy as np
+import pytest
 import torch
 
-from rnnschur.bptt import hidden_states
+from rnnschur.dynamics import Dynamics
 from rnnschur.rnn import rollout
 
 
@@ -12,21 +13,6 @@ def straightforward(x, W_xh, W_hh):
         h = torch.tanh(x_t @ W_xh.T + h @ W_hh.T)
         states.append(h)
     return torch.stack(states)
-
-
-def test_hand_written_bptt_matches_autograd():
-    g = torch.Generator().manual_seed(0)
-    x = torch.randn(30, 6, 3, dtype=torch.float64, generator=g)
-    W_xh = torch.randn(9, 3, dtype=torch.float64, generator=g).requires_grad_()
-    W_hh = (0.6 * torch.randn(9, 9, dtype=torch.float64, generator=g)).requires_grad_()
-    weights = torch.randn(30, 6, 9, dtype=torch.float64, generator=g)
-    H = hidden_states(x, W_xh, W_hh)
-    grads = torch.autograd.grad((H * weights).sum(), (W_xh, W_hh))
-    H_ref = straightforward(x, W_xh, W_hh)
-    grads_ref = torch.autograd.grad((H_ref * weights).sum(), (W_xh, W_hh))
-    torch.testing.assert_close(H, H_ref, rtol=0, atol=1e-13)
-    for a, b in zip(grads, grads_ref, strict=True):
-        torch.testing.assert_close(a, b, rtol=1e-10, atol=1e-12)
 
 
 def test_numpy_rollout_matches_torch_and_stacks():
@@ -52,3 +38,35 @@ def test_numpy_rollout_matches_torch_and_stacks():
             rollout(W_xh, W_hh[k], W_hy, inputs, dtype=np.float64), outputs[k], atol=1e-13
         )
         np.testing.assert_allclose(rollout(W_xh, W_hh[k], W_hy, inputs), outputs[k], atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "dynamics",
+    [Dynamics("leaky", 0.2, "relu"), Dynamics("leaky_current", 0.3, "softplus")],
+    ids=lambda d: d.describe(),
+)
+def test_leaky_rollout_with_biases_and_initial_state(dynamics):
+    """A tutorial-style CTRNN step by step (biases, h0), against the stacked NumPy rollout."""
+    rng = np.random.default_rng(1)
+    W_xh, W_hy = rng.standard_normal((6, 2)), rng.standard_normal((3, 6))
+    W_hh = 0.4 * rng.standard_normal((2, 6, 6))
+    b_h, b_y, h0 = rng.standard_normal(6), rng.standard_normal(3), rng.standard_normal(6)
+    inputs = rng.standard_normal((4, 10, 2))
+    phi = {"relu": lambda u: np.maximum(u, 0), "softplus": lambda u: np.log1p(np.exp(u))}[
+        dynamics.nonlinearity
+    ]
+    a = dynamics.leak
+    out = rollout(
+        W_xh, W_hh, W_hy, inputs, dtype=np.float64, b_h=b_h, b_y=b_y, h0=h0, dynamics=dynamics
+    )
+    for k in range(2):
+        state = np.tile(h0, (4, 1))
+        for t in range(10):
+            drive = inputs[:, t] @ W_xh.T + b_h
+            if dynamics.current_form:
+                state = (1 - a) * state + a * (phi(state) @ W_hh[k].T + drive)
+                rate = phi(state)
+            else:
+                state = (1 - a) * state + a * phi(drive + state @ W_hh[k].T)
+                rate = state
+            np.testing.assert_allclose(out[k, :, t], rate @ W_hy.T + b_y, rtol=1e-12, atol=1e-12)

@@ -6,14 +6,11 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import dataclasses  # noqa: E402
 
-import torch  # noqa: E402
-
 from rnnschur import io, tasks  # noqa: E402
 from rnnschur.provenance import software_versions  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 from rnnschur.train import TrainSettings, train  # noqa: E402
 
-torch.set_num_threads(snakemake.threads)
 w, params = snakemake.wildcards, snakemake.params
 construction, size = params.model
 generator, training = params.settings

@@ -8,18 +8,17 @@ import dataclasses  # noqa: E402
 import os  # noqa: E402
 import time  # noqa: E402
 
-import torch  # noqa: E402
-
 from rnnschur import io, tasks  # noqa: E402
 from rnnschur.provenance import software_versions  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 from rnnschur.train import LOG_COLUMNS, TrainSettings, train  # noqa: E402
 
-torch.set_num_threads(snakemake.threads)
 started = time.time()
+# NumPy's BLAS (and torch, for the Cayley map) take their threads from OMP_NUM_THREADS, which
+# Snakemake sets to the rule's threads.
 print(
-    f"threads: torch {torch.get_num_threads()}, rule {snakemake.threads}, "
-    f"OMP_NUM_THREADS {os.environ.get('OMP_NUM_THREADS')}, started {started:.3f}",
+    f"threads: rule {snakemake.threads}, OMP_NUM_THREADS {os.environ.get('OMP_NUM_THREADS')}, "
+    f"started {started:.3f}",
     file=sys.stderr,
 )
 w, params = snakemake.wildcards, snakemake.params

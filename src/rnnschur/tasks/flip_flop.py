@@ -130,19 +130,12 @@ def held_targets(pulses: np.ndarray, grace: int) -> tuple[np.ndarray, np.ndarray
     n_bits): a line's target is the sign of its last pulse from ``grace`` steps after it on;
     the pulse step and the ``grace`` − 1 after it, and every step before the line's first pulse,
     have target 0 and mask 0."""
-    n, length, n_bits = pulses.shape
-    targets = np.zeros(pulses.shape)
-    mask = np.zeros(pulses.shape)
-    sign = np.zeros((n, n_bits))
-    since = np.full((n, n_bits), -1)  # steps since the line's last pulse; −1: none yet
-    for t in range(length):
-        hit = pulses[:, t] != 0
-        sign = np.where(hit, np.sign(pulses[:, t]), sign)
-        since = np.where(hit, 0, np.where(since >= 0, since + 1, since))
-        ready = since >= grace
-        targets[:, t] = np.where(ready, sign, 0.0)
-        mask[:, t] = ready
-    return targets, mask
+    length = pulses.shape[1]
+    steps = np.arange(length)[None, :, None]
+    last = np.maximum.accumulate(np.where(pulses != 0, steps, -1), axis=1)  # −1: none yet
+    ready = (last >= 0) & (steps - last >= grace)
+    sign = np.take_along_axis(np.sign(pulses), np.maximum(last, 0), axis=1)
+    return np.where(ready, sign, 0.0), ready.astype(np.float64)
 
 
 def _legacy(rng, n, n_bits, length, gap_min, gap_max, gap_offset):

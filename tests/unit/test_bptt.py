@@ -1,0 +1,87 @@
+"""The hand-written BPTT of every network family against torch autograd on an independent
+implementation of the same equations (SPEC, "the network families neuroscience trains")."""
+
+import numpy as np
+import pytest
+import torch
+
+from rnnschur.bptt import loss_and_gradients
+from rnnschur.dynamics import Dynamics
+from rnnschur.rnn import rollout
+
+FAMILIES = [
+    Dynamics(kind, leak, nonlinearity)
+    for kind, leak in (("discrete", 1.0), ("leaky", 0.2), ("leaky", 1.0), ("leaky_current", 0.2))
+    for nonlinearity in ("tanh", "relu", "softplus")
+]
+ACTIVATION = {"tanh": torch.tanh, "relu": torch.relu, "softplus": torch.nn.functional.softplus}
+
+
+def reference(X, Y, mask, W_xh, W_hh, W_hy, dynamics, noise):
+    """Loss and outputs of the family, written from the SPEC with plain torch operations."""
+    phi, a = ACTIVATION[dynamics.nonlinearity], dynamics.leak
+    T, B, _ = X.shape
+    state = torch.zeros(B, W_hh.shape[0], dtype=X.dtype)
+    outputs = []
+    for t in range(T):
+        drive = X[t] @ W_xh.T + noise[t]
+        if dynamics.kind == "leaky_current":
+            state = (1 - a) * state + a * (phi(state) @ W_hh.T + drive)
+            rate = phi(state)
+        else:
+            state = (1 - a) * state + a * phi(drive + state @ W_hh.T)
+            rate = state
+        outputs.append(rate @ W_hy.T)
+    outputs = torch.stack(outputs)
+    weight = mask[..., None] if mask.dim() == 2 else mask
+    count = weight.expand_as(outputs).sum()
+    return ((outputs - Y) ** 2 * weight).sum() / count, outputs
+
+
+@pytest.mark.parametrize("dynamics", FAMILIES, ids=lambda d: d.describe())
+@pytest.mark.parametrize("line_mask", [False, True])
+def test_gradients_equal_autograd(dynamics, line_mask):
+    rng = np.random.default_rng(3)
+    T, B, N_x, N_h, N_y = 7, 5, 3, 6, 2
+    X, Y = rng.standard_normal((T, B, N_x)), rng.standard_normal((T, B, N_y))
+    mask = (rng.random((T, B, N_y) if line_mask else (T, B)) < 0.7).astype(float)
+    weights = [rng.standard_normal(s) * 0.5 for s in ((N_h, N_x), (N_h, N_h), (N_y, N_h))]
+    noise = 0.1 * rng.standard_normal((T, B, N_h))
+    loss, outputs, grads = loss_and_gradients(X, Y, mask, *weights, dynamics, noise.copy())
+    tensors = [torch.tensor(w, requires_grad=True) for w in weights]
+    expected, expected_out = reference(
+        *map(torch.tensor, (X, Y, mask)), *tensors, dynamics, torch.tensor(noise)
+    )
+    expected.backward()
+    assert loss == pytest.approx(expected.item(), rel=1e-12)
+    np.testing.assert_allclose(outputs, expected_out.detach().numpy(), rtol=1e-12, atol=1e-14)
+    for grad, tensor in zip(grads, tensors, strict=True):
+        np.testing.assert_allclose(grad, tensor.grad.numpy(), rtol=1e-10, atol=1e-13)
+
+
+@pytest.mark.parametrize("dynamics", FAMILIES, ids=lambda d: d.describe())
+def test_training_forward_equals_rollout(dynamics):
+    """The outputs of the training step are those of the analyses' rollout (float64)."""
+    rng = np.random.default_rng(4)
+    X, Y = rng.standard_normal((9, 4, 2)), rng.standard_normal((9, 4, 3))
+    W_xh, W_hh, W_hy = (rng.standard_normal(s) * 0.6 for s in ((5, 2), (5, 5), (3, 5)))
+    _, outputs, _ = loss_and_gradients(X, Y, np.ones((9, 4)), W_xh, W_hh, W_hy, dynamics)
+    expected = rollout(W_xh, W_hh, W_hy, X.swapaxes(0, 1), dtype=np.float64, dynamics=dynamics)
+    np.testing.assert_allclose(outputs.swapaxes(0, 1), expected, rtol=1e-12, atol=1e-14)
+
+
+def test_leaky_at_leak_one_is_discrete_bit_for_bit():
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((8, 6, 3)).astype(np.float32)
+    Y = rng.standard_normal((8, 6, 2)).astype(np.float32)
+    weights = [rng.standard_normal(s).astype(np.float32) for s in ((7, 3), (7, 7), (2, 7))]
+    for nonlinearity in ("tanh", "relu", "softplus"):
+        discrete = loss_and_gradients(
+            X, Y, np.ones((8, 6), np.float32), *weights, Dynamics("discrete", 1.0, nonlinearity)
+        )
+        leaky = loss_and_gradients(
+            X, Y, np.ones((8, 6), np.float32), *weights, Dynamics("leaky", 1.0, nonlinearity)
+        )
+        assert discrete[0] == leaky[0]
+        for a, b in zip(discrete[2], leaky[2], strict=True):
+            assert np.array_equal(a, b)
