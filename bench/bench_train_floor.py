@@ -115,7 +115,7 @@ def project_times(steps: int, repeat: int) -> dict[str, float]:
         module = tasks.get(name)
         heldout = module.generate(np.random.default_rng(0), 8, **generator)
 
-        def run(k, name=name, generator=generator, size=size, heldout=heldout):
+        def run(k, name=name, generator=generator, size=size, heldout=heldout, training=training):
             settings = TrainSettings(
                 lr=1e-3,
                 batch_size=64,

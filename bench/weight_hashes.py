@@ -14,29 +14,10 @@ Usage:
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 from pathlib import Path
 
-import numpy as np
-
-
-def weight_hash(path: Path) -> str:
-    """First 12 hex digits of sha256(arrays in sorted key order, C order, concatenated)."""
-    digest = hashlib.sha256()
-    with np.load(path, allow_pickle=False) as data:
-        for key in sorted(data.files):
-            digest.update(np.ascontiguousarray(data[key]).tobytes())
-    return digest.hexdigest()[:12]
-
-
-def run_hashes(results: Path) -> dict[str, str]:
-    """{model: hash} for every ``models/<model>/weights.npz`` under ``results``."""
-    models = results / "models"
-    return {
-        str(path.parent.relative_to(models)): weight_hash(path)
-        for path in sorted(models.rglob("weights.npz"))
-    }
+from rnnschur.provenance import run_hashes
 
 
 def read_hashes(path: Path) -> dict[str, str]:

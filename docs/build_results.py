@@ -6,6 +6,12 @@ read it, never a number, so the documents cannot drift from the tables. Rerun af
 
     python docs/build_results.py [--results results] [--seeds10 results/seeds10]
                                  [--more-tasks results/more_tasks]
+
+After your own `snakemake -c8`, compare your tables with the published ones:
+
+    python docs/build_results.py --check results
+
+prints "equal", or each row that differs with its largest numeric difference (exit status 1).
 """
 
 from __future__ import annotations
@@ -163,6 +169,80 @@ def profile_summary(folder: Path) -> str:
     return "\n".join(lines)
 
 
+CHECKED_TABLES = (
+    "claims.md",
+    "paper_vs_reproduced.md",
+    "table1.md",
+    "gap_attribution.md",
+    "subspace_control_summary.md",
+    "readout_refit_summary.md",
+    "basis_sensitivity_summary.md",
+    "checkpoint_ablation_summary.md",
+)
+"""The tables of a paper-config run that docs/results.md publishes."""
+NUMBER = re.compile(r"[-+−]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def published_rows(published: list[str], header: str) -> list[str] | None:
+    """The rows under the first occurrence of ``header`` in the published document."""
+    if header not in published:
+        return None
+    start = published.index(header) + 2  # past the header and its |---| line
+    rows = []
+    while start < len(published) and published[start].startswith("|"):
+        rows.append(published[start])
+        start += 1
+    return rows
+
+
+def row_difference(mine: str, theirs: str) -> str:
+    """How two table rows differ: the largest absolute difference of their numbers, or the
+    cells that differ where the numbers cannot be paired."""
+    a, b = NUMBER.findall(mine.replace("−", "-")), NUMBER.findall(theirs.replace("−", "-"))
+    if len(a) == len(b) and a:
+        largest = max(abs(float(x) - float(y)) for x, y in zip(a, b, strict=True))
+        return f"largest numeric difference {largest:.3g}"
+    cells = [
+        f"{x.strip()!r} vs {y.strip()!r}"
+        for x, y in zip(mine.split("|"), theirs.split("|"), strict=False)
+        if x != y
+    ]
+    return "; ".join(cells[:3])
+
+
+def check(folder: Path, document: Path) -> int:
+    """Compare the tables of a finished run in ``folder`` with those published in ``document``
+    row by row; print the verdict and return the number of rows that differ."""
+    published = document.read_text().splitlines()
+    differing, compared = 0, 0
+    for name in CHECKED_TABLES:
+        path = folder / "tables" / name
+        if not path.is_file():
+            print(f"{name}: not in {folder}/tables (not compared)")
+            continue
+        lines = path.read_text().strip().splitlines()
+        theirs = published_rows(published, lines[0])
+        if theirs is None:
+            print(f"{name}: its header is not in {document} (another configuration?)")
+            differing += 1
+            continue
+        mine = lines[2:]
+        compared += len(mine)
+        for k, row in enumerate(mine):
+            other = theirs[k] if k < len(theirs) else None
+            if row != other:
+                differing += 1
+                where = row.split("|")[1].strip() if row.count("|") > 1 else row
+                detail = row_difference(row, other) if other else "not published"
+                print(f"{name} row {k + 1} ({where}): {detail}")
+        if len(theirs) > len(mine):
+            differing += len(theirs) - len(mine)
+            print(f"{name}: {len(theirs) - len(mine)} published rows missing from the run")
+    verdict = "equal" if differing == 0 else f"{differing} rows differ"
+    print(f"{verdict} ({compared} rows compared with {document})")
+    return differing
+
+
 def replace_block(text: str, name: str, content: str) -> str:
     pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", re.S)
     if not pattern.search(text):
@@ -175,7 +255,15 @@ def main() -> None:
     parser.add_argument("--results", type=Path, default=REPO / "results")
     parser.add_argument("--seeds10", type=Path, default=REPO / "results" / "seeds10")
     parser.add_argument("--more-tasks", type=Path, default=REPO / "results" / "more_tasks")
+    parser.add_argument(
+        "--check",
+        type=Path,
+        metavar="DIR",
+        help="compare the tables of the finished run in DIR with docs/results.md; write nothing",
+    )
     args = parser.parse_args()
+    if args.check:
+        raise SystemExit(1 if check(args.check, REPO / "docs" / "results.md") else 0)
     r = args.results
     text = RESULTS.format(
         claims=table(r, "claims.md"),

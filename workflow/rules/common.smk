@@ -24,6 +24,7 @@ from jsonschema import Draft202012Validator  # noqa: E402  (a dependency of snak
 from rnnschur import tasks as task_registry  # noqa: E402
 from rnnschur.analyses import ANALYSES  # noqa: E402
 from rnnschur.constructions import CONSTRUCTIONS  # noqa: E402
+from rnnschur.numerics import job_environment  # noqa: E402
 from rnnschur.scheduler_fix import keep_one_reevaluation_timer  # noqa: E402
 
 # Snakemake's scheduler starts one more 1-s wake-up timer per finished job (see the module):
@@ -52,6 +53,9 @@ if config.get("preset"):
     update_config(config, workflow.config_settings.overwrite_config)
 validate(config, "../schemas/config.schema.yaml")
 
+# Portable bits (config key numerics): every job, local or on a cluster node, inherits the pinned
+# kernel choice from this environment (a library reads it when a job's process loads it).
+os.environ.update(job_environment(config["numerics"]))
 R = config["results_dir"].rstrip("/")
 GPUS_PER_TRAINING = 1 if config["device"].startswith("cuda") else 0
 TASKS = config["run_tasks"]

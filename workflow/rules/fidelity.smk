@@ -23,6 +23,7 @@ rule fidelity_model:
         n_heldout=lambda w: task_config(w.task)["n_heldout"],
         base_seed=config["base_seed"],
         device=config["device"],
+        numerics=config["numerics"],
     script:
         "../scripts/fidelity_model.py"
 

@@ -27,5 +27,6 @@ rule train:
         training=lambda w: training_settings(w.task, w.construction),
         base_seed=config["base_seed"],
         device=config["device"],
+        numerics=config["numerics"],
     script:
         "../scripts/train.py"
