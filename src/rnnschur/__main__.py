@@ -11,13 +11,19 @@ import sys
 from pathlib import Path
 
 from rnnschur import convert, external, io
+from rnnschur.dynamics import DISCRETE, KINDS, NONLINEARITIES, SPLITS
+from rnnschur.dynamics import resolve as resolve_dynamics
 
 DESCRIPTION = """\
-Ordered real Schur ablations of a tanh RNN trained elsewhere (arXiv 2606.18457).
+Ordered real Schur ablations of an RNN trained elsewhere (arXiv 2606.18457).
 
 WEIGHTS is an .npz with W_xh (N_h, N_x), W_hh (N_h, N_h), W_hy (N_y, N_h) and optionally
-b_h (N_h,), b_y (N_y,), h0 (N_h,), or a torch state_dict file (.pt) of a one-layer
-nn.RNN(nonlinearity="tanh") and an nn.Linear readout (biases are used). HELDOUT is an .npz with
+b_h (N_h,), b_y (N_y,), h0 (N_h,) and the 0-d arrays dynamics, leak, nonlinearity; or a torch
+state_dict file (.pt) of a one-layer nn.RNN or of the NeuroGym/Neuromatch tutorial CTRNN
+(input2h, h2h) with an nn.Linear readout (fc, h2out, readout, output, linear; biases are used);
+any other layout with --keys. The network family (--dynamics, --leak, --nonlinearity) is not
+stored in a state_dict: give it, or the model is rolled out as the paper's discrete tanh RNN
+(and a full-model score far from a working network is reported first). HELDOUT is an .npz with
 inputs (n, T, N_x), targets (n, T, N_y) and optionally mask ((n, T) or (n, T, N_y); all ones
 when absent). Nothing is loaded with pickle.
 
@@ -79,9 +85,25 @@ def parser() -> argparse.ArgumentParser:
         help="a block is a fragile direction when its removal moves the score by this (0.1)",
     )
     a.add_argument(
-        "--nonlinearity",
-        default="tanh",
-        help="the nonlinearity of a state_dict's nn.RNN (not stored in the file; only tanh)",
+        "--dynamics",
+        choices=KINDS,
+        help="the network family: discrete h=φ(Wx+Wh+b); leaky h=(1-a)h+aφ(Wx+Wh+b); "
+        "leaky_current z=(1-a)z+a(Wφ(z)+Wx+b), read out through φ(z) (default: as the .npz "
+        "says, else discrete)",
+    )
+    a.add_argument("--leak", type=float, help="a = dt/τ in (0, 1] of a leaky family (0.2)")
+    a.add_argument("--nonlinearity", choices=NONLINEARITIES, help="φ (default tanh)")
+    a.add_argument(
+        "--split",
+        choices=SPLITS,
+        default="propagator",
+        help="order and split a leaky network's Schur blocks by |1-a+aλ| of its propagator "
+        "(default) or by W_hh's own |λ|",
+    )
+    a.add_argument(
+        "--keys",
+        help="map any layout: W_xh=KEY,W_hh=KEY,W_hy=KEY[,b_h=KEY+KEY,b_y=KEY,h0=KEY] "
+        "(state_dict or .npz keys; '+' sums several)",
     )
     a.add_argument("--initial-state", type=Path, help=".npz with h0 (N_h,); default zeros")
     a.add_argument(
@@ -106,15 +128,22 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         print(f"reading {args.weights} and {args.heldout}")
+        keys = convert.parse_keys(args.keys) if args.keys else None
         model, heldout, fitting = external.load_inputs(
-            convert.load_model_file(args.weights, args.nonlinearity),
+            convert.load_model_file(args.weights, keys),
             args.heldout,
             args.initial_state,
             args.fitting,
         )
+        stored = io.load_dynamics(args.weights) if str(args.weights).endswith(".npz") else DISCRETE
+        dynamics = resolve_dynamics(stored, args.dynamics, args.leak, args.nonlinearity, args.split)
     except io.ArtifactError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except ValueError as error:
+        print(f"error: {args.weights}: {error}", file=sys.stderr)
+        return 2
+    print(f"analysing it as a {dynamics.describe()} network")
     settings = external.Settings(
         score=args.score,
         alpha=args.alpha,
@@ -125,7 +154,13 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
     )
     files = external.analyse(
-        model, heldout, settings, args.out, args.name or args.weights.stem, fitting
+        model,
+        heldout,
+        settings,
+        args.out,
+        args.name or args.weights.stem,
+        fitting,
+        dynamics=dynamics,
     )
     print(f"wrote {len(files)} files to {args.out}; summary: {files['summary_md']}")
     return 0

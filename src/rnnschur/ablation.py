@@ -14,6 +14,7 @@ from types import ModuleType
 import numpy as np
 
 from rnnschur import metrics
+from rnnschur.dynamics import DISCRETE, Dynamics
 from rnnschur.rnn import rollout
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks, n_dominant
 from rnnschur.tasks import Batch
@@ -62,11 +63,12 @@ def evaluate_ablations(
     epsilon: float,
     mass_floor: float,
     offsets: dict[str, np.ndarray] | None = None,
+    dynamics: Dynamics = DISCRETE,
 ) -> list[dict]:
     """Score every subset S for every alpha on the held-out set, in one batched rollout.
 
-    ``offsets`` (``b_h``, ``b_y``, ``h0``) are passed to :func:`rnnschur.rnn.rollout` for a
-    model trained elsewhere; the ablations act on W_hh alone.
+    ``offsets`` (``b_h``, ``b_y``, ``h0``) and ``dynamics`` (the network family) are passed to
+    :func:`rnnschur.rnn.rollout`; the ablations act on W_hh alone.
 
     Identical ablations (the same ΔT for several alphas, or an empty block) are rolled out once.
 
@@ -93,7 +95,7 @@ def evaluate_ablations(
             cases.append((alpha, n_R, subset, index[key]))
     dTs = np.stack(unique)
     W_tilde = np.stack([ablated_recurrent(W_hh, schur, dT) for dT in dTs])
-    outputs = rollout(W_xh, W_tilde, W_hy, heldout.inputs, **(offsets or {}))
+    outputs = rollout(W_xh, W_tilde, W_hy, heldout.inputs, **(offsets or {}), dynamics=dynamics)
     full = index[np.zeros_like(schur.T).tobytes()]
     targets, mask = heldout.targets, heldout.mask
     score = np.asarray(task.score(outputs, heldout))

@@ -51,7 +51,7 @@ class Analysis:
 ANALYSES = {
     "checkpoint_ablation": Analysis(
         reads=("checkpoints", "heldout"),
-        uses=("alpha", "ablation", "checkpoints"),
+        uses=("alpha", "ablation", "checkpoints", "schur_split"),
         mem_mb=1000,
         runtime=10,
         summary_caption=(

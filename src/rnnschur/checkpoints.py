@@ -13,6 +13,7 @@ from types import ModuleType
 import numpy as np
 
 from rnnschur.ablation import evaluate_ablations
+from rnnschur.dynamics import DISCRETE, Dynamics
 from rnnschur.schur import ordered_real_schur
 from rnnschur.tasks import Batch
 
@@ -56,6 +57,7 @@ def evaluate_checkpoints(
     task: ModuleType,
     epsilon: float,
     mass_floor: float,
+    dynamics: Dynamics = DISCRETE,
 ) -> list[dict]:
     """The ablation rows of :func:`rnnschur.ablation.evaluate_ablations` at ``alpha`` for each
     selected checkpoint (each with its own ordered Schur form, evaluated once), repeated for
@@ -64,9 +66,18 @@ def evaluate_checkpoints(
     rows = []
     for k, reasons in selected:
         W_xh, W_hh, W_hy = (checkpoints[key][k] for key in ("W_xh", "W_hh", "W_hy"))
-        schur = ordered_real_schur(W_hh)
+        schur = ordered_real_schur(W_hh, leak=dynamics.split_leak)
         ablations = evaluate_ablations(
-            W_xh, W_hh, W_hy, schur, [alpha], heldout, task, epsilon, mass_floor
+            W_xh,
+            W_hh,
+            W_hy,
+            schur,
+            [alpha],
+            heldout,
+            task,
+            epsilon,
+            mass_floor,
+            dynamics=dynamics,
         )
         for kind, value in reasons:
             head = {

@@ -1,5 +1,13 @@
-"""A torch ``state_dict`` of a tanh RNN as the arrays of :mod:`rnnschur.external` (the only
-step of the external-model analysis that needs torch)."""
+"""A torch ``state_dict`` as the arrays of :mod:`rnnschur.external` (the only step of the
+external-model analysis that needs torch).
+
+Two layouts are detected: ``nn.RNN`` (``weight_ih_l0``, ``weight_hh_l0``, ``bias_ih_l0``,
+``bias_hh_l0``) and the CTRNN of the NeuroGym and Neuromatch tutorials (``input2h.weight/bias``,
+``h2h.weight/bias``), each with an ``nn.Linear`` readout (``fc``, ``h2out``, ``readout``,
+``output``, ``linear`` or the one linear map from N_h). Any other layout is mapped with
+``keys``: ``{"W_xh": ["rnn.input2h.weight"], "b_h": ["a.bias", "b.bias"], ...}`` (a sum where
+several keys are named), the command's ``--keys W_xh=KEY,b_h=KEY+KEY,...``.
+"""
 
 from __future__ import annotations
 
@@ -10,19 +18,36 @@ import numpy as np
 
 from rnnschur.io import ArtifactError
 from rnnschur.io import require as _require
-from rnnschur.models import check_model, load_npz_model
+from rnnschur.models import OFFSET_KEYS, WEIGHT_KEYS, check_model, load_npz_model
+
+READOUT_NAMES = ("fc", "h2out", "readout", "output", "linear")
+"""Readout module names of the tutorial layout, in the order they are looked for."""
+LAYOUTS = {
+    # layout: (W_xh, W_hh, parts of b_h), each a key suffix after a common prefix
+    "nn.RNN": ("weight_ih_l0", "weight_hh_l0", ("bias_ih_l0", "bias_hh_l0")),
+    "CTRNN": ("input2h.weight", "h2h.weight", ("input2h.bias", "h2h.bias")),
+}
 
 
-def from_state_dict(path: str | os.PathLike, nonlinearity: str = "tanh") -> dict[str, np.ndarray]:
-    """W_xh, W_hh, W_hy, b_h, b_y of a torch ``state_dict`` saved from ``nn.RNN`` (one layer,
-    tanh, unidirectional) and an ``nn.Linear`` readout: ``weight_ih_l0`` → W_xh,
-    ``weight_hh_l0`` → W_hh, ``bias_ih_l0 + bias_hh_l0`` → b_h, the readout's ``weight`` and
-    ``bias`` → W_hy, b_y. The nonlinearity is not stored in a state_dict; it must be given, and
-    only tanh is the paper's model. Loaded with ``weights_only=True`` (no code runs)."""
+def parse_keys(text: str) -> dict[str, list[str]]:
+    """``W_xh=KEY,W_hh=KEY,b_h=KEY+KEY`` → ``{"W_xh": [KEY], ...}`` (the command's --keys)."""
+    mapping = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, _, keys = item.partition("=")
+        if name not in WEIGHT_KEYS + OFFSET_KEYS or not keys:
+            raise ArtifactError(
+                f"--keys item {item!r}: expected NAME=KEY[+KEY...] with NAME one of "
+                f"{WEIGHT_KEYS + OFFSET_KEYS}"
+            )
+        mapping[name] = keys.split("+")
+    return mapping
+
+
+def read_state_dict(path: str | os.PathLike) -> dict[str, np.ndarray]:
+    """The tensors of a torch ``state_dict`` file as float64 arrays (``weights_only=True``: no
+    code runs)."""
     import torch  # here, so that reading an .npz model never loads torch
 
-    if nonlinearity != "tanh":
-        raise ArtifactError(f"{path}: nonlinearity {nonlinearity!r}; only tanh RNNs are analysed")
     if not Path(path).is_file():
         raise ArtifactError(f"{path}: file not found")
     try:
@@ -30,41 +55,86 @@ def from_state_dict(path: str | os.PathLike, nonlinearity: str = "tanh") -> dict
     except Exception as error:  # torch raises several types for a bad file
         raise ArtifactError(f"{path}: not a readable torch state_dict ({error})") from error
     _require(path, isinstance(state, dict), f"holds a {type(state).__name__}, not a state_dict")
-    state = {k: v.detach().double().numpy() for k, v in state.items() if hasattr(v, "numpy")}
+    return {k: v.detach().double().numpy() for k, v in state.items() if hasattr(v, "numpy")}
 
-    def find(suffix: str) -> list[str]:
-        return sorted(k for k in state if k.endswith(suffix))
 
-    layers = find("weight_hh_l1") + find("weight_hh_l0_reverse")
-    _require(path, not layers, f"a multi-layer or bidirectional RNN ({layers}); one layer only")
-    for suffix in ("weight_ih_l0", "weight_hh_l0"):
+def from_state_dict(
+    path: str | os.PathLike, keys: dict[str, list[str]] | None = None
+) -> dict[str, np.ndarray]:
+    """W_xh, W_hh, W_hy and any of b_h, b_y, h0 of a torch ``state_dict``: by ``keys`` when
+    given, else by the detected layout (:data:`LAYOUTS`)."""
+    state = read_state_dict(path)
+    mapping = keys if keys is not None else detect_layout(path, state)
+    model = {}
+    for name, names in mapping.items():
+        missing = [k for k in names if k not in state]
         _require(
-            path, len(find(suffix)) == 1, f"needs exactly one '*{suffix}', found {find(suffix)}"
+            path, not missing, f"--keys names {missing}, not in the file (keys: {sorted(state)})"
         )
-    W_xh, W_hh = state[find("weight_ih_l0")[0]], state[find("weight_hh_l0")[0]]
-    N_h = W_hh.shape[1]
-    _require(
-        path,
-        W_hh.shape == (N_h, N_h),
-        f"weight_hh_l0 has shape {W_hh.shape}: a GRU or LSTM (stacked gates), not a tanh RNN",
+        model[name] = sum(state[k] for k in names)
+    return check_model(model, path)
+
+
+def detect_layout(path, state: dict[str, np.ndarray]) -> dict[str, list[str]]:
+    """The key map of an ``nn.RNN`` or tutorial-CTRNN state_dict; :class:`ArtifactError`
+    listing the keys found and a ``--keys`` line to start from when neither fits."""
+    layers = [k for k in state if k.endswith(("weight_hh_l1", "weight_hh_l0_reverse"))]
+    _require(path, not layers, f"a multi-layer or bidirectional RNN ({layers}); one layer only")
+    for layout, (ih, hh, biases) in LAYOUTS.items():
+        found = [k for k in state if k.endswith(hh)]
+        if len(found) != 1:
+            continue
+        prefix = found[0][: -len(hh)]
+        W_hh = state[found[0]]
+        _require(
+            path,
+            W_hh.ndim == 2 and W_hh.shape[0] == W_hh.shape[1],
+            f"{found[0]} has shape {W_hh.shape}: a GRU or LSTM (stacked gates), not a plain RNN",
+        )
+        _require(path, prefix + ih in state, f"{layout} layout without {prefix + ih}")
+        mapping = {"W_xh": [prefix + ih], "W_hh": [found[0]]}
+        present = [prefix + b for b in biases if prefix + b in state]
+        if present:
+            mapping["b_h"] = present
+        readout = _readout(state, W_hh.shape[0], exclude={prefix + ih, found[0]})
+        _require(
+            path,
+            readout is not None,
+            f"{layout} layout: no nn.Linear readout from N_h = {W_hh.shape[0]} "
+            f"(looked for {READOUT_NAMES}); keys: {sorted(state)}",
+        )
+        mapping["W_hy"] = [readout + "weight"]
+        if readout + "bias" in state:
+            mapping["b_y"] = [readout + "bias"]
+        return mapping
+    suggestion = ",".join(f"{n}=<key>" for n in WEIGHT_KEYS) + ",b_h=<key>[+<key>],b_y=<key>"
+    raise ArtifactError(
+        f"{path}: layout not detected (neither nn.RNN's '*weight_hh_l0' nor a tutorial CTRNN's "
+        f"'*h2h.weight'); keys found: {sorted(state)}. Map them with --keys, e.g. "
+        f"--keys {suggestion}"
     )
-    prefix = find("weight_hh_l0")[0][: -len("weight_hh_l0")]
-    b_h = sum(state.get(f"{prefix}{b}", np.zeros(N_h)) for b in ("bias_ih_l0", "bias_hh_l0"))
-    readout = [
+
+
+def _readout(state: dict[str, np.ndarray], N_h: int, exclude: set[str]) -> str | None:
+    """The prefix (ending in '.') of the nn.Linear readout from N_h units: a known name first,
+    else the only linear map from N_h."""
+    linear = [
         k[: -len("weight")]
         for k in state
-        if k.endswith("weight") and state[k].ndim == 2 and state[k].shape[1] == N_h
+        if k.endswith("weight") and k not in exclude and state[k].ndim == 2
+        if state[k].shape[1] == N_h
     ]
-    _require(
-        path, len(readout) == 1, f"needs one nn.Linear readout from N_h = {N_h}, found {readout}"
-    )
-    W_hy = state[f"{readout[0]}weight"]
-    b_y = state.get(f"{readout[0]}bias")
-    return check_model({"W_xh": W_xh, "W_hh": W_hh, "W_hy": W_hy, "b_h": b_h, "b_y": b_y}, path)
+    for name in READOUT_NAMES:
+        named = [p for p in linear if p.rstrip(".").split(".")[-1] == name]
+        if len(named) == 1:
+            return named[0]
+    return linear[0] if len(linear) == 1 else None
 
 
-def load_model_file(path: str | os.PathLike, nonlinearity: str = "tanh") -> dict[str, np.ndarray]:
+def load_model_file(
+    path: str | os.PathLike, keys: dict[str, list[str]] | None = None
+) -> dict[str, np.ndarray]:
     """An ``.npz`` model, or a torch state_dict (any other suffix, e.g. ``.pt``)."""
     if str(path).endswith(".npz"):
-        return load_npz_model(path)
-    return from_state_dict(path, nonlinearity)
+        return load_npz_model(path, keys)
+    return from_state_dict(path, keys)

@@ -98,6 +98,25 @@ DISCRETE = Dynamics()
 """The paper's network: discrete, tanh."""
 
 
+def resolve(
+    stored: Dynamics,
+    dynamics: str | None = None,
+    leak: float | None = None,
+    nonlinearity: str | None = None,
+    split: str = "propagator",
+) -> Dynamics:
+    """The family to analyse a model as: what is given (options, config keys) over what its
+    file stores (``stored``); a leaky family without a leak takes the stored one if the file
+    is leaky, else 0.2. Raises ValueError for a value that is not one."""
+    kind = dynamics or stored.kind
+    if leak is None:
+        leak = stored.leak if kind != "discrete" and stored.kind != "discrete" else None
+    block = {"dynamics": kind, "nonlinearity": nonlinearity or stored.nonlinearity}
+    if leak is not None:
+        block["leak"] = leak
+    return Dynamics.from_config({**block, "split": split})
+
+
 def phi(dynamics: Dynamics, u, out=None):
     """φ(u) elementwise (``out``: where to write, NumPy or torch)."""
     lib = _lib(u)

@@ -1,14 +1,15 @@
-"""The paper's method on a tanh RNN trained elsewhere: import, check, and analyse one model.
+"""The paper's method on an RNN trained elsewhere: import, check, and analyse one model.
 
-A model is W_xh, W_hh, W_hy and optional biases b_h, b_y (h_t = tanh(W_xh x_t + W_hh h_{t-1} +
-b_h), ŷ_t = W_hy h_t + b_y) with an optional initial state h0. It comes as an ``.npz`` of those
-arrays or as a torch ``state_dict`` of ``nn.RNN(nonlinearity="tanh")`` + ``nn.Linear``,
-converted once by :mod:`rnnschur.convert` (the only step that needs torch; this module never
-imports it). :func:`analyse` runs the paper's pipeline on it (ordered Schur form, all 8 subsets
-at every alpha, the spectrum, the subspace control and, given a fitting set, the readout refit)
-and writes its tables, a profile figure and a summary with the paper's verdict per coupling
-block. The workflow's rules and ``python -m rnnschur analyse`` both call it, so they write the
-same files.
+A model is W_xh, W_hh, W_hy and optional biases b_h, b_y with an optional initial state h0, of
+one network family (:mod:`rnnschur.dynamics`: discrete, leaky or leaky_current; tanh, relu or
+softplus; the paper's is discrete tanh). It comes as an ``.npz`` of those arrays (which may name
+its family in 0-d arrays) or as a torch ``state_dict`` (``nn.RNN``, the tutorial CTRNN, or any
+layout mapped by keys), converted once by :mod:`rnnschur.convert` (the only step that needs
+torch; this module never imports it). :func:`analyse` runs the paper's pipeline on it (ordered Schur
+form, all 8 subsets at every alpha, the spectrum, the subspace control and, given a fitting set, the
+readout refit) and writes its tables, a profile figure and a summary with the paper's verdict per
+coupling block. The workflow's rules and ``python -m rnnschur analyse`` both call it, so they write
+the same files.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import pandas as pd
 
 from rnnschur import io, metrics, refit, subspace, views
 from rnnschur.ablation import evaluate_ablations
+from rnnschur.dynamics import DISCRETE, Dynamics
 from rnnschur.io import require as _require
 from rnnschur.models import OFFSET_KEYS, WEIGHT_KEYS, check_model
 from rnnschur.rnn import rollout
@@ -106,6 +108,27 @@ def load_inputs(
     return model, load_heldout(heldout, N_x, N_y), fit
 
 
+MISUSE_FVU = 0.5
+"""A full-model FVU at or above this is far from a working network."""
+MISUSE_ACCURACY_MARGIN = 0.1
+"""A full-model sign accuracy within this of chance (0.5) is far from a working network."""
+
+
+def misuse_warning(score: str, value: float, dynamics: Dynamics) -> str | None:
+    """A warning when the full model, rolled out as ``dynamics``, scores far from a working
+    network: then the rollout probably does not compute what the model computes."""
+    bad = value >= MISUSE_FVU if score == "fvu" else value <= 0.5 + MISUSE_ACCURACY_MARGIN
+    if not bad:
+        return None
+    return (
+        f"WARNING: the full model scores {score} = {value:.4g} when rolled out as a "
+        f"{dynamics.describe()} network: far from a working network. The rollout probably does "
+        "not match how the model computes: check --dynamics, --leak, --nonlinearity (config "
+        "keys dynamics, leak, nonlinearity), the biases (b_h, b_y; --keys) and the initial "
+        "state (--initial-state). The verdicts below describe the rollout, not your model."
+    )
+
+
 def block_verdicts(ablation: pd.DataFrame, alpha: float, fragile_effect: float) -> pd.DataFrame:
     """Per single coupling block at ``alpha``: removed mass, the score change, d_D and the
     paper's verdict: *stabiliser* (d_D ≤ ε, the ablation table's ``stabilizer``), *fragile* (the
@@ -168,17 +191,23 @@ def analyse(
     name: str = "model",
     fitting: Batch | None = None,
     progress: Callable[[str], None] = print,
+    dynamics: Dynamics = DISCRETE,
 ) -> dict[str, Path]:
-    """Run the paper's pipeline on one model and write its files in ``out`` (see
-    :func:`output_files`, and ``readout_refit.csv`` when ``fitting`` is given)."""
+    """Run the paper's pipeline on one model of the family ``dynamics`` and write its files in
+    ``out`` (see :func:`output_files`, and ``readout_refit.csv`` when ``fitting`` is given).
+    When the full model scores far from a working network, :func:`misuse_warning` is printed
+    first and heads the summary."""
     if settings.score not in SCORES:
         raise ValueError(f"score must be one of {SCORES}, got {settings.score!r}")
     files = output_files(out)
     score = Score(settings.score)
     W_xh, W_hh, W_hy = (model[k] for k in WEIGHT_KEYS)
     offsets = {k: model[k] for k in OFFSET_KEYS if k in model}
-    progress(f"[1/5] ordered real Schur form of W_hh (N_h = {W_hh.shape[0]})")
-    schur = ordered_real_schur(W_hh)
+    progress(
+        f"[1/5] ordered real Schur form of W_hh (N_h = {W_hh.shape[0]}; {dynamics.describe()}, "
+        f"blocks ordered by the moduli of the propagator with a = {dynamics.split_leak:g})"
+    )
+    schur = ordered_real_schur(W_hh, leak=dynamics.split_leak)
     io.save_schur(files["schur_npz"], schur)
     progress(f"[2/5] all 8 coupling subsets at alpha = {list(settings.alpha_grid)}")
     rows = evaluate_ablations(
@@ -192,8 +221,13 @@ def analyse(
         settings.epsilon,
         settings.mass_floor,
         offsets,
+        dynamics,
     )
     ablation = pd.DataFrame(rows)
+    full_score = ablation.loc[ablation["subset"] == "none", "score"].iloc[0]
+    warning = misuse_warning(settings.score, float(full_score), dynamics)
+    if warning:
+        progress(warning)
     ablation.insert(0, "model", name)
     io.save_csv(files["ablation_csv"], ablation)
     eigenvalues, _ = views.spectrum_rows(schur, settings.alpha)
@@ -201,7 +235,9 @@ def analyse(
     verdicts = block_verdicts(ablation, settings.alpha, settings.fragile_effect)
     io.save_csv(files["verdicts_csv"], verdicts)
     progress("[3/5] subspace control (activity and readout subspaces, matched random controls)")
-    _, hidden = rollout(W_xh, W_hh, W_hy, heldout.inputs, return_hidden=True, **offsets)
+    _, hidden = rollout(
+        W_xh, W_hh, W_hy, heldout.inputs, return_hidden=True, **offsets, dynamics=dynamics
+    )
     axes, _ = subspace.principal_axes(hidden)
     spaces = {
         "top_pcs": axes[:, : min(settings.subspace_components, W_hh.shape[0] - 1)],
@@ -219,6 +255,7 @@ def analyse(
         settings.subspace_draws,
         np.random.default_rng(settings.seed),
         offsets=offsets,
+        dynamics=dynamics,
     )
     io.save_csv(files["subspace_control_csv"], pd.DataFrame(controls))
     if fitting is not None:
@@ -235,13 +272,16 @@ def analyse(
             0.25,
             [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1],
             offsets,
+            dynamics,
         )
         files["readout_refit_csv"] = Path(out) / "readout_refit.csv"
         io.save_csv(files["readout_refit_csv"], pd.DataFrame(refits))
     else:
         progress("[4/5] readout refit skipped (no fitting set given)")
     progress("[5/5] summary and figure")
-    summary = summary_markdown(name, model, heldout, settings, ablation, verdicts)
+    summary = summary_markdown(name, model, heldout, settings, ablation, verdicts, dynamics)
+    if warning:
+        summary = f"> **{warning}**\n\n{summary}"
     io.save_text(files["summary_md"], summary)
     io.save_text(files["summary_html"], summary_html(name, settings, ablation, verdicts))
     from rnnschur import figures
@@ -253,7 +293,7 @@ def analyse(
     return files
 
 
-def summary_markdown(name, model, heldout, settings, ablation, verdicts) -> str:
+def summary_markdown(name, model, heldout, settings, ablation, verdicts, dynamics=DISCRETE) -> str:
     """A summary to paste into a lab notebook: the model, its full score, the R/C split and the
     verdict per coupling block in the paper's terms."""
     full = ablation[
@@ -261,14 +301,18 @@ def summary_markdown(name, model, heldout, settings, ablation, verdicts) -> str:
     ].iloc[0]
     N_h, N_x = model["W_xh"].shape
     offsets = [k for k in OFFSET_KEYS if k in model]
+    split_operator = (
+        "W_hh" if dynamics.split_leak == 1 else f"(1 − a) I + a W_hh, a = {dynamics.leak:g}"
+    )
     lines = [
         f"# {name}: Schur-coordinate ablations",
         "",
-        f"- tanh RNN, N_h = {N_h}, N_x = {N_x}, N_y = {model['W_hy'].shape[0]}; "
+        f"- {dynamics.describe()} RNN, N_h = {N_h}, N_x = {N_x}, N_y = {model['W_hy'].shape[0]}; "
         f"{', '.join(offsets) if offsets else 'no biases, h0 = 0'}",
         f"- held-out set: {heldout.inputs.shape[0]} trials of {heldout.inputs.shape[1]} steps",
         f"- full model: {settings.score} = {full['score']:.4g}; at α = {settings.alpha:g}, "
-        f"n_R = {int(full['n_R'])} dimensions in the dominant sector R",
+        f"n_R = {int(full['n_R'])} dimensions in the dominant sector R (split by the moduli "
+        f"of {split_operator})",
         f"- ε = {settings.epsilon:g} (d_D, mean squared output difference); fragile: the score "
         f"moves by ≥ {settings.fragile_effect:g}",
         "",

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rnnschur.dynamics import Dynamics
 from rnnschur.provenance import software_versions
 from rnnschur.schur import OrderedSchur, SchurCheckError, check_schur
 from rnnschur.tasks import Batch
@@ -202,6 +203,34 @@ def load_weights(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, np.nd
     return W_xh, W_hh, W_hy
 
 
+DYNAMICS_KEYS = ("dynamics", "leak", "nonlinearity")
+"""0-d arrays in a weights ``.npz`` that say how its network computes; absent: the paper's
+discrete tanh network (:data:`rnnschur.dynamics.DISCRETE`)."""
+
+
+def dynamics_arrays(dynamics: Dynamics) -> dict[str, np.ndarray]:
+    """The 0-d arrays to store beside the weights (none for the paper's network, so its files
+    keep their layout)."""
+    if dynamics.kind == "discrete" and dynamics.nonlinearity == "tanh":
+        return {}
+    return {
+        "dynamics": np.array(dynamics.kind),
+        "leak": np.array(dynamics.leak),
+        "nonlinearity": np.array(dynamics.nonlinearity),
+    }
+
+
+def load_dynamics(path: str | os.PathLike, split: str = "propagator") -> Dynamics:
+    """The network family stored in a weights ``.npz`` (:func:`dynamics_arrays`), with the
+    α split ``split``; :class:`ArtifactError` naming the file for a value that is not one."""
+    present = [k for k in DYNAMICS_KEYS if k in npz_keys(path)]
+    stored = {k: v.item() for k, v in load_npz(path, tuple(present)).items()}
+    try:
+        return Dynamics.from_config({**stored, "split": split})
+    except (ValueError, TypeError) as error:
+        raise ArtifactError(f"{path}: {error}") from None
+
+
 def load_checkpoints(path: str | os.PathLike) -> dict[str, np.ndarray]:
     """The checkpoints of a training run: ``step``, ``validation_score`` and the weight stacks
     ``W_xh``, ``W_hh``, ``W_hy`` (one matrix per checkpoint), checked like :func:`load_weights`."""
@@ -243,6 +272,7 @@ def save_schur(path: str | os.PathLike, schur: OrderedSchur) -> None:
         T=schur.T,
         eigenvalues=schur.eigenvalues,
         block_starts=schur.block_starts,
+        leak=np.array(schur.leak),
         format_version=np.array(FORMAT_VERSION),
         provenance=np.array(json.dumps(software_versions())),
     )
@@ -263,7 +293,8 @@ def load_schur(path: str | os.PathLike, W: np.ndarray) -> OrderedSchur:
         data["T"].shape == W.shape and data["Q"].shape == W.shape,
         f"Q {data['Q'].shape} and T {data['T'].shape} do not match W {W.shape}",
     )
-    schur = OrderedSchur(data["Q"], data["T"], data["block_starts"], data["eigenvalues"])
+    leak = float(load_npz(path, ("leak",))["leak"]) if "leak" in npz_keys(path) else 1.0
+    schur = OrderedSchur(data["Q"], data["T"], data["block_starts"], data["eigenvalues"], leak)
     try:
         check_schur(W, schur)
     except SchurCheckError as error:

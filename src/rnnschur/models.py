@@ -52,6 +52,17 @@ def check_model(model: dict[str, np.ndarray], path) -> dict[str, np.ndarray]:
     return out
 
 
-def load_npz_model(path: str | os.PathLike) -> dict[str, np.ndarray]:
-    """W_xh, W_hh, W_hy and any of b_h, b_y, h0 from an ``.npz`` (never unpickled)."""
-    return check_model(io.load_npz(path, io.npz_keys(path)), path)
+def load_npz_model(
+    path: str | os.PathLike, keys: dict[str, list[str]] | None = None
+) -> dict[str, np.ndarray]:
+    """W_xh, W_hh, W_hy and any of b_h, b_y, h0 from an ``.npz`` (never unpickled): its arrays
+    of those names, or the arrays ``keys`` maps to them (summed where several are named). The
+    0-d arrays that name the network family (:data:`rnnschur.io.DYNAMICS_KEYS`) are read by
+    :func:`rnnschur.io.load_dynamics`."""
+    names = tuple(k for k in io.npz_keys(path) if k not in io.DYNAMICS_KEYS)
+    arrays = io.load_npz(path, names)
+    if keys is None:
+        return check_model(arrays, path)
+    missing = [k for ks in keys.values() for k in ks if k not in arrays]
+    _require(path, not missing, f"--keys names {missing}, not in the file (has {list(names)})")
+    return check_model({name: sum(arrays[k] for k in ks) for name, ks in keys.items()}, path)

@@ -13,6 +13,7 @@ from types import ModuleType
 import numpy as np
 
 from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, subset_name
+from rnnschur.dynamics import DISCRETE, Dynamics
 from rnnschur.rnn import rollout
 from rnnschur.schur import OrderedSchur, coupling_masks
 from rnnschur.tasks import Batch
@@ -53,8 +54,10 @@ def split(batch: Batch, validation_fraction: float) -> tuple[Batch, Batch]:
     return part(slice(0, cut)), part(slice(cut, None))
 
 
-def _run(W_xh, W_hh, W_hy, inputs, offsets):
-    return rollout(W_xh, W_hh, W_hy, inputs, return_hidden=True, **(offsets or {}))
+def _run(W_xh, W_hh, W_hy, inputs, offsets, dynamics):
+    return rollout(
+        W_xh, W_hh, W_hy, inputs, return_hidden=True, **(offsets or {}), dynamics=dynamics
+    )
 
 
 def evaluate_refits(
@@ -69,6 +72,7 @@ def evaluate_refits(
     validation_fraction: float,
     grid: list[float],
     offsets: dict[str, np.ndarray] | None = None,
+    dynamics: Dynamics = DISCRETE,
 ) -> list[dict]:
     """For every subset S at ``alpha`` (the empty one too): the held-out score with the fixed
     readout W_hy and with a ridge readout refit on W̃(S)'s hidden states.
@@ -82,10 +86,10 @@ def evaluate_refits(
     rows = []
     for subset in SUBSETS:
         W_tilde = ablated_recurrent(W_hh, schur, delta_T(schur.T, masks, subset))
-        _, hidden_fit = _run(W_xh, W_tilde, W_hy, fit.inputs, offsets)
-        _, hidden_val = _run(W_xh, W_tilde, W_hy, val.inputs, offsets)
+        _, hidden_fit = _run(W_xh, W_tilde, W_hy, fit.inputs, offsets, dynamics)
+        _, hidden_val = _run(W_xh, W_tilde, W_hy, val.inputs, offsets, dynamics)
         W_refit, lam = fit_readout(hidden_fit, fit, hidden_val, val, grid)
-        fixed, hidden = _run(W_xh, W_tilde, W_hy, heldout.inputs, offsets)
+        fixed, hidden = _run(W_xh, W_tilde, W_hy, heldout.inputs, offsets, dynamics)
         refit = hidden.astype(np.float64) @ W_refit.T
         rows.append(
             {

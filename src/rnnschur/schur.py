@@ -5,6 +5,11 @@ diagonal blocks ordered by eigenvalue modulus, non-increasing. ``T = B + N``: ``
 diagonal, ``N`` the strictly block-upper couplings. A threshold ``alpha`` splits the blocks into
 the dominant sector ``R = {i : |λ_i| >= alpha ρ(W)}`` and its complement ``C``, and ``N`` into
 ``T_RR``, ``T_C→R`` (here ``T_CR``) and ``T_CC`` (eq. 5).
+
+For a leaky network (leak a < 1, :mod:`rnnschur.dynamics`) the blocks are ordered and split by
+the moduli |1 − a + a λ| of its one-step propagator P = (1 − a) I + a W, which has W's Schur
+vectors (QᵀPQ = (1 − a) I + a T): the coupling blocks are those of W, the order and the split are
+P's. At a = 1 this is the paper's split.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
+from rnnschur.dynamics import propagator_eigenvalues
 
 COUPLING_BLOCKS = ("T_RR", "T_CR", "T_CC")
 """The three coupling blocks of N (eq. 5), in the paper's order; ``T_CR`` is T_{C→R}."""
@@ -35,27 +42,36 @@ class OrderedSchur:
     Q : (n, n) orthogonal matrix.
     T : (n, n) real quasi-upper-triangular matrix.
     block_starts : (k,) first row of each diagonal block, increasing.
-    eigenvalues : (n,) complex eigenvalues in the order of the diagonal of T (a 2×2 block
+    eigenvalues : (n,) complex eigenvalues of W in the order of the diagonal of T (a 2×2 block
         contributes its conjugate pair, positive imaginary part first).
+    leak : the a of the propagator P = (1 − a) I + a W whose eigenvalue moduli order and split
+        the blocks (1: W's own, the paper's).
     """
 
     Q: np.ndarray
     T: np.ndarray
     block_starts: np.ndarray
     eigenvalues: np.ndarray
+    leak: float = 1.0
 
     @property
     def block_sizes(self) -> np.ndarray:
         return np.diff(np.append(self.block_starts, self.T.shape[0]))
 
     @property
+    def ordering_eigenvalues(self) -> np.ndarray:
+        """Eigenvalues of the propagator P, 1 − a + a λ (λ itself at a = 1)."""
+        return propagator_eigenvalues(self.eigenvalues, self.leak)
+
+    @property
     def block_moduli(self) -> np.ndarray:
-        """|λ| of each diagonal block (both eigenvalues of a 2×2 block share it)."""
-        return np.abs(self.eigenvalues[self.block_starts])
+        """|1 − a + a λ| of each diagonal block (|λ| at a = 1; a 2×2 block's pair shares it)."""
+        return np.abs(self.ordering_eigenvalues[self.block_starts])
 
     @property
     def spectral_radius(self) -> float:
-        return float(np.max(np.abs(self.eigenvalues)))
+        """ρ of the ordering operator: ρ(W) at a = 1, ρ(P) for a leaky split."""
+        return float(np.max(np.abs(self.ordering_eigenvalues)))
 
 
 def block_structure(T: np.ndarray, tol: float = 0.0) -> np.ndarray:
@@ -87,8 +103,9 @@ def block_eigenvalues(T: np.ndarray, block_starts: np.ndarray) -> np.ndarray:
     return out
 
 
-def ordered_real_schur(W: np.ndarray, check: bool = True) -> OrderedSchur:
-    """Real Schur form of ``W`` with diagonal blocks ordered by non-increasing |λ| (eq. 3).
+def ordered_real_schur(W: np.ndarray, check: bool = True, leak: float = 1.0) -> OrderedSchur:
+    """Real Schur form of ``W`` with diagonal blocks ordered by non-increasing |λ| (eq. 3), or
+    by |1 − a + a λ| for ``leak`` a < 1 (the propagator of a leaky network).
 
     ``scipy.linalg.schur`` gives an unordered real Schur form; a stable selection sort then
     moves, for each position in turn, the remaining block of largest modulus there with LAPACK
@@ -99,6 +116,7 @@ def ordered_real_schur(W: np.ndarray, check: bool = True) -> OrderedSchur:
     ----------
     W : (n, n) real array.
     check : assert reconstruction, orthogonality and ordering (see :func:`check_schur`).
+    leak : a ∈ (0, 1] of the propagator whose eigenvalue moduli order the blocks.
 
     Returns
     -------
@@ -114,6 +132,8 @@ def ordered_real_schur(W: np.ndarray, check: bool = True) -> OrderedSchur:
         raise ValueError(f"W must be a square matrix, got shape {W.shape}")
     if not np.all(np.isfinite(W)):
         raise ValueError("W contains NaN or inf")
+    if not 0.0 < leak <= 1.0:
+        raise ValueError(f"leak must lie in (0, 1], got {leak}")
     # scipy.linalg here, not at the top: the jobs that only read a Schur form (ablation, the
     # subspace control, tables) are spared its import (≈ 0.4 s of start-up each).
     import scipy.linalg
@@ -126,7 +146,7 @@ def ordered_real_schur(W: np.ndarray, check: bool = True) -> OrderedSchur:
     while position < n:
         starts = block_structure(T)
         remaining = starts[starts >= position]
-        moduli = np.abs(block_eigenvalues(T, starts))[remaining]
+        moduli = np.abs(propagator_eigenvalues(block_eigenvalues(T, starts), leak))[remaining]
         best = remaining[int(np.argmax(moduli))]  # argmax takes the first of ties: stable
         if best != position:
             T, Q, info = dtrexc(T, Q, best + 1, position + 1, wantq=1)
@@ -141,6 +161,7 @@ def ordered_real_schur(W: np.ndarray, check: bool = True) -> OrderedSchur:
         T=np.ascontiguousarray(T),
         block_starts=starts,
         eigenvalues=block_eigenvalues(T, starts),
+        leak=float(leak),
     )
     if check:
         check_schur(W, schur)
@@ -178,7 +199,8 @@ def block_index(schur: OrderedSchur) -> np.ndarray:
 
 
 def n_dominant(schur: OrderedSchur, alpha: float) -> int:
-    """n_R: the number of dimensions in R = {blocks i : |λ_i| >= alpha ρ(W)} (§2).
+    """n_R: the number of dimensions in R = {blocks i : |λ_i| >= alpha ρ(W)} (§2; the
+    propagator's moduli and ρ(P) for a leaky split).
 
     The blocks are ordered, so R is a leading set of rows of T; a 2×2 block is never split.
     """

@@ -20,6 +20,7 @@ from types import ModuleType
 import numpy as np
 
 from rnnschur.ablation import SUBSETS, delta_T, subset_name
+from rnnschur.dynamics import DISCRETE, Dynamics
 from rnnschur.rnn import rollout
 from rnnschur.schur import OrderedSchur, coupling_masks
 from rnnschur.tasks import Batch
@@ -124,6 +125,7 @@ def evaluate_controls(
     rng: np.random.Generator,
     chunk: int = 64,
     offsets: dict[str, np.ndarray] | None = None,
+    dynamics: Dynamics = DISCRETE,
 ) -> list[dict]:
     """Every non-empty ablation S at ``alpha`` beside its matched controls, scored on ``batch``.
 
@@ -167,7 +169,14 @@ def evaluate_controls(
         [
             np.atleast_1d(
                 task.score(
-                    rollout(W_xh, stack[i : i + chunk], W_hy, batch.inputs, **(offsets or {})),
+                    rollout(
+                        W_xh,
+                        stack[i : i + chunk],
+                        W_hy,
+                        batch.inputs,
+                        **(offsets or {}),
+                        dynamics=dynamics,
+                    ),
                     batch,
                 )
             )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from rnnschur.ablation import ablated_recurrent, delta_T
+from rnnschur.dynamics import DISCRETE, Dynamics
 from rnnschur.rnn import rollout
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, block_index, coupling_masks, n_dominant
 from rnnschur.tasks import Batch
@@ -55,6 +56,7 @@ def rollout_rows(
     schur: OrderedSchur,
     alpha: float,
     batch: Batch,
+    dynamics: Dynamics = DISCRETE,
 ) -> list[dict]:
     """Outputs of the full network and of each single-block ablation (eq. 5) on the trials of
     ``batch``, with the targets: one row per trial, time, line and variant (``full``,
@@ -63,7 +65,9 @@ def rollout_rows(
     variants = {"full": W_hh}
     for block in COUPLING_BLOCKS:
         variants[f"-{block}"] = ablated_recurrent(W_hh, schur, delta_T(schur.T, masks, (block,)))
-    outputs = rollout(W_xh, np.stack(list(variants.values())), W_hy, batch.inputs)
+    outputs = rollout(
+        W_xh, np.stack(list(variants.values())), W_hy, batch.inputs, dynamics=dynamics
+    )
     mask = batch.line_mask
     return [
         {

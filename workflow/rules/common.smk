@@ -24,6 +24,7 @@ from jsonschema import Draft202012Validator  # noqa: E402  (a dependency of snak
 from rnnschur import tasks as task_registry  # noqa: E402
 from rnnschur.analyses import ANALYSES  # noqa: E402
 from rnnschur.constructions import CONSTRUCTIONS  # noqa: E402
+from rnnschur.dynamics import Dynamics  # noqa: E402
 from rnnschur.numerics import job_environment  # noqa: E402
 from rnnschur.scheduler_fix import keep_one_reevaluation_timer  # noqa: E402
 
@@ -110,9 +111,25 @@ def check_generator(where, task, generator):
         generator.setdefault(key, value)
 
 
+def _check_models():
+    """Every network family the config names is one (e.g. a discrete network has leak 1)."""
+    blocks = [(f"tasks.{t}.model", s.get("model", {})) for t, s in config["tasks"].items()]
+    blocks += [
+        (f"fidelity.variations.{name}.model", v["model"])
+        for name, v in config["fidelity"]["variations"].items()
+        if "model" in v
+    ]
+    for key, block in blocks:
+        try:
+            Dynamics.from_config(block)
+        except ValueError as error:
+            raise WorkflowError(f"config key {key}: {error}") from None
+
+
 def _check_config():
     """Checks across keys that the JSON schema cannot express."""
     _check_names()
+    _check_models()
     for task, settings in config["tasks"].items():
         check_generator(f"tasks.{task}.generator", task, settings.setdefault("generator", {}))
     missing = [t for t in TASKS if t not in config["tasks"]]
@@ -291,6 +308,11 @@ def fidelity_settings(variation, task):
     return generator, training
 
 
+def fidelity_network(variation, task):
+    """The network family of a variation's model of a task (its own, else the task's)."""
+    return config["fidelity"]["variations"][variation].get("model", task_config(task)["model"])
+
+
 def analysis_settings(name, task):
     """What one job of analysis ``name`` reads of the config: its own settings (config key
     ``name``) and the shared ones its registry entry uses."""
@@ -300,6 +322,7 @@ def analysis_settings(name, task):
         "base_seed": config["base_seed"],
         "generator": task_config(task)["generator"],
         "checkpoints": task_config(task)["checkpoints"],
+        "schur_split": config["schur_split"],
     }
     return {**config.get(name, {}), **{key: shared[key] for key in ANALYSES[name].uses}}
 

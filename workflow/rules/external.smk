@@ -20,7 +20,8 @@ rule external_import:
         mem_mb=1000,
         runtime=5,
     params:
-        nonlinearity=lambda w: config["external_models"][w.name]["nonlinearity"],
+        model=lambda w: config["external_models"][w.name],
+        split=config["schur_split"],
     script:
         "../scripts/external_import.py"
 
@@ -54,5 +55,6 @@ rule external_analyse:
     params:
         model=lambda w: config["external_models"][w.name],
         settings=lambda w: external_settings(w.name),
+        split=config["schur_split"],
     script:
         "../scripts/external_analyse.py"

@@ -20,6 +20,7 @@ rule fidelity_model:
     params:
         model=lambda w: fidelity_model(w.task),
         settings=lambda w: fidelity_settings(w.variation, w.task),
+        network=lambda w: fidelity_network(w.variation, w.task),
         n_heldout=lambda w: task_config(w.task)["n_heldout"],
         base_seed=config["base_seed"],
         device=config["device"],
@@ -49,6 +50,7 @@ rule fidelity_ablate:
     params:
         n_heldout=lambda w: task_config(w.task)["n_heldout"],
         base_seed=config["base_seed"],
+        split=config["schur_split"],
         alpha_grid=config["alpha_grid"],
         ablation=config["ablation"],
     script:

@@ -16,5 +16,7 @@ rule schur:
     resources:
         mem_mb=500,
         runtime=5,
+    params:
+        split=config["schur_split"],
     script:
         "../scripts/schur.py"

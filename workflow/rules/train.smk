@@ -25,6 +25,7 @@ rule train:
     params:
         generator=lambda w: task_config(w.task)["generator"],
         training=lambda w: training_settings(w.task, w.construction),
+        model=lambda w: task_config(w.task)["model"],
         base_seed=config["base_seed"],
         device=config["device"],
         numerics=config["numerics"],

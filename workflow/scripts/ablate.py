@@ -12,6 +12,7 @@ W_xh, W_hh, W_hy, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
 task = tasks.get(w.task)
+dynamics = io.load_dynamics(snakemake.input.weights)
 heldout = scoring_batch(heldout, task, params.fvu_steps)
 rows = evaluate_ablations(
     W_xh,
@@ -23,5 +24,6 @@ rows = evaluate_ablations(
     task,
     epsilon=params.epsilon,
     mass_floor=params.mass_floor,
+    dynamics=dynamics,
 )
 io.save_rows(snakemake.output[0], io.labelled(rows, w))

@@ -12,6 +12,7 @@ w, settings = snakemake.wildcards, snakemake.params.settings
 ablation = settings["ablation"]
 task = tasks.get(w.task)
 checkpoints = io.load_checkpoints(snakemake.input.checkpoints)
+dynamics = io.load_dynamics(snakemake.input.checkpoints, settings["schur_split"])
 heldout = io.load_batch(
     snakemake.input.heldout, checkpoints["W_xh"].shape[-1], checkpoints["W_hy"].shape[-2]
 )
@@ -31,5 +32,6 @@ rows = evaluate_checkpoints(
     task,
     ablation["epsilon"],
     ablation["mass_floor"],
+    dynamics,
 )
 io.save_rows(snakemake.output[0], io.labelled(rows, w))

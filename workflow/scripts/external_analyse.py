@@ -6,7 +6,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from pathlib import Path  # noqa: E402
 
-from rnnschur import external, models  # noqa: E402
+from rnnschur import external, io, models  # noqa: E402
 
 model, heldout, fitting = external.load_inputs(
     models.load_npz_model(snakemake.input.weights),
@@ -21,4 +21,5 @@ external.analyse(
     snakemake.wildcards.name,
     fitting,
     progress=lambda line: print(line, file=sys.stderr),
+    dynamics=io.load_dynamics(snakemake.input.weights, snakemake.params.split),
 )

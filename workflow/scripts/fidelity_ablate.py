@@ -14,18 +14,20 @@ from rnnschur.schur import ordered_real_schur  # noqa: E402
 w, params = snakemake.wildcards, snakemake.params
 meta = json.loads(open(snakemake.input.meta).read())
 W_xh, W_hh, W_hy = io.load_weights(snakemake.input.weights)
+dynamics = io.load_dynamics(snakemake.input.weights, params.split)
 module = tasks.get(w.task)
 heldout = tasks.draw_heldout(w.task, params.n_heldout, params.base_seed, **meta["generator"])
 rows = evaluate_ablations(
     W_xh,
     W_hh,
     W_hy,
-    ordered_real_schur(W_hh),
+    ordered_real_schur(W_hh, leak=dynamics.split_leak),
     list(params.alpha_grid),
     scoring_batch(heldout, module, params.ablation["fvu_steps"]),
     module,
     epsilon=params.ablation["epsilon"],
     mass_floor=params.ablation["mass_floor"],
+    dynamics=dynamics,
 )
 model = SimpleNamespace(
     task=w.task, construction=meta["construction"], size=meta["n_hidden"], seed=w.seed

@@ -30,5 +30,6 @@ rows = evaluate_refits(
     task,
     settings["validation_fraction"],
     list(settings["ridge_grid"]),
+    dynamics=io.load_dynamics(snakemake.input.weights),
 )
 io.save_rows(snakemake.output[0], io.labelled(rows, w))

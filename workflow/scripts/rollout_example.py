@@ -12,5 +12,6 @@ W_xh, W_hh, W_hy, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
 batch = Batch(heldout.inputs[:k], heldout.targets[:k], heldout.mask[:k])
-rows = views.rollout_rows(W_xh, W_hh, W_hy, schur, snakemake.params.alpha, batch)
+dynamics = io.load_dynamics(snakemake.input.weights)
+rows = views.rollout_rows(W_xh, W_hh, W_hy, schur, snakemake.params.alpha, batch, dynamics)
 io.save_rows(snakemake.output[0], io.labelled(rows, snakemake.wildcards))

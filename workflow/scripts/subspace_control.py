@@ -14,6 +14,7 @@ w, settings = snakemake.wildcards, snakemake.params.settings
 W_xh, W_hh, W_hy, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
+dynamics = io.load_dynamics(snakemake.input.weights)
 task = tasks.get(w.task)
 n = settings["n_trials"]
 batch = scoring_batch(
@@ -22,7 +23,7 @@ batch = scoring_batch(
     settings["ablation"]["fvu_steps"],
 )
 
-_, hidden = rollout(W_xh, W_hh, W_hy, batch.inputs, return_hidden=True)
+_, hidden = rollout(W_xh, W_hh, W_hy, batch.inputs, return_hidden=True, dynamics=dynamics)
 axes, variance_ratio = subspace.principal_axes(hidden)
 k = subspace.components_for_variance(variance_ratio, settings["variance"])
 subspaces = {
@@ -35,6 +36,16 @@ print(
 )
 rng = job_rng(settings["base_seed"], "subspace_control", w.task, w.construction, w.size, w.seed)
 rows = subspace.evaluate_controls(
-    W_xh, W_hh, W_hy, schur, settings["alpha"], batch, task, subspaces, settings["n_draws"], rng
+    W_xh,
+    W_hh,
+    W_hy,
+    schur,
+    settings["alpha"],
+    batch,
+    task,
+    subspaces,
+    settings["n_draws"],
+    rng,
+    dynamics=dynamics,
 )
 io.save_rows(snakemake.output[0], io.labelled(rows, w))

@@ -9,6 +9,7 @@ import os  # noqa: E402
 import time  # noqa: E402
 
 from rnnschur import io, tasks  # noqa: E402
+from rnnschur.dynamics import Dynamics  # noqa: E402
 from rnnschur.provenance import software_versions  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 from rnnschur.train import LOG_COLUMNS, TrainSettings, train  # noqa: E402
@@ -30,11 +31,15 @@ module = tasks.get(w.task)
 heldout = io.load_batch(snakemake.input.heldout, *module.dims(**params.generator))
 rng = job_rng(params.base_seed, w.task, w.construction, int(w.size), int(w.seed))
 
-model = train(w.task, params.generator, w.construction, int(w.size), settings, rng, heldout, name)
+dynamics = Dynamics.from_config(params.model)
+model = train(
+    w.task, params.generator, w.construction, int(w.size), settings, rng, heldout, name, dynamics
+)
 
 io.save_rows(snakemake.output.log_csv, [dict(zip(LOG_COLUMNS, r, strict=True)) for r in model.log])
-io.save_npz(snakemake.output.weights, W_xh=model.W_xh, W_hh=model.W_hh, W_hy=model.W_hy)
-io.save_npz(snakemake.output.checkpoints, **model.checkpoints)
+family = io.dynamics_arrays(dynamics)  # none for the paper's discrete tanh network
+io.save_npz(snakemake.output.weights, W_xh=model.W_xh, W_hh=model.W_hh, W_hy=model.W_hy, **family)
+io.save_npz(snakemake.output.checkpoints, **model.checkpoints, **family)
 io.save_json(
     snakemake.output.meta,
     {
@@ -45,6 +50,7 @@ io.save_json(
         "base_seed": params.base_seed,
         "generator": params.generator,
         "training": training,
+        "model": dynamics.as_dict(),
         "effective_training": dataclasses.asdict(settings),
         "metric": module.SCORE,
         "summary": model.summary,
