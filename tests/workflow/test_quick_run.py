@@ -8,10 +8,14 @@ import pytest
 from matplotlib.image import imread
 from scipy import stats
 
-from conftest import QUICK, assert_same_weights, snakemake
+from rnnschur.numerics import PORTABLE_KERNELS
+from rnnschur.provenance import run_hashes
+
+from conftest import QUICK, REPO, assert_same_weights, snakemake
 
 pytestmark = pytest.mark.workflow
 
+PINNED = " ".join(f"{k}={v}" for k, v in PORTABLE_KERNELS.items())
 SUBSETS = {"none", "T_RR", "T_CR", "T_CC", "T_RR+T_CR", "T_RR+T_CC", "T_CR+T_CC", "T_RR+T_CR+T_CC"}
 
 
@@ -277,8 +281,13 @@ def test_html_report_contains_every_figure_and_table(quick_run):
 
 def test_every_result_says_what_made_it(quick_run):
     models = pd.read_csv(tables(quick_run) / "models.csv")
-    for column in ("version_rnnschur", "version_torch", "version_numpy_blas", "version_scipy"):
+    for column in ("version_rnnschur", "version_numpy_blas", "version_scipy", "version_kernels"):
         assert models[column].notna().all(), column
+    # torch is loaded by the Cayley construction's training alone
+    cayley = models["construction"] == "cayley"
+    assert models.loc[cayley, "version_torch"].notna().all()
+    assert models.loc[~cayley, "version_torch"].isna().all()
+    assert (models["version_kernels"] == f"portable ({PINNED})").all()
     meta = json.loads(
         (quick_run / "results/quick/models/sine/dense_orthogonal/n16/seed0/meta.json").read_text()
     )
@@ -303,3 +312,31 @@ def test_every_job_has_a_log_and_a_timing_file(quick_run):
     for path in (results / "benchmarks").rglob("*.tsv"):
         frame = pd.read_csv(path, sep="\t")
         assert len(frame) == 1 and frame["s"].iloc[0] >= 0 and "cpu_time" in frame, path
+
+
+def test_weights_match_the_reference_hashes(quick_run):
+    """The tripwire for any change of the numbers: the quick preset's weights, bit for bit, as
+    tests/reference/quick_weights.sha256 records them (portable kernels; a commit that changes
+    them regenerates the file with bench/weight_hashes.py and says why in the CHANGELOG)."""
+    lines = (REPO / "tests" / "reference" / "quick_weights.sha256").read_text().splitlines()
+    expected = dict(line.split() for line in lines)
+    assert run_hashes(quick_run / "results" / "quick") == expected
+
+
+def test_the_leaky_model_is_analysed_as_it_was_trained(quick_run):
+    """The gap study's Schuessler network (current form, a = 0.2) stores its family beside its
+    weights; the ablation job rolls it out as that family, so its full-model FVU is the one
+    training measured on the same held-out set."""
+    folder = quick_run / "results/quick/fidelity/schuessler_network/sine/seed0"
+    with np.load(folder / "weights.npz") as weights:
+        assert str(weights["dynamics"]) == "leaky_current" and float(weights["leak"]) == 0.2
+    meta = json.loads((folder / "meta.json").read_text())
+    assert meta["model"] == {
+        "dynamics": "leaky_current",
+        "leak": 0.2,
+        "nonlinearity": "tanh",
+        "split": "propagator",
+    }
+    ablation = pd.read_csv(folder / "ablation.csv")
+    full = ablation[ablation["subset"] == "none"]["fvu"]
+    assert np.allclose(full, meta["summary"]["heldout_fvu"], rtol=1e-6)
