@@ -33,11 +33,12 @@ def table(folder: Path, name: str) -> str:
 
 
 def verdict_summary(folder: Path) -> str:
-    """A short table: claim, seeds agreeing, verdict."""
+    """A short table of the claims the run tested: claim, seeds agreeing, verdict."""
     path = folder / "tables" / "claims.csv"
     if not path.is_file():
         return f"*(`{path}` not found)*"
     claims = pd.read_csv(path)
+    claims = claims[claims["n_seeds"] > 0]  # a claim of a task the run did not train
     lines = ["| claim | source | seeds agreeing | verdict |", "|---|---|---|---|"]
     for r in claims.itertuples(index=False):
         lines.append(f"| {r.claim} | {r.source} | {r.n_agree}/{r.n_seeds} | **{r.verdict}** |")

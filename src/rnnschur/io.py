@@ -8,8 +8,10 @@ NumPy.
 from __future__ import annotations
 
 import csv
+import errno
 import json
 import os
+import sys
 import tempfile
 import zipfile
 from collections.abc import Iterator
@@ -41,9 +43,25 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     try:
         yield Path(tmp)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as error:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(error, OSError) and error.errno == errno.ENOSPC:
+            say_no_space(path)
         raise
+
+
+def say_no_space(path: Path) -> None:
+    """One line, before the traceback, in the job's log and on the terminal (the log may sit on
+    the full disk too): what happened and that nothing half-written was kept."""
+    line = (
+        f"rnnschur: no space left on the device while writing {path}; nothing half-written was "
+        "kept: free space and run the same command again"
+    )
+    for stream in dict.fromkeys((sys.stderr, sys.__stderr__)):
+        try:
+            print(line, file=stream, flush=True)
+        except (OSError, ValueError, AttributeError):
+            pass
 
 
 def save_npz(path: str | os.PathLike, **arrays: np.ndarray) -> None:

@@ -108,15 +108,20 @@ def checkpoint_summary(checkpoints: pd.DataFrame) -> pd.DataFrame:
     its ``selection_value``), over the seeds that have one."""
     frame = largest_size(checkpoints)
     keys = ["task", "construction", "n_hidden", "selection", "selection_value"]
-    scores = frame.pivot_table(
-        index=keys, columns="subset", values="score", aggfunc="mean", dropna=False
-    )
+    # groupby with dropna=False, not pivot_table: selection_value is NaN for best and last, and
+    # pivot_table drops index keys that are NaN (those rows lost their scores)
+    scores = frame.groupby([*keys, "subset"], dropna=False)["score"].mean().unstack("subset")
     scores = scores[[s for s in ["none", *COUPLING_BLOCKS] if s in scores]]
     meta = frame[frame["subset"] == "none"].groupby(keys, dropna=False)
     out = pd.DataFrame({"step": meta["step"].mean(), "n_seeds": meta["seed"].nunique()})
     out = out.join(scores).reset_index()
     out["order"] = out["selection"].map({"step": 0, "milestone": 1, "best": 2, "last": 3})
-    return out.sort_values(["task", "construction", "step", "order"]).drop(columns="order")
+    # milestones in the order training reaches them: by mean step, then by difficulty (higher
+    # accuracy, lower FVU), as numbers
+    lower_is_better = out["task"].map(frame.groupby("task")["metric"].first()) == "fvu"
+    out["difficulty"] = out["selection_value"].where(~lower_is_better, -out["selection_value"])
+    keys = ["task", "construction", "n_hidden", "order", "step", "difficulty"]
+    return out.sort_values(keys).drop(columns=["order", "difficulty"]).reset_index(drop=True)
 
 
 # One function per analysis of rnnschur.analyses.ANALYSES: its tables, "summary" first.

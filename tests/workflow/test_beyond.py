@@ -140,3 +140,51 @@ def test_changing_the_milestones_reruns_the_checkpoint_ablations_never_training(
     jobs = job_counts(result.stdout)
     assert jobs["checkpoint_ablation"] == 4  # the copy task's representatives
     assert not {"train", "schur", "ablate", "heldout"} & set(jobs)
+
+
+def test_every_summary_row_has_its_scores(quick_run):
+    """No summary table has a row without scores, and the checkpoint summary's best and last
+    rows are the means of the per-model rows chosen for that reason (read from the per-model
+    tables, not from the summary's code)."""
+    tables = quick_run / "results" / "quick" / "tables"
+    score_columns = {
+        "checkpoint_ablation_summary.csv": ["none", "T_RR", "T_CR", "T_CC"],
+        "readout_refit_summary.csv": ["fixed_score", "refit_score"],
+        "subspace_control_summary.csv": ["harm"],
+        "basis_sensitivity_summary.csv": ["kappa_V", "schur_T_CR"],
+    }
+    for name, columns in score_columns.items():
+        summary = pd.read_csv(tables / name)
+        assert len(summary) > 0, name
+        for column in columns:
+            assert summary[column].notna().all(), (name, column)
+    summary = pd.read_csv(tables / "checkpoint_ablation_summary.csv")
+    per_model = pd.concat(
+        pd.read_csv(path)
+        for path in (quick_run / "results/quick/beyond/checkpoint_ablation").rglob("*.csv")
+    )
+    for reason in ("best", "last"):
+        rows = summary[summary["selection"] == reason]
+        assert len(rows) == len(summary[summary["selection"] == "step"]), reason
+        for row in rows.itertuples():
+            chosen = per_model[
+                (per_model["task"] == row.task)
+                & (per_model["construction"] == row.construction)
+                & (per_model["selection"] == reason)
+            ]
+            for block in ("none", "T_CR"):
+                expected = chosen.loc[chosen["subset"] == block, "score"].mean()
+                assert getattr(row, block) == pytest.approx(expected, rel=1e-12), (reason, row)
+
+
+def test_milestones_sort_as_numbers_in_the_order_training_reaches_them(quick_run):
+    summary = pd.read_csv(quick_run / "results/quick/tables/checkpoint_ablation_summary.csv")
+    for (task, _), group in summary.groupby(["task", "construction"]):
+        milestones = group[group["selection"] == "milestone"]
+        steps = milestones["step"].to_numpy()
+        assert np.all(np.diff(steps) >= 0), (task, steps)
+        values = milestones["selection_value"].to_numpy()
+        same_step = np.diff(steps) == 0
+        lower_is_better = task != "copy"
+        order = -np.diff(values) if lower_is_better else np.diff(values)
+        assert np.all(order[same_step] > 0), (task, values)

@@ -60,7 +60,8 @@ def test_changing_the_style_reruns_the_figures_only(quick_run):
 def test_changing_the_alpha_grid_reruns_ablation_and_below_never_training(quick_run):
     (quick_run / "alphas.yaml").write_text("alpha_grid: [0.8, 0.9]\n")
     jobs = dry_run(quick_run, "--configfile", "presets/quick.yaml", "alphas.yaml")
-    assert jobs["ablate"] == 14 and jobs["fidelity_ablate"] == 3
+    n_fidelity = len(list((quick_run / "results/quick/fidelity").rglob("ablation.csv")))
+    assert jobs["ablate"] == 14 and jobs["fidelity_ablate"] == n_fidelity == 6
     assert not (UPSTREAM | {"fidelity_model"}) & set(jobs)
     assert {"collect_ablations", "table1", "paper_vs_reproduced", "fig1_copy_ablation"} <= set(jobs)
     assert "collect_models" not in jobs  # training summaries do not depend on alpha
@@ -90,3 +91,27 @@ def test_one_figure_target(quick_run):
         *QUICK,
     )
     assert set(job_counts(result.stdout)) == {"fig1_copy_ablation"}
+
+
+def test_a_finished_run_moved_elsewhere_has_nothing_to_do(quick_run, tmp_path):
+    """The finished quick run copied to another absolute path (`cp -a`), then the same command
+    there, and from a third folder with -s/-d: nothing is scheduled."""
+    import shutil
+
+    moved = tmp_path / "moved"
+    shutil.copytree(quick_run, moved, symlinks=True)
+    assert dry_run(moved) == {}
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = snakemake(
+        elsewhere,
+        "-n",
+        "-s",
+        str(moved / "Snakefile"),
+        "-d",
+        str(moved),
+        "--configfile",
+        str(moved / "presets" / "quick.yaml"),
+    )
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert job_counts(result.stdout) == {}, result.stdout[-3000:]

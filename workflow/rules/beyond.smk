@@ -77,7 +77,6 @@ for name, analysis in ANALYSES.items():
             f"fig_{name}"
         input:
             table=f"{TABLES}/{figure_table}.csv",
-            style=STYLE,
         output:
             pdf=report(
                 f"{FIGURES}/fig_{name}.pdf",
@@ -97,6 +96,7 @@ for name, analysis in ANALYSES.items():
             mem_mb=1000,
             runtime=5,
         params:
+            style=STYLE,
             analysis=name,
             caption=analysis.figure_caption,
         script:

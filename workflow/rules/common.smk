@@ -17,7 +17,21 @@ ROOT = Path(workflow.current_basedir).parents[1]
 os.environ.update(
     PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
 )
-STYLE = str(ROOT / "workflow" / "style.mplstyle")
+
+
+def style_settings(path):
+    """The matplotlib settings of a style file ({key: value} as written): a parameter of every
+    figure rule, so that an edit reruns the figures and a moved run (another absolute path)
+    does not."""
+    settings = {}
+    for line in Path(path).read_text().splitlines():
+        key, _, value = line.split("#", 1)[0].partition(":")
+        if value.strip():
+            settings[key.strip()] = value.strip()
+    return settings
+
+
+STYLE = style_settings(ROOT / "workflow" / "style.mplstyle")
 # The registries of tasks, constructions and beyond-the-paper analyses (light imports: NumPy).
 sys.path.insert(0, str(ROOT / "src"))
 from jsonschema import Draft202012Validator  # noqa: E402  (a dependency of snakemake)

@@ -1,10 +1,10 @@
-# One rule per figure; each reads only aggregated tables and the shared style file.
+# One rule per figure; each reads only aggregated tables. The shared style is a parameter (its
+# settings, not its path): editing it reruns the figures, moving the run does not.
 
 
 rule fig1_copy_ablation:
     input:
         ablation=f"{TABLES}/ablation.csv",
-        style=STYLE,
     output:
         pdf=report(
             f"{FIGURES}/fig1_copy_ablation.pdf",
@@ -24,6 +24,7 @@ rule fig1_copy_ablation:
         mem_mb=1000,
         runtime=5,
     params:
+        style=STYLE,
         alpha=config["alpha"],
     script:
         "../scripts/fig1_copy_ablation.py"
@@ -32,7 +33,6 @@ rule fig1_copy_ablation:
 rule fig2_neuro_ablation:
     input:
         ablation=f"{TABLES}/ablation.csv",
-        style=STYLE,
     output:
         pdf=report(
             f"{FIGURES}/fig2_neuro_ablation.pdf",
@@ -52,6 +52,7 @@ rule fig2_neuro_ablation:
         mem_mb=1000,
         runtime=5,
     params:
+        style=STYLE,
         alpha=config["alpha"],
     script:
         "../scripts/fig2_neuro_ablation.py"
@@ -61,7 +62,6 @@ rule fig_schur_spectra:
     input:
         eigenvalues=f"{TABLES}/spectra.csv",
         abs_T=f"{TABLES}/schur_abs_T.csv",
-        style=STYLE,
     output:
         pdf=report(
             f"{FIGURES}/fig_schur_spectra.pdf",
@@ -80,6 +80,8 @@ rule fig_schur_spectra:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        style=STYLE,
     script:
         "../scripts/fig_schur_spectra.py"
 
@@ -87,7 +89,6 @@ rule fig_schur_spectra:
 rule fig_training_curves:
     input:
         curves=f"{TABLES}/training_curves.csv",
-        style=STYLE,
     output:
         pdf=report(
             f"{FIGURES}/fig_training_curves.pdf",
@@ -106,6 +107,8 @@ rule fig_training_curves:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        style=STYLE,
     script:
         "../scripts/fig_training_curves.py"
 
@@ -113,7 +116,6 @@ rule fig_training_curves:
 rule fig_task_rollouts:
     input:
         examples=f"{TABLES}/rollout_examples.csv",
-        style=STYLE,
     output:
         pdf=report(
             f"{FIGURES}/fig_task_rollouts.pdf",
@@ -132,6 +134,8 @@ rule fig_task_rollouts:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        style=STYLE,
     script:
         "../scripts/fig_task_rollouts.py"
 
@@ -139,7 +143,6 @@ rule fig_task_rollouts:
 rule fig_gap_attribution:
     input:
         gaps=f"{TABLES}/gap_attribution.csv",
-        style=STYLE,
     output:
         pdf=report(
             f"{FIGURES}/fig_gap_attribution.pdf",
@@ -158,5 +161,7 @@ rule fig_gap_attribution:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        style=STYLE,
     script:
         "../scripts/fig_gap_attribution.py"

@@ -9,6 +9,6 @@ import pandas as pd  # noqa: E402
 
 from rnnschur import figures  # noqa: E402
 
-plt.style.use(snakemake.input.style)
+plt.style.use(snakemake.params.style)
 draw = getattr(figures, f"fig_{snakemake.params.analysis}")
 figures.save(draw(pd.read_csv(snakemake.input.table)), snakemake.output)

@@ -9,6 +9,6 @@ import pandas as pd  # noqa: E402
 
 from rnnschur import figures  # noqa: E402
 
-plt.style.use(snakemake.input.style)
+plt.style.use(snakemake.params.style)
 fig = figures.fig_gap_attribution(pd.read_csv(snakemake.input.gaps))
 figures.save(fig, snakemake.output)

@@ -9,7 +9,7 @@ import pandas as pd  # noqa: E402
 
 from rnnschur import figures  # noqa: E402
 
-plt.style.use(snakemake.input.style)
+plt.style.use(snakemake.params.style)
 fig = figures.fig_schur_spectra(
     pd.read_csv(snakemake.input.eigenvalues), pd.read_csv(snakemake.input.abs_T)
 )
