@@ -23,9 +23,16 @@ state_dict file (.pt) of a one-layer nn.RNN or of the NeuroGym/Neuromatch tutori
 (input2h, h2h) with an nn.Linear readout (fc, h2out, readout, output, linear; biases are used);
 any other layout with --keys. The network family (--dynamics, --leak, --nonlinearity) is not
 stored in a state_dict: give it, or the model is rolled out as the paper's discrete tanh RNN
-(and a full-model score far from a working network is reported first). HELDOUT is an .npz with
-inputs (n, T, N_x), targets (n, T, N_y) and optionally mask ((n, T) or (n, T, N_y); all ones
-when absent). Nothing is loaded with pickle.
+(and a full-model score far from a working network is reported first).
+
+Any other architecture (a custom cell, noise, a nonlinear readout) runs exactly as it computes:
+--torch-module FILE.py:CLASS (built with --init-kwargs, loaded with the state_dict WEIGHTS) or
+a TorchScript file WEIGHTS, with --recurrent naming the parameter that holds W_hh; each
+ablation swaps it for W~(S) and runs the module's own forward on the held-out inputs
+(batch-first, or --time-first; its outputs, or a tuple whose first item they are).
+
+HELDOUT is an .npz with inputs (n, T, N_x), targets (n, T, N_y) and optionally mask ((n, T)
+or (n, T, N_y); all ones when absent). Nothing is loaded with pickle.
 
 Writes into --out: schur.npz, ablation.csv (all 8 subsets of {T_RR, T_C->R, T_CC} at every
 alpha), spectrum.csv, verdicts.csv, subspace_control.csv, readout_refit.csv (with --fitting),
@@ -105,6 +112,18 @@ def parser() -> argparse.ArgumentParser:
         help="map any layout: W_xh=KEY,W_hh=KEY,W_hy=KEY[,b_h=KEY+KEY,b_y=KEY,h0=KEY] "
         "(state_dict or .npz keys; '+' sums several)",
     )
+    a.add_argument(
+        "--recurrent",
+        help="run a torch module as it computes: the name of its parameter holding W_hh "
+        "(WEIGHTS: a TorchScript file, or a state_dict with --torch-module)",
+    )
+    a.add_argument("--torch-module", help="FILE.py:CLASS of the module whose state_dict WEIGHTS is")
+    a.add_argument("--init-kwargs", help="JSON object of CLASS's keyword arguments")
+    a.add_argument(
+        "--time-first",
+        action="store_true",
+        help="the module's forward takes (T, n, N_x) and returns (T, n, N_y) (default n first)",
+    )
     a.add_argument("--initial-state", type=Path, help=".npz with h0 (N_h,); default zeros")
     a.add_argument(
         "--fitting",
@@ -126,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.alpha not in args.alpha_grid:
         print(f"error: --alpha {args.alpha} must be one of --alpha-grid", file=sys.stderr)
         return 2
+    if args.recurrent or args.torch_module:
+        return analyse_module(args)
     try:
         print(f"reading {args.weights} and {args.heldout}")
         keys = convert.parse_keys(args.keys) if args.keys else None
@@ -144,7 +165,59 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.weights}: {error}", file=sys.stderr)
         return 2
     print(f"analysing it as a {dynamics.describe()} network")
-    settings = external.Settings(
+    files = external.analyse(
+        model,
+        heldout,
+        settings_of(args),
+        args.out,
+        args.name or args.weights.stem,
+        fitting,
+        dynamics=dynamics,
+    )
+    print(f"wrote {len(files)} files to {args.out}; summary: {files['summary_md']}")
+    return 0
+
+
+def analyse_module(args) -> int:
+    """The torch-module route: the module's own forward for every ablation."""
+    from rnnschur import torch_module
+
+    if not args.recurrent:
+        print("error: --torch-module needs --recurrent PARAMETER (W_hh)", file=sys.stderr)
+        return 2
+    try:
+        print(f"reading {args.weights} and {args.heldout}")
+        net = torch_module.load_module(args.weights, args.torch_module, args.init_kwargs)
+        W_hh = torch_module.recurrent_matrix(net, args.recurrent)
+        shapes = {k: v.shape for k, v in io.load_npz(args.heldout, ("inputs", "targets")).items()}
+        heldout = external.load_heldout(args.heldout, shapes["inputs"][-1], shapes["targets"][-1])
+        forward = torch_module.module_forward(net, args.recurrent, not args.time_first)
+        torch_module.check_forward(forward, W_hh, heldout, args.weights)
+        dynamics = resolve_dynamics(
+            DISCRETE, args.dynamics, args.leak, args.nonlinearity, args.split
+        )
+    except io.ArtifactError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except ValueError as error:
+        print(f"error: {args.weights}: {error}", file=sys.stderr)
+        return 2
+    name = args.torch_module.split(":")[-1] if args.torch_module else args.weights.name
+    files = external.analyse(
+        {"W_hh": W_hh},
+        heldout,
+        settings_of(args),
+        args.out,
+        args.name or args.weights.stem,
+        dynamics=dynamics,
+        module=(name, forward),
+    )
+    print(f"wrote {len(files)} files to {args.out}; summary: {files['summary_md']}")
+    return 0
+
+
+def settings_of(args) -> external.Settings:
+    return external.Settings(
         score=args.score,
         alpha=args.alpha,
         alpha_grid=tuple(args.alpha_grid),
@@ -153,17 +226,6 @@ def main(argv: list[str] | None = None) -> int:
         fragile_effect=args.fragile,
         seed=args.seed,
     )
-    files = external.analyse(
-        model,
-        heldout,
-        settings,
-        args.out,
-        args.name or args.weights.stem,
-        fitting,
-        dynamics=dynamics,
-    )
-    print(f"wrote {len(files)} files to {args.out}; summary: {files['summary_md']}")
-    return 0
 
 
 if __name__ == "__main__":

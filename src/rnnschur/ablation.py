@@ -8,6 +8,7 @@ exactly. S is an ε-stabilizer on D when d_D(f_W, f_W̃(S)) <= ε.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from types import ModuleType
 
@@ -64,11 +65,14 @@ def evaluate_ablations(
     mass_floor: float,
     offsets: dict[str, np.ndarray] | None = None,
     dynamics: Dynamics = DISCRETE,
+    forward: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
 ) -> list[dict]:
     """Score every subset S for every alpha on the held-out set, in one batched rollout.
 
     ``offsets`` (``b_h``, ``b_y``, ``h0``) and ``dynamics`` (the network family) are passed to
-    :func:`rnnschur.rnn.rollout`; the ablations act on W_hh alone.
+    :func:`rnnschur.rnn.rollout`; the ablations act on W_hh alone. ``forward(W_stack, inputs)``,
+    if given, replaces that rollout (a user's own torch module, :mod:`rnnschur.torch_module`;
+    W_xh and W_hy are then not used).
 
     Identical ablations (the same ΔT for several alphas, or an empty block) are rolled out once.
 
@@ -95,7 +99,10 @@ def evaluate_ablations(
             cases.append((alpha, n_R, subset, index[key]))
     dTs = np.stack(unique)
     W_tilde = np.stack([ablated_recurrent(W_hh, schur, dT) for dT in dTs])
-    outputs = rollout(W_xh, W_tilde, W_hy, heldout.inputs, **(offsets or {}), dynamics=dynamics)
+    if forward is None:
+        outputs = rollout(W_xh, W_tilde, W_hy, heldout.inputs, **(offsets or {}), dynamics=dynamics)
+    else:
+        outputs = forward(W_tilde, heldout.inputs)
     full = index[np.zeros_like(schur.T).tobytes()]
     targets, mask = heldout.targets, heldout.mask
     score = np.asarray(task.score(outputs, heldout))

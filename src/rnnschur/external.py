@@ -114,18 +114,22 @@ MISUSE_ACCURACY_MARGIN = 0.1
 """A full-model sign accuracy within this of chance (0.5) is far from a working network."""
 
 
-def misuse_warning(score: str, value: float, dynamics: Dynamics) -> str | None:
-    """A warning when the full model, rolled out as ``dynamics``, scores far from a working
-    network: then the rollout probably does not compute what the model computes."""
+def misuse_warning(
+    score: str, value: float, dynamics: Dynamics, network: str | None = None
+) -> str | None:
+    """A warning when the full model, rolled out as ``dynamics`` (or run as ``network``, a
+    user's own module), scores far from a working network: then the rollout probably does not
+    compute what the model computes."""
     bad = value >= MISUSE_FVU if score == "fvu" else value <= 0.5 + MISUSE_ACCURACY_MARGIN
     if not bad:
         return None
     return (
         f"WARNING: the full model scores {score} = {value:.4g} when rolled out as a "
-        f"{dynamics.describe()} network: far from a working network. The rollout probably does "
-        "not match how the model computes: check --dynamics, --leak, --nonlinearity (config "
-        "keys dynamics, leak, nonlinearity), the biases (b_h, b_y; --keys) and the initial "
-        "state (--initial-state). The verdicts below describe the rollout, not your model."
+        f"{network or dynamics.describe() + ' RNN'}: far from a working network. The rollout "
+        "probably does not match how the model computes: check --dynamics, --leak, "
+        "--nonlinearity (config keys dynamics, leak, nonlinearity), the biases (b_h, b_y; "
+        "--keys) and the initial state (--initial-state). The verdicts below describe the "
+        "rollout, not your model."
     )
 
 
@@ -192,19 +196,26 @@ def analyse(
     fitting: Batch | None = None,
     progress: Callable[[str], None] = print,
     dynamics: Dynamics = DISCRETE,
+    module: tuple[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] | None = None,
 ) -> dict[str, Path]:
     """Run the paper's pipeline on one model of the family ``dynamics`` and write its files in
     ``out`` (see :func:`output_files`, and ``readout_refit.csv`` when ``fitting`` is given).
     When the full model scores far from a working network, :func:`misuse_warning` is printed
-    first and heads the summary."""
+    first and heads the summary.
+
+    ``module`` = (its name, ``forward(W_stack, inputs)``): a user's own torch module
+    (:mod:`rnnschur.torch_module`) run as it computes; ``model`` then holds W_hh alone, the
+    split uses the family's propagator if ``dynamics`` is leaky (W_hh's own moduli otherwise),
+    and the subspace control and the readout refit, which need the hidden states, are skipped."""
     if settings.score not in SCORES:
         raise ValueError(f"score must be one of {SCORES}, got {settings.score!r}")
     files = output_files(out)
     score = Score(settings.score)
-    W_xh, W_hh, W_hy = (model[k] for k in WEIGHT_KEYS)
+    W_xh, W_hh, W_hy = (model.get(k) for k in WEIGHT_KEYS)
     offsets = {k: model[k] for k in OFFSET_KEYS if k in model}
+    network = f"{dynamics.describe()} RNN" if module is None else f"torch module {module[0]}"
     progress(
-        f"[1/5] ordered real Schur form of W_hh (N_h = {W_hh.shape[0]}; {dynamics.describe()}, "
+        f"[1/5] ordered real Schur form of W_hh (N_h = {W_hh.shape[0]}; {network}, "
         f"blocks ordered by the moduli of the propagator with a = {dynamics.split_leak:g})"
     )
     schur = ordered_real_schur(W_hh, leak=dynamics.split_leak)
@@ -222,10 +233,11 @@ def analyse(
         settings.mass_floor,
         offsets,
         dynamics,
+        forward=None if module is None else module[1],
     )
     ablation = pd.DataFrame(rows)
     full_score = ablation.loc[ablation["subset"] == "none", "score"].iloc[0]
-    warning = misuse_warning(settings.score, float(full_score), dynamics)
+    warning = misuse_warning(settings.score, float(full_score), dynamics, network)
     if warning:
         progress(warning)
     ablation.insert(0, "model", name)
@@ -234,6 +246,13 @@ def analyse(
     io.save_rows(files["spectrum_csv"], eigenvalues)
     verdicts = block_verdicts(ablation, settings.alpha, settings.fragile_effect)
     io.save_csv(files["verdicts_csv"], verdicts)
+    if module is not None:
+        progress("[3/5] subspace control and [4/5] readout refit skipped: a module's own forward")
+        del files["subspace_control_csv"]
+        progress("[5/5] summary and figure")
+        return _finish(
+            files, name, model, heldout, settings, ablation, verdicts, dynamics, network, warning
+        )
     progress("[3/5] subspace control (activity and readout subspaces, matched random controls)")
     _, hidden = rollout(
         W_xh, W_hh, W_hy, heldout.inputs, return_hidden=True, **offsets, dynamics=dynamics
@@ -279,7 +298,16 @@ def analyse(
     else:
         progress("[4/5] readout refit skipped (no fitting set given)")
     progress("[5/5] summary and figure")
-    summary = summary_markdown(name, model, heldout, settings, ablation, verdicts, dynamics)
+    return _finish(
+        files, name, model, heldout, settings, ablation, verdicts, dynamics, network, warning
+    )
+
+
+def _finish(files, name, model, heldout, settings, ablation, verdicts, dynamics, network, warning):
+    """The summary (headed by the misuse warning, if any) and the profile figure."""
+    summary = summary_markdown(
+        name, model, heldout, settings, ablation, verdicts, dynamics, network
+    )
     if warning:
         summary = f"> **{warning}**\n\n{summary}"
     io.save_text(files["summary_md"], summary)
@@ -293,13 +321,15 @@ def analyse(
     return files
 
 
-def summary_markdown(name, model, heldout, settings, ablation, verdicts, dynamics=DISCRETE) -> str:
+def summary_markdown(
+    name, model, heldout, settings, ablation, verdicts, dynamics=DISCRETE, network=None
+) -> str:
     """A summary to paste into a lab notebook: the model, its full score, the R/C split and the
     verdict per coupling block in the paper's terms."""
     full = ablation[
         (ablation["subset"] == "none") & np.isclose(ablation["alpha"], settings.alpha)
     ].iloc[0]
-    N_h, N_x = model["W_xh"].shape
+    N_h, N_x, N_y = model["W_hh"].shape[0], heldout.inputs.shape[2], heldout.targets.shape[2]
     offsets = [k for k in OFFSET_KEYS if k in model]
     split_operator = (
         "W_hh" if dynamics.split_leak == 1 else f"(1 − a) I + a W_hh, a = {dynamics.leak:g}"
@@ -307,7 +337,7 @@ def summary_markdown(name, model, heldout, settings, ablation, verdicts, dynamic
     lines = [
         f"# {name}: Schur-coordinate ablations",
         "",
-        f"- {dynamics.describe()} RNN, N_h = {N_h}, N_x = {N_x}, N_y = {model['W_hy'].shape[0]}; "
+        f"- {network or dynamics.describe() + ' RNN'}, N_h = {N_h}, N_x = {N_x}, N_y = {N_y}; "
         f"{', '.join(offsets) if offsets else 'no biases, h0 = 0'}",
         f"- held-out set: {heldout.inputs.shape[0]} trials of {heldout.inputs.shape[1]} steps",
         f"- full model: {settings.score} = {full['score']:.4g}; at α = {settings.alpha:g}, "
