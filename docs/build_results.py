@@ -6,6 +6,10 @@ read it, never a number, so the documents cannot drift from the tables. Rerun af
 
     python docs/build_results.py [--results results] [--seeds10 results/seeds10]
                                  [--more-tasks results/more_tasks]
+                                 [--leaky-tanh results/leaky_tanh] [--leaky-relu results/leaky_relu]
+
+A run folder that is not there keeps its sections as the document has them, marked as not
+remade (so one run can be remade without the others).
 
 After your own `snakemake -c8`, compare your tables with the published ones:
 
@@ -20,6 +24,7 @@ import argparse
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from rnnschur.tables import label
@@ -132,6 +137,19 @@ the ablation is an ε-stabilizer, and the verdict (fragile: interval above 0.1; 
 ### Tasks the paper did not try (`presets/more_tasks.yaml`, 5 seeds)
 {more_tasks}
 
+## The networks neuroscience trains
+The same tasks trained as leaky networks, h_t = (1 − a) h_{{t−1}} + a φ(W_xh x_t + W_hh h_{{t−1}}),
+a = 0.2, φ = tanh (`presets/leaky.yaml`) or relu (the NeuroGym/Neuromatch tutorial CTRNN,
+`presets/leaky.yaml presets/leaky_relu.yaml`), 5 seeds, N_h = 64, dense_orthogonal, the
+paper's training settings; the α split by the propagator's moduli |1 − a + aλ|. Beside them
+the paper's discrete tanh networks (the paper-config run and `presets/more_tasks.yaml`).
+
+#### Full-model FVU and the harm of removing each block (mean over seeds, verdict)
+{families}
+
+#### The paper's claims, per family
+{family_claims}
+
 ## Beyond the paper
 Four analyses the paper leaves open (README, "Beyond the paper" for what each does).
 
@@ -147,6 +165,76 @@ Four analyses the paper leaves open (README, "Beyond the paper" for what each do
 ### When training stops
 {checkpoints}
 """
+
+
+FAMILIES = ("discrete tanh", "leaky tanh", "leaky relu")
+
+
+def family_summary(folders: dict[str, list[Path]]) -> str:
+    """Per task and coupling block: harm and verdict in each family (block_profile.csv), with
+    each family's full-model score (mean over seeds of ablation.csv's full rows at α = 0.9)."""
+    profiles, full = {}, {}
+    for family, paths in folders.items():
+        for folder in paths:
+            path = folder / "tables" / "block_profile.csv"
+            if not path.is_file():
+                continue
+            profile = pd.read_csv(path)
+            for r in profile.itertuples(index=False):
+                if r.task != "copy":
+                    profiles[(r.task, r.subset, family)] = (r.harm_mean, r.verdict)
+            ablation = pd.read_csv(folder / "tables" / "ablation.csv")
+            rows = ablation[(ablation["subset"] == "none") & np.isclose(ablation["alpha"], 0.9)]
+            for task, score in rows.groupby("task")["score"].mean().items():
+                full[(task, family)] = score
+    if not profiles:
+        return "*(no run of the families found)*"
+    families = [f for f in FAMILIES if f in folders]
+    lines = [
+        "| task | block | " + " | ".join(families) + " |",
+        "|---|---|" + "---|" * len(families),
+    ]
+    tasks = list(dict.fromkeys(key[0] for key in profiles))
+    for task in tasks:
+        cells = [f"{full[(task, f)]:.3g}" if (task, f) in full else "—" for f in families]
+        lines.append(f"| {task} | full model | " + " | ".join(cells) + " |")
+        for block in ("T_RR", "T_CR", "T_CC"):
+            cells = []
+            for family in families:
+                harm, verdict = profiles.get((task, block, family), (None, None))
+                cells.append("—" if harm is None else f"{harm:.3g} **{verdict}**")
+            lines.append(f"| {task} | {label(block)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def family_claims(folders: dict[str, Path]) -> str:
+    """The paper's claims (claims.csv) and their verdict in each family's run."""
+    claims = {}
+    for family, folder in folders.items():
+        path = folder / "tables" / "claims.csv"
+        if path.is_file():
+            table = pd.read_csv(path)
+            for r in table[table["n_seeds"] > 0].itertuples(index=False):
+                claims.setdefault(r.claim, {})[family] = f"{r.n_agree}/{r.n_seeds} **{r.verdict}**"
+    if not claims:
+        return "*(no run of the families found)*"
+    lines = ["| claim | " + " | ".join(folders) + " |", "|---|" + "---|" * len(folders)]
+    for claim, verdicts in claims.items():
+        if len(verdicts) > 1 or "discrete tanh" not in verdicts:
+            lines.append(f"| {claim} | " + " | ".join(verdicts.get(f, "—") for f in folders) + " |")
+    return "\n".join(lines)
+
+
+def previous_section(document: str, heading: str) -> str:
+    """The text under ``heading`` (a whole line) in ``document`` up to the next heading."""
+    lines = document.splitlines()
+    if heading not in lines:
+        return "*(not in the previous document)*"
+    start = lines.index(heading) + 1
+    end = start
+    while end < len(lines) and not lines[end].startswith("#"):
+        end += 1
+    return "\n".join(lines[start:end]).strip()
 
 
 def profile_summary(folder: Path) -> str:
@@ -256,6 +344,8 @@ def main() -> None:
     parser.add_argument("--results", type=Path, default=REPO / "results")
     parser.add_argument("--seeds10", type=Path, default=REPO / "results" / "seeds10")
     parser.add_argument("--more-tasks", type=Path, default=REPO / "results" / "more_tasks")
+    parser.add_argument("--leaky-tanh", type=Path, default=REPO / "results" / "leaky_tanh")
+    parser.add_argument("--leaky-relu", type=Path, default=REPO / "results" / "leaky_relu")
     parser.add_argument(
         "--check",
         type=Path,
@@ -266,9 +356,28 @@ def main() -> None:
     if args.check:
         raise SystemExit(1 if check(args.check, REPO / "docs" / "results.md") else 0)
     r = args.results
+    previous = (REPO / "docs" / "results.md").read_text()
+
+    def kept(folders: list[Path], heading: str, render) -> str:
+        """``render()`` when every folder has tables; else the document's own text, marked."""
+        if all((f / "tables").is_dir() for f in folders):
+            return render()
+        text = previous_section(previous, heading)
+        note = "*(not remade in this version: the previous run's tables.)*"
+        return text if text.startswith(note) else f"{note}\n\n{text}"
+
+    families = {
+        "discrete tanh": [r, args.more_tasks],
+        "leaky tanh": [args.leaky_tanh],
+        "leaky relu": [args.leaky_relu],
+    }
     text = RESULTS.format(
         claims=table(r, "claims.md"),
-        claims10=table(args.seeds10, "claims.md"),
+        claims10=kept(
+            [args.seeds10],
+            "### Ten seeds for the neuroscience tasks (`presets/seeds10.yaml`)",
+            lambda: table(args.seeds10, "claims.md"),
+        ),
         paper_vs_reproduced=table(r, "paper_vs_reproduced.md"),
         table1=table(r, "table1.md"),
         gap_summary=gap_summary(r),
@@ -278,14 +387,32 @@ def main() -> None:
         basis=table(r, "basis_sensitivity_summary.md"),
         checkpoints=table(r, "checkpoint_ablation_summary.md"),
         profile=profile_summary(r),
-        more_tasks=profile_summary(args.more_tasks),
+        more_tasks=kept(
+            [args.more_tasks],
+            "### Tasks the paper did not try (`presets/more_tasks.yaml`, 5 seeds)",
+            lambda: profile_summary(args.more_tasks),
+        ),
+        families=kept(
+            [r, args.more_tasks, args.leaky_tanh, args.leaky_relu],
+            "#### Full-model FVU and the harm of removing each block (mean over seeds, verdict)",
+            lambda: family_summary(families),
+        ),
+        family_claims=kept(
+            [r, args.leaky_tanh, args.leaky_relu],
+            "#### The paper's claims, per family",
+            lambda: family_claims({k: v[0] for k, v in families.items()}),
+        ),
     )
     (REPO / "docs" / "results.md").write_text(text)
     readme = (REPO / "README.md").read_text()
     readme = replace_block(readme, "claims", verdict_summary(r))
-    readme = replace_block(readme, "claims10", verdict_summary(args.seeds10))
+    if (args.seeds10 / "tables").is_dir():
+        readme = replace_block(readme, "claims10", verdict_summary(args.seeds10))
     readme = replace_block(readme, "gaps", gap_summary(r))
-    readme = replace_block(readme, "more_tasks", profile_summary(args.more_tasks))
+    if (args.more_tasks / "tables").is_dir():
+        readme = replace_block(readme, "more_tasks", profile_summary(args.more_tasks))
+    if all((f / "tables").is_dir() for f in [r, args.more_tasks, args.leaky_tanh, args.leaky_relu]):
+        readme = replace_block(readme, "families", family_summary(families))
     (REPO / "README.md").write_text(readme)
     print("wrote docs/results.md and the result blocks of README.md")
 

@@ -94,8 +94,8 @@ ANALYSES = {
         ),
     ),
     "readout_refit": Analysis(
-        reads=("weights", "schur", "heldout"),
-        uses=("alpha", "ablation", "base_seed", "generator"),
+        reads=("weights", "schur", "heldout", "fitting"),
+        uses=("alpha", "ablation"),
         mem_mb=2000,
         runtime=10,
         summary_caption=(

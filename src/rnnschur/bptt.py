@@ -17,9 +17,10 @@ from rnnschur.dynamics import Dynamics, phi, phi_prime_of_phi
 
 
 def loss_and_gradients(
-    X, Y, mask, W_xh, W_hh, W_hy, dynamics: Dynamics, noise=None
+    X, Y, mask, W_xh, W_hh, W_hy, dynamics: Dynamics, noise=None, loss: str = "mse"
 ) -> tuple[float, object, tuple]:
-    """Masked mean squared error of one batch and its gradients, by BPTT written out.
+    """Masked mean squared error (or cross-entropy) of one batch and its gradients, by BPTT
+    written out.
 
     Arrays are time-major: ``X`` (T, B, N_x), ``Y`` (T, B, N_y), ``mask`` (T, B) or (T, B, N_y),
     all of one floating type; NumPy arrays on the CPU, torch tensors on another device.
@@ -30,7 +31,10 @@ def loss_and_gradients(
         rate form     u_t = d_t + W h_{t-1},  s_t = φ(u_t),  h_t = r_t = (1 − a) h_{t-1} + a s_t
         current form  z_t = (1 − a) z_{t-1} + a (d_t + W r_{t-1}),  r_t = s_t = φ(z_t)
 
-    with d_t = W_xh x_t, ŷ_t = W_hy r_t and L = Σ m (ŷ − y)² / Σ m (per line). Backward, with
+    with d_t = W_xh x_t, ŷ_t = W_hy r_t and L = Σ m (ŷ − y)² / Σ m (per line); for ``loss =
+    "cross_entropy"`` (one-hot targets, a NeuroGym task) L = −Σ_t w_t log softmax(ŷ_t)·y_t / Σ w
+    with w_t = Σ_j y_tj (every step of a trial, none of its padding; ``mask`` is not used), and
+    ∂ŷ_t = w_t (softmax(ŷ_t) − y_t) / Σ w. Backward, with
     ∂r_t from the readout and φ' read from s_t (:func:`rnnschur.dynamics.phi_prime_of_phi`):
 
         rate form     δh_t = ∂r_t + Wᵀ δu_{t+1} + (1 − a) δh_{t+1},   δu_t = a φ'_t δh_t
@@ -80,11 +84,19 @@ def loss_and_gradients(
 
     N_y = W_hy.shape[0]
     outputs = (R.reshape(T * B, N_h) @ W_hy.T).reshape(T, B, N_y)
-    residual = outputs - Y
-    weighted = residual * (mask[..., None] if mask.ndim == 2 else mask)
-    count = mask.sum() * (N_y if mask.ndim == 2 else 1)
-    loss = float((weighted * residual).sum() / count)
-    d_out = weighted * (2.0 / count)
+    if loss == "cross_entropy":
+        weight = Y.sum(-1, keepdims=True)
+        shifted = outputs - outputs.max(-1, keepdims=True)
+        log_p = shifted - lib.log(lib.exp(shifted).sum(-1, keepdims=True))
+        count = weight.sum()
+        value = float(-(Y * log_p).sum() / count)
+        d_out = (lib.exp(log_p) - Y) * (weight / count)
+    else:
+        residual = outputs - Y
+        weighted = residual * (mask[..., None] if mask.ndim == 2 else mask)
+        count = mask.sum() * (N_y if mask.ndim == 2 else 1)
+        value = float((weighted * residual).sum() / count)
+        d_out = weighted * (2.0 / count)
     grad_W_hy = d_out.reshape(T * B, N_y).T @ R.reshape(T * B, N_h)
     d_rate = (d_out.reshape(T * B, N_y) @ W_hy).reshape(T, B, N_h)
 
@@ -111,4 +123,4 @@ def loss_and_gradients(
     if dynamics.current_form:  # r_0 = φ(z_0) is not zero for every φ (softplus)
         grad_W_hh += E[0].T @ rate0
     grad_W_xh = E.reshape(T * B, N_h).T @ X.reshape(T * B, N_x)
-    return loss, outputs, (grad_W_xh, grad_W_hh, grad_W_hy)
+    return value, outputs, (grad_W_xh, grad_W_hh, grad_W_hy)

@@ -361,7 +361,8 @@ def fig_basis_sensitivity(basis: pd.DataFrame) -> plt.Figure:
     (d) the difference of the two routes at W against κ(V)."""
     model = basis.drop_duplicates([*("task", "construction", "n_hidden", "seed")])
     colours = _construction_colours(basis)
-    markers = dict(zip(dict.fromkeys(basis["task"]), "osD^", strict=False))
+    tasks_seen = list(dict.fromkeys(basis["task"]))  # any number of tasks: markers repeat
+    markers = {task: "osD^vP*Xph<>"[k % 12] for k, task in enumerate(tasks_seen)}
     fig, axes = plt.subplots(1, 4, figsize=(15, 3.6))
 
     def scatter(ax, frame, x, y):
@@ -443,6 +444,38 @@ def fig_checkpoint_ablation(checkpoints: pd.DataFrame) -> plt.Figure:
     ]
     fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7)
     fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return fig
+
+
+VERDICT_MARKS = {"fragile": "▲", "harmless": "○", "inconclusive": "?", "empty": "–"}
+"""How a block profile verdict is marked in its heat map cell."""
+
+
+def fig_block_profile(profile: pd.DataFrame) -> plt.Figure:
+    """Task × coupling block heat map of the harm of removing the block (mean over seeds;
+    accuracy or choice lost, FVU gained), each cell marked with its verdict (▲ fragile, ○
+    harmless, ? inconclusive, – empty); one row per task and construction."""
+    profile = profile.assign(row=profile["task"] + " · " + profile["construction"])
+    rows = list(dict.fromkeys(profile["row"]))
+    harm = profile.pivot_table(index="row", columns="subset", values="harm_mean").reindex(
+        index=rows, columns=list(SINGLE_BLOCKS)
+    )
+    verdict = profile.set_index(["row", "subset"])["verdict"]
+    fig, ax = plt.subplots(figsize=(4.6, 0.45 * len(rows) + 1.4))
+    limit = float(np.nanmax(np.abs(harm.to_numpy()))) if harm.notna().any().any() else 1.0
+    image = ax.imshow(harm.to_numpy(), cmap="RdBu_r", vmin=-limit, vmax=limit, aspect="auto")
+    for i, row in enumerate(rows):
+        for j, block in enumerate(SINGLE_BLOCKS):
+            mark = VERDICT_MARKS.get(verdict.get((row, block), ""), "")
+            value = harm.iloc[i, j]
+            text = "" if np.isnan(value) else f"{value:.2g} {mark}"
+            dark = not np.isnan(value) and abs(value) > 0.6 * limit
+            ax.text(j, i, text, ha="center", va="center", fontsize=7, color="w" if dark else "k")
+    ax.set_xticks(range(len(SINGLE_BLOCKS)), [label(b) for b in SINGLE_BLOCKS])
+    ax.set_yticks(range(len(rows)), rows)
+    ax.grid(False)
+    fig.colorbar(image, ax=ax, label="harm of removing the block")
+    ax.set_title("▲ fragile  ○ harmless  ? inconclusive  – empty", fontsize=8)
     return fig
 
 

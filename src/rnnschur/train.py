@@ -216,9 +216,10 @@ def train(
 ) -> TrainedModel:
     """Train one RNN of ``n_hidden`` units of the family ``dynamics`` on ``task``.
 
-    W_xh and W_hy scaled by their fan-in (``settings.io_init``; the paper does not say); W_hh from
-    :func:`rnnschur.constructions.initial_recurrent`. Loss: mean squared error over the masked
-    steps, its gradients by :func:`rnnschur.bptt.loss_and_gradients`, in float32. Raises
+    W_xh and W_hy scaled by their fan-in (``settings.io_init``; the paper does not say); W_hh
+    from :func:`rnnschur.constructions.initial_recurrent`. Loss: mean squared error over the
+    masked steps (cross-entropy on the actions for a NeuroGym task, the task's ``LOSS``), its
+    gradients by :func:`rnnschur.bptt.loss_and_gradients`, in float32. Raises
     :class:`TrainingDiverged`, naming ``name``, the step and the loss, when the loss is not
     finite or exceeds ``settings.max_loss``.
     """
@@ -230,6 +231,7 @@ def train(
     params = [W_xh, W_hy, *recurrent.params]
     optimizer = Adam(params)
     sign = 1.0 if module.HIGHER_IS_BETTER else -1.0
+    loss = getattr(module, "LOSS", "mse")  # cross-entropy for a NeuroGym task
     # Hidden noise in each family's own form: inside φ for the rate forms; √a σ ξ added to z_t
     # in the current form (Schuessler et al.'s √dt σ), i.e. σ ξ / √a in the drive.
     noise_scale = settings.hidden_noise / (math.sqrt(dynamics.leak) if dynamics.current_form else 1)
@@ -277,7 +279,7 @@ def train(
             noise = as_array(noise_scale * rng.standard_normal((*x.shape[:2], n_hidden)))
         W_hh = recurrent.weight()
         loss_value, y_hat, (g_xh, g_hh, g_hy) = loss_and_gradients(
-            x, y, mask, W_xh, W_hh, W_hy, dynamics, noise
+            x, y, mask, W_xh, W_hh, W_hy, dynamics, noise, loss
         )
         if not loss_value <= settings.max_loss:  # also catches NaN
             raise TrainingDiverged(

@@ -85,3 +85,32 @@ def test_leaky_at_leak_one_is_discrete_bit_for_bit():
         assert discrete[0] == leaky[0]
         for a, b in zip(discrete[2], leaky[2], strict=True):
             assert np.array_equal(a, b)
+
+
+def test_cross_entropy_gradients_equal_autograd():
+    """The NeuroGym loss: cross-entropy over the steps whose one-hot targets are not padding."""
+    rng = np.random.default_rng(6)
+    T, B, N_x, N_h, N_y = 6, 4, 3, 5, 3
+    X = rng.standard_normal((T, B, N_x))
+    Y = np.eye(N_y)[rng.integers(0, N_y, (T, B))]
+    Y[4:, :2] = 0.0  # padding of two shorter trials
+    weights = [rng.standard_normal(s) * 0.5 for s in ((N_h, N_x), (N_h, N_h), (N_y, N_h))]
+    dynamics = Dynamics("leaky", 0.3, "relu")
+    loss, _, grads = loss_and_gradients(
+        X, Y, np.ones((T, B)), *weights, dynamics, loss="cross_entropy"
+    )
+    tensors = [torch.tensor(w, requires_grad=True) for w in weights]
+    _, outputs = reference(
+        torch.tensor(X),
+        torch.tensor(Y),
+        torch.ones(T, B),
+        *tensors,
+        dynamics,
+        torch.zeros(T, B, N_h, dtype=torch.float64),
+    )
+    real = torch.tensor(Y.sum(-1) > 0)
+    expected = torch.nn.functional.cross_entropy(outputs[real], torch.tensor(Y.argmax(-1))[real])
+    expected.backward()
+    assert loss == pytest.approx(expected.item(), rel=1e-12)
+    for grad, tensor in zip(grads, tensors, strict=True):
+        np.testing.assert_allclose(grad, tensor.grad.numpy(), rtol=1e-10, atol=1e-13)

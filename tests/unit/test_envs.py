@@ -136,7 +136,7 @@ BLOCK_TORCH = """
 import importlib.abc, runpy, sys
 class NoTorch(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
-        if name == "torch" or name.startswith("torch."):
+        if name.split(".")[0] in ("torch", "neurogym"):  # neurogym imports torch
             raise ImportError(f"{name} imported by an analysis job")
 sys.meta_path.insert(0, NoTorch())
 exec(sys.stdin.read())
@@ -172,5 +172,13 @@ def test_only_training_scripts_need_torch():
         env={"PYTHONPATH": str(SRC)},
     )
     assert "torch imported by an analysis job" in train.stderr
+    neurogym = subprocess.run(
+        [sys.executable, "-c", BLOCK_TORCH],
+        input="import neurogym",
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(SRC)},
+    )
+    assert "neurogym imported by an analysis job" in neurogym.stderr
     for env_name in {env for env, _ in rule_scripts().values()} - {TRAINING_ENV}:
         assert "torch" not in env_packages(env_name)

@@ -96,6 +96,42 @@ CASES = [
         "'heldout' is a required property",
     ),
     ("unknown io_init", "tasks:\n  sine:\n    training: {io_init: xavier}\n", "['io_init']"),
+    (
+        "unknown NeuroGym env, with close names",
+        "tasks:\n  pdm: {neurogym: {env: PerceptualDecisionMakin-v0}, constructions: [cayley],"
+        " sizes: [8], seeds: [0], training: {lr: 0.1, batch_size: 2, max_steps: 1}}\n",
+        "config key tasks.pdm.neurogym: unknown NeuroGym env 'PerceptualDecisionMakin-v0'; "
+        "close: ['PerceptualDecisionMaking-v0'",
+    ),
+    (
+        "a kwarg the NeuroGym env does not take",
+        "tasks:\n  pdm: {neurogym: {env: GoNogo-v0, kwargs: {coherence: 3}},"
+        " constructions: [cayley], sizes: [8], seeds: [0],"
+        " training: {lr: 0.1, batch_size: 2, max_steps: 1}}\n",
+        "config key tasks.pdm.neurogym: env GoNogo-v0 takes no argument 'coherence'",
+    ),
+    (
+        "a NeuroGym block with a generator block",
+        "tasks:\n  pdm: {neurogym: {env: GoNogo-v0}, generator: {length: 3},"
+        " constructions: [cayley], sizes: [8], seeds: [0],"
+        " training: {lr: 0.1, batch_size: 2, max_steps: 1}}\n",
+        "config key tasks.pdm: a neurogym block and a generator block together",
+    ),
+    (
+        "a leaky network with a leak above one",
+        "tasks:\n  sine:\n    model: {dynamics: leaky, leak: 1.5}\n",
+        "['leak']",
+    ),
+    (
+        "a discrete network with a leak",
+        "tasks:\n  sine:\n    model: {dynamics: discrete, leak: 0.2}\n",
+        "config key tasks.sine.model: discrete dynamics have leak 1",
+    ),
+    (
+        "an unknown nonlinearity",
+        "tasks:\n  sine:\n    model: {nonlinearity: sigmoid}\n",
+        "['nonlinearity']",
+    ),
 ]
 
 

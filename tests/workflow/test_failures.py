@@ -146,6 +146,7 @@ def test_diverged_training_fails_naming_model_step_and_loss(tmp_path):
         "--config",
         "preset=quick",
         "run_tasks=[copy]",
+        "fidelity={run: none}",
         "--configfile",
         "blowup.yaml",
     )

@@ -212,6 +212,7 @@ FIGURES = [
     "fig_basis_sensitivity",
     "fig_checkpoint_ablation",
     "fig_gap_attribution",
+    "fig_block_profile",
 ]
 
 
@@ -340,3 +341,33 @@ def test_the_leaky_model_is_analysed_as_it_was_trained(quick_run):
     ablation = pd.read_csv(folder / "ablation.csv")
     full = ablation[ablation["subset"] == "none"]["fvu"]
     assert np.allclose(full, meta["summary"]["heldout_fvu"], rtol=1e-6)
+
+
+def test_the_neurogym_model_scores_its_choices_as_recomputed_from_its_files(quick_run):
+    """The quick preset's NeuroGym task (PerceptualDecisionMaking): the full-model choice score
+    of the ablation table equals the choice recomputed here from the saved weights and held-out
+    set (argmax of the outputs against argmax of the one-hot targets on the decision steps)."""
+    from rnnschur.rnn import rollout
+
+    results = quick_run / "results/quick"
+    data = np.load(results / "data/perceptual_decision/heldout.npz")
+    inputs, targets, mask = data["inputs"], data["targets"], data["mask"]
+    assert np.array_equal(targets.sum(-1) > 0, np.abs(inputs).sum(-1) > 0)  # padding is empty
+    ablation = pd.read_csv(tables(quick_run) / "ablation.csv")
+    choices = []
+    for seed in (0, 1):
+        weights = np.load(
+            results / f"models/perceptual_decision/dense_orthogonal/n16/seed{seed}/weights.npz"
+        )
+        outputs = rollout(weights["W_xh"], weights["W_hh"], weights["W_hy"], inputs)
+        hits = (outputs.argmax(-1) == targets.argmax(-1)) & (mask > 0)
+        choice = hits.sum() / mask.sum()
+        row = ablation[
+            (ablation["task"] == "perceptual_decision")
+            & (ablation["seed"] == seed)
+            & (ablation["subset"] == "none")
+        ]
+        assert (row["metric"] == "choice").all()
+        assert np.allclose(row["score"], choice, rtol=0, atol=1e-12)
+        choices.append(choice)
+    assert max(choices) > 0.6  # trained: above chance (1/2: two choices on the decision steps)

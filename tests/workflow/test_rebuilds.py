@@ -20,6 +20,7 @@ FIGURES = {
     "fig_basis_sensitivity",
     "fig_checkpoint_ablation",
     "fig_gap_attribution",
+    "fig_block_profile",
 }
 
 

@@ -8,6 +8,7 @@ MODEL_INPUTS = {
     "schur": f"{R}/schur/{MODEL}.npz",
     "heldout": f"{R}/data/{{task}}/heldout.npz",
     "checkpoints": f"{R}/models/{MODEL}/checkpoints.npz",
+    "fitting": f"{R}/data/{{task}}/fitting.npz",
 }
 
 

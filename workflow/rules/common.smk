@@ -1,5 +1,6 @@
 # Config loading and validation, config access, target lists and wildcard constraints.
 import copy
+import json
 import os
 import sys
 from pathlib import Path
@@ -41,6 +42,7 @@ from rnnschur.constructions import CONSTRUCTIONS  # noqa: E402
 from rnnschur.dynamics import Dynamics  # noqa: E402
 from rnnschur.numerics import job_environment  # noqa: E402
 from rnnschur.scheduler_fix import keep_one_reevaluation_timer  # noqa: E402
+from rnnschur.tasks import _neurogym as neurogym_specs  # noqa: E402
 
 # Snakemake's scheduler starts one more 1-s wake-up timer per finished job (see the module):
 # keep one, so that the snakemake process does not take CPU time from the jobs.
@@ -76,9 +78,72 @@ GPUS_PER_TRAINING = 1 if config["device"].startswith("cuda") else 0
 TASKS = config["run_tasks"]
 
 
+def _neurogym_tasks():
+    """Check each task that comes from NeuroGym (tasks.<name>.neurogym) and pass them to every
+    job (rnnschur.tasks._neurogym.SPECS_VARIABLE); NeuroGym is imported here only if the
+    config names one."""
+    blocks = {t: s["neurogym"] for t, s in config["tasks"].items() if "neurogym" in s}
+    specs, checked = {}, _load_checked() if blocks else {}
+    for task, block in blocks.items():
+        if task in task_registry.names():
+            raise WorkflowError(
+                f"config key tasks.{task}.neurogym: {task} is a generator module's task; "
+                "give the NeuroGym task another name"
+            )
+        if config["tasks"][task].get("generator"):
+            raise WorkflowError(
+                f"config key tasks.{task}: a neurogym block and a generator block together; "
+                "a NeuroGym task is configured by its env's kwargs"
+            )
+        kwargs = block.get("kwargs", {})
+        key = json.dumps([block["env"], kwargs], sort_keys=True)
+        if key not in checked:
+            from rnnschur import neurogym_trials  # imports NeuroGym (and torch): seconds
+
+            try:
+                checked[key] = list(neurogym_trials.check(block["env"], kwargs))
+            except (ValueError, TypeError) as error:
+                raise WorkflowError(f"config key tasks.{task}.neurogym: {error}") from None
+        specs[task] = {"env": block["env"], "kwargs": kwargs, "dims": checked[key]}
+    if blocks:
+        _save_checked(checked)
+    os.environ[neurogym_specs.SPECS_VARIABLE] = json.dumps(specs, sort_keys=True)
+    return list(specs)
+
+
+# NeuroGym envs already checked in this working directory, with their (N_x, N_y), per NeuroGym
+# version: a dry run need not import NeuroGym again.
+NEUROGYM_CHECKED = Path(".snakemake") / "rnnschur_neurogym_checked.json"
+
+
+def _load_checked():
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        current = version("neurogym")
+    except PackageNotFoundError:
+        return {}
+    try:
+        saved = json.loads(NEUROGYM_CHECKED.read_text())
+    except (OSError, ValueError):
+        return {"version": current}
+    return saved if saved.get("version") == current else {"version": current}
+
+
+def _save_checked(checked):
+    try:
+        NEUROGYM_CHECKED.parent.mkdir(exist_ok=True)
+        NEUROGYM_CHECKED.write_text(json.dumps(checked, sort_keys=True))
+    except OSError:
+        pass  # a read-only working directory: check again next time
+
+
+NEUROGYM_TASKS = _neurogym_tasks()
+
+
 def _check_names():
     """Every task and construction the config names is in its registry."""
-    known = task_registry.names()
+    known = task_registry.names() + tuple(NEUROGYM_TASKS)
     places = [("run_tasks", TASKS), ("tasks", list(config["tasks"]))]
     places += [
         (f"fidelity.variations.{name}.tasks", variation["tasks"])
@@ -145,7 +210,8 @@ def _check_config():
     _check_names()
     _check_models()
     for task, settings in config["tasks"].items():
-        check_generator(f"tasks.{task}.generator", task, settings.setdefault("generator", {}))
+        if task not in NEUROGYM_TASKS:
+            check_generator(f"tasks.{task}.generator", task, settings.setdefault("generator", {}))
     missing = [t for t in TASKS if t not in config["tasks"]]
     if missing:
         raise WorkflowError(
@@ -184,7 +250,8 @@ def _check_config():
             trial["tasks"][task]["training"].update(variation.get("training", {}))
             try:
                 validate(trial, "../schemas/config.schema.yaml")
-                check_generator("generator", task, trial["tasks"][task]["generator"])
+                if task not in NEUROGYM_TASKS:
+                    check_generator("generator", task, trial["tasks"][task]["generator"])
             except WorkflowError as error:
                 raise WorkflowError(
                     f"config key fidelity.variations.{name} does not fit tasks.{task}: {error}"
@@ -346,7 +413,7 @@ FIGURES = f"{R}/figures"
 
 
 def figure_names():
-    names = ["fig_schur_spectra", "fig_training_curves"]
+    names = ["fig_schur_spectra", "fig_training_curves", "fig_block_profile"]
     if config["beyond_models"] != "none":
         names += [f"fig_{name}" for name in ANALYSES]
     if "copy" in TASKS:
@@ -384,7 +451,7 @@ def all_targets():
 
 
 wildcard_constraints:
-    task="|".join(task_registry.names()),
+    task="|".join(task_registry.names() + tuple(NEUROGYM_TASKS)),
     construction="|".join(CONSTRUCTIONS),
     size=r"\d+",
     seed=r"\d+",

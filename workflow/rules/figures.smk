@@ -165,3 +165,30 @@ rule fig_gap_attribution:
         style=STYLE,
     script:
         "../scripts/fig_gap_attribution.py"
+
+
+rule fig_block_profile:
+    input:
+        profile=f"{TABLES}/block_profile.csv",
+    output:
+        pdf=report(
+            f"{FIGURES}/fig_block_profile.pdf",
+            caption="../report/fig_block_profile.rst",
+            category="Figures",
+        ),
+        png=f"{FIGURES}/fig_block_profile.png",
+    log:
+        f"{R}/logs/figures/fig_block_profile.log",
+    benchmark:
+        f"{R}/benchmarks/figures/fig_block_profile.tsv"
+    localrule: True
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        style=STYLE,
+    script:
+        "../scripts/fig_block_profile.py"

@@ -6,7 +6,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import dataclasses  # noqa: E402
 
-from rnnschur import io, tasks  # noqa: E402
+from rnnschur import io, neurogym_trials, tasks  # noqa: E402, F401 (NeuroGym tasks' trials)
 from rnnschur.dynamics import Dynamics  # noqa: E402
 from rnnschur.provenance import software_versions  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402

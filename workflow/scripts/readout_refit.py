@@ -7,7 +7,6 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import scoring_batch  # noqa: E402
 from rnnschur.refit import evaluate_refits  # noqa: E402
-from rnnschur.seeds import job_rng  # noqa: E402
 
 w, settings = snakemake.wildcards, snakemake.params.settings
 fvu_steps = settings["ablation"]["fvu_steps"]
@@ -15,10 +14,8 @@ W_xh, W_hh, W_hy, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
 task = tasks.get(w.task)
-# The fitting set: one per task, drawn apart from the held-out set (and the same for every model).
-fitting = task.generate(
-    job_rng(settings["base_seed"], "refit", w.task), settings["n_trials"], **settings["generator"]
-)
+# The fitting set: one per task, drawn apart from the held-out set (rule fitting).
+fitting = io.load_batch(snakemake.input.fitting, W_xh.shape[1], W_hy.shape[0])
 rows = evaluate_refits(
     W_xh,
     W_hh,

@@ -63,16 +63,24 @@ def names() -> tuple[str, ...]:
 
 
 def get(name: str) -> ModuleType:
-    """The generator module of task ``name``."""
-    if name not in names():
+    """The generator module of task ``name``, or the adapter of a NeuroGym task of this run
+    (:mod:`rnnschur.tasks._neurogym`), which has the same interface."""
+    if name in names():
+        return importlib.import_module(f"{__name__}.{name}")
+    from rnnschur.tasks import _neurogym
+
+    neurogym_task = _neurogym.task(name)
+    if neurogym_task is None:
         raise KeyError(f"unknown task {name!r}; known: {list(names())}")
-    return importlib.import_module(f"{__name__}.{name}")
+    return neurogym_task
 
 
 def defaults(name: str) -> dict:
     """The default of every configurable generator parameter of task ``name`` (the defaults of
     its ``generate``)."""
     module = get(name)
+    if not module.PARAMETERS:  # a NeuroGym task: its env's kwargs configure it
+        return {}
     signature = inspect.signature(module.generate).parameters
     return {key: signature[key].default for key in module.PARAMETERS}
 

@@ -1,0 +1,109 @@
+"""NeuroGym tasks through the adapter: the env's own trials, one-hot targets and the response
+mask, the choice score, and the task object the analysis jobs see without NeuroGym."""
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+from rnnschur import neurogym_trials, tasks
+from rnnschur.tasks import _neurogym
+
+ENV = "PerceptualDecisionMaking-v0"
+
+
+def env_trials(seed: int, n: int, **kwargs):
+    """n trials straight from NeuroGym, seeded as the adapter seeds it."""
+    import neurogym
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env = neurogym.make(ENV, **kwargs).unwrapped
+    env.seed(seed)
+    out = []
+    for _ in range(n):
+        env.new_trial()
+        out.append((env.ob.copy(), env.gt.copy(), dict(env.start_ind), dict(env.end_ind)))
+    return out
+
+
+def test_heldout_is_what_the_env_produces_for_that_seed():
+    rng = np.random.default_rng(7)
+    seed = int(np.random.default_rng(7).integers(2**31 - 1))  # what draw() takes from rng
+    batch = neurogym_trials.draw(rng, 20, ENV, {"dt": 100})
+    expected = env_trials(seed, 20, dt=100)
+    lengths = [len(ob) for ob, *_ in expected]
+    assert batch.inputs.shape == (20, max(lengths), 3) and batch.targets.shape[2] == 3
+    for k, (ob, gt, start, end) in enumerate(expected):
+        L = len(ob)
+        assert np.array_equal(batch.inputs[k, :L], ob)
+        assert np.array_equal(batch.targets[k, :L].argmax(-1), gt)
+        assert np.array_equal(batch.targets[k, :L].sum(-1), np.ones(L))  # one-hot
+        decision = np.zeros(L)
+        decision[start["decision"] : end["decision"]] = 1
+        assert np.array_equal(batch.mask[k, :L], decision)
+        assert not batch.inputs[k, L:].any() and not batch.targets[k, L:].any()
+        assert not batch.mask[k, L:].any()  # padding unscored
+    again = neurogym_trials.draw(np.random.default_rng(7), 20, ENV, {"dt": 100})
+    for a, b in zip(
+        (batch.inputs, batch.targets, batch.mask), again.__dict__.values(), strict=True
+    ):
+        assert np.array_equal(a, b)  # same seed, same trials, bit for bit
+
+
+def test_response_periods_of_other_envs():
+    """ReadySetGo answers in its production period, DualDelayMatchSample in test1 and test2."""
+    for env, periods in (
+        ("ReadySetGo-v0", ["production"]),
+        ("DualDelayMatchSample-v0", ["test1", "test2"]),
+    ):
+        seed = int(np.random.default_rng(3).integers(2**31 - 1))
+        batch = neurogym_trials.draw(np.random.default_rng(3), 4, env, {})
+        import neurogym
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            trials = neurogym.make(env).unwrapped
+        trials.seed(seed)
+        for k in range(4):
+            trials.new_trial()
+            expected = np.zeros(batch.mask.shape[1])
+            for p in periods:
+                expected[trials.start_ind[p] : trials.end_ind[p]] = 1
+            assert np.array_equal(batch.mask[k], expected), (env, k)
+
+
+def test_choice_score_on_planted_outputs():
+    targets = np.zeros((2, 4, 3))
+    targets[:, :, 0] = 1
+    targets[0, 3] = [0, 0, 1]
+    targets[1, 3] = [0, 1, 0]
+    mask = np.zeros((2, 4))
+    mask[:, 2:] = 1  # four scored steps
+    outputs = np.zeros((2, 2, 4, 3))  # two models
+    outputs[0, :, :, 0] = 1.0  # model 0: always fixate → right on steps 2, wrong on steps 3
+    outputs[1] = targets * 5 - 1  # model 1: always right
+    outputs[1, 1, 2] = [0, 0, 9]  # except once
+    assert np.allclose(_neurogym.choice_score(outputs, targets, mask), [0.5, 0.75])
+
+
+def test_analysis_jobs_see_the_task_without_neurogym(monkeypatch):
+    spec = {"pdm": {"env": ENV, "kwargs": {"dt": 100}, "dims": [3, 3]}}
+    monkeypatch.setenv(_neurogym.SPECS_VARIABLE, json.dumps(spec))
+    task = tasks.get("pdm")
+    assert task.SCORE == "choice" and task.HIGHER_IS_BETTER and task.dims() == (3, 3)
+    assert tasks.defaults("pdm") == {}
+    monkeypatch.setattr(_neurogym, "TRIAL_SOURCE", None)
+    with pytest.raises(RuntimeError, match="drawn by the data and training jobs"):
+        task.generate(np.random.default_rng(0), 2)
+    with pytest.raises(KeyError, match="unknown task 'nope'"):
+        tasks.get("nope")
+
+
+def test_check_refuses_and_measures():
+    assert neurogym_trials.check(ENV, {"dt": 50}) == (3, 3)
+    with pytest.raises(ValueError, match="close: \\['PerceptualDecisionMaking-v0'"):
+        neurogym_trials.check("PerceptualDecisionMakin-v0", {})
+    with pytest.raises(ValueError, match="takes no argument 'wobble'"):
+        neurogym_trials.check(ENV, {"wobble": 1})
