@@ -121,8 +121,10 @@ BUGS = [
     ),
     (
         S + "rnn.py",
-        "        h = np.tanh(drive[t] + h @ W_T)\n        outputs[..., t, :, :] = h @ W_hy_T\n",
-        "        outputs[..., t, :, :] = h @ W_hy_T\n        h = np.tanh(drive[t] + h @ W_T)\n",
+        "            h = s if a == 1 else (1 - a) * h + a * s\n"
+        "            outputs[..., t, :, :] = h @ W_hy_T\n",
+        "            outputs[..., t, :, :] = h @ W_hy_T\n"
+        "            h = s if a == 1 else (1 - a) * h + a * s\n",
         "output read from h_{t−1} (off by one step)",
     ),
     (
@@ -160,6 +162,134 @@ BUGS = [
         "start = set_end + interval[k] - pulse_width // 2",
         "start = set_end + interval[k] - pulse_width // 2 + 1",
         "bump one step late",
+    ),
+    # Added with 0.4.0: the claims' statistics, offsets of a model trained elsewhere, the
+    # state_dict conversion, per-trial FVU, the network families, training and NeuroGym.
+    (
+        S + "claims.py",
+        "half = stats.t.ppf(1 - level / 2, n - 1) * np.std(values, ddof=1) / np.sqrt(n)",
+        "half = stats.t.ppf(1 - level, n - 1) * np.std(values, ddof=1) / np.sqrt(n)",
+        "one-sided quantile in a two-sided interval",
+    ),
+    (
+        S + "claims.py",
+        "half = stats.t.ppf(1 - level / 2, n - 1) * np.std(values, ddof=1) / np.sqrt(n)",
+        "half = stats.t.ppf(1 - level / 2, n - 1) * np.std(values, ddof=1) / n",
+        "standard error divided by n",
+    ),
+    (
+        S + "claims.py",
+        'return "holds" if low > bound else ("fails" if high <= bound else "inconclusive")',
+        'return "holds" if high > bound else ("fails" if low <= bound else "inconclusive")',
+        "a 'greater' claim holds when the interval merely reaches past the bound",
+    ),
+    (
+        S + "claims.py",
+        "if -bound <= low and high <= bound:",
+        "if -bound <= low or high <= bound:",
+        "a 'within' claim holds with one end inside",
+    ),
+    (
+        S + "claims.py",
+        "return float(stats.binom.sf(n_agree - 1, n, 0.5)) if n else np.nan",
+        "return float(stats.binom.sf(n_agree, n, 0.5)) if n else np.nan",
+        "sign test P(more than n_agree) instead of P(at least n_agree)",
+    ),
+    (
+        S + "rnn.py",
+        "drive = inputs @ W_xh.T if b_h is None else inputs @ W_xh.T + b_h",
+        "drive = inputs @ W_xh.T",
+        "hidden bias ignored",
+    ),
+    (
+        S + "rnn.py",
+        "        h += np.asarray(h0, dtype=dtype)",
+        "        h += 0 * np.asarray(h0, dtype=dtype)",
+        "initial state ignored",
+    ),
+    (
+        S + "rnn.py",
+        "        outputs += np.asarray(b_y, dtype=dtype)",
+        "        outputs -= np.asarray(b_y, dtype=dtype)",
+        "output bias subtracted",
+    ),
+    (
+        S + "convert.py",
+        "present = [prefix + b for b in biases if prefix + b in state]",
+        "present = [prefix + b for b in biases[:1] if prefix + b in state]",
+        "state_dict conversion keeps one of the two hidden biases",
+    ),
+    (
+        S + "metrics.py",
+        "    count = weight.sum(axis=1, keepdims=True)",
+        "    count = weight.sum(axis=1, keepdims=True) + 1",
+        "per-trial FVU: the trial mean over one step too many",
+    ),
+    (
+        S + "rnn.py",
+        "            h = s if a == 1 else (1 - a) * h + a * s",
+        "            h = s if a == 1 else a * h + (1 - a) * s",
+        "leaky rollout with the leak swapped",
+    ),
+    (
+        S + "rnn.py",
+        "            z = (1 - a) * z + a * (drive[t] + rate @ W_T)",
+        "            z = (1 - a) * z + a * (drive[t] + z @ W_T)",
+        "current form recurs on z, not φ(z)",
+    ),
+    (
+        S + "bptt.py",
+        "                leak_carry = (1.0 - a) * E[t]\n            E[t] *= slope[t]",
+        "                leak_carry = a * E[t]\n            E[t] *= slope[t]",
+        "BPTT of the rate form: wrong leak term",
+    ),
+    (
+        S + "dynamics.py",
+        "        return (s > 0) * 1.0",
+        "        return (s >= 0) * 1.0",
+        "relu' = 1 at zero rate",
+    ),
+    (
+        S + "dynamics.py",
+        "    return (1.0 - leak) + leak * eigenvalues",
+        "    return leak + (1.0 - leak) * eigenvalues",
+        "propagator eigenvalues with the leak swapped",
+    ),
+    (
+        S + "train.py",
+        "            v += (1 - b2) * (g * g)",
+        "            v += (1 - b2) * g",
+        "Adam's second moment of g, not g²",
+    ),
+    (
+        S + "train.py",
+        "    factor = max_norm / (norm + 1e-6)",
+        "    factor = max_norm / (norm * norm + 1e-6)",
+        "clipping by the squared norm",
+    ),
+    (
+        S + "bptt.py",
+        "        d_out = (lib.exp(log_p) - Y) * (weight / count)",
+        "        d_out = (lib.exp(log_p) - Y) / count",
+        "cross-entropy gradient on the padding too",
+    ),
+    (
+        S + "tasks/_neurogym.py",
+        "    hit = np.argmax(outputs, axis=-1) == np.argmax(targets, axis=-1)",
+        "    hit = np.argmax(outputs, axis=-1) == np.argmin(targets, axis=-1)",
+        "choice score against the wrong action",
+    ),
+    (
+        S + "neurogym_trials.py",
+        "                mask[trials.start_ind[period] : trials.end_ind[period]] = 1.0",
+        "                mask[trials.start_ind[period] : trials.end_ind[period] + 1] = 1.0",
+        "response mask one step too long",
+    ),
+    (
+        S + "external.py",
+        "value >= MISUSE_FVU if",
+        "value >= 10 * MISUSE_FVU if",
+        "misuse warning only at FVU 5",
     ),
 ]
 

@@ -126,6 +126,13 @@ The whole table (every variation, per-seed values, ranges):
 
 {gaps}
 
+### The paper's claims under each variation
+Seeds agreeing and the verdict of each claim, tested on each variation's own models as on the
+paper config's (`results/tables/gap_claims.md`): which candidate cause of a gap turns an
+inconclusive claim into one that holds or fails.
+
+{gap_claims}
+
 ## Every task's ablation profile
 Per task and single coupling block at α = 0.9: the harm of removing the block (accuracy lost, or
 FVU gained), its two-sided 95 % t interval over seeds, the Schur mass removed, the seeds in which
@@ -263,6 +270,7 @@ CHECKED_TABLES = (
     "paper_vs_reproduced.md",
     "table1.md",
     "gap_attribution.md",
+    "gap_claims.md",
     "subspace_control_summary.md",
     "readout_refit_summary.md",
     "basis_sensitivity_summary.md",
@@ -382,6 +390,7 @@ def main() -> None:
         table1=table(r, "table1.md"),
         gap_summary=gap_summary(r),
         gaps=table(r, "gap_attribution.md"),
+        gap_claims=table(r, "gap_claims.md"),
         subspace=table(r, "subspace_control_summary.md"),
         refit=table(r, "readout_refit_summary.md"),
         basis=table(r, "basis_sensitivity_summary.md"),

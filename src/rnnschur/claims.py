@@ -296,6 +296,35 @@ def evaluate_claims(ablation: pd.DataFrame, claims: list[Claim], level: float) -
     return pd.DataFrame(out)
 
 
+def claims_per_variation(
+    ablation: pd.DataFrame, variations: pd.DataFrame, claims: list[Claim], level: float
+) -> pd.DataFrame:
+    """The claims (:func:`evaluate_claims`) under the paper config (``variation`` =
+    ``paper_config``, from ``ablation``) and under each variation of the gap study (its models'
+    ablation rows, ``variations`` with a ``variation`` column); the claims a variation does not
+    train are left out."""
+    frames = [("paper_config", ablation)] + list(variations.groupby("variation", sort=False))
+    out = []
+    for name, rows in frames:
+        table = evaluate_claims(rows, claims, level)
+        out.append(table[table["n_seeds"] > 0].assign(variation=name))
+    return pd.concat(out, ignore_index=True)
+
+
+def claims_per_variation_markdown(table: pd.DataFrame) -> str:
+    """Claim × variation: seeds agreeing and the verdict (— where the variation does not train
+    the claim's task)."""
+    variations = list(dict.fromkeys(table["variation"]))
+    lines = [
+        "| claim | " + " | ".join(variations) + " |",
+        "|---|" + "---|" * len(variations),
+    ]
+    for claim, rows in table.groupby("claim", sort=False):
+        cell = {r.variation: f"{r.n_agree}/{r.n_seeds} {r.verdict}" for r in rows.itertuples()}
+        lines.append(f"| {claim} | " + " | ".join(cell.get(v, "—") for v in variations) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def claims_markdown(table: pd.DataFrame) -> str:
     """The claims table as Markdown: claim, statistic, per-seed values, agreement, interval,
     sign test, verdict."""

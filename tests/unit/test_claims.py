@@ -214,3 +214,22 @@ def test_block_profile_verdicts_on_planted_harms():
     assert profile.loc[("flip_flop", "T_CR"), "ci_low"] == pytest.approx(0.6 - half)
     assert profile.loc[("copy", "T_CR"), "harm_mean"] == pytest.approx(0.35)
     assert (profile["n_stabilizer"] == 1).all() and (profile["n_seeds"] == 3).all()
+
+
+def test_claims_per_variation_keep_each_variations_own_seeds():
+    """The flip-flop claim ΔFVU(−T_C→R) > ΔFVU(−T_CC) holds in the paper config's planted rows
+    and fails in a variation's; a variation that does not train the copy task leaves its claims out."""
+    ours = claims.paper_claims(0.02, 10.0)
+    strong = {s: {"T_CR": (1.0 + 0.01 * s, np.nan), "T_CC": (0.01, np.nan)} for s in range(3)}
+    weak = {s: {"T_CR": (0.01, np.nan), "T_CC": (1.0 + 0.01 * s, np.nan)} for s in range(3)}
+    paper = neuro_rows("flip_flop", strong)
+    variation = neuro_rows("flip_flop", weak).assign(variation="noisy")
+    table = claims.claims_per_variation(paper, variation, ours, 0.05)
+    assert set(table["variation"]) == {"paper_config", "noisy"}
+    assert not table["task"].eq("copy").any()
+    ff = table[table["claim_id"] == "flip_flop_T_CR_above_T_CC"]
+    assert len(ff) == 2
+    verdicts = dict(zip(ff["variation"], ff["verdict"], strict=True))
+    assert verdicts == {"paper_config": "holds", "noisy": "fails"}
+    markdown = claims.claims_per_variation_markdown(table)
+    assert "| paper_config | noisy |" in markdown and "3/3 holds | 0/3 fails |" in markdown

@@ -436,7 +436,7 @@ def all_targets():
     tables = ["ablation.csv", "models.csv", "paper_vs_reproduced.csv", "paper_vs_reproduced.md"]
     tables += ["claims.csv", "claims.md", "block_profile.csv", "block_profile.md"]
     if fidelity_files("{variation}{task}{seed}"):
-        tables += ["gap_attribution.csv", "gap_attribution.md"]
+        tables += ["gap_attribution.csv", "gap_attribution.md", "gap_claims.csv", "gap_claims.md"]
     if "copy" in TASKS:
         tables += ["table1.csv", "table1.md"]
     if config["beyond_models"] != "none":

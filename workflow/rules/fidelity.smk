@@ -59,7 +59,8 @@ rule fidelity_ablate:
 
 rule gap_attribution:
     """For every number of the paper, the reproduced value under the paper config and under each
-    variation, with the seed spread, and whether it moves toward the paper's."""
+    variation, with the seed spread, and whether it moves toward the paper's; and the paper's
+    claims tested under each variation."""
     input:
         ablation=f"{TABLES}/ablation.csv",
         variations=fidelity_files(f"{R}/fidelity/{{variation}}/{{task}}/seed{{seed}}/ablation.csv"),
@@ -70,6 +71,8 @@ rule gap_attribution:
             category="Tables",
         ),
         md=f"{TABLES}/gap_attribution.md",
+        claims_csv=f"{TABLES}/gap_claims.csv",
+        claims_md=f"{TABLES}/gap_claims.md",
     log:
         f"{R}/logs/aggregate/gap_attribution.log",
     benchmark:
@@ -84,5 +87,6 @@ rule gap_attribution:
     params:
         variations=fidelity_variations(),
         seeds=config["fidelity"]["seeds"],
+        claims=config["claims"],
     script:
         "../scripts/gap_attribution.py"

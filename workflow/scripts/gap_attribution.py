@@ -7,12 +7,23 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
+from rnnschur.claims import (  # noqa: E402
+    claims_per_variation,
+    claims_per_variation_markdown,
+    paper_claims,
+)
 from rnnschur.gaps import gap_markdown, gap_table  # noqa: E402
 
 descriptions = {k: v["description"] for k, v in snakemake.params.variations.items()}
 variations = pd.concat([pd.read_csv(path) for path in snakemake.input.variations])
-table = gap_table(
-    pd.read_csv(snakemake.input.ablation), variations, descriptions, snakemake.params.seeds
-)
+ablation = pd.read_csv(snakemake.input.ablation)
+table = gap_table(ablation, variations, descriptions, snakemake.params.seeds)
 io.save_csv(snakemake.output.csv, table)
 io.save_text(snakemake.output.md, gap_markdown(table))
+# The paper's claims under each variation (the paper config's seeds and the variation's own).
+settings = snakemake.params.claims
+claims = paper_claims(settings["tolerance_accuracy"], settings["much_greater"])
+paper_seeds = ablation[ablation["seed"].isin(snakemake.params.seeds)]
+per_variation = claims_per_variation(paper_seeds, variations, claims, settings["level"])
+io.save_csv(snakemake.output.claims_csv, per_variation)
+io.save_text(snakemake.output.claims_md, claims_per_variation_markdown(per_variation))
