@@ -67,6 +67,22 @@ def assert_same_weights(results: Path, reference: Path) -> int:
 QUICK = ("--configfile", "presets/quick.yaml")
 
 
+def quick_models() -> list[tuple[str, str, int, int]]:
+    """(task, construction, N_h, seed) of every model the quick preset trains, read from
+    config.yaml with presets/quick.yaml over it (as Snakemake layers them)."""
+    import yaml
+
+    base = yaml.safe_load((REPO / "config.yaml").read_text())
+    quick = yaml.safe_load((REPO / "presets" / "quick.yaml").read_text())
+    models = []
+    for task in quick.get("run_tasks", base["run_tasks"]):
+        block = {**base["tasks"].get(task, {}), **quick["tasks"].get(task, {})}
+        for construction in block["constructions"]:
+            for size in block["sizes"]:
+                models += [(task, construction, size, seed) for seed in block["seeds"]]
+    return models
+
+
 @pytest.fixture(scope="session")
 def quick_run(tmp_path_factory) -> Path:
     """The quick preset run once, for real, with two cores."""

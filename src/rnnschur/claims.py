@@ -357,7 +357,8 @@ def block_profile(
     rows = ablation[
         np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(COUPLING_BLOCKS)
     ].copy()
-    rows["harm"] = np.where(rows["metric"] == "accuracy", -1, 1) * rows["delta_score"]
+    # harm: accuracy or choice lost (higher is better), FVU gained
+    rows["harm"] = np.where(rows["metric"] == "fvu", 1, -1) * rows["delta_score"]
     out = []
     keys = ["task", "construction", "n_hidden", "subset"]
     for key, group in rows.groupby(keys, sort=False):

@@ -218,7 +218,8 @@ def test_block_profile_verdicts_on_planted_harms():
 
 def test_claims_per_variation_keep_each_variations_own_seeds():
     """The flip-flop claim ΔFVU(−T_C→R) > ΔFVU(−T_CC) holds in the paper config's planted rows
-    and fails in a variation's; a variation that does not train the copy task leaves its claims out."""
+    and fails in a variation's; a variation that does not train the copy task leaves its copy
+    claims out."""
     ours = claims.paper_claims(0.02, 10.0)
     strong = {s: {"T_CR": (1.0 + 0.01 * s, np.nan), "T_CC": (0.01, np.nan)} for s in range(3)}
     weak = {s: {"T_CR": (0.01, np.nan), "T_CC": (1.0 + 0.01 * s, np.nan)} for s in range(3)}

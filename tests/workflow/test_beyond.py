@@ -6,12 +6,12 @@ import pandas as pd
 import pytest
 import yaml
 
-from conftest import QUICK, job_counts, snakemake
+from conftest import QUICK, job_counts, quick_models, snakemake
 
 pytestmark = pytest.mark.workflow
 
 SINGLE_BLOCKS = {"T_RR", "T_CR", "T_CC"}
-REPRESENTATIVES = 4 + 3  # quick preset: one model per task and construction
+REPRESENTATIVES = len({(t, c) for t, c, _, _ in quick_models()})  # one per task and construction
 
 
 def read(folder, name):

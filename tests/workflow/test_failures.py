@@ -192,13 +192,13 @@ def test_threads_follow_the_rule_and_never_exceed_the_cores(interrupted):
     os.geteuid() != 0 or sys.platform != "linux", reason="mounting a tmpfs needs root on Linux"
 )
 def test_disk_full_keeps_what_works_and_finishes_after_space_grows(tmp_path, quick_run):
-    """results/ on a 3 MB tmpfs: jobs fail for lack of space and say so in one line; no file is
+    """results/ on a 600 kB tmpfs: jobs fail for lack of space and say so in one line; no file is
     left that fails to load; after the space grows the same command finishes, with the weights
     of an undisturbed run."""
     folder = copy_workflow(tmp_path / "full")
     results = folder / "results"
     results.mkdir()
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(results)], check=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=600k", "tmpfs", str(results)], check=True)
     try:
         first = snakemake(folder, "-c2", "--keep-going", *COPY_ONLY)
         assert first.returncode != 0
