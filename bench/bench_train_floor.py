@@ -5,7 +5,7 @@ block uses its generator defaults and N_h = 64): milliseconds per step of the pr
 ``rnnschur.train.train`` (batch drawing, rollout, loss, gradients, Adam, batch score) against
 a lean NumPy float32 step of the same shapes (input projection, recurrence, readout, backward
 recurrence, the three weight gradients: nothing else). Fixed costs cancel by timing K and 2K
-steps (best of ``--repeat``); one thread (run with OMP_NUM_THREADS=1). ``--tree DIR`` times
+steps (best of ``--repeat``), in CPU time of the one thread (run with OMP_NUM_THREADS=1). ``--tree DIR`` times
 another source tree's ``train`` (e.g. a ``git worktree`` of an older commit) in the same run.
 
 Usage: OMP_NUM_THREADS=1 python bench/bench_train_floor.py [--steps K] [--repeat 3] [--tree DIR ...]
@@ -67,14 +67,15 @@ def task_setups() -> dict[str, tuple[dict, int, dict]]:
 
 
 def per_step(run, steps: int, repeat: int) -> float:
-    """Seconds per step: best of (time(2K) − time(K)) / K."""
+    """Seconds per step: best of (time(2K) − time(K)) / K, in this process's CPU time (one
+    thread: its work, robust to other processes on the machine)."""
     best = np.inf
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         run(steps)
-        middle = time.perf_counter()
+        middle = time.process_time()
         run(2 * steps)
-        end = time.perf_counter()
+        end = time.process_time()
         best = min(best, ((end - middle) - (middle - start)) / steps)
     return best
 

@@ -11,7 +11,7 @@ from scipy import stats
 from rnnschur.numerics import PORTABLE_KERNELS
 from rnnschur.provenance import run_hashes
 
-from conftest import QUICK, REPO, assert_same_weights, snakemake
+from conftest import QUICK, REPO, assert_same_weights, quick_models, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -33,7 +33,7 @@ def test_ablation_table_contents(quick_run):
         "context_integration",
         "perceptual_decision",
     }
-    assert len(models) == 8 + 3 * 2
+    assert len(models) == len(quick_models())
     assert len(ablation) == len(models) * 3 * 8
     assert set(ablation["subset"]) == SUBSETS
     for column in (
