@@ -340,6 +340,20 @@ def check(folder: Path, document: Path) -> int:
     return differing
 
 
+NOT_REMADE = "*(not remade in this version: the previous run's tables.)*"
+
+
+def marked(text: str) -> str:
+    """``text`` headed by :data:`NOT_REMADE` (once)."""
+    return text if text.startswith(NOT_REMADE) else f"{NOT_REMADE}\n\n{text}"
+
+
+def block_content(text: str, name: str) -> str:
+    """What README.md holds between <!-- name:start --> and <!-- name:end -->."""
+    match = re.search(rf"<!-- {name}:start -->\n(.*?)<!-- {name}:end -->", text, re.S)
+    return match.group(1).strip() if match else ""
+
+
 def replace_block(text: str, name: str, content: str) -> str:
     pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", re.S)
     if not pattern.search(text):
@@ -370,9 +384,7 @@ def main() -> None:
         """``render()`` when every folder has tables; else the document's own text, marked."""
         if all((f / "tables").is_dir() for f in folders):
             return render()
-        text = previous_section(previous, heading)
-        note = "*(not remade in this version: the previous run's tables.)*"
-        return text if text.startswith(note) else f"{note}\n\n{text}"
+        return marked(previous_section(previous, heading))
 
     families = {
         "discrete tanh": [r, args.more_tasks],
@@ -417,9 +429,13 @@ def main() -> None:
     readme = replace_block(readme, "claims", verdict_summary(r))
     if (args.seeds10 / "tables").is_dir():
         readme = replace_block(readme, "claims10", verdict_summary(args.seeds10))
+    else:
+        readme = replace_block(readme, "claims10", marked(block_content(readme, "claims10")))
     readme = replace_block(readme, "gaps", gap_summary(r))
     if (args.more_tasks / "tables").is_dir():
         readme = replace_block(readme, "more_tasks", profile_summary(args.more_tasks))
+    else:
+        readme = replace_block(readme, "more_tasks", marked(block_content(readme, "more_tasks")))
     if all((f / "tables").is_dir() for f in [r, args.more_tasks, args.leaky_tanh, args.leaky_relu]):
         readme = replace_block(readme, "families", family_summary(families))
     (REPO / "README.md").write_text(readme)
