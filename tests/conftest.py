@@ -65,6 +65,15 @@ def assert_same_weights(results: Path, reference: Path) -> int:
 
 
 QUICK = ("--configfile", "presets/quick.yaml")
+EXTERNAL_TABLES = (
+    "ablation.csv",
+    "verdicts.csv",
+    "spectrum.csv",
+    "subspace_control.csv",
+    "readout_refit.csv",
+    "summary.md",
+)
+"""The files the command and the workflow's external rules must write identically."""
 
 
 def quick_models() -> list[tuple[str, str, int, int]]:

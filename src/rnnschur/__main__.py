@@ -145,26 +145,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.alpha not in args.alpha_grid:
         print(f"error: --alpha {args.alpha} must be one of --alpha-grid", file=sys.stderr)
         return 2
-    if args.recurrent or args.torch_module:
-        return analyse_module(args)
     try:
         print(f"reading {args.weights} and {args.heldout}")
-        keys = convert.parse_keys(args.keys) if args.keys else None
-        model, heldout, fitting = external.load_inputs(
-            convert.load_model_file(args.weights, keys),
-            args.heldout,
-            args.initial_state,
-            args.fitting,
-        )
-        stored = io.load_dynamics(args.weights) if str(args.weights).endswith(".npz") else DISCRETE
-        dynamics = resolve_dynamics(stored, args.dynamics, args.leak, args.nonlinearity, args.split)
+        route = module_inputs if args.recurrent or args.torch_module else native_inputs
+        model, heldout, fitting, dynamics, module = route(args)
     except io.ArtifactError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except ValueError as error:
         print(f"error: {args.weights}: {error}", file=sys.stderr)
         return 2
-    print(f"analysing it as a {dynamics.describe()} network")
+    print(f"analysing it as {module[0] if module else f'a {dynamics.describe()} network'}")
     files = external.analyse(
         model,
         heldout,
@@ -173,47 +164,42 @@ def main(argv: list[str] | None = None) -> int:
         args.name or args.weights.stem,
         fitting,
         dynamics=dynamics,
+        module=module,
     )
     print(f"wrote {len(files)} files to {args.out}; summary: {files['summary_md']}")
     return 0
 
 
-def analyse_module(args) -> int:
-    """The torch-module route: the module's own forward for every ablation."""
+def native_inputs(args):
+    """(model, held-out set, fitting set, family, None) of a model of the families."""
+    keys = convert.parse_keys(args.keys) if args.keys else None
+    model, heldout, fitting = external.load_inputs(
+        convert.load_model_file(args.weights, keys),
+        args.heldout,
+        args.initial_state,
+        args.fitting,
+    )
+    stored = io.load_dynamics(args.weights) if str(args.weights).endswith(".npz") else DISCRETE
+    dynamics = resolve_dynamics(stored, args.dynamics, args.leak, args.nonlinearity, args.split)
+    return model, heldout, fitting, dynamics, None
+
+
+def module_inputs(args):
+    """(W_hh, held-out set, None, family, (name, forward)) of a torch module run as it computes:
+    the split uses the family's propagator if one is given."""
     from rnnschur import torch_module
 
     if not args.recurrent:
-        print("error: --torch-module needs --recurrent PARAMETER (W_hh)", file=sys.stderr)
-        return 2
-    try:
-        print(f"reading {args.weights} and {args.heldout}")
-        net = torch_module.load_module(args.weights, args.torch_module, args.init_kwargs)
-        W_hh = torch_module.recurrent_matrix(net, args.recurrent)
-        shapes = {k: v.shape for k, v in io.load_npz(args.heldout, ("inputs", "targets")).items()}
-        heldout = external.load_heldout(args.heldout, shapes["inputs"][-1], shapes["targets"][-1])
-        forward = torch_module.module_forward(net, args.recurrent, not args.time_first)
-        torch_module.check_forward(forward, W_hh, heldout, args.weights)
-        dynamics = resolve_dynamics(
-            DISCRETE, args.dynamics, args.leak, args.nonlinearity, args.split
-        )
-    except io.ArtifactError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    except ValueError as error:
-        print(f"error: {args.weights}: {error}", file=sys.stderr)
-        return 2
+        raise ValueError("--torch-module needs --recurrent PARAMETER (W_hh)")
+    net = torch_module.load_module(args.weights, args.torch_module, args.init_kwargs)
+    W_hh = torch_module.recurrent_matrix(net, args.recurrent)
+    shapes = {k: v.shape for k, v in io.load_npz(args.heldout, ("inputs", "targets")).items()}
+    heldout = external.load_heldout(args.heldout, shapes["inputs"][-1], shapes["targets"][-1])
+    forward = torch_module.module_forward(net, args.recurrent, not args.time_first)
+    torch_module.check_forward(forward, W_hh, heldout, args.weights)
+    dynamics = resolve_dynamics(DISCRETE, args.dynamics, args.leak, args.nonlinearity, args.split)
     name = args.torch_module.split(":")[-1] if args.torch_module else args.weights.name
-    files = external.analyse(
-        {"W_hh": W_hh},
-        heldout,
-        settings_of(args),
-        args.out,
-        args.name or args.weights.stem,
-        dynamics=dynamics,
-        module=(name, forward),
-    )
-    print(f"wrote {len(files)} files to {args.out}; summary: {files['summary_md']}")
-    return 0
+    return {"W_hh": W_hh}, heldout, None, dynamics, (f"torch module {name}", forward)
 
 
 def settings_of(args) -> external.Settings:

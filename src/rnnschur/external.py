@@ -213,7 +213,7 @@ def analyse(
     score = Score(settings.score)
     W_xh, W_hh, W_hy = (model.get(k) for k in WEIGHT_KEYS)
     offsets = {k: model[k] for k in OFFSET_KEYS if k in model}
-    network = f"{dynamics.describe()} RNN" if module is None else f"torch module {module[0]}"
+    network = f"{dynamics.describe()} RNN" if module is None else module[0]
     progress(
         f"[1/5] ordered real Schur form of W_hh (N_h = {W_hh.shape[0]}; {network}, "
         f"blocks ordered by the moduli of the propagator with a = {dynamics.split_leak:g})"

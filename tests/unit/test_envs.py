@@ -151,34 +151,25 @@ def script_imports(script: Path) -> str:
     )
 
 
-def test_only_training_scripts_need_torch():
-    analysis = {r: s for r, (env, s) in rule_scripts().items() if env != TRAINING_ENV}
-    assert len(analysis) > 20
-    source = "\n".join(script_imports(s) for s in analysis.values())
-    result = subprocess.run(
+def run_blocked(source: str, **env) -> subprocess.CompletedProcess:
+    """``source`` run with torch and neurogym imports blocked."""
+    return subprocess.run(
         [sys.executable, "-c", BLOCK_TORCH],
         input=source,
         capture_output=True,
         text=True,
-        env={"PYTHONPATH": str(SRC), "MPLBACKEND": "Agg"},
+        env={"PYTHONPATH": str(SRC), **env},
     )
+
+
+def test_only_training_scripts_need_torch():
+    analysis = {r: s for r, (env, s) in rule_scripts().items() if env != TRAINING_ENV}
+    assert len(analysis) > 20
+    result = run_blocked("\n".join(script_imports(s) for s in analysis.values()), MPLBACKEND="Agg")
     assert result.returncode == 0, result.stderr[-3000:]
-    # The hook does block torch: the Cayley map (training's one torch part) fails under it.
-    train = subprocess.run(
-        [sys.executable, "-c", BLOCK_TORCH],
-        input="from rnnschur.cayley import cayley_weight",
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(SRC)},
-    )
-    assert "torch imported by an analysis job" in train.stderr
-    neurogym = subprocess.run(
-        [sys.executable, "-c", BLOCK_TORCH],
-        input="import neurogym",
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(SRC)},
-    )
-    assert "neurogym imported by an analysis job" in neurogym.stderr
+    # The hook does block them: the Cayley map (training's one torch part) and NeuroGym fail.
+    cayley = run_blocked("from rnnschur.cayley import cayley_weight")
+    assert "torch imported by an analysis job" in cayley.stderr
+    assert "neurogym imported by an analysis job" in run_blocked("import neurogym").stderr
     for env_name in {env for env, _ in rule_scripts().values()} - {TRAINING_ENV}:
         assert "torch" not in env_packages(env_name)

@@ -10,7 +10,7 @@ import sys
 import pandas as pd
 import pytest
 
-from conftest import REPO, copy_workflow, snakemake
+from conftest import EXTERNAL_TABLES, REPO, copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow
 EXAMPLE = "examples/ctrnn_tutorial"
@@ -70,14 +70,7 @@ def test_the_command_writes_the_same_tables(ctrnn, tmp_path):
     result = analyse(ctrnn, tmp_path / "cli", *FAMILY)
     assert result.returncode == 0, result.stderr
     workflow = ctrnn / "results/example_ctrnn/external/ctrnn"
-    for name in (
-        "ablation.csv",
-        "verdicts.csv",
-        "spectrum.csv",
-        "subspace_control.csv",
-        "readout_refit.csv",
-        "summary.md",
-    ):
+    for name in EXTERNAL_TABLES:
         assert (tmp_path / "cli" / name).read_bytes() == (workflow / name).read_bytes(), name
 
 

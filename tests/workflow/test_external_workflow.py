@@ -9,7 +9,7 @@ import sys
 import pandas as pd
 import pytest
 
-from conftest import REPO, copy_workflow, snakemake
+from conftest import EXTERNAL_TABLES, REPO, copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow
 EXAMPLE = "examples/flipflop_torch"
@@ -67,14 +67,7 @@ def test_the_command_writes_the_same_tables(example, tmp_path):
     assert result.returncode == 0, result.stderr
     assert "[1/5] ordered real Schur form" in result.stdout
     workflow = example / "results/example/external/flipflop_torch"
-    for name in (
-        "ablation.csv",
-        "verdicts.csv",
-        "spectrum.csv",
-        "subspace_control.csv",
-        "readout_refit.csv",
-        "summary.md",
-    ):
+    for name in EXTERNAL_TABLES:
         assert (tmp_path / "cli" / name).read_bytes() == (workflow / name).read_bytes(), name
 
 
