@@ -5,8 +5,9 @@ block uses its generator defaults and N_h = 64): milliseconds per step of the pr
 ``rnnschur.train.train`` (batch drawing, rollout, loss, gradients, Adam, batch score) against
 a lean NumPy float32 step of the same shapes (input projection, recurrence, readout, backward
 recurrence, the three weight gradients: nothing else). Fixed costs cancel by timing K and 2K
-steps (best of ``--repeat``), in CPU time of the one thread (run with OMP_NUM_THREADS=1). ``--tree DIR`` times
-another source tree's ``train`` (e.g. a ``git worktree`` of an older commit) in the same run.
+steps (best of ``--repeat``), in CPU time of the one thread (run with OMP_NUM_THREADS=1).
+``--tree DIR`` times another source tree's ``train`` (e.g. a ``git worktree`` of an older
+commit) in the same run.
 
 Usage: OMP_NUM_THREADS=1 python bench/bench_train_floor.py [--steps K] [--repeat 3] [--tree DIR ...]
 """

@@ -299,7 +299,16 @@ def run(k: int | None) -> tuple[int, bool, str]:
     path, old, new, _ = BUGS[k] if k is not None else (BUGS[0][0], "", "", "")
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
-        for name in ("src", "tests", "workflow", "config.yaml", "pyproject.toml", "envs"):
+        for name in (
+            "src",
+            "tests",
+            "workflow",
+            "config.yaml",
+            "pyproject.toml",
+            "envs",
+            "docs",
+            "presets",
+        ):
             source = REPO / name
             if source.is_dir():
                 shutil.copytree(source, root / name, ignore=shutil.ignore_patterns("__pycache__"))
