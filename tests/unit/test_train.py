@@ -86,3 +86,30 @@ def test_checkpoints_hold_the_initial_and_every_validated_weights():
     assert np.array_equal(c["W_hh"][-1], run(max_steps=60, eval_every=20, lr=0.05).W_hh)
     # Step 0 is the construction's initial matrix: orthogonal here.
     np.testing.assert_allclose(c["W_hh"][0] @ c["W_hh"][0].T, np.eye(8), atol=1e-6)
+
+
+def test_adam_and_clipping_equal_torchs():
+    """rnnschur.train.Adam and clip_grad_norm take the steps torch.optim.Adam and
+    torch.nn.utils.clip_grad_norm_ take, on the same gradients (float64)."""
+    import torch
+
+    from rnnschur.train import Adam, clip_grad_norm
+
+    rng = np.random.default_rng(8)
+    ours = [rng.standard_normal(s) for s in ((4, 3), (5,))]
+    theirs = [torch.tensor(p.copy(), requires_grad=True) for p in ours]
+    adam, torch_adam = Adam(ours), torch.optim.Adam(theirs, lr=0.01)
+    for step in range(5):
+        grads = [rng.standard_normal(p.shape) * (10.0 if step % 2 else 0.1) for p in ours]
+        for p, g in zip(theirs, grads, strict=True):
+            p.grad = torch.tensor(g.copy())
+        torch.nn.utils.clip_grad_norm_(theirs, 1.0)
+        clip_grad_norm(grads, 1.0)
+        for g, p in zip(grads, theirs, strict=True):
+            np.testing.assert_allclose(g, p.grad.numpy(), rtol=1e-12)
+        for group in torch_adam.param_groups:
+            group["lr"] = 0.01 / (step + 1)
+        torch_adam.step()
+        adam.step(grads, 0.01 / (step + 1))
+        for p, q in zip(ours, theirs, strict=True):
+            np.testing.assert_allclose(p, q.detach().numpy(), rtol=1e-10, atol=1e-12)
