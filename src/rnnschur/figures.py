@@ -454,8 +454,14 @@ VERDICT_MARKS = {"fragile": "▲", "harmless": "○", "inconclusive": "?", "empt
 def fig_block_profile(profile: pd.DataFrame) -> plt.Figure:
     """Task × coupling block heat map of the harm of removing the block (mean over seeds;
     accuracy or choice lost, FVU gained), each cell marked with its verdict (▲ fragile, ○
-    harmless, ? inconclusive, – empty); one row per task and construction."""
-    profile = profile.assign(row=profile["task"] + " · " + profile["construction"])
+    harmless, ? inconclusive, – empty); one row per task, construction and N_h."""
+    profile = profile.assign(
+        row=profile["task"]
+        + " · "
+        + profile["construction"]
+        + " · N_h "
+        + profile["n_hidden"].astype(str)
+    )
     rows = list(dict.fromkeys(profile["row"]))
     harm = profile.pivot_table(index="row", columns="subset", values="harm_mean").reindex(
         index=rows, columns=list(SINGLE_BLOCKS)
