@@ -157,6 +157,24 @@ the paper's discrete tanh networks (the paper-config run and `presets/more_tasks
 #### The paper's claims, per family
 {family_claims}
 
+## The coupling profile across NeuroGym tasks
+Eight NeuroGym envs of distinct kinds (`presets/neurogym_battery.yaml`: N_h = 64,
+dense_orthogonal, 5 seeds, cross-entropy training, scored by the choice on the response
+periods), as the paper's discrete tanh network and as the tutorial CTRNN (leaky relu, a = 0.2;
+`presets/neurogym_leaky.yaml`). Per task and block: the trained choice score, the harm of
+removing the block (choice lost), its 95 % interval over seeds, the removed mass and the verdict;
+heat maps: `results/neurogym_battery/figures/fig_block_profile.pdf` and
+`results/neurogym_leaky/figures/fig_block_profile.pdf`.
+
+#### Discrete tanh
+{battery}
+
+#### Leaky relu (the tutorial CTRNN)
+{battery_leaky}
+
+#### Task restriction
+{restriction}
+
 ## Beyond the paper
 Four analyses the paper leaves open (README, "Beyond the paper" for what each does).
 
@@ -229,6 +247,47 @@ def family_claims(folders: dict[str, Path]) -> str:
     for claim, verdicts in claims.items():
         if len(verdicts) > 1 or "discrete tanh" not in verdicts:
             lines.append(f"| {claim} | " + " | ".join(verdicts.get(f, "—") for f in folders) + " |")
+    return "\n".join(lines)
+
+
+def battery_summary(folder: Path) -> str:
+    """Per task: trained choice score (mean over seeds) and, per block, harm [interval], mass
+    removed and verdict."""
+    profile = pd.read_csv(folder / "tables" / "block_profile.csv")
+    ablation = pd.read_csv(folder / "tables" / "ablation.csv")
+    full = ablation[(ablation["subset"] == "none") & np.isclose(ablation["alpha"], 0.9)]
+    score = full.groupby("task")["score"].mean()
+    lines = [
+        "| task | choice (full) | −T_RR | −T_C→R | −T_CC |",
+        "|---|---|---|---|---|",
+    ]
+    for task, rows in profile.groupby("task", sort=False):
+        cells = []
+        for block in ("T_RR", "T_CR", "T_CC"):
+            r = rows[rows["subset"] == block].iloc[0]
+            cells.append(
+                f"{r.harm_mean:.3g} [{r.ci_low:.2g}, {r.ci_high:.2g}], mass {r.mass_removed:.2g}, "
+                f"**{r.verdict}**"
+            )
+        lines.append(f"| {task} | {score[task]:.3f} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def restriction_summary(folders: list[Path]) -> str:
+    """How often each block is fragile, harmless or inconclusive across the battery's tasks, per
+    network: which block matters depends on the task where the verdicts differ between tasks."""
+    lines = [
+        "| network | block | fragile | harmless | inconclusive | empty |",
+        "|---|---|---|---|---|---|",
+    ]
+    for folder in folders:
+        profile = pd.read_csv(folder / "tables" / "block_profile.csv")
+        for block in ("T_RR", "T_CR", "T_CC"):
+            counts = profile[profile["subset"] == block]["verdict"].value_counts()
+            cells = [
+                str(int(counts.get(v, 0))) for v in ("fragile", "harmless", "inconclusive", "empty")
+            ]
+            lines.append(f"| {folder.name} | {label(block)} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -368,6 +427,8 @@ def main() -> None:
     parser.add_argument("--more-tasks", type=Path, default=REPO / "results" / "more_tasks")
     parser.add_argument("--leaky-tanh", type=Path, default=REPO / "results" / "leaky_tanh")
     parser.add_argument("--leaky-relu", type=Path, default=REPO / "results" / "leaky_relu")
+    parser.add_argument("--battery", type=Path, default=REPO / "results" / "neurogym_battery")
+    parser.add_argument("--battery-leaky", type=Path, default=REPO / "results" / "neurogym_leaky")
     parser.add_argument(
         "--check",
         type=Path,
@@ -418,6 +479,17 @@ def main() -> None:
             "#### Full-model FVU and the harm of removing each block (mean over seeds, verdict)",
             lambda: family_summary(families),
         ),
+        battery=kept([args.battery], "#### Discrete tanh", lambda: battery_summary(args.battery)),
+        battery_leaky=kept(
+            [args.battery_leaky],
+            "#### Leaky relu (the tutorial CTRNN)",
+            lambda: battery_summary(args.battery_leaky),
+        ),
+        restriction=kept(
+            [args.battery, args.battery_leaky],
+            "#### Task restriction",
+            lambda: restriction_summary([args.battery, args.battery_leaky]),
+        ),
         family_claims=kept(
             [r, args.leaky_tanh, args.leaky_relu],
             "#### The paper's claims, per family",
@@ -438,6 +510,8 @@ def main() -> None:
         readme = replace_block(readme, "more_tasks", marked(block_content(readme, "more_tasks")))
     if all((f / "tables").is_dir() for f in [r, args.more_tasks, args.leaky_tanh, args.leaky_relu]):
         readme = replace_block(readme, "families", family_summary(families))
+    if (args.battery / "tables").is_dir():
+        readme = replace_block(readme, "battery", battery_summary(args.battery))
     (REPO / "README.md").write_text(readme)
     print("wrote docs/results.md and the result blocks of README.md")
 
