@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rnnschur.external import MISUSE_FVU
 from rnnschur.tables import label
 
 REPO = Path(__file__).resolve().parents[1]
@@ -221,7 +222,13 @@ def family_summary(folders: dict[str, list[Path]]) -> str:
     ]
     tasks = list(dict.fromkeys(key[0] for key in profiles))
     for task in tasks:
-        cells = [f"{full[(task, f)]:.3g}" if (task, f) in full else "—" for f in families]
+        cells = [
+            "—"
+            if (task, f) not in full
+            else f"{full[(task, f)]:.3g}"
+            + (" (did not learn the task)" if full[(task, f)] >= MISUSE_FVU else "")
+            for f in families
+        ]
         lines.append(f"| {task} | full model | " + " | ".join(cells) + " |")
         for block in ("T_RR", "T_CR", "T_CC"):
             cells = []
