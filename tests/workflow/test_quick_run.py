@@ -57,8 +57,11 @@ def test_ablation_table_contents(quick_run):
     copy = ablation[ablation["task"] == "copy"]
     assert copy["accuracy"].between(0, 1).all()
     assert copy["metric"].eq("accuracy").all()
-    neuro = ablation[ablation["task"] != "copy"]
+    neuro = ablation[~ablation["task"].isin(["copy", "perceptual_decision"])]
     assert neuro["accuracy"].isna().all() and neuro["metric"].eq("fvu").all()
+    choice = ablation[ablation["task"] == "perceptual_decision"]
+    assert choice["metric"].eq("choice").all() and choice["score"].between(0, 1).all()
+    assert choice["accuracy"].isna().all()
     # Where mass was removed, S_dT is dFVU / mass; where none, it is missing.
     removed = ablation[ablation["mass_removed"] > 0]
     np.testing.assert_allclose(removed["s_delta_t"], removed["delta_fvu"] / removed["mass_removed"])
