@@ -302,7 +302,7 @@ def previous_section(document: str, heading: str) -> str:
     """The text under ``heading`` (a whole line) in ``document`` up to the next heading."""
     lines = document.splitlines()
     if heading not in lines:
-        return "*(not in the previous document)*"
+        return MISSING
     start = lines.index(heading) + 1
     end = start
     while end < len(lines) and not lines[end].startswith("#"):
@@ -407,6 +407,8 @@ def check(folder: Path, document: Path) -> int:
 
 
 NOT_REMADE = "*(not remade in this version: the previous run's tables.)*"
+NOT_RUN = "*(not run for this version of the document)*"
+MISSING = "*(not in the previous document)*"
 
 
 def marked(text: str) -> str:
@@ -452,7 +454,10 @@ def main() -> None:
         """``render()`` when every folder has tables; else the document's own text, marked."""
         if all((f / "tables").is_dir() for f in folders):
             return render()
-        return marked(previous_section(previous, heading))
+        text = previous_section(previous, heading)
+        if text in (MISSING, NOT_RUN) or text.endswith(MISSING) or text.endswith(NOT_RUN):
+            return NOT_RUN
+        return marked(text)
 
     families = {
         "discrete tanh": [r, args.more_tasks],
@@ -493,9 +498,11 @@ def main() -> None:
             lambda: battery_summary(args.battery_leaky),
         ),
         restriction=kept(
-            [args.battery, args.battery_leaky],
+            [args.battery],
             "#### Task restriction",
-            lambda: restriction_summary([args.battery, args.battery_leaky]),
+            lambda: restriction_summary(
+                [f for f in (args.battery, args.battery_leaky) if (f / "tables").is_dir()]
+            ),
         ),
         family_claims=kept(
             [r, args.leaky_tanh, args.leaky_relu],
