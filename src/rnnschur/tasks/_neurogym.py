@@ -22,6 +22,7 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -58,7 +59,7 @@ class NeurogymTask:
     SCORE = "choice"
     HIGHER_IS_BETTER = True
     CURRICULUM_PARAM = None
-    PARAMETERS: dict = None  # no generator settings: the env's kwargs configure it
+    PARAMETERS: ClassVar[dict | None] = None  # no generator settings: the env's kwargs do
     LOSS = "cross_entropy"
 
     def dims(self, **_) -> tuple[int, int]:
