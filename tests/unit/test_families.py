@@ -1,6 +1,8 @@
 """Leaky networks through the paper's method: the propagator split, an ablation computed
 independently, the tutorial CTRNN's state_dict, key maps, bad input and the misuse warning."""
 
+import importlib.util
+
 import numpy as np
 import pytest
 import torch
@@ -220,14 +222,20 @@ class Net(nn.Module):
 '''
 
 
+def user_module(source):
+    """The user's module file, imported as the command imports it."""
+    spec = importlib.util.spec_from_file_location(source.stem, source)
+    code = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(code)
+    return code
+
+
 def test_the_torch_module_route_and_the_native_leaky_family_agree(tmp_path, capsys):
     """The tutorial CTRNN analysed twice: its own forward with h2h.weight swapped for each
     W̃(S), and the native leaky relu rollout of its state_dict. Same split, same scores."""
     source = tmp_path / "ctrnn_module.py"
     source.write_text(MODULE_SOURCE)
-    spec = __import__("importlib.util").util.spec_from_file_location("ctrnn_module", source)
-    code = __import__("importlib.util").util.module_from_spec(spec)
-    spec.loader.exec_module(code)
+    code = user_module(source)
     torch.manual_seed(1)
     net = code.Net()
     with torch.no_grad():
@@ -267,9 +275,7 @@ def test_the_torch_module_route_refuses_bad_input(tmp_path, capsys):
     source = tmp_path / "ctrnn_module.py"
     source.write_text(MODULE_SOURCE)
     weights, heldout = tmp_path / "w.pt", tmp_path / "h.npz"
-    spec = __import__("importlib.util").util.spec_from_file_location("m", source)
-    code = __import__("importlib.util").util.module_from_spec(spec)
-    spec.loader.exec_module(code)
+    code = user_module(source)
     torch.save(code.Net().state_dict(), weights)
     rng = np.random.default_rng(5)
     np.savez(heldout, inputs=rng.standard_normal((4, 5, 3)), targets=rng.standard_normal((4, 5, 2)))
