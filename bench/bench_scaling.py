@@ -3,31 +3,43 @@
 For the copy task (s = d = 8, 128 lags: T = 136, 1024 held-out trials) at N_h in {64, 128, 256,
 512}, one thread, on a random recurrent matrix with a trained model's kind of spectrum (an
 orthogonal matrix scaled by 1.05 plus a Gaussian part: many moduli tied near ρ, like the trained
-dense models): one training step (batch 64, BPTT and Adam), the ordered real Schur form, one full
+dense models): one training step (batch 64, the training's BPTT, clipping and Adam; for the
+dense constructions and for Cayley, whose step adds the map and its autograd), the ordered real
+Schur form, one full
 ablation evaluation (8 subsets x 3 alphas) and each beyond-the-paper analysis with the paper
 config's settings. Each cost is fitted as c · N_h^p over the sizes measured; the projection for
 1,000 models uses the measured per-model costs at N_h = 72 (interpolated by the fit) and the
 paper config's step counts, on 2 cores and on a 100-node cluster through profiles/slurm (whose
 groups bundle each model's short jobs: the wall time there is the longest chain, training then
-its analyses, once the 1,000 models are spread over the nodes).
+its analyses, once the 1,000 models are spread over the nodes). Last, the projected cost of
+presets/scale.yaml (its sizes, constructions and seeds; each model at ``--steps`` training
+steps, the copy task's typical count at N_h = 72, and at its step budget as the bound).
 
 Usage: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python bench/bench_scaling.py [--sizes 64 128 ...]
+           [--steps 6000]
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import numpy as np
 import torch
+import yaml
 
 from rnnschur import basis, refit, subspace, tasks
 from rnnschur.ablation import evaluate_ablations
-from rnnschur.bptt import hidden_states
+from rnnschur.bptt import loss_and_gradients
 from rnnschur.checkpoints import evaluate_checkpoints
+from rnnschur.constructions import initial_recurrent
+from rnnschur.dynamics import DISCRETE
 from rnnschur.rnn import rollout
 from rnnschur.schur import ordered_real_schur
+from rnnschur.train import Adam, _Recurrent, clip_grad_norm
+
+REPO = Path(__file__).resolve().parents[1]
 
 COPY = tasks.get("copy")
 ALPHAS = [0.85, 0.9, 0.95]
@@ -53,20 +65,26 @@ def model(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, np.
     return W_xh, W_hh, W_hy
 
 
-def training_step(rng: np.random.Generator, n: int) -> float:
+def training_step(rng: np.random.Generator, n: int, construction: str) -> float:
+    """Seconds of one training step as :func:`rnnschur.train.train` takes it (no batch drawing)."""
     batch = COPY.generate(rng, 64)
-    x = torch.tensor(batch.inputs.swapaxes(0, 1), dtype=torch.float32)
-    y = torch.tensor(batch.targets.swapaxes(0, 1), dtype=torch.float32)
-    W_xh, W_hh, W_hy = (
-        torch.nn.Parameter(torch.tensor(a, dtype=torch.float32)) for a in model(rng, n)
+    x, y, mask = (
+        np.ascontiguousarray(a.swapaxes(0, 1), np.float32)
+        for a in (batch.inputs, batch.targets, batch.mask)
     )
-    optimizer = torch.optim.Adam([W_xh, W_hh, W_hy], lr=1e-3)
+    as_array = lambda a: np.ascontiguousarray(a, np.float32)  # noqa: E731
+    W_xh, _, W_hy = map(as_array, model(rng, n))
+    init = model(rng, n)[1] if construction != "cayley" else initial_recurrent("cayley", rng, n)
+    recurrent = _Recurrent(init, as_array)
+    optimizer = Adam([W_xh, W_hy, *recurrent.params])
 
     def step():
-        loss = ((hidden_states(x, W_xh, W_hh) @ W_hy.T - y) ** 2).mean()
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+        _, _, (g_xh, g_hh, g_hy) = loss_and_gradients(
+            x, y, mask, W_xh, recurrent.weight(), W_hy, DISCRETE
+        )
+        grads = [g_xh, g_hy, *recurrent.gradients(g_hh)]
+        clip_grad_norm(grads, 1.0)
+        optimizer.step(grads, 1e-3)
 
     step()
     return timed(step, repeat=5)
@@ -77,7 +95,10 @@ def costs(n: int) -> dict[str, float]:
     W_xh, W_hh, W_hy = model(rng, n)
     heldout = COPY.generate(rng, 1024)
     schur = ordered_real_schur(W_hh)
-    out = {"train_step": training_step(rng, n)}
+    out = {
+        "train_step": training_step(rng, n, "dense_orthogonal"),
+        "train_step_cayley": training_step(rng, n, "cayley"),
+    }
     out["schur"] = timed(lambda: ordered_real_schur(W_hh), repeat=3)
     out["ablate"] = timed(
         lambda: evaluate_ablations(W_xh, W_hh, W_hy, schur, ALPHAS, heldout, COPY, 0.01, 0.01)
@@ -123,6 +144,7 @@ def costs(n: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[64, 128, 256, 512])
+    parser.add_argument("--steps", type=int, default=TRAINING_STEPS)
     args = parser.parse_args()
     torch.set_num_threads(1)
     table = {n: costs(n) for n in args.sizes}
@@ -139,7 +161,7 @@ def main() -> None:
     at72 = {stage: c * 72**p for stage, (c, p) in fits.items()}
     per_model = {
         "train": at72["train_step"] * TRAINING_STEPS,
-        "post": sum(v for k, v in at72.items() if k != "train_step"),
+        "post": sum(v for k, v in at72.items() if not k.startswith("train_step")),
     }
     total = per_model["train"] + per_model["post"]
     print(
@@ -151,6 +173,30 @@ def main() -> None:
     print(
         f"  100 nodes (SLURM profile, one model's chain per node at a time): "
         f"{10 * total / 3600:.2f} h"
+    )
+    scale_projection(fits, args.steps)
+
+
+def scale_projection(fits: dict, steps: int) -> None:
+    """Projected CPU time of presets/scale.yaml from the fitted costs: every model at ``steps``
+    training steps and at the preset's step budget."""
+    preset = yaml.safe_load((REPO / "presets" / "scale.yaml").read_text())["tasks"]["copy"]
+    config = yaml.safe_load((REPO / "config.yaml").read_text())["tasks"]["copy"]
+    budget = {**config["training"], **preset.get("training", {})}["max_steps"]
+    n_seeds = len(preset.get("seeds", config["seeds"]))
+    cost = lambda stage, n: fits[stage][0] * n ** fits[stage][1]  # noqa: E731
+    print(f"presets/scale.yaml ({n_seeds} seeds per size and construction), one thread:")
+    print("N_h".ljust(6) + "construction".ljust(18) + f"{steps:>8d} steps{budget:>8d} steps (h)")
+    totals = np.zeros(2)
+    for n in preset["sizes"]:
+        post = sum(cost(k, n) for k in fits if not k.startswith("train_step"))
+        for construction in preset["constructions"]:
+            stage = "train_step_cayley" if construction == "cayley" else "train_step"
+            hours = n_seeds * (np.array([steps, budget]) * cost(stage, n) + post) / 3600
+            totals += hours
+            print(f"{n:<6d}{construction:18s}{hours[0]:14.2f}{hours[1]:14.2f}")
+    print(
+        f"total on 2 cores: {totals[0] / 2:.1f} h ({steps} steps), {totals[1] / 2:.1f} h (budget)"
     )
 
 

@@ -92,18 +92,18 @@ def generate(
     fixation = uniform_steps(rng, fixation_min, fixation_max, n)
     interval = uniform_steps(rng, interval_min, interval_max, n)
     g = bump(pulse_width)
-    inputs = np.zeros((n, length, 1))
-    targets = np.zeros((n, length, 1))
-    mask = np.zeros((n, length))
-    for k in range(n):
-        ready = fixation[k]
-        set_end = ready + stimulus + interval[k] + stimulus
-        inputs[k, ready : ready + stimulus, 0] = 1.0
-        inputs[k, set_end - stimulus : set_end, 0] = 1.0
-        start = set_end + interval[k] - pulse_width // 2
-        stop = min(start + pulse_width, length)
-        targets[k, start:stop, 0] = g[: stop - start]
-        mask[k, : start + pulse_width + decision] = 1.0
+    steps = np.arange(length)
+    ready = fixation[:, None]
+    set_end = ready + stimulus + interval[:, None] + stimulus
+    pulses = ((steps >= ready) & (steps < ready + stimulus)) | (
+        (steps >= set_end - stimulus) & (steps < set_end)
+    )
+    start = set_end + interval[:, None] - pulse_width // 2  # the bump g, clipped to the trial
+    offset = steps - start
+    in_bump = (offset >= 0) & (offset < pulse_width)
+    inputs = pulses.astype(float)[..., None]
+    targets = np.where(in_bump, g[np.clip(offset, 0, pulse_width - 1)], 0.0)[..., None]
+    mask = (steps < start + pulse_width + decision).astype(float)
     return Batch(inputs, targets, mask)
 
 

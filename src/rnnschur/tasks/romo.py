@@ -96,17 +96,17 @@ def generate(
     fixation = uniform_steps(rng, fixation_min, fixation_max, n)
     delay = uniform_steps(rng, delay_min, delay_max, n)
     f = amplitudes(rng, n, amplitude_min, amplitude_max, min_difference)
-    inputs = np.zeros((n, length, 1))
-    targets = np.zeros((n, length, 1))
-    mask = np.zeros((n, length))
-    for k in range(n):
-        first = fixation[k]
-        second = first + stimulus + delay[k]
-        respond = second + stimulus + decision_delay
-        inputs[k, first : first + stimulus, 0] = f[k, 0]
-        inputs[k, second : second + stimulus, 0] = f[k, 1]
-        targets[k, respond : respond + decision, 0] = 1.0 if f[k, 0] > f[k, 1] else -1.0
-        mask[k, respond : respond + decision] = 1.0
+    steps = np.arange(length)
+    first = fixation[:, None]
+    second = first + stimulus + delay[:, None]
+    respond = second + stimulus + decision_delay
+    f1 = (steps >= first) & (steps < first + stimulus)
+    f2 = (steps >= second) & (steps < second + stimulus)
+    decide = (steps >= respond) & (steps < respond + decision)
+    choice = np.where(f[:, 0] > f[:, 1], 1.0, -1.0)[:, None]
+    inputs = np.where(f2, f[:, 1:], np.where(f1, f[:, :1], 0.0))[..., None]
+    targets = np.where(decide, choice, 0.0)[..., None]
+    mask = decide.astype(float)
     return Batch(inputs, targets, mask)
 
 
