@@ -311,17 +311,33 @@ def claims_per_variation(
     return pd.concat(out, ignore_index=True)
 
 
-def claims_per_variation_markdown(table: pd.DataFrame) -> str:
-    """Claim × variation: seeds agreeing and the verdict (— where the variation does not train
-    the claim's task)."""
-    variations = list(dict.fromkeys(table["variation"]))
+def claims_by_size(ablation: pd.DataFrame, claims: list[Claim], level: float) -> pd.DataFrame:
+    """The claims (:func:`evaluate_claims`) at every N_h the run trained for the claim's task
+    and construction (the claims table tests the paper's N_h only): one row per claim and
+    size; claims whose models were not trained are left out."""
+    out = [
+        evaluate_claims(rows, claims, level) for _, rows in ablation.groupby("n_hidden", sort=True)
+    ]
+    table = pd.concat(out, ignore_index=True)
+    table = table[table["n_seeds"] > 0].reset_index(drop=True)
+    return table.astype({"n_hidden": int})
+
+
+def claims_grid_markdown(table: pd.DataFrame, column: str) -> str:
+    """Claim × each value of ``column`` (a variation, an N_h): seeds agreeing and the verdict
+    (— where that value does not train the claim's task)."""
+    values = list(dict.fromkeys(table[column]))
     lines = [
-        "| claim | " + " | ".join(variations) + " |",
-        "|---|" + "---|" * len(variations),
+        "| claim | "
+        + " | ".join(f"N_h = {v}" if column == "n_hidden" else str(v) for v in values)
+        + " |",
+        "|---|" + "---|" * len(values),
     ]
     for claim, rows in table.groupby("claim", sort=False):
-        cell = {r.variation: f"{r.n_agree}/{r.n_seeds} {r.verdict}" for r in rows.itertuples()}
-        lines.append(f"| {claim} | " + " | ".join(cell.get(v, "—") for v in variations) + " |")
+        cell = {
+            getattr(r, column): f"{r.n_agree}/{r.n_seeds} {r.verdict}" for r in rows.itertuples()
+        }
+        lines.append(f"| {claim} | " + " | ".join(cell.get(v, "—") for v in values) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -232,5 +232,34 @@ def test_claims_per_variation_keep_each_variations_own_seeds():
     assert len(ff) == 2
     verdicts = dict(zip(ff["variation"], ff["verdict"], strict=True))
     assert verdicts == {"paper_config": "holds", "noisy": "fails"}
-    markdown = claims.claims_per_variation_markdown(table)
+    markdown = claims.claims_grid_markdown(table, "variation")
     assert "| paper_config | noisy |" in markdown and "3/3 holds | 0/3 fails |" in markdown
+
+
+def test_claims_by_size_test_every_size_on_its_own_models():
+    """−T_CC is planted harmless at N_h = 72 and harmful at N_h = 256: the paper-size claims
+    table sees only 72, the by-size table both, with their own verdicts; a size without the
+    claim's construction leaves that claim out."""
+    harmless = {s: jitter(PAPER_LIKE, 0.001 * s) for s in range(3)}
+    harmful = {s: jitter(PAPER_LIKE, 0.001 * s) | {"T_CC": 0.7 + 0.01 * s} for s in range(3)}
+    frame = pd.concat(
+        [
+            copy_rows("dense_orthogonal", harmless, n_hidden=72),
+            copy_rows("dense_orthogonal", harmful, n_hidden=256),
+            copy_rows("cayley", {s: {"none": 0.995} for s in range(2)}, n_R=68, n_hidden=128),
+        ]
+    )
+    ours = claims.paper_claims(0.02, 10.0)
+    assert verdicts(frame).loc["copy_T_CC_harmless", "n_hidden"] == 72
+    table = claims.claims_by_size(frame, ours, 0.05)
+    cc = table[table["claim_id"] == "copy_T_CC_harmless"].set_index("n_hidden")
+    assert cc["verdict"].to_dict() == {72: "holds", 256: "fails"}
+    assert cc.loc[256, "n_agree"] == 0 and cc.loc[72, "n_agree"] == 3
+    assert set(table["n_hidden"]) == {72, 128, 256}
+    assert not table["task"].ne("copy").any()  # no neuroscience model: no neuroscience claim
+    cayley = table[table["construction"] == "cayley"]
+    assert set(cayley["n_hidden"]) == {128} and (cayley["n_seeds"] == 2).all()
+    markdown = claims.claims_grid_markdown(table, "n_hidden")
+    assert "| claim | N_h = 72 | N_h = 128 | N_h = 256 |" in markdown
+    cc_line = next(line for line in markdown.splitlines() if "T_CC is harmless" in line)
+    assert cc_line.endswith("| 3/3 holds | — | 0/3 fails |")

@@ -92,12 +92,14 @@ rule paper_vs_reproduced:
 
 rule claims:
     """Each claim of the paper that the reproduction can test: per-seed statistic, t interval
-    over seeds, sign test and verdict."""
+    over seeds, sign test and verdict; and the same at every N_h trained (claims_by_size)."""
     input:
         f"{TABLES}/ablation.csv",
     output:
         csv=report(f"{TABLES}/claims.csv", caption="../report/claims.rst", category="Tables"),
         md=f"{TABLES}/claims.md",
+        by_size_csv=f"{TABLES}/claims_by_size.csv",
+        by_size_md=f"{TABLES}/claims_by_size.md",
     log:
         f"{R}/logs/aggregate/claims.log",
     benchmark:

@@ -434,7 +434,8 @@ def all_targets():
     if not TASKS:
         return external
     tables = ["ablation.csv", "models.csv", "paper_vs_reproduced.csv", "paper_vs_reproduced.md"]
-    tables += ["claims.csv", "claims.md", "block_profile.csv", "block_profile.md"]
+    tables += ["claims.csv", "claims.md", "claims_by_size.csv", "claims_by_size.md"]
+    tables += ["block_profile.csv", "block_profile.md"]
     if fidelity_files("{variation}{task}{seed}"):
         tables += ["gap_attribution.csv", "gap_attribution.md", "gap_claims.csv", "gap_claims.md"]
     if "copy" in TASKS:

@@ -1,4 +1,4 @@
-"""Rule claims: the paper's claims tested over seeds."""
+"""Rule claims: the paper's claims tested over seeds, at its N_h and at every N_h trained."""
 
 import sys
 
@@ -7,10 +7,20 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
-from rnnschur.claims import claims_markdown, evaluate_claims, paper_claims  # noqa: E402
+from rnnschur.claims import (  # noqa: E402
+    claims_by_size,
+    claims_grid_markdown,
+    claims_markdown,
+    evaluate_claims,
+    paper_claims,
+)
 
 settings = snakemake.params.claims
 claims = paper_claims(settings["tolerance_accuracy"], settings["much_greater"])
-table = evaluate_claims(pd.read_csv(snakemake.input[0]), claims, settings["level"])
+ablation = pd.read_csv(snakemake.input[0])
+table = evaluate_claims(ablation, claims, settings["level"])
 io.save_csv(snakemake.output.csv, table)
 io.save_text(snakemake.output.md, claims_markdown(table))
+by_size = claims_by_size(ablation, claims, settings["level"])
+io.save_csv(snakemake.output.by_size_csv, by_size)
+io.save_text(snakemake.output.by_size_md, claims_grid_markdown(by_size, "n_hidden"))

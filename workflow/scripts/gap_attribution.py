@@ -8,8 +8,8 @@ import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
 from rnnschur.claims import (  # noqa: E402
+    claims_grid_markdown,
     claims_per_variation,
-    claims_per_variation_markdown,
     paper_claims,
 )
 from rnnschur.gaps import gap_markdown, gap_table  # noqa: E402
@@ -26,4 +26,4 @@ claims = paper_claims(settings["tolerance_accuracy"], settings["much_greater"])
 paper_seeds = ablation[ablation["seed"].isin(snakemake.params.seeds)]
 per_variation = claims_per_variation(paper_seeds, variations, claims, settings["level"])
 io.save_csv(snakemake.output.claims_csv, per_variation)
-io.save_text(snakemake.output.claims_md, claims_per_variation_markdown(per_variation))
+io.save_text(snakemake.output.claims_md, claims_grid_markdown(per_variation, "variation"))
