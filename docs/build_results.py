@@ -7,6 +7,8 @@ read it, never a number, so the documents cannot drift from the tables. Rerun af
     python docs/build_results.py [--results results] [--seeds10 results/seeds10]
                                  [--more-tasks results/more_tasks]
                                  [--leaky-tanh results/leaky_tanh] [--leaky-relu results/leaky_relu]
+                                 [--battery results/neurogym_battery]
+                                 [--battery-leaky results/neurogym_leaky] [--scale results/scale]
 
 A run folder that is not there keeps its sections as the document has them, marked as not
 remade (so one run can be remade without the others).
@@ -176,6 +178,22 @@ heat maps: `results/neurogym_battery/figures/fig_block_profile.pdf` and
 #### Task restriction
 {restriction}
 
+## Scale
+The copy task (paper settings) at N_h = 72, 128 and 256, dense_orthogonal and Cayley, 3 seeds
+(`presets/scale.yaml`): the paper asks whether its picture holds when most modes lie in C. Per
+construction and N_h at α = 0.9: the full model's accuracy, n_R (the modes in R; the task has
+s·d = 64 dimensions of memory), and the harm of removing each coupling block with its removed
+mass and verdict (`results/scale/tables/block_profile.md`).
+
+#### Accuracy, n_R and the harm of each block per N_h
+{scale}
+
+#### The paper's claims at each N_h
+Seeds agreeing and the verdict, each claim tested on the models of that size
+(`results/scale/tables/claims_by_size.md`).
+
+{scale_claims}
+
 ## Beyond the paper
 Four analyses the paper leaves open (README, "Beyond the paper" for what each does).
 
@@ -295,6 +313,36 @@ def restriction_summary(folders: list[Path]) -> str:
                 str(int(counts.get(v, 0))) for v in ("fragile", "harmless", "inconclusive", "empty")
             ]
             lines.append(f"| {folder.name} | {label(block)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def scale_summary(folder: Path) -> str:
+    """The copy task per construction and N_h (α = 0.9, mean over seeds): full accuracy, n_R
+    (mean, range) and n_R / N_h, and per coupling block the harm of removing it (accuracy
+    lost), its removed mass and verdict (block_profile.csv)."""
+    ablation = pd.read_csv(folder / "tables" / "ablation.csv")
+    profile = pd.read_csv(folder / "tables" / "block_profile.csv").set_index(
+        ["construction", "n_hidden", "subset"]
+    )
+    copy = ablation[(ablation["task"] == "copy") & np.isclose(ablation["alpha"], 0.9)]
+    full = copy[copy["subset"] == "none"]
+    lines = [
+        "| construction | N_h | seeds | accuracy (full) | n_R (range) | n_R / N_h | −T_RR | "
+        "−T_C→R | −T_CC |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for (construction, size), rows in full.groupby(["construction", "n_hidden"]):
+        cells = []
+        for block in ("T_RR", "T_CR", "T_CC"):
+            r = profile.loc[(construction, size, block)]
+            cells.append(f"{r.harm_mean:.3g}, mass {r.mass_removed:.2g}, **{r.verdict}**")
+        n_R = rows["n_R"]
+        lines.append(
+            f"| {construction} | {size} | {len(rows)} | {rows['accuracy'].mean():.3f} | "
+            f"{n_R.mean():.1f} ({n_R.min()}–{n_R.max()}) | {n_R.mean() / size:.2f} | "
+            + " | ".join(cells)
+            + " |"
+        )
     return "\n".join(lines)
 
 
@@ -438,6 +486,7 @@ def main() -> None:
     parser.add_argument("--leaky-relu", type=Path, default=REPO / "results" / "leaky_relu")
     parser.add_argument("--battery", type=Path, default=REPO / "results" / "neurogym_battery")
     parser.add_argument("--battery-leaky", type=Path, default=REPO / "results" / "neurogym_leaky")
+    parser.add_argument("--scale", type=Path, default=REPO / "results" / "scale")
     parser.add_argument(
         "--check",
         type=Path,
@@ -504,6 +553,16 @@ def main() -> None:
                 [f for f in (args.battery, args.battery_leaky) if (f / "tables").is_dir()]
             ),
         ),
+        scale=kept(
+            [args.scale],
+            "#### Accuracy, n_R and the harm of each block per N_h",
+            lambda: scale_summary(args.scale),
+        ),
+        scale_claims=kept(
+            [args.scale],
+            "#### The paper's claims at each N_h",
+            lambda: table(args.scale, "claims_by_size.md"),
+        ),
         family_claims=kept(
             [r, args.leaky_tanh, args.leaky_relu],
             "#### The paper's claims, per family",
@@ -526,6 +585,10 @@ def main() -> None:
         readme = replace_block(readme, "families", family_summary(families))
     if (args.battery / "tables").is_dir():
         readme = replace_block(readme, "battery", battery_summary(args.battery))
+    if (args.battery_leaky / "tables").is_dir():
+        readme = replace_block(readme, "battery_leaky", battery_summary(args.battery_leaky))
+    if (args.scale / "tables").is_dir():
+        readme = replace_block(readme, "scale", scale_summary(args.scale))
     (REPO / "README.md").write_text(readme)
     print("wrote docs/results.md and the result blocks of README.md")
 

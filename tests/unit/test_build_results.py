@@ -59,3 +59,35 @@ def test_claims_block_lists_only_the_claims_a_run_tested(tmp_path):
     block = build_results.verdict_summary(tmp_path)
     assert "| sine claim | Figure 2 | 7/10 | **holds** |" in block
     assert "copy claim" not in block and "not run" not in block
+
+
+def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict(tmp_path):
+    """Planted: two seeds at N_h = 128 with n_R 60 and 64 (mean 62, 62/128 = 0.48) and full
+    accuracies 0.9 and 1.0; rows at another α or task are not read."""
+    import pandas as pd
+
+    (tmp_path / "tables").mkdir()
+    base = {"task": "copy", "construction": "cayley", "n_hidden": 128, "subset": "none"}
+    ablation = [
+        base | {"seed": 0, "alpha": 0.9, "n_R": 60, "accuracy": 0.9},
+        base | {"seed": 1, "alpha": 0.9, "n_R": 64, "accuracy": 1.0},
+        base | {"seed": 0, "alpha": 0.85, "n_R": 10, "accuracy": 0.0},
+        base | {"seed": 0, "alpha": 0.9, "n_R": 99, "accuracy": 0.0, "task": "sine"},
+    ]
+    pd.DataFrame(ablation).to_csv(tmp_path / "tables" / "ablation.csv", index=False)
+    profile = [
+        {"construction": "cayley", "n_hidden": 128, "subset": block, "harm_mean": harm}
+        | {"mass_removed": mass, "verdict": verdict}
+        for block, harm, mass, verdict in [
+            ("T_RR", 0.5, 0.25, "fragile"),
+            ("T_CR", 0.01, 0.125, "harmless"),
+            ("T_CC", 0.2, 0.5, "inconclusive"),
+        ]
+    ]
+    pd.DataFrame(profile).to_csv(tmp_path / "tables" / "block_profile.csv", index=False)
+    lines = build_results.scale_summary(tmp_path).splitlines()
+    assert len(lines) == 3
+    assert lines[2] == (
+        "| cayley | 128 | 2 | 0.950 | 62.0 (60–64) | 0.48 | 0.5, mass 0.25, **fragile** | "
+        "0.01, mass 0.12, **harmless** | 0.2, mass 0.5, **inconclusive** |"
+    )
