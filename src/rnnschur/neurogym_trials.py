@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import sys
+import types
 import warnings
 
 import numpy as np
@@ -14,7 +16,22 @@ import numpy as np
 from rnnschur.tasks import Batch, _neurogym
 
 
+def _plotting_not_loaded(*_, **__):
+    raise RuntimeError(
+        "neurogym's plotting is not loaded in this process (rnnschur draws trials without it); "
+        "import neurogym in a process of your own to plot"
+    )
+
+
 def _import_neurogym():
+    """neurogym without its plotting module. ``neurogym.utils`` imports it at import time and it
+    imports stable-baselines3, hence torch: about 3 s of every data and training job, for nothing
+    that draws trials. Where neurogym is not imported yet, an empty
+    stand-in takes that module's place (its two names raise if called)."""
+    if "neurogym" not in sys.modules and "neurogym.utils.plotting" not in sys.modules:
+        plotting = types.ModuleType("neurogym.utils.plotting", "(not loaded by rnnschur)")
+        plotting.plot_env = plotting.fig_ = _plotting_not_loaded
+        sys.modules["neurogym.utils.plotting"] = plotting
     with warnings.catch_warnings():  # gymnasium warns about the envs' render metadata
         warnings.simplefilter("ignore")
         import neurogym

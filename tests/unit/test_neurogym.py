@@ -107,3 +107,34 @@ def test_check_refuses_and_measures():
         neurogym_trials.check("PerceptualDecisionMakin-v0", {})
     with pytest.raises(ValueError, match="takes no argument 'wobble'"):
         neurogym_trials.check(ENV, {"wobble": 1})
+
+
+def test_trials_are_drawn_without_neurogyms_plotting_and_equal_its_full_import():
+    """A fresh process draws trials without importing torch or stable-baselines3 (the stand-in
+    for neurogym's plotting module), and the trials equal those of a process that
+    imported neurogym whole first; the stand-in says what it is when called."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, hashlib, numpy as np\n"
+        "{first}"
+        "from rnnschur import neurogym_trials\n"
+        "b = neurogym_trials.draw(np.random.default_rng(3), 16, 'GoNogo-v0', {{'dt': 100}})\n"
+        "h = hashlib.sha256(b.inputs.tobytes() + b.targets.tobytes() + b.mask.tobytes())\n"
+        "heavy = [m for m in ('torch', 'stable_baselines3') if m in sys.modules]\n"
+        "print(h.hexdigest(), heavy)\n"
+    )
+    run = lambda first: subprocess.run(  # noqa: E731
+        [sys.executable, "-W", "ignore", "-c", code.format(first=first)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split(maxsplit=1)
+    light_hash, light_heavy = run("")
+    full_hash, full_heavy = run("import neurogym\n")
+    assert light_heavy.strip() == "[]"
+    assert "torch" in full_heavy  # the full import does load them: the check can fail
+    assert light_hash == full_hash
+    with pytest.raises(RuntimeError, match="plotting is not loaded"):
+        neurogym_trials._plotting_not_loaded()

@@ -98,7 +98,7 @@ def _neurogym_tasks():
         kwargs = block.get("kwargs", {})
         key = json.dumps([block["env"], kwargs], sort_keys=True)
         if key not in checked:
-            from rnnschur import neurogym_trials  # imports NeuroGym (and torch): seconds
+            from rnnschur import neurogym_trials  # imports NeuroGym: a second or two
 
             try:
                 checked[key] = list(neurogym_trials.check(block["env"], kwargs))

@@ -4,9 +4,9 @@ seen; nothing past it sees anything but a :class:`rnnschur.tasks.Batch`.
 A config block ``tasks.<name>.neurogym: {env: <id>, kwargs: {...}}`` makes ``<name>`` a task.
 The workflow checks the env and its kwargs before any job starts and passes every such task to
 the jobs in the environment variable :data:`SPECS_VARIABLE` (with its N_x and N_y), like the
-kernel settings, so that an analysis job knows the task without importing NeuroGym (which
-imports torch). Trials are drawn by :mod:`rnnschur.neurogym_trials` (data and training jobs
-only), which registers itself here as :data:`TRIAL_SOURCE`.
+kernel settings, so that an analysis job knows the task without importing NeuroGym (gymnasium,
+scipy and matplotlib: a second or two). Trials are drawn by :mod:`rnnschur.neurogym_trials`
+(data and training jobs only), which registers itself here as :data:`TRIAL_SOURCE`.
 
 Per trial: inputs the env's observations; targets one-hot over its actions (N_y = number of
 actions); the mask marks the steps of its response periods (:data:`RESPONSE_PERIODS`, read from
