@@ -467,7 +467,8 @@ def fig_block_profile(profile: pd.DataFrame) -> plt.Figure:
         index=rows, columns=list(SINGLE_BLOCKS)
     )
     verdict = profile.set_index(["row", "subset"])["verdict"]
-    fig, ax = plt.subplots(figsize=(4.6, 0.45 * len(rows) + 1.4))
+    width = 3.4 + 0.06 * max(len(r) for r in rows)  # room for the longest row label
+    fig, ax = plt.subplots(figsize=(width, 0.45 * len(rows) + 1.4), layout="constrained")
     limit = float(np.nanmax(np.abs(harm.to_numpy()))) if harm.notna().any().any() else 1.0
     image = ax.imshow(harm.to_numpy(), cmap="RdBu_r", vmin=-limit, vmax=limit, aspect="auto")
     for i, row in enumerate(rows):
