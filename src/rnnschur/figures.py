@@ -278,6 +278,11 @@ def fig_subspace_control(verdicts: pd.DataFrame) -> plt.Figure:
         squeeze=False,
         sharex=True,
     )
+    # Overlaps lie in [0, 1]: fixed limits, so that no scatter autoscales the shared x of every
+    # panel again (quadratic in the number of panels).
+    axes[0, 0].set_xlim(-0.05, 1.05)
+    for ax in axes.flat:
+        ax.set_autoscalex_on(False)
     for row, task in enumerate(task_names):
         for col, (name, side) in enumerate(panels):
             ax = axes[row, col]
