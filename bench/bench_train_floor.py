@@ -218,9 +218,12 @@ def time_tree(tree: Path, weights_file: Path, steps: int, repeat: int) -> dict[s
 
 
 def floor_times(weights: dict, steps: int, repeat: int) -> dict[str, tuple[float, int]]:
-    """{task: (ms per lean step on the frozen weights, T)}."""
+    """{task: (ms per lean step on the frozen weights, T)}, with the memory settings training
+    uses (:func:`rnnschur.numerics.retain_freed_memory`): the floor is the arithmetic."""
     from rnnschur import tasks
+    from rnnschur.numerics import retain_freed_memory
 
+    retain_freed_memory()
     times = {}
     rng = np.random.default_rng(0)
     for name, (generator, _, _) in task_setups().items():

@@ -37,3 +37,30 @@ def kernel_settings() -> str:
         return f"portable ({pinned})"
     others = " ".join(f"{k}={v}" for k, v in found.items() if v is not None)
     return f"native ({others})" if others else "native"
+
+
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters (malloc.h)
+RETAINED_MMAP_THRESHOLD = 32 * 2**20  # glibc's largest
+RETAINED_TRIM_THRESHOLD = 2**30
+
+
+def retain_freed_memory() -> bool:
+    """Let this process reuse the memory it frees instead of returning it to the system (glibc's
+    ``mallopt``: arrays up to 32 MiB from the heap, the heap trimmed only past 1 GiB free).
+
+    A training step allocates a few arrays of T·B·N_h floats (megabytes) and frees them; with
+    glibc's defaults that memory goes back to the system and every step faults it in again,
+    page by page: on the copy task at N_h = 72 the lean step took 13 ms instead of 8. Only the
+    speed changes, never a number. Returns False where the C library has no ``mallopt`` (not
+    glibc: macOS, musl), True once set.
+    """
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (AttributeError, OSError):
+        return False
+    return bool(
+        mallopt(M_MMAP_THRESHOLD, RETAINED_MMAP_THRESHOLD)
+        and mallopt(M_TRIM_THRESHOLD, RETAINED_TRIM_THRESHOLD)
+    )

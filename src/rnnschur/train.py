@@ -21,6 +21,7 @@ from rnnschur.bptt import loss_and_gradients
 from rnnschur.constructions import CayleyParams, initial_recurrent
 from rnnschur.dynamics import DISCRETE, Dynamics
 from rnnschur.metrics import masked_mean
+from rnnschur.numerics import retain_freed_memory
 from rnnschur.rnn import rollout
 
 LOG_COLUMNS = ("step", "loss", "batch_score", "validation_score", "lr", "horizon")
@@ -223,6 +224,7 @@ def train(
     :class:`TrainingDiverged`, naming ``name``, the step and the loss, when the loss is not
     finite or exceeds ``settings.max_loss``.
     """
+    retain_freed_memory()  # each step's arrays reused, not faulted in again (speed only)
     module = tasks.get(task)
     N_x, N_y = module.dims(**task_params)
     as_array = _array_maker(settings.device)

@@ -113,3 +113,35 @@ def test_adam_and_clipping_equal_torchs():
         adam.step(grads, 0.01 / (step + 1))
         for p, q in zip(ours, theirs, strict=True):
             np.testing.assert_allclose(p, q.detach().numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_retained_memory_changes_the_speed_not_the_weights():
+    """Under glibc, mallopt takes the settings (True); a process that never sets them trains
+    the same weights, bit for bit, as one that does (training sets them itself)."""
+    import platform
+    import subprocess
+    import sys
+
+    from rnnschur.numerics import retain_freed_memory
+
+    assert retain_freed_memory() is (platform.libc_ver()[0] == "glibc")
+    code = (
+        "import hashlib, numpy as np, rnnschur.numerics as n, rnnschur.train as t\n"
+        "from rnnschur import tasks\n"
+        "{patch}"
+        "held = tasks.get('sine').generate(np.random.default_rng(0), 8)\n"
+        "s = t.TrainSettings(lr=3e-3, batch_size=64, max_steps=30, eval_every=10, n_validation=8)\n"
+        "m = t.train('sine', dict(), 'dense_orthogonal', 48, s, np.random.default_rng(1), held)\n"
+        "w = m.W_hh.tobytes() + m.W_xh.tobytes() + m.W_hy.tobytes()\n"
+        "print(hashlib.sha256(w).hexdigest())\n"
+    )
+    hashes = [
+        subprocess.run(
+            [sys.executable, "-c", code.format(patch=patch)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for patch in ("", "t.retain_freed_memory = lambda: False\n")
+    ]
+    assert hashes[0] == hashes[1] and len(hashes[0].strip()) == 64
