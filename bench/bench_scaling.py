@@ -35,6 +35,7 @@ from rnnschur.bptt import loss_and_gradients
 from rnnschur.checkpoints import evaluate_checkpoints
 from rnnschur.constructions import initial_recurrent
 from rnnschur.dynamics import DISCRETE
+from rnnschur.numerics import retain_freed_memory
 from rnnschur.rnn import rollout
 from rnnschur.schur import ordered_real_schur
 from rnnschur.train import Adam, _Recurrent, clip_grad_norm
@@ -147,6 +148,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=TRAINING_STEPS)
     args = parser.parse_args()
     torch.set_num_threads(1)
+    retain_freed_memory()  # as training does
     table = {n: costs(n) for n in args.sizes}
     stages = list(table[args.sizes[0]])
     print("Cost per model, one thread (s):")
@@ -179,25 +181,29 @@ def main() -> None:
 
 def scale_projection(fits: dict, steps: int) -> None:
     """Projected CPU time of presets/scale.yaml from the fitted costs: every model at ``steps``
-    training steps and at the preset's step budget."""
-    preset = yaml.safe_load((REPO / "presets" / "scale.yaml").read_text())["tasks"]["copy"]
+    training steps and at the preset's step budget, then the stages the preset runs (Schur and
+    ablation; the beyond-the-paper analyses too unless ``beyond_models: none``)."""
+    preset = yaml.safe_load((REPO / "presets" / "scale.yaml").read_text())
     config = yaml.safe_load((REPO / "config.yaml").read_text())["tasks"]["copy"]
-    budget = {**config["training"], **preset.get("training", {})}["max_steps"]
-    n_seeds = len(preset.get("seeds", config["seeds"]))
+    copy = preset["tasks"]["copy"]
+    budget = {**config["training"], **copy.get("training", {})}["max_steps"]
+    n_seeds = len(copy.get("seeds", config["seeds"]))
+    after = ["schur", "ablate"]
+    if preset.get("beyond_models") != "none":
+        after += [k for k in fits if k not in after and not k.startswith("train_step")]
     cost = lambda stage, n: fits[stage][0] * n ** fits[stage][1]  # noqa: E731
-    print(f"presets/scale.yaml ({n_seeds} seeds per size and construction), one thread:")
+    print(f"presets/scale.yaml ({n_seeds} seeds per size and construction; {', '.join(after)}):")
     print("N_h".ljust(6) + "construction".ljust(18) + f"{steps:>8d} steps{budget:>8d} steps (h)")
     totals = np.zeros(2)
-    for n in preset["sizes"]:
-        post = sum(cost(k, n) for k in fits if not k.startswith("train_step"))
-        for construction in preset["constructions"]:
+    for n in copy["sizes"]:
+        post = sum(cost(k, n) for k in after)
+        for construction in copy["constructions"]:
             stage = "train_step_cayley" if construction == "cayley" else "train_step"
             hours = n_seeds * (np.array([steps, budget]) * cost(stage, n) + post) / 3600
             totals += hours
             print(f"{n:<6d}{construction:18s}{hours[0]:14.2f}{hours[1]:14.2f}")
-    print(
-        f"total on 2 cores: {totals[0] / 2:.1f} h ({steps} steps), {totals[1] / 2:.1f} h (budget)"
-    )
+    halves = totals / 2
+    print(f"total on 2 cores: {halves[0]:.1f} h ({steps} steps), {halves[1]:.1f} h (budget)")
 
 
 if __name__ == "__main__":
