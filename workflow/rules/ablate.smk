@@ -16,8 +16,8 @@ rule ablate:
         "../../envs/analysis.yaml"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=per_model(1000),
+        runtime=per_model(10),
     params:
         alpha_grid=config["alpha_grid"],
         epsilon=config["ablation"]["epsilon"],

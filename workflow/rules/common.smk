@@ -75,6 +75,15 @@ validate(config, "../schemas/config.schema.yaml")
 os.environ.update(job_environment(config["numerics"]))
 R = config["results_dir"].rstrip("/")
 GPUS_PER_TRAINING = 1 if config["device"].startswith("cuda") else 0
+
+
+def per_model(base):
+    """A per-model job's resource (mem_mb or runtime in minutes) for its N_h: ``base`` up to
+    N_h = 128, then growing as N_h^1.5, as a training step and a held-out rollout do
+    (bench/bench_scaling.py; measured peaks at N_h = 256: 0.52 GB training, 0.45 GB ablation)."""
+    return lambda wildcards: int(base * max(1.0, (int(wildcards.size) / 128) ** 1.5))
+
+
 TASKS = config["run_tasks"]
 
 

@@ -17,8 +17,8 @@ rule train:
         "../../envs/train.yaml"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=30,
+        mem_mb=per_model(1000),
+        runtime=per_model(30),
         # One GPU per training job when training on CUDA: `--resources gpu=N` (local) or the
         # SLURM executor's native gpu resource keeps -cN from stacking N trainings on one GPU.
         gpu=GPUS_PER_TRAINING,
