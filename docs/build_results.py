@@ -317,18 +317,23 @@ def restriction_summary(folders: list[Path]) -> str:
 
 
 def scale_summary(folder: Path) -> str:
-    """The copy task per construction and N_h (α = 0.9, mean over seeds): full accuracy, n_R
-    (mean, range) and n_R / N_h, and per coupling block the harm of removing it (accuracy
-    lost), its removed mass and verdict (block_profile.csv)."""
+    """The copy task per construction and N_h (α = 0.9, mean over seeds): the seeds whose
+    training reached its target score (models.csv), full accuracy, n_R (mean, range) and
+    n_R / N_h, and per coupling block the harm of removing it (accuracy lost), its removed mass
+    and verdict (block_profile.csv). A model that did not learn the task has little to lose."""
     ablation = pd.read_csv(folder / "tables" / "ablation.csv")
+    models = pd.read_csv(folder / "tables" / "models.csv")
+    reached = models[models["task"] == "copy"].groupby(["construction", "n_hidden"])[
+        "reached_target"
+    ]
     profile = pd.read_csv(folder / "tables" / "block_profile.csv").set_index(
         ["construction", "n_hidden", "subset"]
     )
     copy = ablation[(ablation["task"] == "copy") & np.isclose(ablation["alpha"], 0.9)]
     full = copy[copy["subset"] == "none"]
     lines = [
-        "| construction | N_h | seeds | accuracy (full) | n_R (range) | n_R / N_h | −T_RR | "
-        "−T_C→R | −T_CC |",
+        "| construction | N_h | seeds reaching the target | accuracy (full) | n_R (range) | "
+        "n_R / N_h | −T_RR | −T_C→R | −T_CC |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for (construction, size), rows in full.groupby(["construction", "n_hidden"]):
@@ -337,8 +342,10 @@ def scale_summary(folder: Path) -> str:
             r = profile.loc[(construction, size, block)]
             cells.append(f"{r.harm_mean:.3g}, mass {r.mass_removed:.2g}, **{r.verdict}**")
         n_R = rows["n_R"]
+        n_reached = int(reached.get_group((construction, size)).sum())
         lines.append(
-            f"| {construction} | {size} | {len(rows)} | {rows['accuracy'].mean():.3f} | "
+            f"| {construction} | {size} | {n_reached}/{len(rows)} | "
+            f"{rows['accuracy'].mean():.3f} | "
             f"{n_R.mean():.1f} ({n_R.min()}–{n_R.max()}) | {n_R.mean() / size:.2f} | "
             + " | ".join(cells)
             + " |"

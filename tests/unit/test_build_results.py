@@ -62,8 +62,9 @@ def test_claims_block_lists_only_the_claims_a_run_tested(tmp_path):
 
 
 def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict(tmp_path):
-    """Planted: two seeds at N_h = 128 with n_R 60 and 64 (mean 62, 62/128 = 0.48) and full
-    accuracies 0.9 and 1.0; rows at another α or task are not read."""
+    """Planted: two seeds at N_h = 128 with n_R 60 and 64 (mean 62, 62/128 = 0.48), full
+    accuracies 0.9 and 1.0, one of them reaching its target; rows at another α or task are not
+    read."""
     import pandas as pd
 
     (tmp_path / "tables").mkdir()
@@ -85,9 +86,14 @@ def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict(tmp_path):
         ]
     ]
     pd.DataFrame(profile).to_csv(tmp_path / "tables" / "block_profile.csv", index=False)
+    models = [
+        {"task": "copy", "construction": "cayley", "n_hidden": 128, "reached_target": r}
+        for r in (True, False)
+    ] + [{"task": "sine", "construction": "cayley", "n_hidden": 128, "reached_target": True}]
+    pd.DataFrame(models).to_csv(tmp_path / "tables" / "models.csv", index=False)
     lines = build_results.scale_summary(tmp_path).splitlines()
     assert len(lines) == 3
     assert lines[2] == (
-        "| cayley | 128 | 2 | 0.950 | 62.0 (60–64) | 0.48 | 0.5, mass 0.25, **fragile** | "
+        "| cayley | 128 | 1/2 | 0.950 | 62.0 (60–64) | 0.48 | 0.5, mass 0.25, **fragile** | "
         "0.01, mass 0.12, **harmless** | 0.2, mass 0.5, **inconclusive** |"
     )
