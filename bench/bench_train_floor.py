@@ -8,9 +8,8 @@ backward recurrence, the three weight gradients: nothing else).
 
 Both run on the same **frozen trained weights**: ``train`` starts from them (its initial draws
 are replaced) with learning rate 0, so every step does all of its arithmetic on a network whose
-state does not change. (The cost of a step depends on the weights: a fresh network's decaying
-states and gradients reach denormal floats, several times slower, so timing real training mixes
-the step's cost with the training's state.) The weights are those of a finished run
+state does not change. (Timing K against 2K steps of real training mixes the step's cost
+with the state of training; it gave negative differences.) The weights are those of a finished run
 (``--models DIR``: DIR/models/<task>/dense_orthogonal/n<N_h>/seed0/weights.npz, a paper-scale
 results folder) or, where it has none, of ``--warmup`` steps of this tree's training. Fixed
 costs cancel by timing K and 2K steps (best of ``--repeat``), in CPU time of the one thread (run
