@@ -316,3 +316,12 @@ def test_legacy_flip_flop_gaps_and_first_pulses():
     assert set(first) == set(range(0, 8))
     assert set(gaps) == set(range(5, 13))
     assert abs(np.mean(np.array(signs) > 0) - 0.5) < 0.02
+
+
+def test_window_marks_each_trials_steps_from_its_start():
+    from rnnschur.tasks import window
+
+    marked = window(6, np.array([0, 3]), 2)
+    assert marked.tolist() == [[1, 1, 0, 0, 0, 0], [0, 0, 0, 1, 1, 0]]
+    per_trial = window(4, np.array([1, 0]), np.array([3, 1]))  # widths per trial, clipped
+    assert per_trial.tolist() == [[0, 1, 1, 1], [1, 0, 0, 0]]

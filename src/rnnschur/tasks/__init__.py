@@ -91,6 +91,14 @@ def uniform_steps(rng: np.random.Generator, low: float, high: float, size) -> np
     return np.floor(rng.uniform(low, high, size=size)).astype(int)
 
 
+def window(length: int, start: np.ndarray, width) -> np.ndarray:
+    """(n, length) booleans: step t of trial k lies in [start_k, start_k + width) (a stimulus,
+    a response period); ``start`` and ``width`` per trial or one for all."""
+    steps = np.arange(length)
+    start = np.asarray(start)[:, None]
+    return (steps >= start) & (steps < start + np.asarray(width)[..., None])
+
+
 def draw_heldout(name: str, n: int, base_seed: int, **generator) -> Batch:
     """The fixed held-out set of task ``name``: ``n`` trials from the generator with its
     ``generator`` settings, drawn from the seed of (``base_seed``, "heldout", ``name``)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from rnnschur.metrics import fvu
-from rnnschur.tasks import Batch, uniform_steps
+from rnnschur.tasks import Batch, uniform_steps, window
 
 SCORE = "fvu"
 HIGHER_IS_BETTER = False
@@ -92,18 +92,15 @@ def generate(
     fixation = uniform_steps(rng, fixation_min, fixation_max, n)
     interval = uniform_steps(rng, interval_min, interval_max, n)
     g = bump(pulse_width)
-    steps = np.arange(length)
-    ready = fixation[:, None]
-    set_end = ready + stimulus + interval[:, None] + stimulus
-    pulses = ((steps >= ready) & (steps < ready + stimulus)) | (
-        (steps >= set_end - stimulus) & (steps < set_end)
-    )
-    start = set_end + interval[:, None] - pulse_width // 2  # the bump g, clipped to the trial
-    offset = steps - start
-    in_bump = (offset >= 0) & (offset < pulse_width)
+    ready = fixation
+    set_end = ready + stimulus + interval + stimulus
+    pulses = window(length, ready, stimulus) | window(length, set_end - stimulus, stimulus)
+    start = set_end + interval - pulse_width // 2  # the bump g, clipped to the trial
+    in_bump = window(length, start, pulse_width)
+    offset = np.arange(length) - start[:, None]
     inputs = pulses.astype(float)[..., None]
     targets = np.where(in_bump, g[np.clip(offset, 0, pulse_width - 1)], 0.0)[..., None]
-    mask = (steps < start + pulse_width + decision).astype(float)
+    mask = window(length, np.zeros_like(start), start + pulse_width + decision).astype(float)
     return Batch(inputs, targets, mask)
 
 

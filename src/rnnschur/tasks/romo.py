@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from rnnschur.metrics import fvu
-from rnnschur.tasks import Batch, uniform_steps
+from rnnschur.tasks import Batch, uniform_steps, window
 
 SCORE = "fvu"
 HIGHER_IS_BETTER = False
@@ -96,13 +96,11 @@ def generate(
     fixation = uniform_steps(rng, fixation_min, fixation_max, n)
     delay = uniform_steps(rng, delay_min, delay_max, n)
     f = amplitudes(rng, n, amplitude_min, amplitude_max, min_difference)
-    steps = np.arange(length)
-    first = fixation[:, None]
-    second = first + stimulus + delay[:, None]
+    first = fixation
+    second = first + stimulus + delay
     respond = second + stimulus + decision_delay
-    f1 = (steps >= first) & (steps < first + stimulus)
-    f2 = (steps >= second) & (steps < second + stimulus)
-    decide = (steps >= respond) & (steps < respond + decision)
+    f1, f2 = window(length, first, stimulus), window(length, second, stimulus)
+    decide = window(length, respond, decision)
     choice = np.where(f[:, 0] > f[:, 1], 1.0, -1.0)[:, None]
     inputs = np.where(f2, f[:, 1:], np.where(f1, f[:, :1], 0.0))[..., None]
     targets = np.where(decide, choice, 0.0)[..., None]
