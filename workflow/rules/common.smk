@@ -69,6 +69,12 @@ if config.get("preset"):
     update_config(config, load_preset(config["preset"]))
     update_config(config, workflow.config_settings.overwrite_config)
 validate(config, "../schemas/config.schema.yaml")
+# The schema of one task's block, parsed once, for the block each fidelity variation makes (one
+# per variation and task: parsing the whole schema for each took seconds before the first job).
+with open(ROOT / "workflow" / "schemas" / "config.schema.yaml") as schema:
+    TASK_SCHEMA = Draft202012Validator(
+        {"$defs": yaml.load(schema, Loader=yaml.CSafeLoader)["$defs"], "$ref": "#/$defs/task"}
+    )
 
 # Portable bits (config key numerics): every job, local or on a cluster node, inherits the pinned
 # kernel choice from this environment (a library reads it when a job's process loads it).
@@ -258,7 +264,9 @@ def _check_config():
             trial["tasks"][task]["generator"].update(variation.get("generator", {}))
             trial["tasks"][task]["training"].update(variation.get("training", {}))
             try:
-                validate(trial, "../schemas/config.schema.yaml")
+                for error in TASK_SCHEMA.iter_errors(trial["tasks"][task]):
+                    key = ".".join(["tasks", task, *map(str, error.absolute_path)])
+                    raise WorkflowError(f"config key {key}: {error.message}")
                 if task not in NEUROGYM_TASKS:
                     check_generator("generator", task, trial["tasks"][task]["generator"])
             except WorkflowError as error:
