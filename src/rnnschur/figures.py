@@ -32,6 +32,12 @@ def _label(subset: str) -> str:
     return label(subset).replace(", ", "\n")
 
 
+def _jitter(n: int, width: float) -> np.ndarray:
+    """Offsets spread evenly over [-width, width] (0 for one point): the points of one category
+    side by side, at the same places in every run."""
+    return np.linspace(-width, width, n) if n > 1 else np.zeros(n)
+
+
 def _reported() -> pd.DataFrame:
     return pd.DataFrame(paper.REPORTED, columns=paper.COLUMNS)
 
@@ -113,7 +119,7 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
                     spread = values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else 0
                     ax.bar(i, values.mean(), yerr=spread, color=f"C{i}", alpha=0.5, capsize=3)
                     ax.scatter(
-                        np.full(len(values), i) + np.linspace(-0.15, 0.15, len(values)),
+                        i + _jitter(len(values), 0.15),
                         values,
                         color=f"C{i}",
                         s=12,
@@ -399,9 +405,10 @@ def fig_basis_sensitivity(basis: pd.DataFrame) -> plt.Figure:
     order = [s for s in FIG1_ORDER if s in set(schur["subset"])]
     for i, subset in enumerate(order):
         values = schur[schur["subset"] == subset]
-        jitter = np.linspace(-0.25, 0.25, len(values))
         colour = values["construction"].map(colours)
-        axes[2].scatter(i + jitter, values["amplification_median"], s=6, color=colour)
+        axes[2].scatter(
+            i + _jitter(len(values), 0.25), values["amplification_median"], s=6, color=colour
+        )
     axes[2].set_xticks(range(len(order)), [_label(s) for s in order], fontsize=6)
     axes[2].set(yscale="log", ylabel="amplification, Schur route")
     scatter(axes[3], model, "kappa_V", "eigen_schur_difference")
@@ -494,8 +501,6 @@ def fig_block_profile(profile: pd.DataFrame) -> plt.Figure:
 def fig_gap_attribution(gaps: pd.DataFrame) -> plt.Figure:
     """One panel per number of the paper: every seed's value (points) and the mean (bar) under
     the paper config and each variation of the gap study; the paper's value as a red line."""
-    import seaborn as sns  # here, not at the top: it costs ~2 s of start-up in every figure job
-
     numbers = list(dict.fromkeys(gaps[["task", "subset", "quantity"]].itertuples(index=False)))
     ncols = 4
     nrows = -(-len(numbers) // ncols)
@@ -504,24 +509,11 @@ def fig_gap_attribution(gaps: pd.DataFrame) -> plt.Figure:
         rows = gaps[
             (gaps["task"] == task) & (gaps["subset"] == subset) & (gaps["quantity"] == quantity)
         ]
-        seeds = pd.DataFrame(
-            [
-                {"variation": r.variation, "value": v}
-                for r in rows.itertuples()
-                for v in json.loads(r.per_seed).values()
-            ]
-        )
-        order = list(rows["variation"])
-        sns.stripplot(
-            data=seeds,
-            x="value",
-            y="variation",
-            order=order,
-            ax=ax,
-            size=4,
-            color="C0",
-            jitter=0.15,
-        )
+        for k, per_seed in enumerate(rows["per_seed"]):
+            values = list(json.loads(per_seed).values())
+            ax.scatter(values, k + _jitter(len(values), 0.15), s=16, color="C0", zorder=3)
+        ax.set_yticks(range(len(rows)), rows["variation"])
+        ax.set_ylim(len(rows) - 0.5, -0.5)
         ax.scatter(rows["mean"], range(len(rows)), marker="|", s=200, color="k", zorder=4)
         ax.axvline(rows["paper_value"].iloc[0], color="crimson", lw=1.2, label="paper")
         if quantity == "fvu":
@@ -556,7 +548,14 @@ def fig_external_profile(ablation: pd.DataFrame, alpha: float, name: str) -> plt
 
 
 def save(fig: plt.Figure, paths: list[str]) -> None:
-    """Save ``fig`` to each path (format from the suffix), atomically, then close it."""
+    """Save ``fig`` to each path (format from the suffix), atomically, then close it.
+
+    The layout is done once, here: a figure that keeps its layout engine is laid out again, in a
+    full draw of its own, before every format is drawn (twice the drawing for two formats)."""
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)
+        fig.set_layout_engine(None)
     for path in paths:
         with atomic_path(path) as tmp:
             fig.savefig(tmp, format=str(path).rsplit(".", 1)[1])
