@@ -12,12 +12,13 @@ reported beside it; with 3 seeds it cannot go below 0.125, which is why the inte
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy.special import stdtrit
 
 from rnnschur.schur import COUPLING_BLOCKS
 
@@ -222,7 +223,7 @@ def t_interval(values: np.ndarray, level: float) -> tuple[float, float]:
     n = len(values)
     if n < 2:
         return np.nan, np.nan
-    half = stats.t.ppf(1 - level / 2, n - 1) * np.std(values, ddof=1) / np.sqrt(n)
+    half = stdtrit(n - 1, 1 - level / 2) * np.std(values, ddof=1) / np.sqrt(n)
     return float(np.mean(values) - half), float(np.mean(values) + half)
 
 
@@ -241,8 +242,9 @@ def verdict(low: float, high: float, kind: str, bound: float) -> str:
 
 
 def sign_test(n_agree: int, n: int) -> float:
-    """One-sided exact sign test: P(at least ``n_agree`` of ``n`` seeds agree | p = 1/2)."""
-    return float(stats.binom.sf(n_agree - 1, n, 0.5)) if n else np.nan
+    """One-sided exact sign test: P(at least ``n_agree`` of ``n`` seeds agree | p = 1/2), the
+    binomial tail Σ_{k ≥ n_agree} C(n, k) / 2^n, summed in integers and rounded once."""
+    return sum(math.comb(n, k) for k in range(n_agree, n + 1)) / 2**n if n else np.nan
 
 
 def claim_models(ablation: pd.DataFrame, claim: Claim) -> tuple[int | None, pd.DataFrame]:

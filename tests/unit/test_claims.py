@@ -168,6 +168,19 @@ def test_verdict_rules_at_their_edges():
         claims.verdict(0.0, 1.0, "less", 0.0)
 
 
+@pytest.mark.parametrize("n", range(1, 15))
+def test_sign_test_and_interval_equal_scipy_stats(n):
+    """The exact integer tail equals scipy.stats' binomial survival function bit for bit at every
+    count of seeds up to 14 (beyond, scipy's is off by an ulp: P(X ≥ 8 | n = 15) is 0.5 exactly),
+    and the t quantile is scipy.stats' Student t one."""
+    for n_agree in range(n + 1):
+        assert claims.sign_test(n_agree, n) == float(stats.binom.sf(n_agree - 1, n, 0.5))
+    assert claims.sign_test(8, 15) == 0.5
+    values = np.random.default_rng(n).normal(size=n + 1)
+    half = stats.t.ppf(0.975, n) * np.std(values, ddof=1) / np.sqrt(n + 1)
+    assert claims.t_interval(values, 0.05) == (np.mean(values) - half, np.mean(values) + half)
+
+
 def test_claims_use_the_paper_size_or_the_largest_trained():
     frame = copy_rows("dense_orthogonal", {0: PAPER_LIKE, 1: PAPER_LIKE}, n_hidden=16)
     frame = pd.concat([frame, copy_rows("dense_orthogonal", {0: PAPER_LIKE}, n_hidden=8)])
