@@ -12,9 +12,12 @@ state does not change. (Timing K against 2K steps of real training mixes the ste
 with the state of training; it gave negative differences.) The weights are those of a finished run
 (``--models DIR``: DIR/models/<task>/dense_orthogonal/n<N_h>/seed0/weights.npz, a paper-scale
 results folder) or, where it has none, of ``--warmup`` steps of this tree's training. Fixed
-costs cancel by timing K and 2K steps (best of ``--repeat``), in CPU time of the one thread (run
-with OMP_NUM_THREADS=1). ``--tree DIR`` times another source tree's ``train`` (e.g. a
-``git worktree`` of an older commit) in the same run, on the same weights.
+costs cancel by timing K and 2K steps (the least of ``--repeat`` rounds each), in CPU time of the
+one thread (run with OMP_NUM_THREADS=1). The floor and ``train`` are timed in turn, round by
+round, in the same process, so that the machine's slow spells reach both alike (timed apart,
+the ratios moved by ±0.3 from run to run). ``--tree DIR`` times another source tree's ``train``
+(e.g. a ``git worktree`` of an older commit) in the same run, on the same weights, beside the
+floor timed with it.
 
 Usage: OMP_NUM_THREADS=1 python bench/bench_train_floor.py [--steps K] [--repeat 3]
            [--models RESULTS_DIR ...] [--warmup 1000] [--tree DIR ...]
@@ -80,19 +83,32 @@ def task_setups() -> dict[str, tuple[dict, int, dict]]:
     return setups
 
 
-def per_step(run, steps: int, repeat: int) -> float:
-    """Seconds per step: best of (time(2K) − time(K)) / K, in this process's CPU time (one
-    thread: its work, robust to other processes on the machine)."""
-    run(1)  # first-call costs (lazy imports and initialisations) before any timing
-    best = np.inf
+def task_lengths() -> dict[str, int]:
+    """{task: T}, the trial length in steps at the settings of :func:`task_setups`."""
+    from rnnschur import tasks
+
+    rng = np.random.default_rng(0)
+    return {
+        name: tasks.get(name).generate(rng, 1, **generator).inputs.shape[1]
+        for name, (generator, _, _) in task_setups().items()
+    }
+
+
+def per_step(runs: dict, steps: int, repeat: int) -> dict[str, float]:
+    """Seconds per step of each ``runs[name](k)``: (min time(2K) − min time(K)) / K, the minima
+    over ``repeat`` rounds, in this process's CPU time (one thread: its work). The runs are
+    interleaved round by round, so that a slow spell of the machine reaches all of them alike,
+    and each minimum drops the rounds it slowed (noise only adds time)."""
+    for run in runs.values():
+        run(1)  # first-call costs (lazy imports and initialisations) before any timing
+    best = {name: [np.inf, np.inf] for name in runs}
     for _ in range(repeat):
-        start = time.process_time()
-        run(steps)
-        middle = time.process_time()
-        run(2 * steps)
-        end = time.process_time()
-        best = min(best, ((end - middle) - (middle - start)) / steps)
-    return best
+        for name, run in runs.items():
+            for i, k in enumerate((steps, 2 * steps)):
+                start = time.process_time()
+                run(k)
+                best[name][i] = min(best[name][i], time.process_time() - start)
+    return {name: (twice - once) / steps for name, (once, twice) in best.items()}
 
 
 def trained_weights(models: list[Path], warmup: int) -> dict[str, dict[str, np.ndarray]]:
@@ -139,8 +155,9 @@ def trained_weights(models: list[Path], warmup: int) -> dict[str, dict[str, np.n
 
 
 def project_times(weights_file: str, steps: int, repeat: int) -> dict[str, float]:
-    """ms per step of the importable ``rnnschur.train.train`` per task, started from the frozen
-    weights in ``weights_file`` (np.savez of <task>/<key>) with learning rate 0."""
+    """{task: {"floor": ms, "train": ms}} per step of the lean step and of the importable
+    ``rnnschur.train.train``, started from the frozen weights in ``weights_file`` (np.savez of
+    <task>/<key>) with learning rate 0, timed in turn (:func:`per_step`)."""
     import rnnschur.train as training_module
     from rnnschur import tasks
 
@@ -194,13 +211,16 @@ def project_times(weights_file: str, steps: int, repeat: int) -> dict[str, float
                 heldout,
             )
 
-        times[name] = 1e3 * per_step(run, steps, repeat)
+        ms = per_step({"floor": floor_run(name, generator, W), "train": run}, steps, repeat)
+        times[name] = {key: 1e3 * value for key, value in ms.items()}
     training_module.initial_recurrent, training_module._io_weights = originals
     return times
 
 
 def time_tree(tree: Path, weights_file: Path, steps: int, repeat: int) -> dict[str, float]:
-    """ms per training step of ``tree``'s ``train`` for each task, in a fresh process."""
+    """{task: {"floor": ms, "train": ms}} per step, ``tree``'s ``train`` and the lean step timed
+    in turn in one fresh process (with the memory settings of that tree's training: it sets them
+    in the process, or an older tree does not)."""
     code = (
         "import sys, json; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2]);"
         "import bench_train_floor as b; print(json.dumps(b.project_times(sys.argv[3],"
@@ -216,28 +236,21 @@ def time_tree(tree: Path, weights_file: Path, steps: int, repeat: int) -> dict[s
     return json.loads(out.strip().splitlines()[-1])
 
 
-def floor_times(weights: dict, steps: int, repeat: int) -> dict[str, tuple[float, int]]:
-    """{task: (ms per lean step on the frozen weights, T)}, with the memory settings training
-    uses (:func:`rnnschur.numerics.retain_freed_memory`): the floor is the arithmetic."""
+def floor_run(name: str, generator: dict, weights: dict):
+    """run(k): k lean steps (:func:`lean_step`) on a batch of 64 trials of task ``name``."""
     from rnnschur import tasks
-    from rnnschur.numerics import retain_freed_memory
 
-    retain_freed_memory()
-    times = {}
-    rng = np.random.default_rng(0)
-    for name, (generator, _, _) in task_setups().items():
-        batch = tasks.get(name).generate(rng, 64, **generator)
-        f32 = lambda a: np.ascontiguousarray(a.swapaxes(0, 1), np.float32)  # noqa: E731
-        X, Y = f32(batch.inputs), f32(batch.targets)
-        M = f32(batch.mask if batch.mask.ndim == 2 else batch.mask[..., 0])
-        W = [weights[name][k].astype(np.float32) for k in ("W_xh", "W_hh", "W_hy")]
+    batch = tasks.get(name).generate(np.random.default_rng(0), 64, **generator)
+    f32 = lambda a: np.ascontiguousarray(a.swapaxes(0, 1), np.float32)  # noqa: E731
+    X, Y = f32(batch.inputs), f32(batch.targets)
+    M = f32(batch.mask if batch.mask.ndim == 2 else batch.mask[..., 0])
+    W = [weights[k].astype(np.float32) for k in ("W_xh", "W_hh", "W_hy")]
 
-        def run(k, X=X, Y=Y, M=M, W=W):
-            for _ in range(k):
-                lean_step(X, Y, M, *W)
+    def run(k):
+        for _ in range(k):
+            lean_step(X, Y, M, *W)
 
-        times[name] = (1e3 * per_step(run, steps, repeat), X.shape[0])
-    return times
+    return run
 
 
 def main() -> None:
@@ -255,19 +268,22 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         weights_file = Path(tmp) / "frozen.npz"
         np.savez(weights_file, **{f"{t}/{k}": v for t, w in weights.items() for k, v in w.items()})
-        floor = floor_times(weights, args.steps, args.repeat)
         trees = {
             str(t): time_tree(t.resolve(), weights_file, args.steps, args.repeat) for t in args.tree
         }
         trees["this tree"] = time_tree(REPO, weights_file, args.steps, args.repeat)
-    header = "| task | T | lean floor ms/step | " + " | ".join(
-        f"{name} ms/step (ratio)" for name in trees
+    header = "| task | T | " + " | ".join(
+        f"{name}: floor ms/step | {name}: train ms/step (ratio)" for name in trees
     )
     print(header + " |")
-    print("|---" * (3 + len(trees)) + "|")
-    for task, (floor_ms, T) in floor.items():
-        cells = [f"{t[task]:.2f} ({t[task] / floor_ms:.2f})" for t in trees.values()]
-        print(f"| {task} | {T} | {floor_ms:.2f} | " + " | ".join(cells) + " |")
+    print("|---" * (2 + 2 * len(trees)) + "|")
+    for task, T in task_lengths().items():
+        cells = [
+            f"{t[task]['floor']:.2f} | {t[task]['train']:.2f} "
+            f"({t[task]['train'] / t[task]['floor']:.2f})"
+            for t in trees.values()
+        ]
+        print(f"| {task} | {T} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

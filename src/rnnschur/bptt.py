@@ -3,8 +3,8 @@
 :func:`loss_and_gradients` is backpropagation through time written out for every network family
 of :mod:`rnnschur.dynamics`, readout and loss included, on NumPy arrays (NumPy's tanh is about
 10× torch's on CPU, and no autograd graph is built) or on torch tensors for other devices.
-This module does not import torch; the Cayley map, the one part training differentiates with
-torch autograd, is in :mod:`rnnschur.cayley`.
+This module does not import torch; the Cayley map and its gradients are in
+:mod:`rnnschur.cayley`, written out the same way.
 """
 
 from __future__ import annotations

@@ -1,34 +1,87 @@
-"""The Cayley construction's map W = O(A) D O(A)ᵀ as a differentiable torch function (the one
-part of training that torch autograd differentiates; :mod:`rnnschur.constructions` has the
-initialisation)."""
+"""The Cayley construction's map from its trained arrays to W_hh, and the map's gradients.
+
+W = O D Oᵀ with O = (I + K)^{-1} (I − K), K = (A − Aᵀ)/2 (A made exactly skew-symmetric) and
+D = blockdiag(d_real..., [[a, −b], [b, a]]...) (:mod:`rnnschur.constructions` has the
+initialisation). Written out on NumPy arrays (or torch tensors on another device), like the rest
+of training (:mod:`rnnschur.bptt`): with G = ∂L/∂W and M = (I + K)^{-1},
+
+    ∂L/∂D = Oᵀ G O,   ∂L/∂O = G O Dᵀ + Gᵀ O D,   ∂L/∂K = −Mᵀ (∂L/∂O) (O + I)ᵀ,
+    ∂L/∂A = (∂L/∂K − ∂L/∂Kᵀ) / 2
+
+(from dO = −M dK M (I − K) − M dK = −M dK (O + I)); ∂L/∂d_real is the diagonal of ∂L/∂D on the
+real blocks, ∂L/∂a the sum of a pair block's diagonal and ∂L/∂b its lower minus its upper entry.
+"""
 
 from __future__ import annotations
 
-import torch
+import sys
+from dataclasses import dataclass
+
+import numpy as np
 
 
-def cayley_orthogonal(A: torch.Tensor) -> torch.Tensor:
-    """O(A) = (I − A)(I + A)^{-1} = (I + A)^{-1}(I − A) (the two factors commute)."""
-    eye = torch.eye(A.shape[0], dtype=A.dtype, device=A.device)
-    return torch.linalg.solve(eye + A, eye - A)
+@dataclass(frozen=True)
+class CayleyMap:
+    """W of the arrays (A, d_real, d_pair) and what its gradients reuse: M = (I + K)^{-1}, O, D."""
+
+    M: object
+    O: object
+    D: object
+    W: object
+    n_real: int
 
 
-def cayley_diagonal(d_real: torch.Tensor, d_pair: torch.Tensor) -> torch.Tensor:
-    """D = blockdiag(d_real..., [[a, −b], [b, a]]...) as a differentiable function."""
+def _lib(array):
+    """numpy for arrays, torch for tensors (this module never imports torch)."""
+    return np if isinstance(array, np.ndarray) else sys.modules["torch"]
+
+
+def _zeros(lib, n: int, like):
+    """(n, n) zeros of the type, dtype (and device) of ``like``."""
+    if lib is np:
+        return np.zeros((n, n), dtype=like.dtype)
+    return lib.zeros((n, n), dtype=like.dtype, device=like.device)
+
+
+def _identity(like):
+    """The identity matrix of the shape, type and dtype of the square ``like``."""
+    identity = _zeros(_lib(like), like.shape[0], like)
+    identity[np.arange(like.shape[0]), np.arange(like.shape[0])] = 1
+    return identity
+
+
+def cayley_diagonal(d_real, d_pair):
+    """D = blockdiag(d_real..., [[a, −b], [b, a]]...) for the pair rows (a, b) of ``d_pair``."""
     r, p = d_real.shape[0], d_pair.shape[0]
-    n = r + 2 * p
-    first = r + 2 * torch.arange(p, device=d_real.device)
-    rows = torch.cat([torch.arange(r, device=d_real.device), first, first + 1, first, first + 1])
-    cols = torch.cat([torch.arange(r, device=d_real.device), first, first + 1, first + 1, first])
-    a, b = d_pair[:, 0], d_pair[:, 1]
-    values = torch.cat([d_real, a, a, -b, b])
-    return torch.zeros(n, n, dtype=d_real.dtype, device=d_real.device).index_put(
-        (rows, cols), values
-    )
+    D = _zeros(_lib(d_real), r + 2 * p, d_real)
+    real, first = np.arange(r), r + 2 * np.arange(p)
+    D[real, real] = d_real
+    D[first, first] = D[first + 1, first + 1] = d_pair[:, 0]
+    D[first, first + 1] = -d_pair[:, 1]
+    D[first + 1, first] = d_pair[:, 1]
+    return D
 
 
-def cayley_weight(A: torch.Tensor, d_real: torch.Tensor, d_pair: torch.Tensor) -> torch.Tensor:
-    """W = O(A) D O(A)ᵀ with A made exactly skew-symmetric first."""
-    A = (A - A.T) / 2
-    O = cayley_orthogonal(A)
-    return O @ cayley_diagonal(d_real, d_pair) @ O.T
+def cayley_map(A, d_real, d_pair) -> CayleyMap:
+    """W = O D Oᵀ, O = (I + K)^{-1}(I − K), K = (A − Aᵀ)/2; O is orthogonal and W normal."""
+    K = (A - A.T) / 2
+    identity = _identity(A)
+    M = _lib(A).linalg.solve(identity + K, identity)
+    O = M @ (identity - K)
+    D = cayley_diagonal(d_real, d_pair)
+    return CayleyMap(M=M, O=O, D=D, W=O @ D @ O.T, n_real=d_real.shape[0])
+
+
+def cayley_gradients(forward: CayleyMap, grad_W) -> tuple:
+    """(∂L/∂A, ∂L/∂d_real, ∂L/∂d_pair) from G = ∂L/∂W (the module's equations)."""
+    M, O, D, r = forward.M, forward.O, forward.D, forward.n_real
+    grad_D = O.T @ grad_W @ O
+    grad_O = grad_W @ O @ D.T + grad_W.T @ O @ D
+    grad_K = -(M.T @ grad_O @ (O.T + _identity(O)))
+    grad_A = (grad_K - grad_K.T) / 2
+    real, first = np.arange(r), r + 2 * np.arange((O.shape[0] - r) // 2)
+    grad_real = grad_D[real, real]
+    grad_a = grad_D[first, first] + grad_D[first + 1, first + 1]
+    grad_b = grad_D[first + 1, first] - grad_D[first, first + 1]
+    stack = np.stack if _lib(O) is np else _lib(O).stack
+    return grad_A, grad_real, stack([grad_a, grad_b], 1)

@@ -22,7 +22,7 @@ def _library(config: dict, key: str) -> str:
 
 def software_versions() -> dict[str, str]:
     """Versions of rnnschur, Python, NumPy (and its BLAS), SciPy (and its LAPACK), torch if the
-    process has imported it (only training of the Cayley construction does), and how the
+    process has imported it (training on a GPU, a model read from a torch module), and how the
     numeric kernels were chosen (``kernels``: :func:`rnnschur.numerics.kernel_settings`)."""
     versions = {
         "rnnschur": rnnschur.__version__,

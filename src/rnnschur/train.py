@@ -18,6 +18,7 @@ import numpy as np
 
 from rnnschur import tasks
 from rnnschur.bptt import loss_and_gradients
+from rnnschur.cayley import cayley_gradients, cayley_map
 from rnnschur.constructions import CayleyParams, initial_recurrent
 from rnnschur.dynamics import DISCRETE, Dynamics
 from rnnschur.metrics import masked_mean
@@ -95,9 +96,9 @@ class TrainedModel:
 
 
 class _Recurrent:
-    """W_hh as a trained matrix (dense constructions) or as O(A) D O(A)ᵀ (Cayley): the trained
-    arrays, W_hh from them, and their gradients from ∂L/∂W_hh (torch autograd through the
-    Cayley map; torch is imported for the Cayley construction only)."""
+    """W_hh as a trained matrix (dense constructions) or as O(A) D O(A)ᵀ (Cayley,
+    :mod:`rnnschur.cayley`): the trained arrays, W_hh from them, and their gradients from
+    ∂L/∂W_hh."""
 
     def __init__(self, init: np.ndarray | CayleyParams, as_array):
         self.cayley = isinstance(init, CayleyParams)
@@ -105,27 +106,17 @@ class _Recurrent:
         self.params = [as_array(p) for p in raw]
 
     def weight(self):
-        """W_hh of the current parameters (and, for Cayley, the graph to differentiate)."""
+        """W_hh of the current parameters."""
         if not self.cayley:
             return self.params[0]
-        import torch
-
-        from rnnschur.cayley import cayley_weight
-
-        self._leaves = [torch.as_tensor(p).requires_grad_() for p in self.params]
-        self._W = cayley_weight(*self._leaves)
-        W = self._W.detach()
-        return W.numpy() if isinstance(self.params[0], np.ndarray) else W
+        self._map = cayley_map(*self.params)
+        return self._map.W
 
     def gradients(self, grad_W) -> list:
         """∂L/∂(parameters) given ∂L/∂W_hh of the last :meth:`weight`."""
         if not self.cayley:
             return [grad_W]
-        import torch
-
-        self._W.backward(torch.as_tensor(grad_W))
-        grads = [leaf.grad for leaf in self._leaves]
-        return [g.numpy() for g in grads] if isinstance(self.params[0], np.ndarray) else grads
+        return list(cayley_gradients(self._map, grad_W))
 
 
 class Adam:

@@ -4,7 +4,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rnnschur.cayley import cayley_orthogonal, cayley_weight
+from rnnschur.cayley import cayley_gradients, cayley_map
 from rnnschur.constructions import (
     CayleyParams,
     cayley_init,
@@ -28,10 +28,9 @@ def test_cayley_gives_orthogonal_factor_and_normal_W(seed, n):
     params = cayley_init(np.random.default_rng(seed), n)
     np.testing.assert_allclose(params.A, -params.A.T)
     assert params.d_real.shape[0] + 2 * params.d_pair.shape[0] == n
-    A = torch.from_numpy(params.A)
-    O = cayley_orthogonal(A).numpy()
+    cayley = cayley_map(params.A, params.d_real, params.d_pair)
+    O, W = cayley.O, cayley.W
     assert np.linalg.norm(O.T @ O - np.eye(n)) < 1e-10
-    W = cayley_weight(A, torch.from_numpy(params.d_real), torch.from_numpy(params.d_pair)).numpy()
     assert is_normal(W)
     # The spectrum of W is the spectrum of D: realblock(eig(W~)).
     expected = np.concatenate(
@@ -48,11 +47,42 @@ def test_cayley_gives_orthogonal_factor_and_normal_W(seed, n):
 
 def test_cayley_stays_normal_for_any_parameters():
     rng = np.random.default_rng(3)
-    A = torch.tensor(rng.standard_normal((9, 9)))  # not skew: cayley_weight projects it
-    W = cayley_weight(
-        A, torch.tensor(rng.standard_normal(3)), torch.tensor(rng.standard_normal((3, 2)))
-    )
-    assert is_normal(W.numpy())
+    A = rng.standard_normal((9, 9))  # not skew: the map projects it
+    W = cayley_map(A, rng.standard_normal(3), rng.standard_normal((3, 2))).W
+    assert is_normal(W)
+
+
+def torch_cayley_weight(A, d_real, d_pair):
+    """W = O D Oᵀ, O = solve(I + K, I − K), K = (A − Aᵀ)/2, D filled block by block: an
+    independent torch implementation, differentiated by autograd."""
+    n, r = A.shape[0], d_real.shape[0]
+    K = (A - A.T) / 2
+    eye = torch.eye(n, dtype=A.dtype)
+    O = torch.linalg.solve(eye + K, eye - K)
+    blocks = [d_real[i].reshape(1, 1) for i in range(r)]
+    blocks += [torch.stack([torch.stack([a, -b]), torch.stack([b, a])]) for a, b in d_pair]
+    return O @ torch.block_diag(*blocks) @ O.T
+
+
+@settings(max_examples=25, deadline=None)
+@given(seeds, st.integers(min_value=0, max_value=5), st.integers(min_value=0, max_value=5))
+def test_cayley_gradients_equal_torch_autograd(seed, r, p):
+    """∂L/∂(A, d_real, d_pair) written out equal autograd's on any arrays (A not skew, any real
+    and pair blocks), for L = Σ G ∘ W with a random G."""
+    if r + p == 0:
+        return
+    rng = np.random.default_rng(seed)
+    n = r + 2 * p
+    A, d_real, d_pair = rng.standard_normal((n, n)), rng.standard_normal(r), rng.normal(size=(p, 2))
+    G = rng.standard_normal((n, n))
+    cayley = cayley_map(A, d_real, d_pair)
+    leaves = [torch.tensor(x, requires_grad=True) for x in (A, d_real, d_pair)]
+    W = torch_cayley_weight(*leaves)
+    np.testing.assert_allclose(cayley.W, W.detach().numpy(), atol=1e-12)
+    W.backward(torch.from_numpy(G))
+    for ours, leaf in zip(cayley_gradients(cayley, G), leaves, strict=True):
+        expected = leaf.grad.numpy() if leaf.grad is not None else np.zeros(leaf.shape)  # empty
+        np.testing.assert_allclose(ours, expected, atol=1e-11)
 
 
 def test_realblock_pairs_conjugates():

@@ -88,7 +88,7 @@ def test_training_and_ablation_agree_on_the_full_model(quick_run):
     meta = json.loads(
         (quick_run / "results/quick/models/copy/cayley/n16/seed0/meta.json").read_text()
     )
-    assert meta["versions"]["torch"].startswith("2.13") and meta["n_hidden"] == 16
+    assert meta["n_hidden"] == 16 and meta["versions"]["numpy"] == np.__version__
 
 
 def test_table1_and_paper_comparison(quick_run):
@@ -293,11 +293,9 @@ def test_every_result_says_what_made_it(quick_run):
     models = pd.read_csv(tables(quick_run) / "models.csv")
     for column in ("version_rnnschur", "version_numpy_blas", "version_scipy", "version_kernels"):
         assert models[column].notna().all(), column
-    # torch is loaded by the Cayley construction's training alone (NeuroGym is imported without
-    # its plotting module, the one part that imports torch)
-    torch_users = models["construction"] == "cayley"
-    assert models.loc[torch_users, "version_torch"].notna().all()
-    assert models.loc[~torch_users, "version_torch"].isna().all()
+    # Training on the CPU never loads torch, the Cayley construction's included (NeuroGym is
+    # imported without its plotting module, the one part that imports torch)
+    assert "version_torch" not in models or models["version_torch"].isna().all()
     assert (models["version_kernels"] == f"portable ({PINNED})").all()
     meta = json.loads(
         (quick_run / "results/quick/models/sine/dense_orthogonal/n16/seed0/meta.json").read_text()
