@@ -85,6 +85,19 @@ def test_cayley_gradients_equal_torch_autograd(seed, r, p):
         np.testing.assert_allclose(ours, expected, atol=1e-11)
 
 
+def test_cayley_map_on_tensors_equals_arrays():
+    """The tensor path (training on another device) computes what the array path does."""
+    rng = np.random.default_rng(1)
+    arrays = rng.standard_normal((7, 7)), rng.standard_normal(3), rng.standard_normal((2, 2))
+    G = rng.standard_normal((7, 7))
+    cayley = cayley_map(*arrays)
+    on_tensors = cayley_map(*map(torch.from_numpy, arrays))
+    np.testing.assert_allclose(on_tensors.W.numpy(), cayley.W, atol=1e-14)
+    ours = cayley_gradients(cayley, G)
+    for tensor, array in zip(cayley_gradients(on_tensors, torch.from_numpy(G)), ours, strict=True):
+        np.testing.assert_allclose(tensor.numpy(), array, atol=1e-14)
+
+
 def test_realblock_pairs_conjugates():
     d_real, d_pair = realblock(np.array([0.5, 1 + 2j, 1 - 2j, -0.3]))
     np.testing.assert_allclose(np.sort(d_real), [-0.3, 0.5])
