@@ -40,6 +40,18 @@ def table(folder: Path, name: str) -> str:
     return path.read_text().strip() if path.is_file() else f"*(`{path}` not found: run it first)*"
 
 
+def provenance(runs: dict[str, Path]) -> str:
+    """Which rnnschur versions made the models of each run (``models.csv``), as a table."""
+    rows = ["| run | models | made with rnnschur |", "|---|---|---|"]
+    for name, folder in runs.items():
+        path = folder / "tables" / "models.csv"
+        if path.is_file():
+            counts = pd.read_csv(path)["version_rnnschur"].value_counts().sort_index()
+            made = ", ".join(f"{version} ({n})" for version, n in counts.items())
+            rows.append(f"| {name} | {counts.sum()} | {made} |")
+    return "\n".join(rows)
+
+
 def verdict_summary(folder: Path) -> str:
     """A short table of the claims the run tested: claim, seeds agreeing, verdict."""
     path = folder / "tables" / "claims.csv"
@@ -92,7 +104,15 @@ Made by `snakemake -c2` with the paper config (`config.yaml`) and by
 `snakemake -c2 --configfile presets/seeds10.yaml`; every table below is copied by
 `python docs/build_results.py` from the Markdown tables the workflow wrote
 (`results/tables/`), so it cannot drift from them. The versions that made each model are in
-`results/tables/models.csv` (`version_*` columns).
+`results/tables/models.csv` (`version_*` columns); per run:
+
+{provenance}
+
+Runs made with 0.3.1 predate 0.4.0, which changed every trained weight (training without
+autograd; checked against the seed ranges at paper scale: every verdict the same). They are
+shown until they are remade; their verdicts were not checked again. 0.5.0 changed the Cayley
+construction's weights only (the paper-scale and scale runs remade: every verdict the same);
+0.4.0, 0.4.1 and 0.5.0 train every other model to the same bits (CHANGELOG).
 
 ## The paper's claims, tested over seeds
 Each claim is a statistic per trained model; the verdict comes from a two-sided 95 % Student t
@@ -521,6 +541,18 @@ def main() -> None:
         "leaky relu": [args.leaky_relu],
     }
     text = RESULTS.format(
+        provenance=provenance(
+            {
+                "paper scale (`config.yaml`)": r,
+                "`presets/seeds10.yaml`": args.seeds10,
+                "`presets/more_tasks.yaml`": args.more_tasks,
+                "`presets/leaky.yaml`": args.leaky_tanh,
+                "`presets/leaky_relu.yaml`": args.leaky_relu,
+                "`presets/neurogym_battery.yaml`": args.battery,
+                "`presets/neurogym_leaky.yaml`": args.battery_leaky,
+                "`presets/scale.yaml`": args.scale,
+            }
+        ),
         claims=table(r, "claims.md"),
         claims10=kept(
             [args.seeds10],

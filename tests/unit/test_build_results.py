@@ -97,3 +97,15 @@ def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict(tmp_path):
         "| cayley | 128 | 1/2 | 0.950 | 62.0 (60–64) | 0.48 | 0.5, mass 0.25, **fragile** | "
         "0.01, mass 0.12, **harmless** | 0.2, mass 0.5, **inconclusive** |"
     )
+
+
+def test_provenance_counts_the_versions_of_each_run(tmp_path):
+    """One row per run that has a models table, the versions counted; a run not made is left out."""
+    run = tmp_path / "run"
+    (run / "tables").mkdir(parents=True)
+    versions = ["0.4.1", "0.5.0", "0.5.0"]
+    (run / "tables" / "models.csv").write_text(
+        "task,version_rnnschur\n" + "".join(f"copy,{v}\n" for v in versions)
+    )
+    text = build_results.provenance({"scale": run, "absent": tmp_path / "none"})
+    assert text.splitlines()[2:] == ["| scale | 3 | 0.4.1 (1), 0.5.0 (2) |"]
