@@ -108,11 +108,10 @@ Made by `snakemake -c2` with the paper config (`config.yaml`) and by
 
 {provenance}
 
-Runs made with 0.3.1 predate 0.4.0, which changed every trained weight (training without
-autograd; checked against the seed ranges at paper scale: every verdict the same). They are
-shown until they are remade; their verdicts were not checked again. 0.5.0 changed the Cayley
-construction's weights only (the paper-scale and scale runs remade: every verdict the same);
-0.4.0, 0.4.1 and 0.5.0 train every other model to the same bits (CHANGELOG).
+A run is shown as it was made until it is remade. 0.4.0 changed every trained weight (training
+without autograd) and 0.5.0 the Cayley construction's only, each checked against the seed ranges
+where it touched a run shown here (every verdict the same); 0.4.0, 0.4.1 and 0.5.0 train every
+other model to the same bits (CHANGELOG).
 
 ## The paper's claims, tested over seeds
 Each claim is a statistic per trained model; the verdict comes from a two-sided 95 % Student t
