@@ -14,10 +14,11 @@ real blocks, ∂L/∂a the sum of a pair block's diagonal and ∂L/∂b its lowe
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import numpy as np
+
+from rnnschur.dynamics import array_library
 
 
 @dataclass(frozen=True)
@@ -31,11 +32,6 @@ class CayleyMap:
     n_real: int
 
 
-def _lib(array):
-    """numpy for arrays, torch for tensors (this module never imports torch)."""
-    return np if isinstance(array, np.ndarray) else sys.modules["torch"]
-
-
 def _zeros(lib, n: int, like):
     """(n, n) zeros of the type, dtype (and device) of ``like``."""
     if lib is np:
@@ -45,7 +41,7 @@ def _zeros(lib, n: int, like):
 
 def _identity(like):
     """The identity matrix of the shape, type and dtype of the square ``like``."""
-    identity = _zeros(_lib(like), like.shape[0], like)
+    identity = _zeros(array_library(like), like.shape[0], like)
     identity[np.arange(like.shape[0]), np.arange(like.shape[0])] = 1
     return identity
 
@@ -53,7 +49,7 @@ def _identity(like):
 def cayley_diagonal(d_real, d_pair):
     """D = blockdiag(d_real..., [[a, −b], [b, a]]...) for the pair rows (a, b) of ``d_pair``."""
     r, p = d_real.shape[0], d_pair.shape[0]
-    D = _zeros(_lib(d_real), r + 2 * p, d_real)
+    D = _zeros(array_library(d_real), r + 2 * p, d_real)
     real, first = np.arange(r), r + 2 * np.arange(p)
     D[real, real] = d_real
     D[first, first] = D[first + 1, first + 1] = d_pair[:, 0]
@@ -66,7 +62,7 @@ def cayley_map(A, d_real, d_pair) -> CayleyMap:
     """W = O D Oᵀ, O = (I + K)^{-1}(I − K), K = (A − Aᵀ)/2; O is orthogonal and W normal."""
     K = (A - A.T) / 2
     identity = _identity(A)
-    M = _lib(A).linalg.solve(identity + K, identity)
+    M = array_library(A).linalg.solve(identity + K, identity)
     O = M @ (identity - K)
     D = cayley_diagonal(d_real, d_pair)
     return CayleyMap(M=M, O=O, D=D, W=O @ D @ O.T, n_real=d_real.shape[0])
@@ -83,5 +79,4 @@ def cayley_gradients(forward: CayleyMap, grad_W) -> tuple:
     grad_real = grad_D[real, real]
     grad_a = grad_D[first, first] + grad_D[first + 1, first + 1]
     grad_b = grad_D[first + 1, first] - grad_D[first, first + 1]
-    stack = np.stack if _lib(O) is np else _lib(O).stack
-    return grad_A, grad_real, stack([grad_a, grad_b], 1)
+    return grad_A, grad_real, array_library(O).stack([grad_a, grad_b], 1)

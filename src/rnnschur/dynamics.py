@@ -119,7 +119,7 @@ def resolve(
 
 def phi(dynamics: Dynamics, u, out=None):
     """φ(u) elementwise (``out``: where to write, NumPy or torch)."""
-    lib = _lib(u)
+    lib = array_library(u)
     if dynamics.nonlinearity == "tanh":
         return lib.tanh(u, out=out)
     if dynamics.nonlinearity == "relu":
@@ -139,7 +139,7 @@ def phi_prime_of_phi(dynamics: Dynamics, s):
         return 1.0 - s * s
     if dynamics.nonlinearity == "relu":
         return (s > 0) * 1.0
-    return 1.0 - _lib(s).exp(-s)
+    return 1.0 - array_library(s).exp(-s)
 
 
 def propagator_eigenvalues(eigenvalues: np.ndarray, leak: float) -> np.ndarray:
@@ -149,7 +149,7 @@ def propagator_eigenvalues(eigenvalues: np.ndarray, leak: float) -> np.ndarray:
     return (1.0 - leak) + leak * eigenvalues
 
 
-def _lib(array):
+def array_library(array):
     """numpy for arrays, torch for tensors."""
     if isinstance(array, np.ndarray | np.generic):
         return np
