@@ -154,7 +154,7 @@ def trained_weights(models: list[Path], warmup: int) -> dict[str, dict[str, np.n
     return weights
 
 
-def project_times(weights_file: str, steps: int, repeat: int) -> dict[str, float]:
+def project_times(weights_file: str, steps: int, repeat: int) -> dict[str, dict[str, float]]:
     """{task: {"floor": ms, "train": ms}} per step of the lean step and of the importable
     ``rnnschur.train.train``, started from the frozen weights in ``weights_file`` (np.savez of
     <task>/<key>) with learning rate 0, timed in turn (:func:`per_step`)."""
@@ -217,7 +217,9 @@ def project_times(weights_file: str, steps: int, repeat: int) -> dict[str, float
     return times
 
 
-def time_tree(tree: Path, weights_file: Path, steps: int, repeat: int) -> dict[str, float]:
+def time_tree(
+    tree: Path, weights_file: Path, steps: int, repeat: int
+) -> dict[str, dict[str, float]]:
     """{task: {"floor": ms, "train": ms}} per step, ``tree``'s ``train`` and the lean step timed
     in turn in one fresh process (with the memory settings of that tree's training: it sets them
     in the process, or an older tree does not)."""

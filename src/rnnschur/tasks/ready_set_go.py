@@ -97,10 +97,10 @@ def generate(
     pulses = window(length, ready, stimulus) | window(length, set_end - stimulus, stimulus)
     start = set_end + interval - pulse_width // 2  # the bump g, clipped to the trial
     in_bump = window(length, start, pulse_width)
-    offset = np.arange(length) - start[:, None]
+    offset = np.arange(length) - start[:, None]  # steps since the bump's start
     inputs = pulses.astype(float)[..., None]
     targets = np.where(in_bump, g[np.clip(offset, 0, pulse_width - 1)], 0.0)[..., None]
-    mask = window(length, np.zeros_like(start), start + pulse_width + decision).astype(float)
+    mask = (offset < pulse_width + decision).astype(float)  # scored until the decision ends
     return Batch(inputs, targets, mask)
 
 
