@@ -153,28 +153,28 @@ BUGS = [
     ),
     (
         S + "tasks/romo.py",
-        "targets[k, respond : respond + decision, 0] = 1.0 if f[k, 0] > f[k, 1] else -1.0",
-        "targets[k, respond : respond + decision, 0] = 1.0 if f[k, 0] < f[k, 1] else -1.0",
+        "choice = np.where(f[:, 0] > f[:, 1], 1.0, -1.0)[:, None]",
+        "choice = np.where(f[:, 0] < f[:, 1], 1.0, -1.0)[:, None]",
         "Romo reports the smaller stimulus",
     ),
     (
         S + "tasks/ready_set_go.py",
-        "start = set_end + interval[k] - pulse_width // 2",
-        "start = set_end + interval[k] - pulse_width // 2 + 1",
+        "start = set_end + interval - pulse_width // 2  # the bump g",
+        "start = set_end + interval - pulse_width // 2 + 1  # the bump g",
         "bump one step late",
     ),
     # Added with 0.4.0: the claims' statistics, offsets of a model trained elsewhere, the
     # state_dict conversion, per-trial FVU, the network families, training and NeuroGym.
     (
         S + "claims.py",
-        "half = stats.t.ppf(1 - level / 2, n - 1) * np.std(values, ddof=1) / np.sqrt(n)",
-        "half = stats.t.ppf(1 - level, n - 1) * np.std(values, ddof=1) / np.sqrt(n)",
+        "half = stdtrit(n - 1, 1 - level / 2) * np.std(values, ddof=1) / np.sqrt(n)",
+        "half = stdtrit(n - 1, 1 - level) * np.std(values, ddof=1) / np.sqrt(n)",
         "one-sided quantile in a two-sided interval",
     ),
     (
         S + "claims.py",
-        "half = stats.t.ppf(1 - level / 2, n - 1) * np.std(values, ddof=1) / np.sqrt(n)",
-        "half = stats.t.ppf(1 - level / 2, n - 1) * np.std(values, ddof=1) / n",
+        "half = stdtrit(n - 1, 1 - level / 2) * np.std(values, ddof=1) / np.sqrt(n)",
+        "half = stdtrit(n - 1, 1 - level / 2) * np.std(values, ddof=1) / n",
         "standard error divided by n",
     ),
     (
@@ -191,8 +191,8 @@ BUGS = [
     ),
     (
         S + "claims.py",
-        "return float(stats.binom.sf(n_agree - 1, n, 0.5)) if n else np.nan",
-        "return float(stats.binom.sf(n_agree, n, 0.5)) if n else np.nan",
+        "return sum(math.comb(n, k) for k in range(n_agree, n + 1)) / 2**n if n else np.nan",
+        "return sum(math.comb(n, k) for k in range(n_agree + 1, n + 1)) / 2**n if n else np.nan",
         "sign test P(more than n_agree) instead of P(at least n_agree)",
     ),
     (
@@ -290,6 +290,31 @@ BUGS = [
         "value >= MISUSE_FVU if",
         "value >= 10 * MISUSE_FVU if",
         "misuse warning only at FVU 5",
+    ),
+    # Added with 0.5.0: the Cayley map's gradients written out.
+    (
+        S + "cayley.py",
+        "    grad_K = -(M.T @ grad_O @ (O.T + _identity(O)))",
+        "    grad_K = M.T @ grad_O @ (O.T + _identity(O))",
+        "Cayley gradient of K with the wrong sign",
+    ),
+    (
+        S + "cayley.py",
+        "    grad_O = grad_W @ O @ D.T + grad_W.T @ O @ D",
+        "    grad_O = grad_W @ O @ D.T",
+        "Cayley gradient of O without the term of Oᵀ",
+    ),
+    (
+        S + "cayley.py",
+        "    grad_b = grad_D[first + 1, first] - grad_D[first, first + 1]",
+        "    grad_b = grad_D[first, first + 1] - grad_D[first + 1, first]",
+        "Cayley gradient of a pair's imaginary part with the wrong sign",
+    ),
+    (
+        S + "cayley.py",
+        "    D[first, first + 1] = -d_pair[:, 1]",
+        "    D[first, first + 1] = d_pair[:, 1]",
+        "Cayley pair block symmetric (real eigenvalues a ± b)",
     ),
 ]
 
