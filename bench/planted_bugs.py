@@ -291,6 +291,18 @@ BUGS = [
         "value >= 10 * MISUSE_FVU if",
         "misuse warning only at FVU 5",
     ),
+    (
+        S + "tasks/flip_flop.py",
+        "    ready = (last >= 0) & (steps - (last >> 1) >= grace)",
+        "    ready = (last >= 0) & (steps - last >= grace)",
+        "flip-flop grace counted from the packed code, not the last pulse's step",
+    ),
+    (
+        S + "tasks/flip_flop.py",
+        "np.where(pulses != 0, 2 * steps + (pulses > 0), -1)",
+        "np.where(pulses != 0, 2 * steps + (pulses < 0), -1)",
+        "flip-flop targets hold the opposite sign",
+    ),
     # Added with 0.5.0: the Cayley map's gradients written out.
     (
         S + "cayley.py",

@@ -28,6 +28,18 @@ def test_copy_replays_cyclically_and_masks_the_lags():
     assert copy.score(-b.targets, b) == 0.0
 
 
+@pytest.mark.parametrize("size", [(1,), (64, 8), (3, 5, 7), (0, 4)])
+def test_random_signs_are_the_draws_of_choice_from_the_same_stream(size):
+    """The copy and flip-flop signs stay those of ``rng.choice([-1.0, 1.0])``: the same values,
+    and the generator left in the same state for the draws that follow."""
+    for seed in range(20):
+        ours, numpys = np.random.default_rng(seed), np.random.default_rng(seed)
+        signs = tasks.random_signs(ours, size)
+        np.testing.assert_array_equal(signs, numpys.choice(np.array([-1.0, 1.0]), size=size))
+        assert signs.dtype == np.float64
+        assert ours.bit_generator.state == numpys.bit_generator.state
+
+
 def test_flip_flop_planted_trial_every_step():
     """A trial written by hand: pulses +1 on line 0 at t = 0, −1 on line 1 at t = 3, +1 on line 2
     at t = 6, −1 on line 0 at t = 12; grace 2. Each target and mask entry follows by hand."""

@@ -91,6 +91,12 @@ def uniform_steps(rng: np.random.Generator, low: float, high: float, size) -> np
     return np.floor(rng.uniform(low, high, size=size)).astype(int)
 
 
+def random_signs(rng: np.random.Generator, size) -> np.ndarray:
+    """±1.0 with probability 1/2 each: the draws of ``rng.choice([-1.0, 1.0], size)`` (the same
+    values from the same stream: ``choice`` draws ``integers(0, 2)``), without its overhead."""
+    return np.array([-1.0, 1.0])[rng.integers(0, 2, size=size)]
+
+
 def window(length: int, start: np.ndarray, width) -> np.ndarray:
     """(n, length) booleans: step t of trial k lies in [start_k, start_k + width) (a stimulus,
     a response period); ``start`` and ``width`` per trial or one for all."""

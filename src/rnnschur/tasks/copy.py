@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from rnnschur.metrics import replay_accuracy
-from rnnschur.tasks import Batch
+from rnnschur.tasks import Batch, random_signs
 
 SCORE = "accuracy"
 HIGHER_IS_BETTER = True
@@ -35,7 +35,7 @@ def generate(
     rng: np.random.Generator, n: int, n_symbols: int = 8, symbol_dim: int = 8, n_lags: int = 128
 ) -> Batch:
     """``n`` copy trials of length ``n_symbols + n_lags``; the mask covers the replay lags."""
-    symbols = rng.choice(np.array([-1.0, 1.0]), size=(n, n_symbols, symbol_dim))
+    symbols = random_signs(rng, (n, n_symbols, symbol_dim))
     time = n_symbols + n_lags
     inputs = np.zeros((n, time, symbol_dim))
     inputs[:, :n_symbols] = symbols

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from rnnschur.metrics import fvu
-from rnnschur.tasks import Batch, uniform_steps
+from rnnschur.tasks import Batch, random_signs, uniform_steps
 
 SCORE = "fvu"
 HIGHER_IS_BETTER = False
@@ -117,7 +117,7 @@ def _source(rng, n, n_bits, length, gap_min, gap_max, grace):
     first_lines = np.argsort(rng.random((n, n_bits)), axis=1)  # a random order of the lines
     later_lines = rng.integers(0, n_bits, size=(n, n_pulses - n_bits))
     lines = np.concatenate([first_lines, later_lines], axis=1)
-    signs = rng.choice(np.array([-1.0, 1.0]), size=(n, n_pulses))
+    signs = random_signs(rng, (n, n_pulses))
     pulses = np.zeros((n, length, n_bits))
     trial, k = np.nonzero(times < length)
     pulses[trial, times[trial, k], lines[trial, k]] = signs[trial, k]
@@ -130,18 +130,18 @@ def held_targets(pulses: np.ndarray, grace: int) -> tuple[np.ndarray, np.ndarray
     n_bits): a line's target is the sign of its last pulse from ``grace`` steps after it on;
     the pulse step and the ``grace`` − 1 after it, and every step before the line's first pulse,
     have target 0 and mask 0."""
-    length = pulses.shape[1]
-    steps = np.arange(length)[None, :, None]
-    last = np.maximum.accumulate(np.where(pulses != 0, steps, -1), axis=1)  # −1: none yet
-    ready = (last >= 0) & (steps - last >= grace)
-    sign = np.take_along_axis(np.sign(pulses), np.maximum(last, 0), axis=1)
-    return np.where(ready, sign, 0.0), ready.astype(np.float64)
+    steps = np.arange(pulses.shape[1])[None, :, None]
+    # The last pulse so far and its sign in one running maximum: 2·(its step) + (sign > 0),
+    # −1 before the first.
+    last = np.maximum.accumulate(np.where(pulses != 0, 2 * steps + (pulses > 0), -1), axis=1)
+    ready = (last >= 0) & (steps - (last >> 1) >= grace)
+    return np.where(ready, 2.0 * (last & 1) - 1.0, 0.0), ready.astype(np.float64)
 
 
 def _legacy(rng, n, n_bits, length, gap_min, gap_max, gap_offset):
     max_pulses = length // (gap_min + gap_offset) + 1
     gaps = rng.integers(gap_min, gap_max + 1, size=(n, n_bits, max_pulses)) + gap_offset
-    signs = rng.choice(np.array([-1.0, 1.0]), size=(n, n_bits, max_pulses))
+    signs = random_signs(rng, (n, n_bits, max_pulses))
     times = np.cumsum(gaps, axis=-1) - gap_min - gap_offset
     trial, line, pulse = np.nonzero(times < length)
     pulses = np.zeros((n, length, n_bits))
