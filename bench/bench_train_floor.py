@@ -17,10 +17,15 @@ one thread (run with OMP_NUM_THREADS=1). The floor and ``train`` are timed in tu
 round, in the same process, so that the machine's slow spells reach both alike (timed apart,
 the ratios moved by ±0.3 from run to run). ``--tree DIR`` times another source tree's ``train``
 (e.g. a ``git worktree`` of an older commit) in the same run, on the same weights, beside the
-floor timed with it.
+floor timed with it. ``--processes P`` times each tree in P fresh processes, the trees in turn,
+keeps each time's least value over all of them, and prints every process's ratio: on a noisy
+machine the ratio of identical code moves by ±0.3 or more from process to process (once even
+below 0.6, where a slow spell fell on every round of one K), and the list shows how far.
+``--tasks`` times only the tasks named.
 
 Usage: OMP_NUM_THREADS=1 python bench/bench_train_floor.py [--steps K] [--repeat 3]
-           [--models RESULTS_DIR ...] [--warmup 1000] [--tree DIR ...]
+           [--models RESULTS_DIR ...] [--warmup 1000] [--tree DIR ...] [--tasks TASK ...]
+           [--processes P]
 """
 
 from __future__ import annotations
@@ -154,10 +159,13 @@ def trained_weights(models: list[Path], warmup: int) -> dict[str, dict[str, np.n
     return weights
 
 
-def project_times(weights_file: str, steps: int, repeat: int) -> dict[str, dict[str, float]]:
+def project_times(
+    weights_file: str, steps: int, repeat: int, names: list[str]
+) -> dict[str, dict[str, float]]:
     """{task: {"floor": ms, "train": ms}} per step of the lean step and of the importable
-    ``rnnschur.train.train``, started from the frozen weights in ``weights_file`` (np.savez of
-    <task>/<key>) with learning rate 0, timed in turn (:func:`per_step`)."""
+    ``rnnschur.train.train`` for the tasks ``names``, started from the frozen weights in
+    ``weights_file`` (np.savez of <task>/<key>) with learning rate 0, timed in turn
+    (:func:`per_step`)."""
     import rnnschur.train as training_module
     from rnnschur import tasks
 
@@ -176,6 +184,8 @@ def project_times(weights_file: str, steps: int, repeat: int) -> dict[str, dict[
     fields = {f.name for f in dataclasses.fields(training_module.TrainSettings)}
     times = {}
     for name, (generator, size, training) in task_setups().items():
+        if name not in names:
+            continue
         module = tasks.get(name)
         heldout = module.generate(np.random.default_rng(0), 8, **generator)
         W = {key: frozen[f"{name}/{key}"] for key in ("W_xh", "W_hh", "W_hy")}
@@ -218,7 +228,7 @@ def project_times(weights_file: str, steps: int, repeat: int) -> dict[str, dict[
 
 
 def time_tree(
-    tree: Path, weights_file: Path, steps: int, repeat: int
+    tree: Path, weights_file: Path, steps: int, repeat: int, names: list[str]
 ) -> dict[str, dict[str, float]]:
     """{task: {"floor": ms, "train": ms}} per step, ``tree``'s ``train`` and the lean step timed
     in turn in one fresh process (with the memory settings of that tree's training: it sets them
@@ -226,11 +236,11 @@ def time_tree(
     code = (
         "import sys, json; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2]);"
         "import bench_train_floor as b; print(json.dumps(b.project_times(sys.argv[3],"
-        " int(sys.argv[4]), int(sys.argv[5]))))"
+        " int(sys.argv[4]), int(sys.argv[5]), sys.argv[6].split(','))))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code, str(tree / "src"), str(REPO / "bench"), str(weights_file)]
-        + [str(steps), str(repeat)],
+        + [str(steps), str(repeat), ",".join(names)],
         check=True,
         capture_output=True,
         text=True,
@@ -262,30 +272,48 @@ def main() -> None:
     parser.add_argument("--models", type=Path, action="append", default=[])
     parser.add_argument("--warmup", type=int, default=1000)
     parser.add_argument("--tree", type=Path, action="append", default=[])
+    parser.add_argument("--tasks", nargs="*", help="only these tasks (default: every task)")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="fresh processes per tree, trees in turn"
+    )
     args = parser.parse_args()
     if os.environ.get("OMP_NUM_THREADS") != "1":
         print("note: OMP_NUM_THREADS is not 1; the table assumes one thread", file=sys.stderr)
     sys.path.insert(0, str(REPO / "src"))
+    lengths = {task: T for task, T in task_lengths().items() if task in (args.tasks or [task])}
     weights = trained_weights(args.models, args.warmup)
+    sources = {str(t): t.resolve() for t in args.tree} | {"this tree": REPO}
+    runs = {name: [] for name in sources}
     with tempfile.TemporaryDirectory() as tmp:
         weights_file = Path(tmp) / "frozen.npz"
         np.savez(weights_file, **{f"{t}/{k}": v for t, w in weights.items() for k, v in w.items()})
-        trees = {
-            str(t): time_tree(t.resolve(), weights_file, args.steps, args.repeat) for t in args.tree
-        }
-        trees["this tree"] = time_tree(REPO, weights_file, args.steps, args.repeat)
+        for _ in range(args.processes):
+            for name, tree in sources.items():
+                runs[name].append(time_tree(tree, weights_file, args.steps, args.repeat, lengths))
+    trees = {
+        name: {t: {k: min(r[t][k] for r in rs) for k in ("floor", "train")} for t in lengths}
+        for name, rs in runs.items()
+    }
     header = "| task | T | " + " | ".join(
         f"{name}: floor ms/step | {name}: train ms/step (ratio)" for name in trees
     )
     print(header + " |")
     print("|---" * (2 + 2 * len(trees)) + "|")
-    for task, T in task_lengths().items():
+    for task, T in lengths.items():
         cells = [
             f"{t[task]['floor']:.2f} | {t[task]['train']:.2f} "
             f"({t[task]['train'] / t[task]['floor']:.2f})"
             for t in trees.values()
         ]
         print(f"| {task} | {T} | " + " | ".join(cells) + " |")
+    if args.processes > 1:
+        print("Ratio train / floor in each process, in the order run:")
+        for task in lengths:
+            spread = "; ".join(
+                f"{name} " + " ".join(f"{r[task]['train'] / r[task]['floor']:.2f}" for r in rs)
+                for name, rs in runs.items()
+            )
+            print(f"  {task}: {spread}")
 
 
 if __name__ == "__main__":
