@@ -116,14 +116,18 @@ def per_step(runs: dict, steps: int, repeat: int) -> dict[str, float]:
     return {name: (twice - once) / steps for name, (once, twice) in best.items()}
 
 
-def trained_weights(models: list[Path], warmup: int) -> dict[str, dict[str, np.ndarray]]:
-    """{task: {W_xh, W_hh, W_hy}} from the first results folder that has the task's model, else
-    from ``warmup`` steps of this tree's training (seed 0)."""
+def trained_weights(
+    models: list[Path], warmup: int, names: list[str]
+) -> dict[str, dict[str, np.ndarray]]:
+    """{task: {W_xh, W_hh, W_hy}} of the tasks ``names``, from the first results folder that has
+    the task's model, else from ``warmup`` steps of this tree's training (seed 0)."""
     from rnnschur import tasks
     from rnnschur.train import TrainSettings, train
 
     weights = {}
     for name, (generator, size, training) in task_setups().items():
+        if name not in names:
+            continue
         for folder in models:
             path = (
                 folder / "models" / name / "dense_orthogonal" / f"n{size}" / "seed0" / "weights.npz"
@@ -280,8 +284,12 @@ def main() -> None:
     if os.environ.get("OMP_NUM_THREADS") != "1":
         print("note: OMP_NUM_THREADS is not 1; the table assumes one thread", file=sys.stderr)
     sys.path.insert(0, str(REPO / "src"))
-    lengths = {task: T for task, T in task_lengths().items() if task in (args.tasks or [task])}
-    weights = trained_weights(args.models, args.warmup)
+    lengths = task_lengths()
+    if unknown := set(args.tasks or ()) - set(lengths):
+        parser.error(f"unknown tasks {sorted(unknown)}; known: {list(lengths)}")
+    if args.tasks:
+        lengths = {task: T for task, T in lengths.items() if task in args.tasks}
+    weights = trained_weights(args.models, args.warmup, list(lengths))
     sources = {str(t): t.resolve() for t in args.tree} | {"this tree": REPO}
     runs = {name: [] for name in sources}
     with tempfile.TemporaryDirectory() as tmp:
@@ -289,7 +297,8 @@ def main() -> None:
         np.savez(weights_file, **{f"{t}/{k}": v for t, w in weights.items() for k, v in w.items()})
         for _ in range(args.processes):
             for name, tree in sources.items():
-                runs[name].append(time_tree(tree, weights_file, args.steps, args.repeat, lengths))
+                times = time_tree(tree, weights_file, args.steps, args.repeat, list(lengths))
+                runs[name].append(times)
     trees = {
         name: {t: {k: min(r[t][k] for r in rs) for k in ("floor", "train")} for t in lengths}
         for name, rs in runs.items()

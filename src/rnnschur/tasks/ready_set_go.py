@@ -96,8 +96,8 @@ def generate(
     set_end = ready + stimulus + interval + stimulus
     pulses = window(length, ready, stimulus) | window(length, set_end - stimulus, stimulus)
     start = set_end + interval - pulse_width // 2  # the bump g, clipped to the trial
-    in_bump = window(length, start, pulse_width)
     offset = np.arange(length) - start[:, None]  # steps since the bump's start
+    in_bump = (offset >= 0) & (offset < pulse_width)
     inputs = pulses.astype(float)[..., None]
     targets = np.where(in_bump, g[np.clip(offset, 0, pulse_width - 1)], 0.0)[..., None]
     mask = (offset < pulse_width + decision).astype(float)  # scored until the decision ends
