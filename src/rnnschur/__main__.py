@@ -1,41 +1,60 @@
 """Command line: ``python -m rnnschur analyse WEIGHTS HELDOUT --out DIR``.
 
-Runs the paper's Schur-coordinate ablations on a tanh RNN trained elsewhere, without Snakemake;
-the workflow's ``external`` rules call the same functions and write the same files.
+Runs the paper's Schur-coordinate ablations on an RNN trained elsewhere, without Snakemake,
+through :func:`rnnschur.analyse`, which the workflow's ``external`` rules call too. The
+command fixes its threads (``--threads``, 1 by default, as the workflow's rules run) and the
+numeric kernels (as the workflow's ``numerics: portable``) before NumPy loads, so that both
+routes write the same tables byte for byte.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
-from rnnschur import convert, external, io
-from rnnschur.dynamics import DISCRETE, KINDS, NONLINEARITIES, SPLITS
-from rnnschur.dynamics import resolve as resolve_dynamics
+from rnnschur.numerics import PORTABLE_KERNELS
+
+KINDS = ("discrete", "leaky", "leaky_current")  # rnnschur.dynamics.KINDS, without loading NumPy
+NONLINEARITIES = ("tanh", "relu", "softplus")
+EXIT_MISMATCH = 3
+"""The exit status when the rollout does not reproduce the model's own outputs."""
 
 DESCRIPTION = """\
 Ordered real Schur ablations of an RNN trained elsewhere (arXiv 2606.18457).
 
 WEIGHTS is an .npz with W_xh (N_h, N_x), W_hh (N_h, N_h), W_hy (N_y, N_h) and optionally
-b_h (N_h,), b_y (N_y,), h0 (N_h,) and the 0-d arrays dynamics, leak, nonlinearity; or a torch
-state_dict file (.pt) of a one-layer nn.RNN or of the NeuroGym/Neuromatch tutorial CTRNN
-(input2h, h2h) with an nn.Linear readout (fc, h2out, readout, output, linear; biases are used);
-any other layout with --keys. The network family (--dynamics, --leak, --nonlinearity) is not
-stored in a state_dict: give it, or the model is rolled out as the paper's discrete tanh RNN
-(and a full-model score far from a working network is reported first).
+b_h (N_h,), b_y (N_y,), h0 (N_h,) and the 0-d arrays dynamics, leak, nonlinearity, readout,
+timing; or a torch state_dict file (.pt) of a one-layer nn.RNN (Schuessler et al.'s RNN_Net
+too) or of the NeuroGym/Neuromatch tutorial CTRNN (input2h, h2h) with an nn.Linear readout
+(fc, h2out, readout, output, decoder, linear; biases are used); any other layout with --keys.
+
+How the network computes is its description: the update (--dynamics, --leak,
+--nonlinearity), the readout (--readout rate: phi(state); state: the state itself) and the
+output timing (--timing after / before the step's update). A state_dict does not say it:
+give it, or --dynamics auto to find it from the model's own outputs. Without a description
+the model is rolled out as the paper's discrete tanh RNN.
+
+Proof before verdicts: when HELDOUT holds outputs (n, T, N_y), the model's own outputs on
+its inputs with noise off, or the model is a torch module (whose forward computes them), the
+full model rolled out as described must reproduce them within --tolerance (relative RMS);
+otherwise the command writes nothing, says how far off the rollout is and which descriptions
+do reproduce them, and exits with status 3. Without outputs the summary says "not verified".
 
 Any other architecture (a custom cell, noise, a nonlinear readout) runs exactly as it computes:
 --torch-module FILE.py:CLASS (built with --init-kwargs, loaded with the state_dict WEIGHTS) or
 a TorchScript file WEIGHTS, with --recurrent naming the parameter that holds W_hh; each
 ablation swaps it for W~(S) and runs the module's own forward on the held-out inputs
-(batch-first, or --time-first; its outputs, or a tuple whose first item they are).
+(batch-first, or --time-first). Its split needs naming: a description (or auto), or
+--split weights (W_hh's own moduli).
 
 HELDOUT is an .npz with inputs (n, T, N_x), targets (n, T, N_y) and optionally mask ((n, T)
-or (n, T, N_y); all ones when absent). Nothing is loaded with pickle.
+or (n, T, N_y); all ones when absent) and outputs. Nothing is loaded with pickle.
 
-Writes into --out: schur.npz, ablation.csv (all 8 subsets of {T_RR, T_C->R, T_CC} at every
-alpha), spectrum.csv, verdicts.csv, subspace_control.csv, readout_refit.csv (with --fitting),
+Writes into --out (refused if it holds results already, unless --force): schur.npz,
+ablation.csv (all 8 subsets of {T_RR, T_C->R, T_CC} at every alpha), spectrum.csv,
+verdicts.csv, subspace_control.csv, readout_refit.csv (with --fitting), verification.json,
 summary.md, summary.html, profile.pdf and profile.png.
 """
 
@@ -54,11 +73,16 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     a.add_argument("weights", type=Path, help="the model: .npz of arrays, or a torch state_dict")
-    a.add_argument("heldout", type=Path, help="the held-out set: .npz of inputs, targets, mask")
+    a.add_argument(
+        "heldout", type=Path, help="the held-out set: .npz of inputs, targets, mask, outputs"
+    )
     a.add_argument("--out", type=Path, required=True, help="folder for the results (created)")
     a.add_argument(
+        "--force", action="store_true", help="replace the results of an earlier run in --out"
+    )
+    a.add_argument(
         "--score",
-        choices=external.SCORES,
+        choices=("fvu", "accuracy"),
         default="fvu",
         help="fvu: fraction of variance unexplained over the masked entries (eq. 7); "
         "accuracy: sign agreement of outputs and targets over the masked entries (default fvu)",
@@ -93,19 +117,36 @@ def parser() -> argparse.ArgumentParser:
     )
     a.add_argument(
         "--dynamics",
-        choices=KINDS,
-        help="the network family: discrete h=φ(Wx+Wh+b); leaky h=(1-a)h+aφ(Wx+Wh+b); "
-        "leaky_current z=(1-a)z+a(Wφ(z)+Wx+b), read out through φ(z) (default: as the .npz "
-        "says, else discrete)",
+        choices=(*KINDS, "auto"),
+        help="the update: discrete h=φ(Wx+Wh+b); leaky h=(1-a)h+aφ(Wx+Wh+b); leaky_current "
+        "z=(1-a)z+a(Wφ(z)+Wx+b); auto: the description that reproduces the model's own outputs "
+        "(default: as the .npz says, else discrete)",
     )
-    a.add_argument("--leak", type=float, help="a = dt/τ in (0, 1] of a leaky family (0.2)")
+    a.add_argument(
+        "--leak", type=float, help="a = dt/τ in (0, 1] of a leaky update (needs --dynamics)"
+    )
     a.add_argument("--nonlinearity", choices=NONLINEARITIES, help="φ (default tanh)")
     a.add_argument(
+        "--readout",
+        choices=("rate", "state"),
+        help="what W_hy reads: rate φ(z) (default), or the current form's state z itself",
+    )
+    a.add_argument(
+        "--timing",
+        choices=("after", "before"),
+        help="the output of step t is taken after its update (default) or before it",
+    )
+    a.add_argument(
         "--split",
-        choices=SPLITS,
-        default="propagator",
+        choices=("propagator", "weights"),
         help="order and split a leaky network's Schur blocks by |1-a+aλ| of its propagator "
-        "(default) or by W_hh's own |λ|",
+        "(default with a description) or by W_hh's own |λ|",
+    )
+    a.add_argument(
+        "--tolerance",
+        type=float,
+        default=1e-3,
+        help="largest relative RMS error of the rollout against the model's own outputs (1e-3)",
     )
     a.add_argument(
         "--keys",
@@ -130,88 +171,89 @@ def parser() -> argparse.ArgumentParser:
         type=Path,
         help="a second set like HELDOUT on which to refit a ridge readout (readout_refit.csv)",
     )
-    a.add_argument("--name", help="the model's name in the summary (default: WEIGHTS' stem)")
+    a.add_argument(
+        "--name", help="the model's name in the summary (default: the module's class or WEIGHTS')"
+    )
     a.add_argument(
         "--seed",
         type=int,
         default=2606,
         help="seed of the random controls of the subspace analysis (2606, the workflow's)",
     )
+    a.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="BLAS threads (1, as every workflow rule runs: the same tables byte for byte)",
+    )
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if "numpy" not in sys.modules:  # run as a command: fix threads and kernels before NumPy
+        threads = str(max(args.threads, 1))
+        os.environ.update(
+            {"OMP_NUM_THREADS": threads, "OPENBLAS_NUM_THREADS": threads, **PORTABLE_KERNELS}
+        )
+    from rnnschur import api, external, io, verify
+
     if args.alpha not in args.alpha_grid:
         print(f"error: --alpha {args.alpha} must be one of --alpha-grid", file=sys.stderr)
         return 2
     try:
+        external.refuse_earlier_results(args.out, args.force)
         print(f"reading {args.weights} and {args.heldout}")
-        route = module_inputs if args.recurrent or args.torch_module else native_inputs
-        model, heldout, fitting, dynamics, module = route(args)
-    except io.ArtifactError as error:
+        model = args.weights
+        if args.torch_module or args.recurrent:
+            from rnnschur import torch_module
+
+            if not args.recurrent:
+                raise io.ArtifactError("--torch-module needs --recurrent PARAMETER (W_hh)")
+            model = torch_module.load_module(args.weights, args.torch_module, args.init_kwargs)
+        result = api.analyse(
+            model,
+            args.heldout,
+            args.dynamics,
+            leak=args.leak,
+            nonlinearity=args.nonlinearity,
+            readout=args.readout,
+            timing=args.timing,
+            split=args.split,
+            recurrent=args.recurrent,
+            keys=args.keys,
+            time_first=args.time_first,
+            initial_state=args.initial_state,
+            fitting=args.fitting,
+            name=args.name or (None if args.torch_module else args.weights.stem),
+            tolerance=args.tolerance,
+            progress=print,
+            **settings_of(args),
+        )
+        files = result.save(args.out, force=args.force)
+    except verify.RolloutMismatch as error:
+        print(f"error: {args.weights}: {error}", file=sys.stderr)
+        return EXIT_MISMATCH
+    except (io.ArtifactError, FileExistsError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except ValueError as error:
         print(f"error: {args.weights}: {error}", file=sys.stderr)
         return 2
-    print(f"analysing it as {module[0] if module else f'a {dynamics.describe()} network'}")
-    files = external.analyse(
-        model,
-        heldout,
-        settings_of(args),
-        args.out,
-        args.name or args.weights.stem,
-        fitting,
-        dynamics=dynamics,
-        module=module,
-    )
     print(f"wrote {len(files)} files to {args.out}; summary: {files['summary_md']}")
     return 0
 
 
-def native_inputs(args):
-    """(model, held-out set, fitting set, family, None) of a model of the families."""
-    keys = convert.parse_keys(args.keys) if args.keys else None
-    model, heldout, fitting = external.load_inputs(
-        convert.load_model_file(args.weights, keys),
-        args.heldout,
-        args.initial_state,
-        args.fitting,
-    )
-    stored = io.load_dynamics(args.weights) if str(args.weights).endswith(".npz") else DISCRETE
-    dynamics = resolve_dynamics(stored, args.dynamics, args.leak, args.nonlinearity, args.split)
-    return model, heldout, fitting, dynamics, None
-
-
-def module_inputs(args):
-    """(W_hh, held-out set, None, family, (name, forward)) of a torch module run as it computes:
-    the split uses the family's propagator if one is given."""
-    from rnnschur import torch_module
-
-    if not args.recurrent:
-        raise ValueError("--torch-module needs --recurrent PARAMETER (W_hh)")
-    net = torch_module.load_module(args.weights, args.torch_module, args.init_kwargs)
-    W_hh = torch_module.recurrent_matrix(net, args.recurrent)
-    shapes = {k: v.shape for k, v in io.load_npz(args.heldout, ("inputs", "targets")).items()}
-    heldout = external.load_heldout(args.heldout, shapes["inputs"][-1], shapes["targets"][-1])
-    forward = torch_module.module_forward(net, args.recurrent, not args.time_first)
-    torch_module.check_forward(forward, W_hh, heldout, args.weights)
-    dynamics = resolve_dynamics(DISCRETE, args.dynamics, args.leak, args.nonlinearity, args.split)
-    name = args.torch_module.split(":")[-1] if args.torch_module else args.weights.name
-    return {"W_hh": W_hh}, heldout, None, dynamics, (f"torch module {name}", forward)
-
-
-def settings_of(args) -> external.Settings:
-    return external.Settings(
-        score=args.score,
-        alpha=args.alpha,
-        alpha_grid=tuple(args.alpha_grid),
-        epsilon=args.epsilon,
-        mass_floor=args.mass_floor,
-        fragile_effect=args.fragile,
-        seed=args.seed,
-    )
+def settings_of(args) -> dict:
+    return {
+        "score": args.score,
+        "alpha": args.alpha,
+        "alpha_grid": tuple(args.alpha_grid),
+        "epsilon": args.epsilon,
+        "mass_floor": args.mass_floor,
+        "fragile_effect": args.fragile,
+        "seed": args.seed,
+    }
 
 
 if __name__ == "__main__":

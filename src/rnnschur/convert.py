@@ -1,5 +1,6 @@
-"""A torch ``state_dict`` as the arrays of :mod:`rnnschur.external` (the only step of the
-external-model analysis that needs torch).
+"""A torch ``state_dict`` as the arrays of :mod:`rnnschur.external`: a file (read by
+:func:`rnnschur.torch_module.read_state_dict`, the step that needs torch) or tensors held in
+memory (no torch needed).
 
 Two layouts are detected: ``nn.RNN`` (``weight_ih_l0``, ``weight_hh_l0``, ``bias_ih_l0``,
 ``bias_hh_l0``) and the CTRNN of the NeuroGym and Neuromatch tutorials (``input2h.weight/bias``,
@@ -12,7 +13,6 @@ several keys are named), the command's ``--keys W_xh=KEY,b_h=KEY+KEY,...``.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from rnnschur.io import ArtifactError
 from rnnschur.io import require as _require
 from rnnschur.models import OFFSET_KEYS, WEIGHT_KEYS, check_model, load_npz_model
 
-READOUT_NAMES = ("fc", "h2out", "readout", "output", "linear")
+READOUT_NAMES = ("fc", "h2out", "readout", "output", "decoder", "linear")
 """Readout module names of the tutorial layout, in the order they are looked for."""
 LAYOUTS = {
     # layout: (W_xh, W_hh, parts of b_h), each a key suffix after a common prefix
@@ -43,36 +43,35 @@ def parse_keys(text: str) -> dict[str, list[str]]:
     return mapping
 
 
-def read_state_dict(path: str | os.PathLike) -> dict[str, np.ndarray]:
-    """The tensors of a torch ``state_dict`` file as float64 arrays (``weights_only=True``: no
-    code runs)."""
-    import torch  # here, so that reading an .npz model never loads torch
-
-    if not Path(path).is_file():
-        raise ArtifactError(f"{path}: file not found")
-    try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as error:  # torch raises several types for a bad file
-        raise ArtifactError(f"{path}: not a readable torch state_dict ({error})") from error
-    _require(path, isinstance(state, dict), f"holds a {type(state).__name__}, not a state_dict")
-    return {k: v.detach().double().numpy() for k, v in state.items() if hasattr(v, "numpy")}
-
-
 def from_state_dict(
     path: str | os.PathLike, keys: dict[str, list[str]] | None = None
 ) -> dict[str, np.ndarray]:
-    """W_xh, W_hh, W_hy and any of b_h, b_y, h0 of a torch ``state_dict``: by ``keys`` when
-    given, else by the detected layout (:data:`LAYOUTS`)."""
-    state = read_state_dict(path)
-    mapping = keys if keys is not None else detect_layout(path, state)
+    """W_xh, W_hh, W_hy and any of b_h, b_y, h0 of a torch ``state_dict`` file: by ``keys``
+    when given, else by the detected layout (:data:`LAYOUTS`)."""
+    from rnnschur.torch_module import read_state_dict  # the route that needs torch
+
+    return from_arrays(read_state_dict(path), keys, path)
+
+
+def from_arrays(
+    state: dict, keys: dict[str, list[str]] | None = None, where: object = "state_dict"
+) -> dict[str, np.ndarray]:
+    """The model's arrays of a state_dict held in memory (tensors or arrays; ``where`` names
+    it in errors), mapped as :func:`from_state_dict` maps a file's."""
+    state = {
+        k: np.asarray(v.detach().cpu().double().numpy() if hasattr(v, "detach") else v)
+        for k, v in state.items()
+        if hasattr(v, "detach") or isinstance(v, np.ndarray)
+    }
+    mapping = keys if keys is not None else detect_layout(where, state)
     model = {}
     for name, names in mapping.items():
         missing = [k for k in names if k not in state]
         _require(
-            path, not missing, f"--keys names {missing}, not in the file (keys: {sorted(state)})"
+            where, not missing, f"--keys names {missing}, not in the file (keys: {sorted(state)})"
         )
         model[name] = sum(state[k] for k in names)
-    return check_model(model, path)
+    return check_model(model, where)
 
 
 def detect_layout(path, state: dict[str, np.ndarray]) -> dict[str, list[str]]:

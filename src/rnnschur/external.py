@@ -14,8 +14,8 @@ the same files.
 
 from __future__ import annotations
 
-import dataclasses
-import json
+import base64
+import html
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,12 +26,13 @@ import pandas as pd
 
 from rnnschur import io, metrics, refit, subspace, views
 from rnnschur.ablation import evaluate_ablations
-from rnnschur.dynamics import DISCRETE, Dynamics
-from rnnschur.io import require as _require
+from rnnschur.dynamics import Dynamics, catalogue_name
+from rnnschur.heldout import load_heldout
 from rnnschur.models import OFFSET_KEYS, WEIGHT_KEYS, check_model
 from rnnschur.rnn import rollout
-from rnnschur.schur import COUPLING_BLOCKS, ordered_real_schur
+from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, ordered_real_schur
 from rnnschur.tasks import Batch
+from rnnschur.verify import Verification
 
 SCORES = ("fvu", "accuracy")
 
@@ -51,45 +52,6 @@ class Score:
         if self.SCORE == "fvu":
             return metrics.fvu(outputs, batch.targets, batch.mask)
         return metrics.replay_accuracy(outputs, batch.targets, batch.mask)
-
-
-def load_heldout(path: str | os.PathLike, N_x: int, N_y: int) -> Batch:
-    """``inputs`` (n, T, N_x), ``targets`` (n, T, N_y) and an optional ``mask`` ((n, T) or
-    (n, T, N_y); all ones when absent), checked against the model's N_x and N_y."""
-    keys = io.npz_keys(path)
-    _require(
-        path, {"inputs", "targets"} <= set(keys), f"needs inputs and targets, has {list(keys)}"
-    )
-    data = io.load_npz(path, keys)
-    inputs, targets = data["inputs"].astype(np.float64), data["targets"].astype(np.float64)
-    _require(
-        path, inputs.ndim == 3 and targets.ndim == 3, "inputs and targets must be (n, T, lines)"
-    )
-    _require(
-        path,
-        inputs.shape[2] == N_x,
-        f"inputs have {inputs.shape[2]} lines, the model's W_xh takes N_x = {N_x}",
-    )
-    _require(
-        path,
-        targets.shape[2] == N_y,
-        f"targets have {targets.shape[2]} lines, the model's W_hy gives N_y = {N_y}",
-    )
-    _require(
-        path,
-        inputs.shape[:2] == targets.shape[:2],
-        f"inputs {inputs.shape} and targets {targets.shape} differ in trials or steps",
-    )
-    mask = data.get("mask", np.ones(inputs.shape[:2]))
-    _require(
-        path,
-        mask.shape in (inputs.shape[:2], targets.shape),
-        f"mask has shape {mask.shape}, expected {inputs.shape[:2]} or {targets.shape}",
-    )
-    for name, array in (("inputs", inputs), ("targets", targets), ("mask", mask)):
-        _require(path, bool(np.all(np.isfinite(array))), f"{name} has NaN or inf entries")
-    _require(path, mask.sum() > 0, "the mask selects no step")
-    return Batch(inputs, targets, mask.astype(np.float64))
 
 
 def load_inputs(
@@ -170,46 +132,131 @@ class Settings:
     seed: int = 2606  # config key base_seed
 
 
+OUTPUT_NAMES = (
+    "schur.npz",
+    "ablation.csv",
+    "spectrum.csv",
+    "verdicts.csv",
+    "subspace_control.csv",
+    "verification.json",
+    "summary.md",
+    "summary.html",
+    "profile.pdf",
+    "profile.png",
+)
+"""The files :meth:`Result.save` writes (and ``readout_refit.csv`` with a fitting set)."""
+OPTIONAL_NAMES = ("readout_refit.csv",)
+
+
 def output_files(out: str | os.PathLike) -> dict[str, Path]:
-    """The files :func:`analyse` writes in the folder ``out``."""
+    """The files :meth:`Result.save` writes in the folder ``out`` for a model's own rollout."""
+    return {name.replace(".", "_"): Path(out) / name for name in OUTPUT_NAMES}
+
+
+def refuse_earlier_results(out: str | os.PathLike, force: bool) -> list[Path]:
+    """The files of an earlier analysis in ``out`` (to remove first, with ``force``);
+    :class:`FileExistsError` naming them without ``force``."""
     out = Path(out)
-    names = (
-        "schur.npz",
-        "ablation.csv",
-        "spectrum.csv",
-        "verdicts.csv",
-        "subspace_control.csv",
-        "summary.md",
-        "summary.html",
-        "profile.pdf",
-        "profile.png",
-    )
-    return {name.replace(".", "_"): out / name for name in names}
+    earlier = [out / n for n in OUTPUT_NAMES + OPTIONAL_NAMES if (out / n).exists()]
+    if earlier and not force:
+        raise FileExistsError(
+            f"{out} already holds results ({', '.join(p.name for p in earlier)}); give another "
+            "folder, or --force (save(..., force=True)) to replace them"
+        )
+    return earlier
 
 
-def analyse(
+VERDICT_LEGEND = (
+    "stabiliser: an ε-stabiliser on the held-out set, d_D ≤ ε (a candidate approximate "
+    "invariance if it removes non-negligible Schur mass); fragile: removing the block moves the "
+    "score by at least the fragile effect (a fragile functional direction); neither: between "
+    "the two; empty: the block has no entries at this α."
+)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The paper's analysis of one model: its description and how the rollout was verified,
+    the ordered Schur form and, as DataFrames, the ablation of all 8 subsets at every α, the
+    verdict per coupling block, the spectrum, the subspace control and the readout refit (None
+    where not run). Files only on :meth:`save`; :meth:`plot` draws the profile."""
+
+    name: str
+    network: str
+    dynamics: Dynamics
+    verification: Verification
+    settings: Settings
+    schur: OrderedSchur
+    ablation: pd.DataFrame
+    verdicts: pd.DataFrame
+    spectrum: pd.DataFrame
+    subspace_control: pd.DataFrame | None
+    readout_refit: pd.DataFrame | None
+    shapes: dict
+    warning: str | None = None
+
+    def summary(self) -> str:
+        """The summary in Markdown (the verification line first)."""
+        return summary_markdown(self)
+
+    def plot(self):
+        """The ablation profile at the settings' α as a matplotlib figure."""
+        from rnnschur import figures
+
+        return figures.fig_external_profile(self.ablation, self.settings.alpha, self.name)
+
+    def save(self, out: str | os.PathLike, force: bool = False) -> dict[str, Path]:
+        """Write every table, the Schur form, the summaries and the profile into ``out``.
+
+        A folder that already holds files of this analysis is refused (:class:`FileExistsError`
+        naming them) unless ``force``; then they are all removed first, so no file of an earlier
+        model is left beside the new ones. Each file is written atomically."""
+        out = Path(out)
+        for path in refuse_earlier_results(out, force):
+            path.unlink()
+        files = output_files(out)
+        if self.subspace_control is None:
+            del files["subspace_control_csv"]
+        io.save_schur(files["schur_npz"], self.schur)
+        io.save_csv(files["ablation_csv"], self.ablation)
+        io.save_csv(files["spectrum_csv"], self.spectrum)
+        io.save_csv(files["verdicts_csv"], self.verdicts)
+        if self.subspace_control is not None:
+            io.save_csv(files["subspace_control_csv"], self.subspace_control)
+        if self.readout_refit is not None:
+            files["readout_refit_csv"] = out / "readout_refit.csv"
+            io.save_csv(files["readout_refit_csv"], self.readout_refit)
+        io.save_json(files["verification_json"], self.verification.as_dict())
+        io.save_text(files["summary_md"], self.summary())
+        from rnnschur import figures
+
+        figure = self.plot()
+        figures.save(figure, [files["profile_pdf"], files["profile_png"]])
+        png = base64.b64encode(files["profile_png"].read_bytes()).decode("ascii")
+        io.save_text(files["summary_html"], summary_html(self, png))
+        return files
+
+
+def run(
     model: dict[str, np.ndarray],
     heldout: Batch,
     settings: Settings,
-    out: str | os.PathLike,
+    dynamics: Dynamics,
+    verification: Verification,
     name: str = "model",
     fitting: Batch | None = None,
-    progress: Callable[[str], None] = print,
-    dynamics: Dynamics = DISCRETE,
     module: tuple[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] | None = None,
-) -> dict[str, Path]:
-    """Run the paper's pipeline on one model of the family ``dynamics`` and write its files in
-    ``out`` (see :func:`output_files`, and ``readout_refit.csv`` when ``fitting`` is given).
-    When the full model scores far from a working network, :func:`misuse_warning` is printed
-    first and heads the summary.
+    progress: Callable[[str], None] = print,
+) -> Result:
+    """The paper's pipeline on one model described by ``dynamics``, whose rollout was checked
+    against its own outputs as ``verification`` records; nothing is written.
 
     ``module`` = (its name, ``forward(W_stack, inputs)``): a user's own torch module
-    (:mod:`rnnschur.torch_module`) run as it computes; ``model`` then holds W_hh alone, the
-    split uses the family's propagator if ``dynamics`` is leaky (W_hh's own moduli otherwise),
-    and the subspace control and the readout refit, which need the hidden states, are skipped."""
+    (:mod:`rnnschur.torch_module`) run as it computes; ``model`` then holds W_hh alone (or all
+    its arrays), the split follows ``dynamics``, and the subspace control and the readout refit,
+    which need the hidden states of the rollout, are skipped."""
     if settings.score not in SCORES:
         raise ValueError(f"score must be one of {SCORES}, got {settings.score!r}")
-    files = output_files(out)
     score = Score(settings.score)
     W_xh, W_hh, W_hy = (model.get(k) for k in WEIGHT_KEYS)
     offsets = {k: model[k] for k in OFFSET_KEYS if k in model}
@@ -219,7 +266,6 @@ def analyse(
         f"blocks ordered by the moduli of the propagator with a = {dynamics.split_leak:g})"
     )
     schur = ordered_real_schur(W_hh, leak=dynamics.split_leak)
-    io.save_schur(files["schur_npz"], schur)
     progress(f"[2/5] all 8 coupling subsets at alpha = {list(settings.alpha_grid)}")
     rows = evaluate_ablations(
         W_xh,
@@ -241,135 +287,153 @@ def analyse(
     if warning:
         progress(warning)
     ablation.insert(0, "model", name)
-    io.save_csv(files["ablation_csv"], ablation)
     eigenvalues, _ = views.spectrum_rows(schur, settings.alpha)
-    io.save_rows(files["spectrum_csv"], eigenvalues)
     verdicts = block_verdicts(ablation, settings.alpha, settings.fragile_effect)
-    io.save_csv(files["verdicts_csv"], verdicts)
+    controls = refits = None
     if module is not None:
         progress("[3/5] subspace control and [4/5] readout refit skipped: a module's own forward")
-        del files["subspace_control_csv"]
-        progress("[5/5] summary and figure")
-        return _finish(
-            files, name, model, heldout, settings, ablation, verdicts, dynamics, network, warning
-        )
-    progress("[3/5] subspace control (activity and readout subspaces, matched random controls)")
-    _, hidden = rollout(
-        W_xh, W_hh, W_hy, heldout.inputs, return_hidden=True, **offsets, dynamics=dynamics
-    )
-    axes, _ = subspace.principal_axes(hidden)
-    spaces = {
-        "top_pcs": axes[:, : min(settings.subspace_components, W_hh.shape[0] - 1)],
-        "readout": subspace.readout_subspace(W_hy),
-    }
-    controls = subspace.evaluate_controls(
-        W_xh,
-        W_hh,
-        W_hy,
-        schur,
-        settings.alpha,
-        heldout,
-        score,
-        spaces,
-        settings.subspace_draws,
-        np.random.default_rng(settings.seed),
-        offsets=offsets,
-        dynamics=dynamics,
-    )
-    io.save_csv(files["subspace_control_csv"], pd.DataFrame(controls))
-    if fitting is not None:
-        progress("[4/5] readout refit (ridge, on the fitting set)")
-        refits = refit.evaluate_refits(
-            W_xh,
-            W_hh,
-            W_hy,
-            schur,
-            settings.alpha,
-            fitting,
-            heldout,
-            score,
-            0.25,
-            [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1],
-            offsets,
-            dynamics,
-        )
-        files["readout_refit_csv"] = Path(out) / "readout_refit.csv"
-        io.save_csv(files["readout_refit_csv"], pd.DataFrame(refits))
     else:
-        progress("[4/5] readout refit skipped (no fitting set given)")
-    progress("[5/5] summary and figure")
-    return _finish(
-        files, name, model, heldout, settings, ablation, verdicts, dynamics, network, warning
+        progress("[3/5] subspace control (activity and readout subspaces, matched random controls)")
+        _, hidden = rollout(
+            W_xh, W_hh, W_hy, heldout.inputs, return_hidden=True, **offsets, dynamics=dynamics
+        )
+        axes, _ = subspace.principal_axes(hidden)
+        spaces = {
+            "top_pcs": axes[:, : min(settings.subspace_components, W_hh.shape[0] - 1)],
+            "readout": subspace.readout_subspace(W_hy),
+        }
+        controls = pd.DataFrame(
+            subspace.evaluate_controls(
+                W_xh,
+                W_hh,
+                W_hy,
+                schur,
+                settings.alpha,
+                heldout,
+                score,
+                spaces,
+                settings.subspace_draws,
+                np.random.default_rng(settings.seed),
+                offsets=offsets,
+                dynamics=dynamics,
+            )
+        )
+        if fitting is not None:
+            progress("[4/5] readout refit (ridge, on the fitting set)")
+            refits = pd.DataFrame(
+                refit.evaluate_refits(
+                    W_xh,
+                    W_hh,
+                    W_hy,
+                    schur,
+                    settings.alpha,
+                    fitting,
+                    heldout,
+                    score,
+                    0.25,
+                    [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1],
+                    offsets,
+                    dynamics,
+                )
+            )
+        else:
+            progress("[4/5] readout refit skipped (no fitting set given)")
+    progress("[5/5] tables done")
+    shapes = {
+        "N_h": int(W_hh.shape[0]),
+        "N_x": int(heldout.inputs.shape[2]),
+        "N_y": int(heldout.targets.shape[2]),
+        "n_trials": int(heldout.inputs.shape[0]),
+        "n_steps": int(heldout.inputs.shape[1]),
+        "offsets": [k for k in OFFSET_KEYS if k in model],
+    }
+    return Result(
+        name,
+        network,
+        dynamics,
+        verification,
+        settings,
+        schur,
+        ablation,
+        verdicts,
+        pd.DataFrame(eigenvalues),
+        controls,
+        refits,
+        shapes,
+        warning,
     )
 
 
-def _finish(files, name, model, heldout, settings, ablation, verdicts, dynamics, network, warning):
-    """The summary (headed by the misuse warning, if any) and the profile figure."""
-    summary = summary_markdown(
-        name, model, heldout, settings, ablation, verdicts, dynamics, network
-    )
-    if warning:
-        summary = f"> **{warning}**\n\n{summary}"
-    io.save_text(files["summary_md"], summary)
-    io.save_text(files["summary_html"], summary_html(name, settings, ablation, verdicts))
-    from rnnschur import figures
-
-    figures.save(
-        figures.fig_external_profile(ablation, settings.alpha, name),
-        [files["profile_pdf"], files["profile_png"]],
-    )
-    return files
+def _split_operator(dynamics: Dynamics) -> str:
+    if dynamics.split_leak == 1:
+        return "W_hh"
+    return f"(1 − a) I + a W_hh, a = {dynamics.leak:g}"
 
 
-def summary_markdown(
-    name, model, heldout, settings, ablation, verdicts, dynamics=DISCRETE, network=None
-) -> str:
-    """A summary to paste into a lab notebook: the model, its full score, the R/C split and the
-    verdict per coupling block in the paper's terms."""
-    full = ablation[
-        (ablation["subset"] == "none") & np.isclose(ablation["alpha"], settings.alpha)
+def summary_markdown(result: Result) -> str:
+    """A summary to paste into a lab notebook: whether the rollout is the model, the model, its
+    full score, the R/C split and the verdict per coupling block in the paper's terms."""
+    settings, shapes, dynamics = result.settings, result.shapes, result.dynamics
+    full = result.ablation[
+        (result.ablation["subset"] == "none") & np.isclose(result.ablation["alpha"], settings.alpha)
     ].iloc[0]
-    N_h, N_x, N_y = model["W_hh"].shape[0], heldout.inputs.shape[2], heldout.targets.shape[2]
-    offsets = [k for k in OFFSET_KEYS if k in model]
-    split_operator = (
-        "W_hh" if dynamics.split_leak == 1 else f"(1 − a) I + a W_hh, a = {dynamics.leak:g}"
-    )
+    named = catalogue_name(dynamics)
     lines = [
-        f"# {name}: Schur-coordinate ablations",
+        f"# {result.name}: Schur-coordinate ablations",
         "",
-        f"- {network or dynamics.describe() + ' RNN'}, N_h = {N_h}, N_x = {N_x}, N_y = {N_y}; "
-        f"{', '.join(offsets) if offsets else 'no biases, h0 = 0'}",
-        f"- held-out set: {heldout.inputs.shape[0]} trials of {heldout.inputs.shape[1]} steps",
+        f"**{result.verification.line()}.**",
+        "",
+    ]
+    if result.warning:
+        lines += [f"> **{result.warning}**", ""]
+    lines += [
+        f"- {result.network}{f' (catalogue: {named})' if named else ''}, N_h = {shapes['N_h']}, "
+        f"N_x = {shapes['N_x']}, N_y = {shapes['N_y']}; "
+        f"{', '.join(shapes['offsets']) if shapes['offsets'] else 'no biases, h0 = 0'}",
+        f"- description: {dynamics.describe()}",
+        f"- held-out set: {shapes['n_trials']} trials of {shapes['n_steps']} steps",
         f"- full model: {settings.score} = {full['score']:.4g}; at α = {settings.alpha:g}, "
         f"n_R = {int(full['n_R'])} dimensions in the dominant sector R (split by the moduli "
-        f"of {split_operator})",
+        f"of {_split_operator(dynamics)})",
         f"- ε = {settings.epsilon:g} (d_D, mean squared output difference); fragile: the score "
         f"moves by ≥ {settings.fragile_effect:g}",
         "",
         "| block | removed mass ‖ΔT‖/‖T‖ | score | change | d_D | verdict |",
         "|---|---|---|---|---|---|",
     ]
-    for r in verdicts.itertuples(index=False):
+    for r in result.verdicts.itertuples(index=False):
         lines.append(
             f"| −{r.subset.replace('T_CR', 'T_C→R')} | {r.mass_removed:.3g} | {r.score:.4g} | "
             f"{r.delta_score:+.3g} | {r.discrepancy:.3g} | {r.verdict} |"
         )
-    lines += [
-        "",
-        "stabiliser: an ε-stabiliser on the held-out set (a candidate approximate invariance "
-        "if it removes non-negligible mass); fragile: a fragile functional direction; empty: "
-        "the block has no entries at this α. All 8 subsets at every α: `ablation.csv`.",
-        "",
-    ]
+    lines += ["", VERDICT_LEGEND + " All 8 subsets at every α: `ablation.csv`.", ""]
     return "\n".join(lines)
 
 
-def summary_html(name, settings, ablation, verdicts) -> str:
-    """The summary as a self-contained HTML page (the verdicts and the full ablation table)."""
+def summary_html(result: Result, png_base64: str) -> str:
+    """The summary as one self-contained HTML page: the description, the verification line,
+    the profile figure and the verdicts with their legend."""
+    settings = result.settings
+    verdicts = result.verdicts.rename(columns={"subset": "block"}).assign(
+        block=lambda f: "−" + f["block"].str.replace("T_CR", "T_C→R")
+    )
+    state = "ok" if result.verification.verified else "warn"
+    warning = f"<p class='warn'>{html.escape(result.warning)}</p>" if result.warning else ""
     return (
-        f"<!doctype html><meta charset='utf-8'><title>{name}</title>"
-        f"<h1>{name}: Schur-coordinate ablations (α = {settings.alpha:g})</h1>"
-        f"<h2>Verdict per coupling block</h2>{verdicts.to_html(index=False)}"
-        f"<h2>All subsets and α</h2>{ablation.to_html(index=False)}"
-        f"<p>settings: {json.dumps(dataclasses.asdict(settings))}</p>"
+        "<!doctype html><meta charset='utf-8'>"
+        f"<title>{html.escape(result.name)}: Schur-coordinate ablations</title>"
+        "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
+        "td,th{padding:0 .6em;text-align:right}.ok{color:#075}.warn{color:#a00}"
+        "img{max-width:100%}</style>"
+        f"<h1>{html.escape(result.name)}: Schur-coordinate ablations</h1>"
+        f"<p class='{state}'><b>{html.escape(result.verification.line())}.</b></p>{warning}"
+        f"<p>{html.escape(result.network)}: {html.escape(result.dynamics.describe())}; "
+        f"N_h = {result.shapes['N_h']}; split by the moduli of "
+        f"{html.escape(_split_operator(result.dynamics))}; α = {settings.alpha:g}, "
+        f"ε = {settings.epsilon:g}, fragile effect {settings.fragile_effect:g}; score "
+        f"{settings.score} on {result.shapes['n_trials']} held-out trials.</p>"
+        f"<img alt='ablation profile' src='data:image/png;base64,{png_base64}'>"
+        "<h2>Verdict per coupling block</h2>"
+        + verdicts.to_html(index=False, float_format=lambda v: f"{v:.4g}", na_rep="—")
+        + f"<p>{html.escape(VERDICT_LEGEND)} All 8 subsets at every α are in ablation.csv.</p>"
     )

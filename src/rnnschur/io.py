@@ -33,6 +33,13 @@ class ArtifactError(ValueError):
     """An artifact is missing, unreadable or inconsistent."""
 
 
+def _umask() -> int:
+    """The process's umask (read by setting it and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it to ``path`` only if the block succeeds."""
@@ -42,6 +49,7 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     os.close(fd)
     try:
         yield Path(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp's 0600 would survive the rename
         os.replace(tmp, path)
     except BaseException as error:
         Path(tmp).unlink(missing_ok=True)
@@ -221,21 +229,29 @@ def load_weights(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, np.nd
     return W_xh, W_hh, W_hy
 
 
-DYNAMICS_KEYS = ("dynamics", "leak", "nonlinearity")
+DYNAMICS_KEYS = ("dynamics", "leak", "nonlinearity", "readout", "timing")
 """0-d arrays in a weights ``.npz`` that say how its network computes; absent: the paper's
-discrete tanh network (:data:`rnnschur.dynamics.DISCRETE`)."""
+discrete tanh network (:data:`rnnschur.dynamics.DISCRETE`), read after the update."""
 
 
 def dynamics_arrays(dynamics: Dynamics) -> dict[str, np.ndarray]:
-    """The 0-d arrays to store beside the weights (none for the paper's network, so its files
-    keep their layout)."""
-    if dynamics.kind == "discrete" and dynamics.nonlinearity == "tanh":
-        return {}
-    return {
-        "dynamics": np.array(dynamics.kind),
-        "leak": np.array(dynamics.leak),
-        "nonlinearity": np.array(dynamics.nonlinearity),
-    }
+    """The 0-d arrays to store beside the weights: none for the paper's network, and the
+    readout and timing only where they are not the rate read after the update, so that files
+    written before those existed keep their layout."""
+    arrays = {}
+    if not (dynamics.kind == "discrete" and dynamics.nonlinearity == "tanh"):
+        arrays = {
+            "dynamics": np.array(dynamics.kind),
+            "leak": np.array(dynamics.leak),
+            "nonlinearity": np.array(dynamics.nonlinearity),
+        }
+    if dynamics.reads_state or dynamics.reads_before:
+        arrays |= {
+            "dynamics": np.array(dynamics.kind),
+            "readout": np.array(dynamics.readout),
+            "timing": np.array(dynamics.timing),
+        }
+    return arrays
 
 
 def load_dynamics(path: str | os.PathLike, split: str = "propagator") -> Dynamics:

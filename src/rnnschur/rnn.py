@@ -4,7 +4,8 @@ The paper's network (eqs. 1–2) is the ``discrete`` family with φ = tanh and n
 
     h_t = tanh(W_xh x_t + W_hh h_{t-1}),  h_0 = 0,     ŷ_t = W_hy h_t.
 
-The leaky families of :mod:`rnnschur.dynamics` run through the same function. This module does
+Every network description of :mod:`rnnschur.dynamics` (update, readout, output timing) runs
+through the same function. This module does
 not import torch: every analysis job uses it, and ``import torch`` alone costs about a second
 per job. The differentiable rollout of training is in :mod:`rnnschur.bptt`.
 """
@@ -37,7 +38,8 @@ def rollout(
     ----------
     W_xh : (N_h, N_x); W_hh : (..., N_h, N_h), leading axes evaluate a stack of matrices at
         once; W_hy : (N_y, N_h); inputs : (n, time, N_x).
-    return_hidden : also return the rates the readout reads (h_t; φ(z_t) for ``leaky_current``).
+    return_hidden : also return what the readout reads at each output step (h_t; φ(z_t) or z_t
+        for ``leaky_current``; the step before for a description read ``before`` the update).
     dtype : floating-point type of the computation.
     b_h, b_y, h0 : optional hidden bias (N_h,), output bias (N_y,) and initial state (N_h,; z_0
         for ``leaky_current``) of a model trained elsewhere; the paper's networks have none
@@ -61,21 +63,31 @@ def rollout(
     outputs = np.empty(stack + (time, n, W_hy.shape[0]), dtype=dtype)
     hidden = np.empty(stack + (time, n, N_h), dtype=dtype) if return_hidden else None
     a = dtype(dynamics.leak)
+    before = dynamics.reads_before
+
+    def emit(t: int, read: np.ndarray) -> None:
+        """ŷ_t = W_hy r (r read after step t's update, or before it)."""
+        outputs[..., t, :, :] = read @ W_hy_T
+        if hidden is not None:
+            hidden[..., t, :, :] = read
+
     if dynamics.current_form:  # z_t = (1 − a) z_{t-1} + a (W_hh φ(z_{t-1}) + W_xh x_t + b_h)
         z, rate = h, phi(dynamics, h)
         for t in range(time):
+            if before:
+                emit(t, z if dynamics.reads_state else rate)
             z = (1 - a) * z + a * (drive[t] + rate @ W_T)
             rate = phi(dynamics, z)
-            outputs[..., t, :, :] = rate @ W_hy_T
-            if hidden is not None:
-                hidden[..., t, :, :] = rate
+            if not before:
+                emit(t, z if dynamics.reads_state else rate)
     else:  # h_t = (1 − a) h_{t-1} + a φ(W_xh x_t + W_hh h_{t-1} + b_h); a = 1: discrete, eq. (1)
         for t in range(time):
+            if before:
+                emit(t, h)
             s = phi(dynamics, drive[t] + h @ W_T)
             h = s if a == 1 else (1 - a) * h + a * s
-            outputs[..., t, :, :] = h @ W_hy_T
-            if hidden is not None:
-                hidden[..., t, :, :] = h
+            if not before:
+                emit(t, h)
     if b_y is not None:
         outputs += np.asarray(b_y, dtype=dtype)
     outputs = np.swapaxes(outputs, -3, -2)

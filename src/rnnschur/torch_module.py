@@ -1,5 +1,6 @@
-"""The method on any torch module, exactly as it computes: the ablation swaps its recurrent
-matrix for W̃(S) and runs the module's own forward on the held-out inputs.
+"""Everything that needs torch outside training: reading a state_dict file, and the method on
+any torch module exactly as it computes (the ablation swaps its recurrent matrix for W̃(S) and
+runs the module's own forward on the held-out inputs). Imported only on those routes.
 
 For architectures outside the families of :mod:`rnnschur.dynamics` (a custom cell, a nonlinear
 readout, ...), in the manner of the fixed-point finder of Golub & Sussillo, which accepts a
@@ -21,6 +22,21 @@ import numpy as np
 
 from rnnschur.io import ArtifactError
 from rnnschur.io import require as _require
+
+
+def read_state_dict(path: str | os.PathLike) -> dict[str, np.ndarray]:
+    """The tensors of a torch ``state_dict`` file as float64 arrays (``weights_only=True``: no
+    code runs)."""
+    import torch  # here, so that reading an .npz model never loads torch
+
+    if not Path(path).is_file():
+        raise ArtifactError(f"{path}: file not found")
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # torch raises several types for a bad file
+        raise ArtifactError(f"{path}: not a readable torch state_dict ({error})") from error
+    _require(path, isinstance(state, dict), f"holds a {type(state).__name__}, not a state_dict")
+    return {k: v.detach().double().numpy() for k, v in state.items() if hasattr(v, "numpy")}
 
 
 def load_module(
@@ -49,14 +65,25 @@ def load_module(
     _require(file, Path(file).is_file(), "file not found")
     spec = importlib.util.spec_from_file_location(Path(file).stem, file)
     code = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(code)
+    try:
+        spec.loader.exec_module(code)
+    except Exception as error:  # the user's file may raise anything
+        raise ArtifactError(
+            f"{file} (--torch-module): fails to import ({type(error).__name__}: {error})"
+        ) from None
     _require(file, hasattr(code, name), f"defines no {name!r}")
     try:
         kwargs = json.loads(init_kwargs) if init_kwargs else {}
     except json.JSONDecodeError as error:
         raise ArtifactError(f"--init-kwargs: not a JSON object ({error})") from None
     _require("--init-kwargs", isinstance(kwargs, dict), "must be a JSON object")
-    net = getattr(code, name)(**kwargs)
+    try:
+        net = getattr(code, name)(**kwargs)
+    except Exception as error:  # a missing or wrong constructor argument, or the user's code
+        raise ArtifactError(
+            f"{module} (--torch-module) cannot be built with --init-kwargs "
+            f"{json.dumps(kwargs)}: {type(error).__name__}: {error}"
+        ) from None
     try:
         state = torch.load(weights, map_location="cpu", weights_only=True)
         net.load_state_dict(state)
@@ -82,6 +109,19 @@ def recurrent_matrix(net, recurrent: str) -> np.ndarray:
     return W
 
 
+def own_outputs(net, inputs: np.ndarray, batch_first: bool = True) -> np.ndarray:
+    """The outputs (n, T, N_y) of ``net``'s own forward on ``inputs`` (n, T, N_x): evaluation
+    mode, no gradients, inputs in the dtype of its parameters."""
+    import torch
+
+    dtype = next(iter(net.parameters())).dtype
+    x = torch.tensor(inputs if batch_first else np.swapaxes(inputs, 0, 1)).to(dtype)
+    with torch.no_grad():
+        y = net.eval()(x)
+    y = (y[0] if isinstance(y, tuple | list) else y).double().numpy()
+    return y if batch_first else np.swapaxes(y, 0, 1)
+
+
 def module_forward(
     net, recurrent: str, batch_first: bool = True
 ) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
@@ -94,17 +134,12 @@ def module_forward(
 
     def forward(W_stack: np.ndarray, inputs: np.ndarray) -> np.ndarray:
         original = parameter.detach().clone()
-        x = torch.tensor(inputs if batch_first else np.swapaxes(inputs, 0, 1))
-        x = x.to(parameter.dtype)
         outputs = []
         try:
             with torch.no_grad():
                 for W in W_stack.reshape(-1, *W_stack.shape[-2:]):
                     parameter.copy_(torch.from_numpy(W))
-                    y = net(x)
-                    y = y[0] if isinstance(y, tuple | list) else y
-                    y = y.double().numpy()
-                    outputs.append(y if batch_first else np.swapaxes(y, 0, 1))
+                    outputs.append(own_outputs(net, inputs, batch_first))
         finally:
             with torch.no_grad():
                 parameter.copy_(original)

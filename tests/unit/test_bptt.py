@@ -10,29 +10,38 @@ from rnnschur.dynamics import Dynamics
 from rnnschur.rnn import rollout
 
 FAMILIES = [
-    Dynamics(kind, leak, nonlinearity)
+    Dynamics(kind, leak, nonlinearity, timing=timing)
     for kind, leak in (("discrete", 1.0), ("leaky", 0.2), ("leaky", 1.0), ("leaky_current", 0.2))
     for nonlinearity in ("tanh", "relu", "softplus")
+    for timing in ("after", "before")
+] + [
+    # the current form read from its state (Schuessler et al.'s RNN_Net reads it before)
+    Dynamics("leaky_current", leak, nonlinearity, readout="state", timing=timing)
+    for leak in (0.2, 1.0)
+    for nonlinearity in ("tanh", "relu", "softplus")
+    for timing in ("after", "before")
 ]
 ACTIVATION = {"tanh": torch.tanh, "relu": torch.relu, "softplus": torch.nn.functional.softplus}
 
 
 def reference(X, Y, mask, W_xh, W_hh, W_hy, dynamics, noise):
-    """Loss and outputs of the family, written from the SPEC with plain torch operations."""
+    """Loss and outputs of the description, written from the SPEC with plain torch operations:
+    the states first, then what the readout reads and when."""
     phi, a = ACTIVATION[dynamics.nonlinearity], dynamics.leak
     T, B, _ = X.shape
     state = torch.zeros(B, W_hh.shape[0], dtype=X.dtype)
-    outputs = []
+    states = [state]
     for t in range(T):
         drive = X[t] @ W_xh.T + noise[t]
         if dynamics.kind == "leaky_current":
             state = (1 - a) * state + a * (phi(state) @ W_hh.T + drive)
-            rate = phi(state)
         else:
             state = (1 - a) * state + a * phi(drive + state @ W_hh.T)
-            rate = state
-        outputs.append(rate @ W_hy.T)
-    outputs = torch.stack(outputs)
+        states.append(state)
+    if dynamics.kind == "leaky_current" and dynamics.readout == "rate":
+        states = [phi(s) for s in states]
+    read = states[:-1] if dynamics.timing == "before" else states[1:]
+    outputs = torch.stack([r @ W_hy.T for r in read])
     weight = mask[..., None] if mask.dim() == 2 else mask
     count = weight.expand_as(outputs).sum()
     return ((outputs - Y) ** 2 * weight).sum() / count, outputs

@@ -9,6 +9,7 @@ import sys
 import tomllib
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
@@ -46,16 +47,40 @@ def _module_file(name: str) -> Path | None:
     return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
 
 
+TORCH_ROUTES = {"rnnschur.torch_module"}
+"""Modules that load torch and are imported, inside a function, only on the routes that need it
+(a torch state_dict file, a user's live module): an analysis job never takes them, which
+test_only_training_scripts_need_torch and test_the_python_api_on_arrays_needs_no_torch show by
+running the code with torch blocked."""
+
+
 def imported_top_levels(script: Path) -> set[str]:
     """Top-level names of every module imported anywhere (also inside functions) by ``script``
-    and, transitively, by the rnnschur modules it imports."""
+    and, transitively, by the rnnschur modules it imports; an import of :data:`TORCH_ROUTES`
+    inside a function, and the imports of a package's lazy ``__getattr__``, are not followed."""
     seen, todo, names = set(), [script], set()
     while todo:
         path = todo.pop()
         if path in seen or not path.is_file():
             continue
         seen.add(path)
-        for node in ast.walk(ast.parse(path.read_text())):
+        tree = ast.parse(path.read_text())
+        functions = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)]
+        nested = {id(inner) for node in functions for inner in ast.walk(node)}
+        # a package's module __getattr__ runs only when its attribute is used (rnnschur.analyse)
+        lazy = {
+            id(inner)
+            for node in functions
+            if node.name == "__getattr__"
+            for inner in ast.walk(node)
+        }
+        for node in ast.walk(tree):
+            if id(node) in lazy:
+                continue
+            if id(node) in nested and isinstance(node, ast.ImportFrom):
+                names_here = {f"{node.module}.{a.name}" for a in node.names} | {node.module}
+                if names_here & TORCH_ROUTES:
+                    continue
             if isinstance(node, ast.Import):
                 modules = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -172,3 +197,27 @@ def test_only_training_scripts_need_torch():
     assert "neurogym imported by an analysis job" in run_blocked("import neurogym").stderr
     for env_name in {env for env, _ in rule_scripts().values()} - {TRAINING_ENV}:
         assert "torch" not in env_packages(env_name)
+
+
+def test_the_python_api_on_arrays_needs_no_torch(tmp_path):
+    """rnnschur.analyse on an .npz model and held-out set, with torch and NeuroGym blocked."""
+    rng = np.random.default_rng(0)
+    np.savez(
+        tmp_path / "m.npz",
+        W_xh=rng.standard_normal((6, 2)),
+        W_hh=0.4 * rng.standard_normal((6, 6)),
+        W_hy=rng.standard_normal((1, 6)),
+    )
+    np.savez(
+        tmp_path / "h.npz",
+        inputs=rng.standard_normal((8, 5, 2)),
+        targets=rng.standard_normal((8, 5, 1)),
+    )
+    source = (
+        "import rnnschur\n"
+        f"r = rnnschur.analyse({str(tmp_path / 'm.npz')!r}, {str(tmp_path / 'h.npz')!r})\n"
+        f"r.save({str(tmp_path / 'out')!r})\n"
+    )
+    result = run_blocked(source, MPLBACKEND="Agg")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert (tmp_path / "out" / "verdicts.csv").is_file()

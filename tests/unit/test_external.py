@@ -7,7 +7,7 @@ import pytest
 import torch
 from torch import nn
 
-from rnnschur import convert, external, io
+from rnnschur import convert, external, heldout, io
 from rnnschur.ablation import evaluate_ablations
 from rnnschur.rnn import rollout
 from rnnschur.schur import ordered_real_schur
@@ -160,12 +160,12 @@ def test_gru_and_multilayer_state_dicts_are_refused(tmp_path):
 def test_bad_heldout_sets_are_refused(tmp_path, arrays, message):
     path = write_npz(tmp_path / "heldout.npz", **arrays)
     with pytest.raises(io.ArtifactError, match=message):
-        external.load_heldout(path, N_x=2, N_y=1)
+        heldout.load_heldout(path, N_x=2, N_y=1)
 
 
 def test_a_heldout_without_mask_scores_every_step(tmp_path):
     path = write_npz(tmp_path / "h.npz", inputs=np.ones((2, 3, 2)), targets=np.ones((2, 3, 1)))
-    assert external.load_heldout(path, 2, 1).mask.tolist() == [[1, 1, 1], [1, 1, 1]]
+    assert heldout.load_heldout(path, 2, 1).mask.tolist() == [[1, 1, 1], [1, 1, 1]]
 
 
 def test_verdicts_follow_their_definitions():

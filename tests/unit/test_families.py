@@ -144,7 +144,11 @@ def test_undetected_layout_lists_keys_and_a_keys_line(tmp_path):
         (["--nonlinearity", "sigmoid"], "invalid choice"),
         (["--dynamics", "leaky", "--leak", "1.5"], "leak must lie in"),
         (["--dynamics", "leaky", "--leak", "0"], "leak must lie in"),
-        (["--dynamics", "discrete", "--leak", "0.2"], "discrete dynamics have leak 1"),
+        (["--dynamics", "discrete", "--leak", "0.2"], "--leak 0.2 (key leak) needs a leaky update"),
+        (["--leak", "0.2"], "--leak 0.2 (key leak) needs a leaky update: add --dynamics leaky"),
+        (["--dynamics", "leaky"], "--dynamics leaky (key dynamics) needs its leak"),
+        (["--dynamics", "auto"], "--dynamics auto (dynamics='auto') needs the model's own outputs"),
+        (["--readout", "state"], "readout 'state' is the current form's"),
     ],
 )
 def test_bad_family_is_refused_and_nothing_written(tmp_path, capsys, flags, message):
@@ -186,7 +190,8 @@ def test_misuse_warning_fires_on_a_leaky_model_analysed_as_discrete(tmp_path, ca
     printed = capsys.readouterr().out
     assert "WARNING: the full model scores fvu" in printed
     summary = (tmp_path / "as_discrete" / "summary.md").read_text()
-    assert summary.startswith("> **WARNING")
+    head = summary.splitlines()[:5]  # the title, then the verification line, then the warning
+    assert head[2].startswith("**rollout not verified") and head[4].startswith("> **WARNING")
     flags = ["--dynamics", "leaky", "--leak", "0.2", "--nonlinearity", "relu"]
     assert cli.main([*args, "--out", str(tmp_path / "as_leaky"), *flags]) == 0
     assert "WARNING" not in capsys.readouterr().out
@@ -298,7 +303,7 @@ def test_the_torch_module_route_refuses_bad_input(tmp_path, capsys):
     module = ["--torch-module", f"{source}:Net", "--recurrent", "h2h.weight", "--time-first"]
     args = ["analyse", str(weights), str(wrong), "--out", str(tmp_path / "out"), *module]
     assert cli.main(args) == 2
-    assert "the module's forward failed on held-out inputs of shape (2, 5, 7)" in (
+    assert "wrong.npz: inputs have 7 lines, the model's W_xh takes N_x = 3" in (
         capsys.readouterr().err
     )
     assert not (tmp_path / "out").exists()

@@ -346,6 +346,7 @@ EXTERNAL_FILES = {
         "spectrum.csv",
         "verdicts.csv",
         "subspace_control.csv",
+        "verification.json",
         "summary.md",
         "summary.html",
         "profile.pdf",

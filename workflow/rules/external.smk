@@ -3,9 +3,12 @@
 
 rule external_import:
     """A model trained elsewhere as the workflow's weights.npz (W_xh, W_hh, W_hy and any of b_h,
-    b_y, h0), checked; a torch state_dict is converted here, the only step that needs torch."""
+    b_y, h0) with its network description, checked against the held-out set's outputs where it
+    has them (dynamics: auto finds it there); a torch state_dict is converted here, the only
+    step that needs torch."""
     input:
         weights=lambda w: config["external_models"][w.name]["weights"],
+        heldout=lambda w: config["external_models"][w.name]["heldout"],
         initial_state=lambda w: config["external_models"][w.name]["initial_state"] or [],
     output:
         f"{R}/external/{{name}}/weights.npz",

@@ -6,20 +6,15 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from pathlib import Path  # noqa: E402
 
-from rnnschur import external, io, models  # noqa: E402
+import rnnschur  # noqa: E402
 
-model, heldout, fitting = external.load_inputs(
-    models.load_npz_model(snakemake.input.weights),
+result = rnnschur.analyse(
+    snakemake.input.weights,
     snakemake.input.heldout,
+    split=snakemake.params.split,
     fitting=snakemake.input.fitting or None,
-)
-external.analyse(
-    model,
-    heldout,
-    external.Settings(**snakemake.params.settings),
-    Path(snakemake.output.summary_md).parent,
-    snakemake.wildcards.name,
-    fitting,
+    name=snakemake.wildcards.name,
     progress=lambda line: print(line, file=sys.stderr),
-    dynamics=io.load_dynamics(snakemake.input.weights, snakemake.params.split),
+    **snakemake.params.settings,
 )
+result.save(Path(snakemake.output.summary_md).parent, force=True)
