@@ -71,6 +71,7 @@ EXTERNAL_TABLES = (
     "spectrum.csv",
     "subspace_control.csv",
     "readout_refit.csv",
+    "verification.json",
     "summary.md",
 )
 """The files the command and the workflow's external rules must write identically."""

@@ -9,11 +9,13 @@ fitting set as .npz, and its own evaluation (FVU of its forward pass on the held
     python examples/ctrnn_tutorial/train.py        # writes ctrnn.pt, heldout.npz, fitting.npz,
                                                    # own_evaluation.json here
 
-Then analyse it as the leaky relu network it is:
+The held-out set carries the network's own outputs (``outputs``), so the analysis can show
+that its rollout is this network. Then analyse it, from the repository's top folder, as the
+leaky relu network it is (or let ``--dynamics auto`` find that from its outputs):
 
-    cd examples/ctrnn_tutorial
-    python -m rnnschur analyse ctrnn.pt heldout.npz --fitting fitting.npz --out out \\
-        --dynamics leaky --leak 0.2 --nonlinearity relu
+    python -m rnnschur analyse examples/ctrnn_tutorial/ctrnn.pt \\
+        examples/ctrnn_tutorial/heldout.npz --fitting examples/ctrnn_tutorial/fitting.npz \\
+        --out results/my_ctrnn --dynamics leaky --leak 0.2 --nonlinearity relu
     snakemake -c2 --configfile presets/example_ctrnn.yaml
 """
 
@@ -79,14 +81,21 @@ for _ in range(1500):
     optimizer.step()
 
 heldout, fitting = flip_flop.generate(rng, 512), flip_flop.generate(rng, 512)
-for name, batch in (("heldout", heldout), ("fitting", fitting)):
-    np.savez(HERE / f"{name}.npz", inputs=batch.inputs, targets=batch.targets, mask=batch.mask)
-torch.save(net.state_dict(), HERE / "ctrnn.pt")
-
-# The model's own evaluation: its forward pass, FVU over the masked entries.
+# The model's own outputs on the held-out inputs: its forward pass (no noise in this network).
 with torch.no_grad():
     x, _, _ = as_tensors(heldout)
     y_hat = np.swapaxes(net(x).double().numpy(), 0, 1)
+np.savez(
+    HERE / "heldout.npz",
+    inputs=heldout.inputs,
+    targets=heldout.targets,
+    mask=heldout.mask,
+    outputs=y_hat,
+)
+np.savez(HERE / "fitting.npz", inputs=fitting.inputs, targets=fitting.targets, mask=fitting.mask)
+torch.save(net.state_dict(), HERE / "ctrnn.pt")
+
+# The model's own evaluation: FVU of its forward pass over the masked entries.
 targets, weight = heldout.targets, heldout.mask
 y_bar = (targets * weight).sum((0, 1)) / weight.sum((0, 1))
 fvu = float((((y_hat - targets) ** 2) * weight).sum() / (((targets - y_bar) ** 2) * weight).sum())

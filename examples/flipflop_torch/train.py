@@ -2,8 +2,9 @@
 
 A 32-unit nn.RNN(nonlinearity="tanh") with its default biases and an nn.Linear readout, trained
 on the 3-bit flip-flop (the workflow's generator, only for its data), then saved as a torch
-state_dict with a held-out set and a fitting set as .npz. It also writes the model's own
-evaluation (FVU of torch's forward pass on the held-out set), which the analysis must reproduce.
+state_dict with a held-out set (with the model's own outputs on its inputs) and a fitting set
+as .npz. It also writes the model's own evaluation (FVU of torch's forward pass on the held-out
+set), which the analysis must reproduce.
 
     python examples/flipflop_torch/train.py        # writes state_dict.pt, heldout.npz,
                                                    # fitting.npz, own_evaluation.json here
@@ -49,14 +50,21 @@ for _ in range(1500):
     optimizer.step()
 
 heldout, fitting = flip_flop.generate(rng, 512), flip_flop.generate(rng, 512)
-for name, batch in (("heldout", heldout), ("fitting", fitting)):
-    np.savez(HERE / f"{name}.npz", inputs=batch.inputs, targets=batch.targets, mask=batch.mask)
-torch.save(model.state_dict(), HERE / "state_dict.pt")
-
-# The model's own evaluation: torch's forward pass, FVU over the masked entries.
+# The model's own outputs on the held-out inputs: torch's forward pass.
 with torch.no_grad():
     x, y, mask = as_tensors(heldout)
     y_hat = model(x).double().numpy()
+np.savez(
+    HERE / "heldout.npz",
+    inputs=heldout.inputs,
+    targets=heldout.targets,
+    mask=heldout.mask,
+    outputs=y_hat,
+)
+np.savez(HERE / "fitting.npz", inputs=fitting.inputs, targets=fitting.targets, mask=fitting.mask)
+torch.save(model.state_dict(), HERE / "state_dict.pt")
+
+# The model's own evaluation: FVU of torch's forward pass over the masked entries.
 targets, weight = heldout.targets, heldout.mask
 y_bar = (targets * weight).sum((0, 1)) / weight.sum((0, 1))
 fvu = float((((y_hat - targets) ** 2) * weight).sum() / (((targets - y_bar) ** 2) * weight).sum())

@@ -27,7 +27,13 @@ from rnnschur.io import require as _require
 def read_state_dict(path: str | os.PathLike) -> dict[str, np.ndarray]:
     """The tensors of a torch ``state_dict`` file as float64 arrays (``weights_only=True``: no
     code runs)."""
-    import torch  # here, so that reading an .npz model never loads torch
+    try:
+        import torch  # here, so that reading an .npz model never loads torch
+    except ImportError:
+        raise ArtifactError(
+            f"{path}: reading a torch state_dict needs torch (pip install 'rnnschur[torch]'), "
+            "or give the model's arrays as an .npz"
+        ) from None
 
     if not Path(path).is_file():
         raise ArtifactError(f"{path}: file not found")

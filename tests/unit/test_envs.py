@@ -138,23 +138,50 @@ def test_each_rule_env_lists_every_package_its_script_imports(rule):
     assert needed <= listed, f"rule {rule}: envs/{env} lacks {sorted(needed - listed)}"
 
 
-def test_envs_match_pyproject_exactly():
-    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
-    pinned = requirements(project["dependencies"])
-    envs = {name: env_packages(name) for name in ("train.yaml", "analysis.yaml")}
+def constraint_pins(name: str = "constraints.txt") -> dict[str, str]:
+    lines = [ln for ln in (REPO / name).read_text().splitlines() if ln and not ln.startswith("#")]
+    return requirements(lines)
+
+
+def test_envs_match_the_constraints_exactly():
+    pinned = constraint_pins()
     for name, spec in pinned.items():
-        assert spec.startswith("=="), f"pyproject.toml pins {name} loosely: {spec!r}"
+        assert spec.startswith("=="), f"constraints.txt pins {name} loosely: {spec!r}"
+    envs = {name: env_packages(name) for name in ("train.yaml", "analysis.yaml")}
     for env_name, env in envs.items():
         assert env["python"] == "==3.11", env_name
         for name, spec in env.items():
             if name in ("python", "pip"):
                 continue
-            assert name in pinned, f"envs/{env_name} has {name}, pyproject.toml does not"
-            assert spec == pinned[name], f"{name}: pyproject {pinned[name]!r}, {env_name} {spec!r}"
+            assert name in pinned, f"envs/{env_name} has {name}, constraints.txt does not"
+            assert spec == pinned[name], (
+                f"{name}: constraints {pinned[name]!r}, {env_name} {spec!r}"
+            )
     # Every runtime dependency of a job is in some env (the workflow manager's own are not).
     workflow_side = {"snakemake", "pygments", "pyyaml"}
     missing = set(pinned) - workflow_side - set(envs["train.yaml"]) - set(envs["analysis.yaml"])
-    assert not missing, f"in pyproject.toml but in no envs/*.yaml: {sorted(missing)}"
+    assert not missing, f"in constraints.txt but in no envs/*.yaml: {sorted(missing)}"
+
+
+def test_pyproject_ranges_admit_the_pins_and_the_lowest_versions():
+    """The core and workflow dependencies are ranges; constraints.txt pins each one inside its
+    range, and constraints-lowest.txt pins the core ones at their lower bounds."""
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    core = [Requirement(r) for r in project["dependencies"]]
+    workflow = [Requirement(r) for r in project["optional-dependencies"]["workflow"]]
+    pinned, lowest = constraint_pins(), constraint_pins("constraints-lowest.txt")
+    assert {r.name for r in core} == {"numpy", "scipy", "pandas", "matplotlib"}
+    assert not {"torch", "snakemake", "neurogym"} & {r.name for r in core}
+    for requirement in core + workflow:
+        assert requirement.name in pinned, requirement
+        assert requirement.specifier.contains(pinned[requirement.name][2:]), requirement
+    for requirement in core:
+        version = lowest[requirement.name][2:]
+        assert requirement.specifier.contains(version), (requirement, version)
+        bound = next(s.version for s in requirement.specifier if s.operator == ">=")
+        assert version.startswith(bound + "."), (requirement, version)
 
 
 BLOCK_TORCH = """

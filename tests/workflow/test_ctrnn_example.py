@@ -1,5 +1,6 @@
 """The tutorial CTRNN (leaky relu, a = 0.2, biases) trained by its own torch script, analysed
-through the workflow and through the command, as the network it is and as the wrong one."""
+through the workflow and through the command: its description found from its own outputs,
+given, and given wrongly (refused)."""
 
 import json
 import os
@@ -15,6 +16,7 @@ from conftest import EXTERNAL_TABLES, REPO, copy_workflow, snakemake
 pytestmark = pytest.mark.workflow
 EXAMPLE = "examples/ctrnn_tutorial"
 FAMILY = ["--dynamics", "leaky", "--leak", "0.2", "--nonlinearity", "relu"]
+AUTO = ["--dynamics", "auto"]
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +31,8 @@ def ctrnn(tmp_path_factory):
 
 
 def analyse(folder, out, *flags):
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}  # as the rule's job
+    """The command as a user runs it (it fixes its own threads)."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
     return subprocess.run(
         [
             sys.executable,
@@ -64,18 +67,32 @@ def test_workflow_scores_the_ctrnn_as_its_own_forward_pass(ctrnn):
     summary = (out / "summary.md").read_text()
     assert summary.startswith("# ctrnn") and "leaky relu (a = 0.2) RNN" in summary
     assert "(1 − a) I + a W_hh, a = 0.2" in summary
+    assert "(catalogue: neurogym_ctrnn)" in summary
+    assert summary.splitlines()[2].startswith("**rollout verified against the model's own outputs")
+    assert "(description found by --dynamics auto)" in summary
 
 
 def test_the_command_writes_the_same_tables(ctrnn, tmp_path):
-    result = analyse(ctrnn, tmp_path / "cli", *FAMILY)
+    result = analyse(ctrnn, tmp_path / "cli", *AUTO)
     assert result.returncode == 0, result.stderr
     workflow = ctrnn / "results/example_ctrnn/external/ctrnn"
     for name in EXTERNAL_TABLES:
         assert (tmp_path / "cli" / name).read_bytes() == (workflow / name).read_bytes(), name
+    given = analyse(ctrnn, tmp_path / "given", *FAMILY)  # the description given: same numbers
+    assert given.returncode == 0, given.stderr
+    for name in ("ablation.csv", "verdicts.csv", "spectrum.csv", "readout_refit.csv"):
+        assert (tmp_path / "given" / name).read_bytes() == (workflow / name).read_bytes(), name
 
 
-def test_analysed_as_the_wrong_family_it_says_so_first(ctrnn, tmp_path):
-    result = analyse(ctrnn, tmp_path / "wrong")
-    assert result.returncode == 0, result.stderr
-    assert "WARNING: the full model scores fvu" in result.stdout
-    assert (tmp_path / "wrong" / "summary.md").read_text().startswith("> **WARNING")
+def test_analysed_as_the_wrong_network_it_is_refused(ctrnn, tmp_path):
+    result = analyse(ctrnn, tmp_path / "wrong")  # no description: the paper's discrete tanh
+    assert result.returncode == 3, result.stderr
+    assert "does not reproduce its own outputs" in result.stderr
+    assert "do reproduce them: leaky relu (a = 0.2) [neurogym_ctrnn]" in result.stderr
+    assert not (tmp_path / "wrong").exists()  # no ablation file, nothing at all
+    again = analyse(ctrnn, tmp_path / "cli", *FAMILY)
+    assert again.returncode == 0
+    refused = analyse(ctrnn, tmp_path / "cli", *FAMILY)  # results there already
+    assert refused.returncode == 2 and "already holds results" in refused.stderr
+    forced = analyse(ctrnn, tmp_path / "cli", *FAMILY, "--force")
+    assert forced.returncode == 0, forced.stderr

@@ -39,10 +39,15 @@ def test_full_model_score_equals_the_users_own_evaluation(example):
     summary = (out / "summary.md").read_text()
     assert "b_h, b_y" in summary and "| −T_C→R |" in summary
     assert (out / "readout_refit.csv").is_file() and (out / "profile.png").stat().st_size > 0
+    assert summary.splitlines()[2].startswith("**rollout verified against the model's own outputs")
+    assert json.loads((out / "verification.json").read_text())["verified"] is True
 
 
 def test_the_command_writes_the_same_tables(example, tmp_path):
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}  # as the rule's job
+    """Byte for byte, with the threads a user's shell has (the command fixes its own)."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    env |= {"OMP_NUM_THREADS": "2"}  # what a busy laptop might have set
+    env = {k: v for k, v in env.items() if k not in ("OPENBLAS_CORETYPE",)}
     result = subprocess.run(
         [
             sys.executable,

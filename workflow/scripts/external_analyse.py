@@ -8,9 +8,13 @@ from pathlib import Path  # noqa: E402
 
 import rnnschur  # noqa: E402
 
+# The description stored by external_import; found again where the entry says auto, so the
+# summary says how it was found, as the command's does.
+auto = snakemake.params.model["dynamics"] == "auto"
 result = rnnschur.analyse(
     snakemake.input.weights,
     snakemake.input.heldout,
+    "auto" if auto else None,
     split=snakemake.params.split,
     fitting=snakemake.input.fitting or None,
     name=snakemake.wildcards.name,

@@ -1,0 +1,148 @@
+"""Schur-coordinate ablations (paper §2, the intervention).
+
+For S ⊆ Z = {T_RR, T_C→R, T_CC}: zero the entries of N in the chosen blocks, keep the rest of T
+(the spectral blocks B too), rebuild W̃(S) = Q T̃(S) Qᵀ and re-evaluate the original network with
+W_xh and W_hy unchanged. W̃(S) is computed as W − Q ΔT Qᵀ with ΔT = T − T̃(S), so W̃(∅) = W
+exactly. S is an ε-stabilizer on D when d_D(f_W, f_W̃(S)) <= ε.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+from types import ModuleType
+
+import numpy as np
+
+from rnnschur import metrics
+from rnnschur.dynamics import DISCRETE, Dynamics
+from rnnschur.rnn import rollout
+from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks, n_dominant
+from rnnschur.tasks import Batch
+
+SUBSETS: tuple[tuple[str, ...], ...] = tuple(
+    s for k in range(len(COUPLING_BLOCKS) + 1) for s in combinations(COUPLING_BLOCKS, k)
+)
+"""All 8 subsets of Z, the empty one first, in the paper's block order."""
+
+
+def subset_name(subset: tuple[str, ...]) -> str:
+    """'none', 'T_RR', ..., 'T_RR+T_CR+T_CC'."""
+    return "+".join(subset) if subset else "none"
+
+
+def delta_T(T: np.ndarray, masks: dict[str, np.ndarray], subset: tuple[str, ...]) -> np.ndarray:
+    """ΔT = T − T̃(S): the entries of T in the coupling blocks of S (``masks`` from
+    :func:`rnnschur.schur.coupling_masks`), zeros elsewhere."""
+    chosen = np.zeros_like(T, dtype=bool)
+    for block in subset:
+        chosen |= masks[block]
+    return np.where(chosen, T, 0.0)
+
+
+def scoring_batch(batch: Batch, task: ModuleType, fvu_steps: str) -> Batch:
+    """The batch as scored: FVU tasks over every step when ``fvu_steps == "all"`` (config key
+    ``ablation.fvu_steps``), else over the task's masked steps."""
+    if task.SCORE == "fvu" and fvu_steps == "all":
+        return Batch(batch.inputs, batch.targets, np.ones_like(batch.mask))
+    return batch
+
+
+def ablated_recurrent(W: np.ndarray, schur: OrderedSchur, dT: np.ndarray) -> np.ndarray:
+    """W̃ = W − Q ΔT Qᵀ (= Q T̃ Qᵀ up to the decomposition's rounding)."""
+    return W - schur.Q @ dT @ schur.Q.T
+
+
+def evaluate_ablations(
+    W_xh: np.ndarray,
+    W_hh: np.ndarray,
+    W_hy: np.ndarray,
+    schur: OrderedSchur,
+    alphas: list[float],
+    heldout: Batch,
+    task: ModuleType,
+    epsilon: float,
+    mass_floor: float,
+    offsets: dict[str, np.ndarray] | None = None,
+    dynamics: Dynamics = DISCRETE,
+    forward: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+) -> list[dict]:
+    """Score every subset S for every alpha on the held-out set, in one batched rollout.
+
+    ``offsets`` (``b_h``, ``b_y``, ``h0``) and ``dynamics`` (the network family) are passed to
+    :func:`rnnschur.rnn.rollout`; the ablations act on W_hh alone. ``forward(W_stack, inputs)``,
+    if given, replaces that rollout (a user's own torch module, :mod:`rnnschur.torch_module`;
+    W_xh and W_hy are then not used).
+
+    Identical ablations (the same ΔT for several alphas, or an empty block) are rolled out once.
+
+    Returns
+    -------
+    One row per (alpha, subset): ``alpha``, ``subset``, ``n_R``, ``mass_removed``
+    (‖ΔT‖_F/‖T‖_F), ``metric`` (the task's score name), ``score``, ``delta_score`` (score − full
+    score), ``accuracy`` (copy only, else NaN), ``fvu``, ``delta_fvu``, ``s_delta_t`` (eq. 9; NaN
+    where nothing was removed), ``fvu_per_trial`` and ``delta_fvu_per_trial`` (FVU normalised per
+    trial, FVU tasks only), ``discrepancy`` (d_D: mean squared output difference to the full
+    network over the scored steps), ``sign_disagreement``, ``stabilizer`` (d_D <= epsilon) and
+    ``candidate_invariance`` (a stabilizer that removes more than ``mass_floor``).
+    """
+    cases, unique, index = [], [], {}
+    for alpha in alphas:
+        masks = coupling_masks(schur, alpha)
+        n_R = n_dominant(schur, alpha)
+        for subset in SUBSETS:
+            dT = delta_T(schur.T, masks, subset)
+            key = dT.tobytes()
+            if key not in index:
+                index[key] = len(unique)
+                unique.append(dT)
+            cases.append((alpha, n_R, subset, index[key]))
+    dTs = np.stack(unique)
+    W_tilde = np.stack([ablated_recurrent(W_hh, schur, dT) for dT in dTs])
+    if forward is None:
+        outputs = rollout(W_xh, W_tilde, W_hy, heldout.inputs, **(offsets or {}), dynamics=dynamics)
+    else:
+        outputs = forward(W_tilde, heldout.inputs)
+    full = index[np.zeros_like(schur.T).tobytes()]
+    targets, mask = heldout.targets, heldout.mask
+    score = np.asarray(task.score(outputs, heldout))
+    fvu = metrics.fvu(outputs, targets, mask)
+    fvu_trial = (
+        metrics.fvu_per_trial(outputs, targets, mask)
+        if task.SCORE == "fvu"
+        else np.full(len(dTs), np.nan)
+    )
+    accuracy = (
+        metrics.replay_accuracy(outputs, targets, mask)
+        if task.SCORE == "accuracy"
+        else np.full(len(dTs), np.nan)
+    )
+    mass = metrics.schur_mass_removed(dTs, schur.T)
+    discrepancy = metrics.rollout_discrepancy(outputs, outputs[full], mask)
+    disagreement = metrics.sign_disagreement(outputs, outputs[full], mask)
+    s_delta_t = metrics.effect_per_mass(fvu - fvu[full], mass)
+    rows = []
+    for alpha, n_R, subset, k in cases:
+        stabilizer = bool(discrepancy[k] <= epsilon)
+        rows.append(
+            {
+                "alpha": alpha,
+                "subset": subset_name(subset),
+                "n_R": n_R,
+                "mass_removed": mass[k],
+                "metric": task.SCORE,
+                "score": score[k],
+                "delta_score": score[k] - score[full],
+                "accuracy": accuracy[k],
+                "fvu": fvu[k],
+                "delta_fvu": fvu[k] - fvu[full],
+                "s_delta_t": s_delta_t[k],
+                "fvu_per_trial": fvu_trial[k],
+                "delta_fvu_per_trial": fvu_trial[k] - fvu_trial[full],
+                "discrepancy": discrepancy[k],
+                "sign_disagreement": disagreement[k],
+                "stabilizer": stabilizer,
+                "candidate_invariance": stabilizer and bool(mass[k] > mass_floor),
+            }
+        )
+    return rows

@@ -1,0 +1,135 @@
+"""The beyond-the-paper analyses: the registry from which the workflow derives their rules.
+
+An analysis ``<name>`` (a key of :data:`ANALYSES`) is, by convention:
+
+- one job per model, rule ``<name>``, script ``workflow/scripts/<name>.py``, reading the model
+  files its entry names (``reads``) and writing ``beyond/<name>/<model>.csv``;
+- their tidy table over models, ``tables/<name>.csv`` (rule ``collect_beyond``);
+- a summary over seeds, ``summaries.<name>(table, settings)``, written by rule
+  ``<name>_summary`` to ``tables/<name>_summary.{csv,md}`` and, for every further table it
+  returns, ``tables/<name>_<key>.csv``;
+- a figure, ``figures.fig_<name>(table)``, drawn by rule ``fig_<name>`` from the table
+  its entry names (``figure_reads``) to ``figures/fig_<name>.{pdf,png}``;
+- its settings, the config key ``<name>`` (an object; ``{}`` where it has none).
+
+Adding one means: its library function, its rule script, a summary and a figure function, an
+entry here, and its config key in the schema. This module imports nothing heavy: the workflow
+reads it when it builds its rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the workflow needs to know of one analysis.
+
+    reads : the per-model files its job reads, of ``weights``, ``schur``, ``heldout``,
+        ``checkpoints``.
+    uses : the shared settings its job reads besides its own, of ``alpha``, ``ablation``
+        (epsilon, mass floor, scored steps), ``base_seed``, ``generator`` and ``checkpoints``
+        (the task's), so that a change to another reruns nothing.
+    tables : further tables its summary returns besides ``summary``.
+    figure_reads : the table its figure draws: ``""`` for ``tables/<name>.csv``, else the key of
+        one of ``tables``.
+    mem_mb, runtime : resources of one job (MB, minutes).
+    summary_caption, figure_caption : the report's captions.
+    """
+
+    reads: tuple[str, ...]
+    uses: tuple[str, ...]
+    mem_mb: int
+    runtime: int
+    summary_caption: str
+    figure_caption: str
+    tables: tuple[str, ...] = ()
+    figure_reads: str = ""
+
+
+ANALYSES = {
+    "checkpoint_ablation": Analysis(
+        reads=("checkpoints", "heldout"),
+        uses=("alpha", "ablation", "checkpoints", "schur_split"),
+        mem_mb=1000,
+        runtime=10,
+        summary_caption=(
+            "Ablations along training, summary (beyond the paper): per task, construction and "
+            "milestone, the mean step at which the seeds of the largest N_h first reached it and "
+            "the mean held-out score of the full network and of each single-block ablation there."
+        ),
+        figure_caption=(
+            "Ablations along training (beyond the paper). Held-out score of every ablation set on "
+            "checkpoints of each run (initialisation, the first checkpoint reaching each "
+            "configured milestone of the validation score, and the last one) against the training "
+            "step; one line per seed of the largest N_h, one panel per task and construction. The "
+            "paper shows one stopping point only."
+        ),
+    ),
+    "subspace_control": Analysis(
+        reads=("weights", "schur", "heldout"),
+        uses=("alpha", "ablation", "base_seed"),
+        mem_mb=2000,
+        runtime=20,
+        tables=("verdicts",),
+        figure_reads="verdicts",
+        summary_caption=(
+            "Subspace control summary (beyond the paper): per task, construction, ablation set, "
+            "subspace and side, the mean overlap of ΔW (and the chance level dim/N_h), the mean "
+            "harm of the ablation and of its controls (matched overlap, inside the subspace, in "
+            "its complement), and in how many models the ablation's harm is within the configured "
+            "factor of its overlap-matched controls ('explained'); per model in "
+            "subspace_control_verdicts.csv."
+        ),
+        figure_caption=(
+            "Subspace control (beyond the paper). For each single-block Schur ablation of each "
+            "model of the largest N_h (coloured by construction, marker by block): the harm "
+            "(accuracy lost, or FVU gained) against the share of ‖ΔW‖²_F on a subspace: the top "
+            "principal components of the held-out hidden states, the fewest components reaching "
+            "the configured variance, and the readout row space of W_hy; input side ΔW P and "
+            "output side P ΔW. Grey crosses: mean harm of random perturbations with the same norm "
+            "and the same overlap (joined to their ablation); grey dots at overlap 1 and 0: "
+            "perturbations of the same norm confined to the subspace or to its complement."
+        ),
+    ),
+    "readout_refit": Analysis(
+        reads=("weights", "schur", "heldout", "fitting"),
+        uses=("alpha", "ablation"),
+        mem_mb=2000,
+        runtime=10,
+        summary_caption=(
+            "Readout refit summary (beyond the paper): held-out score with the fixed and with the "
+            "refit ridge readout per task, construction and ablation set, mean and SEM over the "
+            "seeds of the largest N_h."
+        ),
+        figure_caption=(
+            "Readout refit (beyond the paper). Held-out score of every ablation set with the "
+            "original readout W_hy (filled) and with a ridge readout refit on the ablated "
+            "network's hidden states (open; regularisation chosen on a validation split of a "
+            "separate fitting set), mean over the seeds of the largest N_h. A refit that recovers "
+            "the score means the perturbed dynamics still hold the task."
+        ),
+    ),
+    "basis_sensitivity": Analysis(
+        reads=("weights", "schur"),
+        uses=("alpha", "base_seed"),
+        mem_mb=1000,
+        runtime=10,
+        summary_caption=(
+            "Basis sensitivity summary (beyond the paper): medians over seeds of κ(V), Henrici's "
+            "departure from normality, ‖N‖_F/‖T‖_F, the eigen-vs-Schur difference of the −T_C→R "
+            "ablation, and the amplification of a 1e-8 perturbation of W through the eigen and the "
+            "Schur routes."
+        ),
+        figure_caption=(
+            "Schur against eigen coordinates (beyond the paper). (a) Condition number of the "
+            "eigenvector matrix against Henrici's departure from normality, one point per trained "
+            "W. (b) Amplification of a random 1e-8 relative perturbation of W through the −T_C→R "
+            "ablation computed in eigen coordinates (orthogonalising the C eigenvectors against "
+            "the R eigenspace) and in Schur coordinates; the two are the same map in exact "
+            "arithmetic. (c) The Schur route's amplification for every ablation set. (d) "
+            "Difference of the two routes at the unperturbed W against the condition number."
+        ),
+    ),
+}

@@ -1,0 +1,189 @@
+"""``rnnschur.analyse``: the paper's analysis of a network trained elsewhere, from a notebook.
+
+    import rnnschur
+    result = rnnschur.analyse("ctrnn.pt", "heldout.npz", dynamics="auto")
+    result.verdicts          # the verdict per coupling block (a DataFrame)
+    result.plot()            # the ablation profile
+    result.save("results/my_ctrnn")
+
+The model may be arrays (a dict with W_xh, W_hh, W_hy and any of b_h, b_y, h0), a state_dict
+(tensors or arrays), a file (an ``.npz`` of those arrays, or a torch state_dict), or a live
+``torch.nn.Module``. The held-out set may be a file, a dict of arrays or a :class:`Batch`; with
+``outputs`` (n, T, N_y), the model's own outputs on ``inputs`` with noise off, or with a module
+(whose forward computes them), the full model rolled out as described must reproduce them
+(:mod:`rnnschur.verify`) before any ablation runs. ``python -m rnnschur analyse`` and the
+workflow's ``external`` rules call :func:`analyse`, so all three give the same tables.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from rnnschur import convert, external, io, verify
+from rnnschur import heldout as heldout_sets
+from rnnschur.dynamics import Dynamics
+from rnnschur.models import check_model, load_npz_model
+
+
+def analyse(
+    model,
+    heldout,
+    dynamics: str | Dynamics | None = None,
+    *,
+    leak: float | None = None,
+    nonlinearity: str | None = None,
+    readout: str | None = None,
+    timing: str | None = None,
+    split: str | None = None,
+    recurrent: str | None = None,
+    keys: dict[str, list[str]] | str | None = None,
+    time_first: bool = False,
+    initial_state=None,
+    fitting=None,
+    name: str | None = None,
+    tolerance: float = verify.TOLERANCE,
+    progress: Callable[[str], None] | None = None,
+    **settings,
+) -> external.Result:
+    """Ordered Schur form, all 8 coupling subsets at every α, the verdict per block, the
+    spectrum, the subspace control and (with ``fitting``) the readout refit of one model.
+
+    Parameters
+    ----------
+    model : dict of arrays, state_dict, path (``.npz`` or torch state_dict) or ``nn.Module``.
+    heldout : path, dict of arrays or :class:`rnnschur.tasks.Batch`: ``inputs`` (n, T, N_x),
+        ``targets`` (n, T, N_y), optional ``mask`` and ``outputs`` (the model's own, noise off).
+    dynamics : ``"discrete"``, ``"leaky"``, ``"leaky_current"``, a
+        :class:`rnnschur.dynamics.Dynamics`, ``"auto"`` (the description that reproduces the
+        model's own outputs, its leak found by a one-dimensional search) or None (what an
+        ``.npz`` stores, else the paper's discrete tanh).
+    leak, nonlinearity, readout, timing : the rest of the description (a leaky update needs
+        its leak unless ``auto`` finds it).
+    split : ``"propagator"`` (order and split a leaky network's blocks by |1 − a + aλ|) or
+        ``"weights"`` (W_hh's own |λ|); a module run as it computes needs one of them named,
+        or a description.
+    recurrent : run the ``nn.Module`` as it computes, this parameter swapped for W̃(S).
+    keys : map any layout, ``{"W_xh": ["KEY"], ...}`` or ``"W_xh=KEY,W_hh=KEY,W_hy=KEY"``.
+    time_first : the module takes (T, n, N_x) and returns (T, n, N_y).
+    initial_state : h0 (N_h,) or an ``.npz`` holding it. fitting : a second set like
+        ``heldout`` for the readout refit. name : the model's name in the summary.
+    tolerance : the largest relative RMS error of the verification (:data:`TOLERANCE`).
+    settings : fields of :class:`rnnschur.external.Settings` (score, alpha, alpha_grid,
+        epsilon, mass_floor, fragile_effect, subspace_components, subspace_draws, seed).
+
+    Raises
+    ------
+    rnnschur.verify.RolloutMismatch : the rollout, as described, is not the model (its own
+        outputs given); nothing is computed beyond the check.
+    rnnschur.io.ArtifactError, ValueError : bad input, naming the file or option.
+    """
+    progress = progress or (lambda line: None)
+    settings = _settings(settings)
+    if isinstance(keys, str):
+        keys = convert.parse_keys(keys)
+    module = _as_module(model)
+    arrays, stored, default_name = _arrays(model, module, keys, recurrent)
+    if initial_state is not None and arrays is not None:
+        arrays = check_model(
+            {**arrays, "h0": heldout_sets.initial_state(initial_state)}, "initial_state"
+        )
+    batch, outputs = heldout_sets.read(heldout, arrays, where="heldout")
+    source = "held-out outputs"
+    forward = None
+    if module is not None and recurrent is not None:
+        from rnnschur import torch_module
+
+        W_hh = torch_module.recurrent_matrix(module, recurrent)
+        forward = torch_module.module_forward(module, recurrent, not time_first)
+        torch_module.check_forward(forward, W_hh, batch, name or type(module).__name__)
+    if module is not None and outputs is None:
+        from rnnschur import torch_module
+
+        outputs = torch_module.own_outputs(module, batch.inputs, not time_first)
+        source = "the module's own forward"
+    asked = {
+        "dynamics": dynamics,
+        "leak": leak,
+        "nonlinearity": nonlinearity,
+        "readout": readout,
+        "timing": timing,
+        "split": split,
+    }
+    description, verification = verify.resolve_description(
+        arrays, stored, batch, outputs, source, tolerance, forward is not None, asked
+    )
+    progress(verification.line())
+    fit = heldout_sets.read(fitting, arrays, where="fitting")[0] if fitting is not None else None
+    if forward is not None:
+        label = f"torch module {type(module).__name__}"
+        return external.run(
+            {"W_hh": W_hh},
+            batch,
+            settings,
+            description,
+            verification,
+            name or type(module).__name__,
+            None,
+            (label, forward),
+            progress,
+        )
+    return external.run(
+        arrays,
+        batch,
+        settings,
+        description,
+        verification,
+        name or default_name,
+        fit,
+        None,
+        progress,
+    )
+
+
+def _settings(options: dict) -> external.Settings:
+    fields = external.Settings.__dataclass_fields__
+    unknown = sorted(set(options) - set(fields))
+    if unknown:
+        raise TypeError(f"analyse() got unknown settings {unknown}; settings are {sorted(fields)}")
+    if "alpha_grid" in options:
+        options = {**options, "alpha_grid": tuple(options["alpha_grid"])}
+    settings = external.Settings(**options)
+    if settings.alpha not in settings.alpha_grid:
+        raise ValueError(f"alpha {settings.alpha} must be one of alpha_grid {settings.alpha_grid}")
+    return settings
+
+
+def _as_module(model):
+    """``model`` if it is a live torch module (without importing torch), else None."""
+    is_module = all(hasattr(model, a) for a in ("state_dict", "named_parameters", "forward"))
+    return model if is_module else None
+
+
+def _arrays(model, module, keys, recurrent):
+    """(the model's arrays or None, the description its file stores or None, a default name)."""
+    if module is not None:
+        try:
+            return (
+                convert.from_arrays(module.state_dict(), keys, type(module).__name__),
+                None,
+                (type(module).__name__),
+            )
+        except io.ArtifactError:
+            if recurrent is None:
+                raise
+            return None, None, type(module).__name__  # run as it computes, arrays unknown
+    if isinstance(model, str | os.PathLike):
+        path = Path(model)
+        if str(path).endswith(".npz"):
+            return load_npz_model(path, keys), io.load_dynamics(path), path.stem
+        return convert.from_state_dict(path, keys), None, path.stem
+    if isinstance(model, dict):
+        if keys is None and {"W_xh", "W_hh", "W_hy"} <= set(model):
+            return check_model(dict(model), "model"), None, "model"
+        return convert.from_arrays(model, keys, "state_dict"), None, "model"
+    raise TypeError(
+        f"model must be arrays (a dict with W_xh, W_hh, W_hy), a state_dict, a file path or a "
+        f"torch.nn.Module; got {type(model).__name__}"
+    )

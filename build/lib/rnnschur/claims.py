@@ -1,0 +1,406 @@
+"""The paper's claims as statistics over seeds, each with a test and a verdict.
+
+A claim is a per-model statistic (computed from that model's rows of the ablation table) and a
+bound: ``greater`` claims say the statistic exceeds the bound, ``within`` claims say its size
+stays within it. Over the seeds of the paper's task, construction and N_h, the verdict comes from
+a two-sided Student t interval of the mean at ``level``: a claim *holds* where the whole interval
+satisfies it, *fails* where the whole interval contradicts it, and is *inconclusive* otherwise
+(always so for fewer than two seeds). The exact one-sided sign test of how many seeds agree is
+reported beside it; with 3 seeds it cannot go below 0.125, which is why the interval decides.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy.special import stdtrit
+
+from rnnschur.schur import COUPLING_BLOCKS
+
+PAPER_ALPHA = 0.9
+TABLE1_ALPHAS = (0.85, 0.9, 0.95)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of the paper: ``statistic`` maps one model's ablation rows to a number, which
+    the claim says is ``kind`` (``"greater"`` than, or ``"within"`` ±) ``bound``."""
+
+    claim_id: str
+    source: str
+    words: str
+    task: str
+    construction: str
+    paper_n_hidden: int
+    statistic_words: str
+    statistic: Callable[[pd.DataFrame], float]
+    kind: str
+    bound: float
+
+
+def value(rows: pd.DataFrame, subset: str, column: str, alpha: float = PAPER_ALPHA) -> float:
+    """``column`` of one model's row for ``subset`` at ``alpha`` (NaN if absent)."""
+    pick = rows[(rows["subset"] == subset) & np.isclose(rows["alpha"], alpha)][column]
+    return float(pick.iloc[0]) if len(pick) else np.nan
+
+
+def _spread_over_alpha(rows: pd.DataFrame, subsets: tuple[str, ...], column: str) -> float:
+    """Largest range (max − min) of ``column`` over the Table 1 alphas, over ``subsets``."""
+    ranges = []
+    for subset in subsets:
+        values = [value(rows, subset, column, a) for a in TABLE1_ALPHAS]
+        if np.isnan(values).any():
+            return np.nan
+        ranges.append(max(values) - min(values))
+    return max(ranges)
+
+
+def paper_claims(tolerance_accuracy: float, much_greater: float) -> list[Claim]:
+    """The claims of the paper that the reproduction can test (config keys
+    ``claims.tolerance_accuracy``: the largest accuracy change that counts as "harmless" or
+    "unchanged"; ``claims.much_greater``: the factor that ``≫`` stands for)."""
+    acc, dfvu, tol = "accuracy", "delta_fvu", tolerance_accuracy
+
+    def copy_claim(cid, source, construction, words, stat_words, stat, kind, bound):
+        return Claim(cid, source, words, "copy", construction, 72, stat_words, stat, kind, bound)
+
+    def neuro_claim(cid, task, words, stat_words, stat, kind, bound):
+        return Claim(
+            cid, "Figure 2", words, task, "dense_orthogonal", 64, stat_words, stat, kind, bound
+        )
+
+    grey_pairs = (("none", "T_CC"), ("T_RR", "T_RR+T_CC"), ("T_CR", "T_CR+T_CC"))
+    grey_pairs += (("T_RR+T_CR", "T_RR+T_CR+T_CC"),)
+    claims = [
+        copy_claim(
+            "copy_T_CC_harmless",
+            "Figure 1",
+            "dense_orthogonal",
+            "−T_CC is harmless: accuracy within the tolerance of the full model",
+            "acc(−T_CC) − acc(full)",
+            lambda r: value(r, "T_CC", acc) - value(r, "none", acc),
+            "within",
+            tol,
+        ),
+        copy_claim(
+            "copy_T_CR_harmful",
+            "Figure 1",
+            "dense_orthogonal",
+            "−T_C→R is harmful: accuracy drops by more than the tolerance",
+            "acc(full) − acc(−T_C→R)",
+            lambda r: value(r, "none", acc) - value(r, "T_CR", acc),
+            "greater",
+            tol,
+        ),
+        copy_claim(
+            "copy_T_RR_between",
+            "Figure 1",
+            "dense_orthogonal",
+            "−T_RR lies between: acc(−T_C→R) < acc(−T_RR) < acc(−T_CC)",
+            "min(acc(−T_RR) − acc(−T_C→R), acc(−T_CC) − acc(−T_RR))",
+            lambda r: min(
+                value(r, "T_RR", acc) - value(r, "T_CR", acc),
+                value(r, "T_CC", acc) - value(r, "T_RR", acc),
+            ),
+            "greater",
+            0.0,
+        ),
+        copy_claim(
+            "copy_adding_T_CC_changes_little",
+            "Figure 1 (grey segments)",
+            "dense_orthogonal",
+            "Adding −T_CC to any ablation set changes accuracy by less than the tolerance",
+            "max over S of |acc(S + T_CC) − acc(S)|",
+            lambda r: max(abs(value(r, b, acc) - value(r, a, acc)) for a, b in grey_pairs),
+            "within",
+            tol,
+        ),
+        copy_claim(
+            "copy_cayley_inert",
+            "Figure 1",
+            "cayley",
+            "Cayley: every ablation is inert (accuracy within the tolerance of the full model)",
+            "max over S of |acc(S) − acc(full)|",
+            lambda r: max(
+                abs(value(r, s, acc) - value(r, "none", acc))
+                for s in r["subset"].unique()
+                if s != "none"
+            ),
+            "within",
+            tol,
+        ),
+    ]
+    for construction in ("dense_orthogonal", "cayley"):
+        claims += [
+            copy_claim(
+                f"table1_{construction}_n_R_constant",
+                "Table 1",
+                construction,
+                f"{construction}: n_R is the same for α = 0.85, 0.9, 0.95",
+                "max − min of n_R over α",
+                lambda r: _spread_over_alpha(r, ("none",), "n_R"),
+                "within",
+                0.0,
+            ),
+            copy_claim(
+                f"table1_{construction}_scores_constant",
+                "Table 1",
+                construction,
+                f"{construction}: full, −T_CC and −T_C→R accuracies do not change with α",
+                "max over {full, −T_CC, −T_C→R} of (max − min accuracy over α)",
+                lambda r: _spread_over_alpha(r, ("none", "T_CC", "T_CR"), acc),
+                "within",
+                tol,
+            ),
+        ]
+    claims += [
+        neuro_claim(
+            "flip_flop_T_CR_above_T_CC",
+            "flip_flop",
+            "ΔFVU(−T_C→R) > ΔFVU(−T_CC)",
+            "ΔFVU(−T_C→R) − ΔFVU(−T_CC)",
+            lambda r: value(r, "T_CR", dfvu) - value(r, "T_CC", dfvu),
+            "greater",
+            0.0,
+        ),
+        neuro_claim(
+            "flip_flop_T_CC_much_above_T_RR",
+            "flip_flop",
+            f"ΔFVU(−T_CC) ≫ ΔFVU(−T_RR) (≫: at least {much_greater:g}×)",
+            f"ΔFVU(−T_CC) − {much_greater:g}·max(ΔFVU(−T_RR), 0)",
+            lambda r: value(r, "T_CC", dfvu) - much_greater * max(value(r, "T_RR", dfvu), 0.0),
+            "greater",
+            0.0,
+        ),
+        neuro_claim(
+            "sine_both_destroy",
+            "sine",
+            "−T_CC and −T_C→R both destroy the output (ΔFVU > 1)",
+            "min(ΔFVU(−T_CC), ΔFVU(−T_C→R))",
+            lambda r: min(value(r, "T_CC", dfvu), value(r, "T_CR", dfvu)),
+            "greater",
+            1.0,
+        ),
+        neuro_claim(
+            "sine_S_T_CR_above_T_CC",
+            "sine",
+            "S_ΔT(−T_C→R) > S_ΔT(−T_CC)",
+            "S_ΔT(−T_C→R) − S_ΔT(−T_CC)",
+            lambda r: value(r, "T_CR", "s_delta_t") - value(r, "T_CC", "s_delta_t"),
+            "greater",
+            0.0,
+        ),
+        neuro_claim(
+            "context_T_CC_above_T_CR",
+            "context_integration",
+            "ΔFVU(−T_CC) > ΔFVU(−T_C→R)",
+            "ΔFVU(−T_CC) − ΔFVU(−T_C→R)",
+            lambda r: value(r, "T_CC", dfvu) - value(r, "T_CR", dfvu),
+            "greater",
+            0.0,
+        ),
+    ]
+    return claims
+
+
+def satisfies(x: float | np.ndarray, kind: str, bound: float) -> bool | np.ndarray:
+    """Whether a value satisfies a claim of ``kind`` and ``bound``."""
+    if kind == "greater":
+        return x > bound
+    if kind == "within":
+        return np.abs(x) <= bound
+    raise ValueError(f"claim kind must be 'greater' or 'within', got {kind!r}")
+
+
+def t_interval(values: np.ndarray, level: float) -> tuple[float, float]:
+    """Two-sided Student t interval of the mean at confidence 1 − ``level``; NaN for fewer than
+    two values; the point itself where the values do not vary."""
+    n = len(values)
+    if n < 2:
+        return np.nan, np.nan
+    half = stdtrit(n - 1, 1 - level / 2) * np.std(values, ddof=1) / np.sqrt(n)
+    return float(np.mean(values) - half), float(np.mean(values) + half)
+
+
+def verdict(low: float, high: float, kind: str, bound: float) -> str:
+    """'holds' if the interval [low, high] lies inside the claim, 'fails' if it lies wholly
+    outside it, else 'inconclusive' (also for an undefined interval)."""
+    if np.isnan(low) or np.isnan(high):
+        return "inconclusive"
+    if kind == "greater":
+        return "holds" if low > bound else ("fails" if high <= bound else "inconclusive")
+    if kind == "within":
+        if -bound <= low and high <= bound:
+            return "holds"
+        return "fails" if low > bound or high < -bound else "inconclusive"
+    raise ValueError(f"claim kind must be 'greater' or 'within', got {kind!r}")
+
+
+def sign_test(n_agree: int, n: int) -> float:
+    """One-sided exact sign test: P(at least ``n_agree`` of ``n`` seeds agree | p = 1/2), the
+    binomial tail Σ_{k ≥ n_agree} C(n, k) / 2^n, summed in integers and rounded once."""
+    return sum(math.comb(n, k) for k in range(n_agree, n + 1)) / 2**n if n else np.nan
+
+
+def claim_models(ablation: pd.DataFrame, claim: Claim) -> tuple[int | None, pd.DataFrame]:
+    """(N_h, rows) of the claim's task and construction: the paper's N_h, or the largest one
+    trained where the config has none of that size (a small preset)."""
+    rows = ablation[
+        (ablation["task"] == claim.task) & (ablation["construction"] == claim.construction)
+    ]
+    if rows.empty:
+        return None, rows
+    sizes = rows["n_hidden"].unique()
+    n_hidden = claim.paper_n_hidden if claim.paper_n_hidden in sizes else int(sizes.max())
+    return n_hidden, rows[rows["n_hidden"] == n_hidden]
+
+
+def evaluate_claims(ablation: pd.DataFrame, claims: list[Claim], level: float) -> pd.DataFrame:
+    """One row per claim: the claim, its statistic, the per-seed values (JSON list, by seed),
+    how many seeds agree, the mean and its t interval, the sign test and the verdict. Claims
+    whose models were not trained get verdict 'not run'."""
+    out = []
+    for claim in claims:
+        n_hidden, rows = claim_models(ablation, claim)
+        per_seed = {
+            int(seed): claim.statistic(model) for seed, model in rows.groupby("seed", sort=True)
+        }
+        values = np.array([v for v in per_seed.values() if not np.isnan(v)])
+        low, high = t_interval(values, level)
+        n_agree = int(np.sum(satisfies(values, claim.kind, claim.bound)))
+        out.append(
+            {
+                "claim_id": claim.claim_id,
+                "source": claim.source,
+                "claim": claim.words,
+                "task": claim.task,
+                "construction": claim.construction,
+                "n_hidden": n_hidden,
+                "statistic": claim.statistic_words,
+                "kind": claim.kind,
+                "bound": claim.bound,
+                "per_seed": json.dumps({str(k): round(v, 6) for k, v in per_seed.items()}),
+                "n_seeds": len(values),
+                "n_agree": n_agree,
+                "mean": float(values.mean()) if len(values) else np.nan,
+                "ci_low": low,
+                "ci_high": high,
+                "test": f"two-sided Student t interval, {1 - level:.0%}",
+                "sign_test_p": sign_test(n_agree, len(values)),
+                "verdict": verdict(low, high, claim.kind, claim.bound) if len(rows) else "not run",
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def claims_per_variation(
+    ablation: pd.DataFrame, variations: pd.DataFrame, claims: list[Claim], level: float
+) -> pd.DataFrame:
+    """The claims (:func:`evaluate_claims`) under the paper config (``variation`` =
+    ``paper_config``, from ``ablation``) and under each variation of the gap study (its models'
+    ablation rows, ``variations`` with a ``variation`` column); the claims a variation does not
+    train are left out."""
+    frames = [("paper_config", ablation)] + list(variations.groupby("variation", sort=False))
+    out = []
+    for name, rows in frames:
+        table = evaluate_claims(rows, claims, level)
+        out.append(table[table["n_seeds"] > 0].assign(variation=name))
+    return pd.concat(out, ignore_index=True)
+
+
+def claims_by_size(ablation: pd.DataFrame, claims: list[Claim], level: float) -> pd.DataFrame:
+    """The claims (:func:`evaluate_claims`) at every N_h the run trained for the claim's task
+    and construction (the claims table tests the paper's N_h only): one row per claim and
+    size; claims whose models were not trained are left out."""
+    out = [
+        evaluate_claims(rows, claims, level) for _, rows in ablation.groupby("n_hidden", sort=True)
+    ]
+    table = pd.concat(out, ignore_index=True)
+    table = table[table["n_seeds"] > 0].reset_index(drop=True)
+    return table.astype({"n_hidden": int})
+
+
+def claims_grid_markdown(table: pd.DataFrame, column: str) -> str:
+    """Claim × each value of ``column`` (a variation, an N_h): seeds agreeing and the verdict
+    (— where that value does not train the claim's task)."""
+    values = list(dict.fromkeys(table[column]))
+    lines = [
+        "| claim | "
+        + " | ".join(f"N_h = {v}" if column == "n_hidden" else str(v) for v in values)
+        + " |",
+        "|---|" + "---|" * len(values),
+    ]
+    for claim, rows in table.groupby("claim", sort=False):
+        cell = {
+            getattr(r, column): f"{r.n_agree}/{r.n_seeds} {r.verdict}" for r in rows.itertuples()
+        }
+        lines.append(f"| {claim} | " + " | ".join(cell.get(v, "—") for v in values) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def claims_markdown(table: pd.DataFrame) -> str:
+    """The claims table as Markdown: claim, statistic, per-seed values, agreement, interval,
+    sign test, verdict."""
+    lines = [
+        "| claim | source | N_h | statistic | per seed | agree | mean [interval] | sign p "
+        "| verdict |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in table.itertuples(index=False):
+        seeds = ", ".join(f"{v:.3g}" for v in json.loads(r.per_seed).values()) or "—"
+        interval = "—" if np.isnan(r.mean) else f"{r.mean:.3g} [{r.ci_low:.3g}, {r.ci_high:.3g}]"
+        bound = f" {'>' if r.kind == 'greater' else 'within ±'} {r.bound:g}"
+        lines.append(
+            f"| {r.claim} | {r.source} | {r.n_hidden} | {r.statistic}{bound} | {seeds} | "
+            f"{r.n_agree}/{r.n_seeds} | {interval} | {r.sign_test_p:.3g} | **{r.verdict}** |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def block_profile(
+    ablation: pd.DataFrame, alpha: float, level: float, fragile_effect: float
+) -> pd.DataFrame:
+    """The paper's picture for any task, tested over seeds: per task, construction, N_h and
+    single coupling block at ``alpha``, the harm of removing the block (accuracy lost, or FVU
+    gained), its mean and two-sided t interval over seeds (confidence 1 − ``level``), the mean
+    Schur mass removed, the seeds in which the ablation is an ε-stabilizer and a verdict:
+    *fragile* where the interval lies above ``fragile_effect`` (a fragile functional direction),
+    *harmless* where it lies within ±``fragile_effect``, *empty* where no seed's block has mass,
+    else *inconclusive*."""
+    rows = ablation[
+        np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(COUPLING_BLOCKS)
+    ].copy()
+    # harm: accuracy or choice lost (higher is better), FVU gained
+    rows["harm"] = np.where(rows["metric"] == "fvu", 1, -1) * rows["delta_score"]
+    out = []
+    keys = ["task", "construction", "n_hidden", "subset"]
+    for key, group in rows.groupby(keys, sort=False):
+        harm = group.sort_values("seed")["harm"].to_numpy(dtype=float)
+        low, high = t_interval(harm, level)
+        if (group["mass_removed"] == 0).all():
+            call = "empty"
+        elif verdict(low, high, "greater", fragile_effect) == "holds":
+            call = "fragile"
+        elif verdict(low, high, "within", fragile_effect) == "holds":
+            call = "harmless"
+        else:
+            call = "inconclusive"
+        out.append(
+            dict(zip(keys, key, strict=True))
+            | {
+                "metric": group["metric"].iloc[0],
+                "n_seeds": len(harm),
+                "harm_mean": float(harm.mean()),
+                "ci_low": low,
+                "ci_high": high,
+                "mass_removed": float(group["mass_removed"].mean()),
+                "n_stabilizer": int(group["stabilizer"].sum()),
+                "verdict": call,
+            }
+        )
+    return pd.DataFrame(out)

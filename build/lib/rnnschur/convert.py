@@ -1,0 +1,139 @@
+"""A torch ``state_dict`` as the arrays of :mod:`rnnschur.external`: a file (read by
+:func:`rnnschur.torch_module.read_state_dict`, the step that needs torch) or tensors held in
+memory (no torch needed).
+
+Two layouts are detected: ``nn.RNN`` (``weight_ih_l0``, ``weight_hh_l0``, ``bias_ih_l0``,
+``bias_hh_l0``) and the CTRNN of the NeuroGym and Neuromatch tutorials (``input2h.weight/bias``,
+``h2h.weight/bias``), each with an ``nn.Linear`` readout (``fc``, ``h2out``, ``readout``,
+``output``, ``linear`` or the one linear map from N_h). Any other layout is mapped with
+``keys``: ``{"W_xh": ["rnn.input2h.weight"], "b_h": ["a.bias", "b.bias"], ...}`` (a sum where
+several keys are named), the command's ``--keys W_xh=KEY,b_h=KEY+KEY,...``.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from rnnschur.io import ArtifactError
+from rnnschur.io import require as _require
+from rnnschur.models import OFFSET_KEYS, WEIGHT_KEYS, check_model, load_npz_model
+
+READOUT_NAMES = ("fc", "h2out", "readout", "output", "decoder", "linear")
+"""Readout module names of the tutorial layout, in the order they are looked for."""
+LAYOUTS = {
+    # layout: (W_xh, W_hh, parts of b_h), each a key suffix after a common prefix
+    "nn.RNN": ("weight_ih_l0", "weight_hh_l0", ("bias_ih_l0", "bias_hh_l0")),
+    "CTRNN": ("input2h.weight", "h2h.weight", ("input2h.bias", "h2h.bias")),
+}
+
+
+def parse_keys(text: str) -> dict[str, list[str]]:
+    """``W_xh=KEY,W_hh=KEY,b_h=KEY+KEY`` → ``{"W_xh": [KEY], ...}`` (the command's --keys)."""
+    mapping = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, _, keys = item.partition("=")
+        if name not in WEIGHT_KEYS + OFFSET_KEYS or not keys:
+            raise ArtifactError(
+                f"--keys item {item!r}: expected NAME=KEY[+KEY...] with NAME one of "
+                f"{WEIGHT_KEYS + OFFSET_KEYS}"
+            )
+        mapping[name] = keys.split("+")
+    return mapping
+
+
+def from_state_dict(
+    path: str | os.PathLike, keys: dict[str, list[str]] | None = None
+) -> dict[str, np.ndarray]:
+    """W_xh, W_hh, W_hy and any of b_h, b_y, h0 of a torch ``state_dict`` file: by ``keys``
+    when given, else by the detected layout (:data:`LAYOUTS`)."""
+    from rnnschur.torch_module import read_state_dict  # the route that needs torch
+
+    return from_arrays(read_state_dict(path), keys, path)
+
+
+def from_arrays(
+    state: dict, keys: dict[str, list[str]] | None = None, where: object = "state_dict"
+) -> dict[str, np.ndarray]:
+    """The model's arrays of a state_dict held in memory (tensors or arrays; ``where`` names
+    it in errors), mapped as :func:`from_state_dict` maps a file's."""
+    state = {
+        k: np.asarray(v.detach().cpu().double().numpy() if hasattr(v, "detach") else v)
+        for k, v in state.items()
+        if hasattr(v, "detach") or isinstance(v, np.ndarray)
+    }
+    mapping = keys if keys is not None else detect_layout(where, state)
+    model = {}
+    for name, names in mapping.items():
+        missing = [k for k in names if k not in state]
+        _require(
+            where, not missing, f"--keys names {missing}, not in the file (keys: {sorted(state)})"
+        )
+        model[name] = sum(state[k] for k in names)
+    return check_model(model, where)
+
+
+def detect_layout(path, state: dict[str, np.ndarray]) -> dict[str, list[str]]:
+    """The key map of an ``nn.RNN`` or tutorial-CTRNN state_dict; :class:`ArtifactError`
+    listing the keys found and a ``--keys`` line to start from when neither fits."""
+    layers = [k for k in state if k.endswith(("weight_hh_l1", "weight_hh_l0_reverse"))]
+    _require(path, not layers, f"a multi-layer or bidirectional RNN ({layers}); one layer only")
+    for layout, (ih, hh, biases) in LAYOUTS.items():
+        found = [k for k in state if k.endswith(hh)]
+        if len(found) != 1:
+            continue
+        prefix = found[0][: -len(hh)]
+        W_hh = state[found[0]]
+        _require(
+            path,
+            W_hh.ndim == 2 and W_hh.shape[0] == W_hh.shape[1],
+            f"{found[0]} has shape {W_hh.shape}: a GRU or LSTM (stacked gates), not a plain RNN",
+        )
+        _require(path, prefix + ih in state, f"{layout} layout without {prefix + ih}")
+        mapping = {"W_xh": [prefix + ih], "W_hh": [found[0]]}
+        present = [prefix + b for b in biases if prefix + b in state]
+        if present:
+            mapping["b_h"] = present
+        readout = _readout(state, W_hh.shape[0], exclude={prefix + ih, found[0]})
+        _require(
+            path,
+            readout is not None,
+            f"{layout} layout: no nn.Linear readout from N_h = {W_hh.shape[0]} "
+            f"(looked for {READOUT_NAMES}); keys: {sorted(state)}",
+        )
+        mapping["W_hy"] = [readout + "weight"]
+        if readout + "bias" in state:
+            mapping["b_y"] = [readout + "bias"]
+        return mapping
+    suggestion = ",".join(f"{n}=<key>" for n in WEIGHT_KEYS) + ",b_h=<key>[+<key>],b_y=<key>"
+    raise ArtifactError(
+        f"{path}: layout not detected (neither nn.RNN's '*weight_hh_l0' nor a tutorial CTRNN's "
+        f"'*h2h.weight'); keys found: {sorted(state)}. Map them with --keys, e.g. "
+        f"--keys {suggestion}"
+    )
+
+
+def _readout(state: dict[str, np.ndarray], N_h: int, exclude: set[str]) -> str | None:
+    """The prefix (ending in '.') of the nn.Linear readout from N_h units: a known name first,
+    else the only linear map from N_h."""
+    linear = [
+        k[: -len("weight")]
+        for k in state
+        if k.endswith("weight") and k not in exclude and state[k].ndim == 2
+        if state[k].shape[1] == N_h
+    ]
+    for name in READOUT_NAMES:
+        named = [p for p in linear if p.rstrip(".").split(".")[-1] == name]
+        if len(named) == 1:
+            return named[0]
+    return linear[0] if len(linear) == 1 else None
+
+
+def load_model_file(
+    path: str | os.PathLike, keys: dict[str, list[str]] | None = None
+) -> dict[str, np.ndarray]:
+    """An ``.npz`` model, or a torch state_dict (any other suffix, e.g. ``.pt``)."""
+    if str(path).endswith(".npz"):
+        return load_npz_model(path, keys)
+    return from_state_dict(path, keys)

@@ -1,0 +1,311 @@
+"""How a network computes, one frozen value passed along: the update, the readout and the
+output timing (SPEC, "the network families neuroscience trains"; a = dt/τ ∈ (0, 1] the leak).
+
+The update (``kind``):
+
+    discrete       h_t = φ(W_xh x_t + W_hh h_{t-1} + b_h)
+    leaky          h_t = (1 − a) h_{t-1} + a φ(W_xh x_t + W_hh h_{t-1} + b_h)
+    leaky_current  z_t = (1 − a) z_{t-1} + a (W_hh φ(z_{t-1}) + W_xh x_t + b_h)
+
+The readout (``readout``) reads r_t = φ(z_t) (``rate``) or z_t itself (``state``); the rate
+forms' state h_t is their rate, so they read it (``rate``). The output timing (``timing``) is
+ŷ_t = W_hy r_t + b_y (``after`` the step's update) or ŷ_t = W_hy r_{t-1} + b_y (``before`` it,
+r_0 read from the initial state). The paper's network is ``discrete`` tanh, no biases, read
+``after``; Schuessler et al.'s ``RNN_Net`` is ``leaky_current`` tanh read from the ``state``
+``before`` the update (:data:`CATALOGUE`). ``discrete`` is ``leaky`` with a = 1. Around a fixed
+point with φ' = 1 each update's one-step propagator is P = (1 − a) I + a W_hh: it has W_hh's
+Schur vectors, and its eigenvalues are 1 − a + a λ; the readout and timing do not change it.
+
+Every function here works on NumPy arrays and on torch tensors alike (operators and the
+functions both libraries name the same way), so the rollout, the training step and a check
+against torch autograd share one definition of φ and φ'.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+
+KINDS = ("discrete", "leaky", "leaky_current")
+NONLINEARITIES = ("tanh", "relu", "softplus")
+READOUTS = ("rate", "state")
+"""What the readout reads: φ(z_t) (the rate forms' h_t), or the current form's state z_t."""
+TIMINGS = ("after", "before")
+"""When the output of step t is taken: after the step's update (ŷ_t from r_t) or before it
+(ŷ_t from r_{t-1})."""
+SPLITS = ("propagator", "weights")
+"""How the α split orders the Schur blocks of a leaky network: by the moduli of the propagator's
+eigenvalues |1 − a + a λ| (the default), or by W_hh's own |λ|."""
+
+
+@dataclass(frozen=True)
+class Dynamics:
+    """A network description: the update ``kind`` (one of :data:`KINDS`) with its ``leak``
+    a ∈ (0, 1] (1 for ``discrete``) and ``nonlinearity`` φ (one of :data:`NONLINEARITIES`), the
+    ``readout`` (one of :data:`READOUTS`), the output ``timing`` (one of :data:`TIMINGS`), and
+    the α ``split`` (one of :data:`SPLITS`)."""
+
+    kind: str = "discrete"
+    leak: float = 1.0
+    nonlinearity: str = "tanh"
+    split: str = "propagator"
+    readout: str = "rate"
+    timing: str = "after"
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"dynamics must be one of {KINDS}, got {self.kind!r}")
+        if self.nonlinearity not in NONLINEARITIES:
+            raise ValueError(
+                f"nonlinearity must be one of {NONLINEARITIES}, got {self.nonlinearity!r}"
+            )
+        if self.split not in SPLITS:
+            raise ValueError(f"split must be one of {SPLITS}, got {self.split!r}")
+        if self.readout not in READOUTS:
+            raise ValueError(f"readout must be one of {READOUTS}, got {self.readout!r}")
+        if self.timing not in TIMINGS:
+            raise ValueError(f"timing must be one of {TIMINGS}, got {self.timing!r}")
+        if self.readout == "state" and self.kind != "leaky_current":
+            raise ValueError(
+                f"readout 'state' is the current form's (leaky_current): {self.kind} reads its "
+                "state h_t, which is its rate (readout 'rate')"
+            )
+        leak = float(self.leak)
+        if not 0.0 < leak <= 1.0:
+            raise ValueError(f"leak must lie in (0, 1], got {self.leak}")
+        if self.kind == "discrete" and leak != 1.0:
+            raise ValueError(f"discrete dynamics have leak 1, got {self.leak} (use 'leaky')")
+        object.__setattr__(self, "leak", leak)
+
+    @property
+    def current_form(self) -> bool:
+        """True for ``leaky_current``: the state is the current z, the rate is φ(z)."""
+        return self.kind == "leaky_current"
+
+    @property
+    def split_leak(self) -> float:
+        """The a whose propagator orders and splits the Schur blocks (1: W_hh's own moduli)."""
+        return self.leak if self.split == "propagator" else 1.0
+
+    @property
+    def reads_state(self) -> bool:
+        """True when the readout reads the current form's state z_t, not φ(z_t)."""
+        return self.readout == "state"
+
+    @property
+    def reads_before(self) -> bool:
+        """True when the output of step t is taken before the step's update."""
+        return self.timing == "before"
+
+    def describe(self) -> str:
+        """E.g. 'discrete tanh', 'leaky relu (a = 0.2)' or 'leaky_current tanh (a = 0.2),
+        readout of the state, taken before the update'."""
+        text = f"{self.kind} {self.nonlinearity}"
+        if self.kind != "discrete":
+            text += f" (a = {self.leak:g})"
+        if self.reads_state or self.reads_before:
+            text += f", readout of the {self.readout}, taken {self.timing} the update"
+        return text
+
+    def as_dict(self) -> dict:
+        return {
+            "dynamics": self.kind,
+            "leak": self.leak,
+            "nonlinearity": self.nonlinearity,
+            "readout": self.readout,
+            "timing": self.timing,
+            "split": self.split,
+        }
+
+    @classmethod
+    def from_config(cls, block: dict | None) -> Dynamics:
+        """From a config block ``{dynamics, leak, nonlinearity, readout, timing, split}``; any
+        but ``leak`` may be missing (a leaky update needs its leak: no default is guessed)."""
+        block = block or {}
+        kind = block.get("dynamics", "discrete")
+        if kind != "discrete" and block.get("leak") is None:
+            raise ValueError(f"a {kind} network needs its leak a = dt/τ (key leak): none given")
+        return cls(
+            kind=kind,
+            leak=block.get("leak", 1.0),
+            nonlinearity=block.get("nonlinearity", "tanh"),
+            split=block.get("split", "propagator"),
+            readout=block.get("readout", "rate"),
+            timing=block.get("timing", "after"),
+        )
+
+
+DISCRETE = Dynamics()
+"""The paper's network: discrete, tanh."""
+
+
+def resolve(
+    stored: Dynamics,
+    dynamics: str | None = None,
+    leak: float | None = None,
+    nonlinearity: str | None = None,
+    split: str = "propagator",
+    readout: str | None = None,
+    timing: str | None = None,
+) -> Dynamics:
+    """The description to analyse a model as: what is given (options, config keys) over what
+    its file stores (``stored``). A leaky update keeps the stored leak only if the file stores
+    that update; otherwise it needs ``leak``. Raises ValueError, naming the option, for a
+    combination that is not a network (a leak without a leaky update, a leaky update without a
+    leak)."""
+    kind = dynamics or stored.kind
+    if leak is not None and kind == "discrete":
+        raise ValueError(
+            f"--leak {leak:g} (key leak) needs a leaky update: add --dynamics leaky (rate form), "
+            "--dynamics leaky_current (current form) or --dynamics auto (key dynamics)"
+        )
+    if leak is None and kind != "discrete":
+        if stored.kind != kind:
+            raise ValueError(
+                f"--dynamics {kind} (key dynamics) needs its leak a = dt/τ: give --leak (key "
+                "leak), or --dynamics auto to find it from the model's own outputs"
+            )
+        leak = stored.leak
+    block = {
+        "dynamics": kind,
+        "nonlinearity": nonlinearity or stored.nonlinearity,
+        "readout": readout or (stored.readout if kind == stored.kind else "rate"),
+        "timing": timing or (stored.timing if kind == stored.kind else "after"),
+        "split": split,
+    }
+    if leak is not None:
+        block["leak"] = leak
+    return Dynamics.from_config(block)
+
+
+@dataclass(frozen=True)
+class Description:
+    """A network of the field as a description without its leak (:meth:`with_leak` adds it):
+    the update, φ, the readout and the timing, and the code it was checked against."""
+
+    name: str
+    kind: str
+    nonlinearity: str
+    readout: str
+    timing: str
+    source: str
+
+    def with_leak(self, leak: float = 1.0, split: str = "propagator") -> Dynamics:
+        return Dynamics(self.kind, leak, self.nonlinearity, split, self.readout, self.timing)
+
+
+CATALOGUE = (
+    Description(
+        "paper",
+        "discrete",
+        "tanh",
+        "rate",
+        "after",
+        "the paper's eqs. (1-2): h_t = tanh(W_xh x_t + W_hh h_{t-1}), y_t = W_hy h_t",
+    ),
+    Description(
+        "torch_rnn",
+        "discrete",
+        "tanh",
+        "rate",
+        "after",
+        "torch.nn.RNN (h_t = tanh(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh), its output h_t) "
+        "with an nn.Linear readout; nonlinearity='relu' gives discrete relu",
+    ),
+    Description(
+        "neurogym_ctrnn",
+        "leaky",
+        "relu",
+        "rate",
+        "after",
+        "the CTRNN of the NeuroGym and Neuromatch tutorials (input2h, h2h: h = (1 - alpha) h "
+        "+ alpha relu(input2h(x) + h2h(h)), alpha = dt/tau; fc reads the new h)",
+    ),
+    Description(
+        "schuessler_rnn_net",
+        "leaky_current",
+        "tanh",
+        "state",
+        "before",
+        "Schuessler et al. 2024, frschu/aligned_oblique_in_rnns notebooks/rnn_model_dt.py, "
+        "RNN_Net.rnn_forward: h = (1 - dt) h + dt (W_hh tanh(h) + W_ih x), the state recorded "
+        "before each step's update and read by the linear decoder (dt < 1)",
+    ),
+    Description(
+        "psychrnn_basic",
+        "leaky_current",
+        "relu",
+        "rate",
+        "after",
+        "PsychRNN's Basic model, murraylab/PsychRNN psychrnn/backend/models/basic.py: state = "
+        "(1 - alpha) state + alpha (relu(state) W_rec^T + x W_in^T + b_rec), output = "
+        "relu(state) W_out^T + b_out after each update",
+    ),
+)
+"""The networks of the field this project checked against their own code."""
+
+
+def every_description() -> tuple[Description, ...]:
+    """Every update × φ × readout × timing there is (24), each named after the catalogue's entry
+    it equals where one does (the first: ``paper`` before ``torch_rnn``)."""
+    named = {}
+    for entry in CATALOGUE:
+        named.setdefault((entry.kind, entry.nonlinearity, entry.readout, entry.timing), entry)
+    out = []
+    for kind in KINDS:
+        for nonlinearity in NONLINEARITIES:
+            for readout in READOUTS if kind == "leaky_current" else ("rate",):
+                for timing in TIMINGS:
+                    key = (kind, nonlinearity, readout, timing)
+                    out.append(named.get(key) or Description("", *key, ""))
+    return tuple(out)
+
+
+def catalogue_name(dynamics: Dynamics) -> str | None:
+    """The name of the catalogue's entry ``dynamics`` is (any leak), or None."""
+    key = (dynamics.kind, dynamics.nonlinearity, dynamics.readout, dynamics.timing)
+    for entry in CATALOGUE:
+        if (entry.kind, entry.nonlinearity, entry.readout, entry.timing) == key:
+            return entry.name
+    return None
+
+
+def phi(dynamics: Dynamics, u, out=None):
+    """φ(u) elementwise (``out``: where to write, NumPy or torch)."""
+    lib = array_library(u)
+    if dynamics.nonlinearity == "tanh":
+        return lib.tanh(u, out=out)
+    if dynamics.nonlinearity == "relu":
+        return lib.clip(u, 0.0, None, out=out) if lib is np else lib.clamp(u, min=0.0, out=out)
+    # softplus log(1 + e^u), computed stably as max(u, 0) + log1p(e^{−|u|})
+    value = lib.log1p(lib.exp(-abs(u))) + (u * (u > 0))
+    if out is None:
+        return value
+    out[...] = value
+    return out
+
+
+def phi_prime_of_phi(dynamics: Dynamics, s):
+    """φ'(u) written through s = φ(u), so BPTT needs only the stored rates: tanh 1 − s²,
+    relu 1{s > 0}, softplus 1 − e^{−s} (the logistic function of u)."""
+    if dynamics.nonlinearity == "tanh":
+        return 1.0 - s * s
+    if dynamics.nonlinearity == "relu":
+        return (s > 0) * 1.0
+    return 1.0 - array_library(s).exp(-s)
+
+
+def propagator_eigenvalues(eigenvalues: np.ndarray, leak: float) -> np.ndarray:
+    """Eigenvalues 1 − a + a λ of P = (1 − a) I + a W_hh (``eigenvalues`` themselves at a = 1)."""
+    if leak == 1.0:
+        return eigenvalues
+    return (1.0 - leak) + leak * eigenvalues
+
+
+def array_library(array):
+    """numpy for arrays, torch for tensors."""
+    if isinstance(array, np.ndarray | np.generic):
+        return np
+    return sys.modules["torch"]  # a tensor: torch is loaded (this module never imports it)

@@ -1,0 +1,439 @@
+"""The paper's method on an RNN trained elsewhere: import, check, and analyse one model.
+
+A model is W_xh, W_hh, W_hy and optional biases b_h, b_y with an optional initial state h0, of
+one network family (:mod:`rnnschur.dynamics`: discrete, leaky or leaky_current; tanh, relu or
+softplus; the paper's is discrete tanh). It comes as an ``.npz`` of those arrays (which may name
+its family in 0-d arrays) or as a torch ``state_dict`` (``nn.RNN``, the tutorial CTRNN, or any
+layout mapped by keys), converted once by :mod:`rnnschur.convert` (the only step that needs
+torch; this module never imports it). :func:`analyse` runs the paper's pipeline on it (ordered Schur
+form, all 8 subsets at every alpha, the spectrum, the subspace control and, given a fitting set, the
+readout refit) and writes its tables, a profile figure and a summary with the paper's verdict per
+coupling block. The workflow's rules and ``python -m rnnschur analyse`` both call it, so they write
+the same files.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from rnnschur import io, metrics, refit, subspace, views
+from rnnschur.ablation import evaluate_ablations
+from rnnschur.dynamics import Dynamics, catalogue_name
+from rnnschur.heldout import load_heldout
+from rnnschur.models import OFFSET_KEYS, WEIGHT_KEYS, check_model
+from rnnschur.rnn import rollout
+from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, ordered_real_schur
+from rnnschur.tasks import Batch
+from rnnschur.verify import Verification
+
+SCORES = ("fvu", "accuracy")
+
+
+@dataclass(frozen=True)
+class Score:
+    """The score of an external model, in the shape the library's evaluators expect of a task:
+    ``fvu`` (eq. 7, over the masked entries) or ``accuracy`` (sign accuracy, eq. 6's form)."""
+
+    SCORE: str
+
+    @property
+    def HIGHER_IS_BETTER(self) -> bool:
+        return self.SCORE == "accuracy"
+
+    def score(self, outputs: np.ndarray, batch: Batch) -> np.ndarray:
+        if self.SCORE == "fvu":
+            return metrics.fvu(outputs, batch.targets, batch.mask)
+        return metrics.replay_accuracy(outputs, batch.targets, batch.mask)
+
+
+def load_inputs(
+    model: dict[str, np.ndarray],
+    heldout: str | os.PathLike,
+    initial_state: str | os.PathLike | None = None,
+    fitting: str | os.PathLike | None = None,
+) -> tuple[dict[str, np.ndarray], Batch, Batch | None]:
+    """(model with its h0, held-out set, fitting set or None), each read and checked against the
+    model; ``initial_state`` is an ``.npz`` holding ``h0``."""
+    if initial_state is not None:
+        h0 = io.load_npz(initial_state, ("h0",))["h0"]
+        model = check_model({**model, "h0": h0}, initial_state)
+    N_x, N_y = model["W_xh"].shape[1], model["W_hy"].shape[0]
+    fit = load_heldout(fitting, N_x, N_y) if fitting is not None else None
+    return model, load_heldout(heldout, N_x, N_y), fit
+
+
+MISUSE_FVU = 0.5
+"""A full-model FVU at or above this is far from a working network."""
+MISUSE_ACCURACY_MARGIN = 0.1
+"""A full-model sign accuracy within this of chance (0.5) is far from a working network."""
+
+
+def misuse_warning(
+    score: str, value: float, dynamics: Dynamics, network: str | None = None
+) -> str | None:
+    """A warning when the full model, rolled out as ``dynamics`` (or run as ``network``, a
+    user's own module), scores far from a working network: then the rollout probably does not
+    compute what the model computes."""
+    bad = value >= MISUSE_FVU if score == "fvu" else value <= 0.5 + MISUSE_ACCURACY_MARGIN
+    if not bad:
+        return None
+    return (
+        f"WARNING: the full model scores {score} = {value:.4g} when rolled out as a "
+        f"{network or dynamics.describe() + ' RNN'}: far from a working network. The rollout "
+        "probably does not match how the model computes: check --dynamics, --leak, "
+        "--nonlinearity (config keys dynamics, leak, nonlinearity), the biases (b_h, b_y; "
+        "--keys) and the initial state (--initial-state). The verdicts below describe the "
+        "rollout, not your model."
+    )
+
+
+def block_verdicts(ablation: pd.DataFrame, alpha: float, fragile_effect: float) -> pd.DataFrame:
+    """Per single coupling block at ``alpha``: removed mass, the score change, d_D and the
+    paper's verdict: *stabiliser* (d_D ≤ ε, the ablation table's ``stabilizer``), *fragile* (the
+    score moves by at least ``fragile_effect``), else *neither*; *empty* where the block has no
+    entries to remove."""
+    rows = ablation[np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(COUPLING_BLOCKS)]
+    out = rows[
+        ["subset", "n_R", "mass_removed", "score", "delta_score", "discrepancy", "stabilizer"]
+    ].copy()
+    out["verdict"] = [
+        "empty"
+        if m == 0
+        else "stabiliser"
+        if s
+        else "fragile"
+        if abs(d) >= fragile_effect
+        else "neither"
+        for m, s, d in zip(out["mass_removed"], out["stabilizer"], out["delta_score"], strict=True)
+    ]
+    return out.reset_index(drop=True)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What :func:`analyse` uses (config keys ``external.*``; the command's options)."""
+
+    score: str = "fvu"
+    alpha: float = 0.9
+    alpha_grid: tuple[float, ...] = (0.85, 0.9, 0.95)
+    epsilon: float = 0.01
+    mass_floor: float = 0.01
+    fragile_effect: float = 0.1
+    subspace_components: int = 8
+    subspace_draws: int = 2
+    seed: int = 2606  # config key base_seed
+
+
+OUTPUT_NAMES = (
+    "schur.npz",
+    "ablation.csv",
+    "spectrum.csv",
+    "verdicts.csv",
+    "subspace_control.csv",
+    "verification.json",
+    "summary.md",
+    "summary.html",
+    "profile.pdf",
+    "profile.png",
+)
+"""The files :meth:`Result.save` writes (and ``readout_refit.csv`` with a fitting set)."""
+OPTIONAL_NAMES = ("readout_refit.csv",)
+
+
+def output_files(out: str | os.PathLike) -> dict[str, Path]:
+    """The files :meth:`Result.save` writes in the folder ``out`` for a model's own rollout."""
+    return {name.replace(".", "_"): Path(out) / name for name in OUTPUT_NAMES}
+
+
+def refuse_earlier_results(out: str | os.PathLike, force: bool) -> list[Path]:
+    """The files of an earlier analysis in ``out`` (to remove first, with ``force``);
+    :class:`FileExistsError` naming them without ``force``."""
+    out = Path(out)
+    earlier = [out / n for n in OUTPUT_NAMES + OPTIONAL_NAMES if (out / n).exists()]
+    if earlier and not force:
+        raise FileExistsError(
+            f"{out} already holds results ({', '.join(p.name for p in earlier)}); give another "
+            "folder, or --force (save(..., force=True)) to replace them"
+        )
+    return earlier
+
+
+VERDICT_LEGEND = (
+    "stabiliser: an ε-stabiliser on the held-out set, d_D ≤ ε (a candidate approximate "
+    "invariance if it removes non-negligible Schur mass); fragile: removing the block moves the "
+    "score by at least the fragile effect (a fragile functional direction); neither: between "
+    "the two; empty: the block has no entries at this α."
+)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The paper's analysis of one model: its description and how the rollout was verified,
+    the ordered Schur form and, as DataFrames, the ablation of all 8 subsets at every α, the
+    verdict per coupling block, the spectrum, the subspace control and the readout refit (None
+    where not run). Files only on :meth:`save`; :meth:`plot` draws the profile."""
+
+    name: str
+    network: str
+    dynamics: Dynamics
+    verification: Verification
+    settings: Settings
+    schur: OrderedSchur
+    ablation: pd.DataFrame
+    verdicts: pd.DataFrame
+    spectrum: pd.DataFrame
+    subspace_control: pd.DataFrame | None
+    readout_refit: pd.DataFrame | None
+    shapes: dict
+    warning: str | None = None
+
+    def summary(self) -> str:
+        """The summary in Markdown (the verification line first)."""
+        return summary_markdown(self)
+
+    def plot(self):
+        """The ablation profile at the settings' α as a matplotlib figure."""
+        from rnnschur import figures
+
+        return figures.fig_external_profile(self.ablation, self.settings.alpha, self.name)
+
+    def save(self, out: str | os.PathLike, force: bool = False) -> dict[str, Path]:
+        """Write every table, the Schur form, the summaries and the profile into ``out``.
+
+        A folder that already holds files of this analysis is refused (:class:`FileExistsError`
+        naming them) unless ``force``; then they are all removed first, so no file of an earlier
+        model is left beside the new ones. Each file is written atomically."""
+        out = Path(out)
+        for path in refuse_earlier_results(out, force):
+            path.unlink()
+        files = output_files(out)
+        if self.subspace_control is None:
+            del files["subspace_control_csv"]
+        io.save_schur(files["schur_npz"], self.schur)
+        io.save_csv(files["ablation_csv"], self.ablation)
+        io.save_csv(files["spectrum_csv"], self.spectrum)
+        io.save_csv(files["verdicts_csv"], self.verdicts)
+        if self.subspace_control is not None:
+            io.save_csv(files["subspace_control_csv"], self.subspace_control)
+        if self.readout_refit is not None:
+            files["readout_refit_csv"] = out / "readout_refit.csv"
+            io.save_csv(files["readout_refit_csv"], self.readout_refit)
+        io.save_json(files["verification_json"], self.verification.as_dict())
+        io.save_text(files["summary_md"], self.summary())
+        from rnnschur import figures
+
+        figure = self.plot()
+        figures.save(figure, [files["profile_pdf"], files["profile_png"]])
+        png = base64.b64encode(files["profile_png"].read_bytes()).decode("ascii")
+        io.save_text(files["summary_html"], summary_html(self, png))
+        return files
+
+
+def run(
+    model: dict[str, np.ndarray],
+    heldout: Batch,
+    settings: Settings,
+    dynamics: Dynamics,
+    verification: Verification,
+    name: str = "model",
+    fitting: Batch | None = None,
+    module: tuple[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] | None = None,
+    progress: Callable[[str], None] = print,
+) -> Result:
+    """The paper's pipeline on one model described by ``dynamics``, whose rollout was checked
+    against its own outputs as ``verification`` records; nothing is written.
+
+    ``module`` = (its name, ``forward(W_stack, inputs)``): a user's own torch module
+    (:mod:`rnnschur.torch_module`) run as it computes; ``model`` then holds W_hh alone (or all
+    its arrays), the split follows ``dynamics``, and the subspace control and the readout refit,
+    which need the hidden states of the rollout, are skipped."""
+    if settings.score not in SCORES:
+        raise ValueError(f"score must be one of {SCORES}, got {settings.score!r}")
+    score = Score(settings.score)
+    W_xh, W_hh, W_hy = (model.get(k) for k in WEIGHT_KEYS)
+    offsets = {k: model[k] for k in OFFSET_KEYS if k in model}
+    network = f"{dynamics.describe()} RNN" if module is None else module[0]
+    progress(
+        f"[1/5] ordered real Schur form of W_hh (N_h = {W_hh.shape[0]}; {network}, "
+        f"blocks ordered by the moduli of the propagator with a = {dynamics.split_leak:g})"
+    )
+    schur = ordered_real_schur(W_hh, leak=dynamics.split_leak)
+    progress(f"[2/5] all 8 coupling subsets at alpha = {list(settings.alpha_grid)}")
+    rows = evaluate_ablations(
+        W_xh,
+        W_hh,
+        W_hy,
+        schur,
+        list(settings.alpha_grid),
+        heldout,
+        score,
+        settings.epsilon,
+        settings.mass_floor,
+        offsets,
+        dynamics,
+        forward=None if module is None else module[1],
+    )
+    ablation = pd.DataFrame(rows)
+    full_score = ablation.loc[ablation["subset"] == "none", "score"].iloc[0]
+    warning = misuse_warning(settings.score, float(full_score), dynamics, network)
+    if warning:
+        progress(warning)
+    ablation.insert(0, "model", name)
+    eigenvalues, _ = views.spectrum_rows(schur, settings.alpha)
+    verdicts = block_verdicts(ablation, settings.alpha, settings.fragile_effect)
+    controls = refits = None
+    if module is not None:
+        progress("[3/5] subspace control and [4/5] readout refit skipped: a module's own forward")
+    else:
+        progress("[3/5] subspace control (activity and readout subspaces, matched random controls)")
+        _, hidden = rollout(
+            W_xh, W_hh, W_hy, heldout.inputs, return_hidden=True, **offsets, dynamics=dynamics
+        )
+        axes, _ = subspace.principal_axes(hidden)
+        spaces = {
+            "top_pcs": axes[:, : min(settings.subspace_components, W_hh.shape[0] - 1)],
+            "readout": subspace.readout_subspace(W_hy),
+        }
+        controls = pd.DataFrame(
+            subspace.evaluate_controls(
+                W_xh,
+                W_hh,
+                W_hy,
+                schur,
+                settings.alpha,
+                heldout,
+                score,
+                spaces,
+                settings.subspace_draws,
+                np.random.default_rng(settings.seed),
+                offsets=offsets,
+                dynamics=dynamics,
+            )
+        )
+        if fitting is not None:
+            progress("[4/5] readout refit (ridge, on the fitting set)")
+            refits = pd.DataFrame(
+                refit.evaluate_refits(
+                    W_xh,
+                    W_hh,
+                    W_hy,
+                    schur,
+                    settings.alpha,
+                    fitting,
+                    heldout,
+                    score,
+                    0.25,
+                    [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1],
+                    offsets,
+                    dynamics,
+                )
+            )
+        else:
+            progress("[4/5] readout refit skipped (no fitting set given)")
+    progress("[5/5] tables done")
+    shapes = {
+        "N_h": int(W_hh.shape[0]),
+        "N_x": int(heldout.inputs.shape[2]),
+        "N_y": int(heldout.targets.shape[2]),
+        "n_trials": int(heldout.inputs.shape[0]),
+        "n_steps": int(heldout.inputs.shape[1]),
+        "offsets": [k for k in OFFSET_KEYS if k in model],
+    }
+    return Result(
+        name,
+        network,
+        dynamics,
+        verification,
+        settings,
+        schur,
+        ablation,
+        verdicts,
+        pd.DataFrame(eigenvalues),
+        controls,
+        refits,
+        shapes,
+        warning,
+    )
+
+
+def _split_operator(dynamics: Dynamics) -> str:
+    if dynamics.split_leak == 1:
+        return "W_hh"
+    return f"(1 − a) I + a W_hh, a = {dynamics.leak:g}"
+
+
+def summary_markdown(result: Result) -> str:
+    """A summary to paste into a lab notebook: whether the rollout is the model, the model, its
+    full score, the R/C split and the verdict per coupling block in the paper's terms."""
+    settings, shapes, dynamics = result.settings, result.shapes, result.dynamics
+    full = result.ablation[
+        (result.ablation["subset"] == "none") & np.isclose(result.ablation["alpha"], settings.alpha)
+    ].iloc[0]
+    named = catalogue_name(dynamics)
+    lines = [
+        f"# {result.name}: Schur-coordinate ablations",
+        "",
+        f"**{result.verification.line()}.**",
+        "",
+    ]
+    if result.warning:
+        lines += [f"> **{result.warning}**", ""]
+    lines += [
+        f"- {result.network}{f' (catalogue: {named})' if named else ''}, N_h = {shapes['N_h']}, "
+        f"N_x = {shapes['N_x']}, N_y = {shapes['N_y']}; "
+        f"{', '.join(shapes['offsets']) if shapes['offsets'] else 'no biases, h0 = 0'}",
+        f"- description: {dynamics.describe()}",
+        f"- held-out set: {shapes['n_trials']} trials of {shapes['n_steps']} steps",
+        f"- full model: {settings.score} = {full['score']:.4g}; at α = {settings.alpha:g}, "
+        f"n_R = {int(full['n_R'])} dimensions in the dominant sector R (split by the moduli "
+        f"of {_split_operator(dynamics)})",
+        f"- ε = {settings.epsilon:g} (d_D, mean squared output difference); fragile: the score "
+        f"moves by ≥ {settings.fragile_effect:g}",
+        "",
+        "| block | removed mass ‖ΔT‖/‖T‖ | score | change | d_D | verdict |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in result.verdicts.itertuples(index=False):
+        lines.append(
+            f"| −{r.subset.replace('T_CR', 'T_C→R')} | {r.mass_removed:.3g} | {r.score:.4g} | "
+            f"{r.delta_score:+.3g} | {r.discrepancy:.3g} | {r.verdict} |"
+        )
+    lines += ["", VERDICT_LEGEND + " All 8 subsets at every α: `ablation.csv`.", ""]
+    return "\n".join(lines)
+
+
+def summary_html(result: Result, png_base64: str) -> str:
+    """The summary as one self-contained HTML page: the description, the verification line,
+    the profile figure and the verdicts with their legend."""
+    settings = result.settings
+    verdicts = result.verdicts.rename(columns={"subset": "block"}).assign(
+        block=lambda f: "−" + f["block"].str.replace("T_CR", "T_C→R")
+    )
+    state = "ok" if result.verification.verified else "warn"
+    warning = f"<p class='warn'>{html.escape(result.warning)}</p>" if result.warning else ""
+    return (
+        "<!doctype html><meta charset='utf-8'>"
+        f"<title>{html.escape(result.name)}: Schur-coordinate ablations</title>"
+        "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
+        "td,th{padding:0 .6em;text-align:right}.ok{color:#075}.warn{color:#a00}"
+        "img{max-width:100%}</style>"
+        f"<h1>{html.escape(result.name)}: Schur-coordinate ablations</h1>"
+        f"<p class='{state}'><b>{html.escape(result.verification.line())}.</b></p>{warning}"
+        f"<p>{html.escape(result.network)}: {html.escape(result.dynamics.describe())}; "
+        f"N_h = {result.shapes['N_h']}; split by the moduli of "
+        f"{html.escape(_split_operator(result.dynamics))}; α = {settings.alpha:g}, "
+        f"ε = {settings.epsilon:g}, fragile effect {settings.fragile_effect:g}; score "
+        f"{settings.score} on {result.shapes['n_trials']} held-out trials.</p>"
+        f"<img alt='ablation profile' src='data:image/png;base64,{png_base64}'>"
+        "<h2>Verdict per coupling block</h2>"
+        + verdicts.to_html(index=False, float_format=lambda v: f"{v:.4g}", na_rep="—")
+        + f"<p>{html.escape(VERDICT_LEGEND)} All 8 subsets at every α are in ablation.csv.</p>"
+    )

@@ -1,0 +1,562 @@
+"""Figures from the aggregated tables; each function returns a matplotlib Figure.
+
+Plotting never computes results: it reads the tidy tables written by the aggregation rules.
+"""
+
+from __future__ import annotations
+
+import json
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.patches import Circle, Rectangle  # noqa: E402
+from matplotlib.ticker import NullFormatter  # noqa: E402
+
+from rnnschur import paper, tasks  # noqa: E402
+from rnnschur.constructions import CONSTRUCTIONS  # noqa: E402
+from rnnschur.io import atomic_path  # noqa: E402
+from rnnschur.paper import FIG1_ORDER  # noqa: E402
+from rnnschur.schur import COUPLING_BLOCKS as SINGLE_BLOCKS  # noqa: E402
+from rnnschur.summaries import largest_size  # noqa: E402
+from rnnschur.tables import label  # noqa: E402
+
+PAPER_STYLE = {"marker": "x", "color": "crimson", "s": 60, "zorder": 5, "label": "paper"}
+
+
+def _label(subset: str) -> str:
+    """The ablation set's name (:func:`rnnschur.tables.label`), one removed block a line."""
+    return label(subset).replace(", ", "\n")
+
+
+def _jitter(n: int, width: float) -> np.ndarray:
+    """Offsets spread evenly over [-width, width] (0 for one point): the points of one category
+    side by side, at the same places in every run."""
+    return np.linspace(-width, width, n) if n > 1 else np.zeros(n)
+
+
+def _reported() -> pd.DataFrame:
+    return pd.DataFrame(paper.REPORTED, columns=paper.COLUMNS)
+
+
+def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
+    """Replay accuracy per ablation set and construction (the paper's N_h where trained, else
+    the largest); every seed a point, grey segments join S and S ∪ {T_CC}; paper's values ×."""
+    copy = ablation[(ablation["task"] == "copy") & np.isclose(ablation["alpha"], alpha)]
+    constructions = list(dict.fromkeys(copy["construction"]))
+    fig, axes = plt.subplots(
+        1, len(constructions), figsize=(4.2 * len(constructions), 3.8), sharey=True, squeeze=False
+    )
+    reported = _reported()
+    x = {s: i for i, s in enumerate(FIG1_ORDER)}
+    for ax, construction in zip(axes[0], constructions, strict=True):
+        data = copy[copy["construction"] == construction]
+        size = 72 if (data["n_hidden"] == 72).any() else int(data["n_hidden"].max())
+        data = data[data["n_hidden"] == size]
+        seeds = sorted(data["seed"].unique())
+        for k, seed in enumerate(seeds):
+            acc = data[data["seed"] == seed].set_index("subset")["accuracy"]
+            offset = (k - (len(seeds) - 1) / 2) * 0.08
+            for subset in ("none", "T_RR", "T_CR", "T_RR+T_CR"):
+                with_cc = "T_CC" if subset == "none" else f"{subset}+T_CC"
+                ax.plot(
+                    [x[subset] + offset, x[with_cc] + offset],
+                    [acc[subset], acc[with_cc]],
+                    color="0.7",
+                    lw=1,
+                    zorder=1,
+                )
+            ax.scatter(
+                [x[s] + offset for s in FIG1_ORDER],
+                [acc[s] for s in FIG1_ORDER],
+                s=18,
+                zorder=3,
+                label=f"seed {seed}",
+            )
+        ref = reported[
+            (reported["task"] == "copy")
+            & (reported["construction"] == construction)
+            & (reported["quantity"] == "accuracy")
+            & (reported["paper_note"].str.startswith("Figure 1"))
+        ]
+        ref = ref.dropna(subset=["paper_value"])
+        if len(ref):
+            ax.scatter([x[s] for s in ref["subset"]], ref["paper_value"], **PAPER_STYLE)
+        ax.set_xticks(range(len(FIG1_ORDER)), [_label(s) for s in FIG1_ORDER], fontsize=6.5)
+        ax.set_title(f"{construction}, $N_h$ = {size}", fontsize=9)
+        ax.axhline(0.5, color="0.85", lw=0.8, ls=":")
+    axes[0, 0].set_ylabel(f"replay accuracy (α = {alpha:g})")
+    axes[0, -1].legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
+    """Top row ΔFVU, bottom row S_ΔT, one column per task scored by FVU; single-block ablations,
+    mean ± SEM over seeds with every seed shown; the paper's values ×."""
+    data = ablation[(ablation["metric"] == "fvu") & np.isclose(ablation["alpha"], alpha)]
+    data = data[data["subset"].isin(SINGLE_BLOCKS)]
+    task_names = list(dict.fromkeys(data["task"]))
+    reported = _reported()
+    fig, axes = plt.subplots(
+        2, len(task_names), figsize=(3.4 * len(task_names), 5.6), squeeze=False
+    )
+    for col, task in enumerate(task_names):
+        task_data = data[data["task"] == task]
+        size = 64 if (task_data["n_hidden"] == 64).any() else int(task_data["n_hidden"].max())
+        construction = task_data["construction"].iloc[0]
+        task_data = task_data[
+            (task_data["n_hidden"] == size) & (task_data["construction"] == construction)
+        ]
+        for row, quantity in enumerate(("delta_fvu", "s_delta_t")):
+            ax = axes[row, col]
+            for i, block in enumerate(SINGLE_BLOCKS):
+                values = task_data[task_data["subset"] == block][quantity].dropna()
+                if len(values):
+                    spread = values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else 0
+                    ax.bar(i, values.mean(), yerr=spread, color=f"C{i}", alpha=0.5, capsize=3)
+                    ax.scatter(
+                        i + _jitter(len(values), 0.15),
+                        values,
+                        color=f"C{i}",
+                        s=12,
+                        zorder=3,
+                    )
+                ref = reported[
+                    (reported["task"] == task)
+                    & (reported["subset"] == block)
+                    & (reported["quantity"] == quantity)
+                ].dropna(subset=["paper_value"])
+                if len(ref):
+                    labelled = ax.get_legend_handles_labels()[1]
+                    ax.errorbar(
+                        i + 0.3,
+                        ref["paper_value"].iloc[0],
+                        yerr=ref["paper_sem"].iloc[0],
+                        fmt="x",
+                        color="crimson",
+                        capsize=3,
+                        label=None if "paper" in labelled else "paper",
+                    )
+            ax.set_xticks(range(3), [_label(b) for b in SINGLE_BLOCKS])
+            ax.axhline(0, color="0.6", lw=0.8)
+            if row == 0:
+                ax.set_title(f"{task} ({construction}, $N_h$ = {size})", fontsize=9)
+            if col == 0:
+                ax.set_ylabel(
+                    "ΔFVU" if quantity == "delta_fvu" else "$S_{ΔT}$ = ΔFVU / removed mass"
+                )
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    if handles:
+        axes[0, 0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def fig_schur_spectra(eigenvalues: pd.DataFrame, abs_T: pd.DataFrame) -> plt.Figure:
+    """Per representative model: ordered eigenvalues in the complex plane with the circles ρ and
+    αρ (R filled, C open), and log |T| with the R/C partition drawn."""
+    keys = ["task", "construction", "n_hidden", "seed"]
+    models = eigenvalues[keys].drop_duplicates().itertuples(index=False)
+    models = list(models)
+    fig, axes = plt.subplots(len(models), 2, figsize=(7.2, 3.3 * len(models)), squeeze=False)
+    for (ax_ev, ax_T), model in zip(axes, models, strict=True):
+        identity = pd.Series(model._asdict())
+        ev = eigenvalues[(eigenvalues[keys] == identity).all(axis=1)]
+        T = abs_T[(abs_T[keys] == identity).all(axis=1)]
+        rho, alpha = ev["rho"].iloc[0], ev["alpha"].iloc[0]
+        for radius, style in ((rho, "-"), (alpha * rho, "--")):
+            ax_ev.add_patch(Circle((0, 0), radius, fill=False, ls=style, color="0.5"))
+        in_R = ev["in_R"].astype(bool)
+        ax_ev.scatter(ev.loc[in_R, "real"], ev.loc[in_R, "imag"], s=14, color="C3", label="R")
+        ax_ev.scatter(
+            ev.loc[~in_R, "real"],
+            ev.loc[~in_R, "imag"],
+            s=14,
+            facecolors="none",
+            edgecolors="C0",
+            label="C",
+        )
+        lim = 1.1 * max(rho, 1e-3)
+        ax_ev.set(xlim=(-lim, lim), ylim=(-lim, lim), aspect="equal", xlabel="Re λ", ylabel="Im λ")
+        ax_ev.set_title(
+            f"{model.task} {model.construction} $N_h$={model.n_hidden} "
+            f"seed {model.seed}\nρ = {rho:.3f}, α = {alpha:g}",
+            fontsize=8,
+        )
+        ax_ev.legend(fontsize=7, loc="upper right")
+        n = int(T["i"].max()) + 1
+        matrix = np.zeros((n, n))
+        matrix[T["i"], T["j"]] = T["abs_T"]
+        image = ax_T.imshow(np.log10(matrix + 1e-12), cmap="magma", vmin=-4)
+        ax_T.grid(False)
+        n_R = int(T["n_R"].iloc[0])
+        ax_T.add_patch(Rectangle((-0.5, -0.5), n_R, n_R, fill=False, color="cyan", lw=1))
+        ax_T.add_patch(Rectangle((n_R - 0.5, -0.5), n - n_R, n_R, fill=False, color="lime", lw=1))
+        ax_T.add_patch(
+            Rectangle((n_R - 0.5, n_R - 0.5), n - n_R, n - n_R, fill=False, color="w", lw=1)
+        )
+        ax_T.set_title(f"log10 |T|: R block ({n_R}) cyan, T_C→R green, C white", fontsize=8)
+        fig.colorbar(image, ax=ax_T, fraction=0.046)
+    fig.tight_layout()
+    return fig
+
+
+def fig_training_curves(curves: pd.DataFrame) -> plt.Figure:
+    """Validation score against training step, one panel per task and construction."""
+    panels = list(curves[["task", "construction"]].drop_duplicates().itertuples(index=False))
+    cols = min(4, len(panels))
+    rows = int(np.ceil(len(panels) / cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.8 * rows), squeeze=False)
+    for ax, (task, construction) in zip(axes.flat, panels, strict=False):
+        data = curves[(curves["task"] == task) & (curves["construction"] == construction)]
+        for (size, seed), run in data.groupby(["n_hidden", "seed"]):
+            ax.plot(run["step"], run["validation_score"], lw=1, label=f"N_h={size} s{seed}")
+        metric = data["metric"].iloc[0]
+        if metric == "fvu":
+            ax.set_yscale("log")
+        ax.set(title=f"{task} / {construction}", xlabel="step", ylabel=f"validation {metric}")
+        ax.title.set_fontsize(8)
+        ax.legend(fontsize=5)
+    for ax in list(axes.flat)[len(panels) :]:
+        ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
+def fig_task_rollouts(examples: pd.DataFrame) -> plt.Figure:
+    """One held-out trial per task: target (black, dashed) and output (coloured) of the full
+    network and of each single-block ablation; grey bands mark unscored steps."""
+    task_names = list(dict.fromkeys(examples["task"]))
+    variants = list(dict.fromkeys(examples["variant"]))
+    fig, axes = plt.subplots(
+        len(task_names),
+        len(variants),
+        figsize=(2.8 * len(variants), 2.3 * len(task_names)),
+        squeeze=False,
+        sharey="row",
+    )
+    for row, task in enumerate(task_names):
+        trial = examples[(examples["task"] == task) & (examples["trial"] == 0)]
+        for col, variant in enumerate(variants):
+            ax = axes[row, col]
+            data = trial[trial["variant"] == variant]
+            for line, d in data.groupby("line"):
+                ax.plot(d["time"], d["target"] + 2.5 * line, "k--", lw=1)
+                ax.plot(d["time"], d["value"] + 2.5 * line, color=f"C{line}", lw=1.2)
+            unscored = data[(data["line"] == 0) & (data["mask"] == 0)]["time"]
+            for t in unscored:
+                ax.axvspan(t - 0.5, t + 0.5, color="0.92", lw=0)
+            ax.set_title(f"{task}: {variant.replace('T_CR', 'T_C→R')}", fontsize=8)
+            ax.set_xlabel("time step")
+    fig.tight_layout()
+    return fig
+
+
+# Beyond the paper ---------------------------------------------------------------------------
+
+BLOCK_MARKERS = {"T_RR": "o", "T_CR": "s", "T_CC": "^"}
+
+
+def _construction_colours(frame: pd.DataFrame) -> dict[str, str]:
+    """One colour per construction, in the registry's order (the same in every figure)."""
+    return {
+        name: f"C{i}" for i, name in enumerate(CONSTRUCTIONS) if name in set(frame["construction"])
+    }
+
+
+def fig_subspace_control(verdicts: pd.DataFrame) -> plt.Figure:
+    """Harm (accuracy lost, FVU gained) against overlap with each subspace and side, largest
+    N_h: single-block Schur ablations in colour (one point per model), each joined to the mean
+    of its overlap-matched controls (grey ×); grey dots at overlap 1 and 0 are the controls
+    confined to the subspace and to its complement."""
+    data = largest_size(verdicts[verdicts["subset"].isin(SINGLE_BLOCKS)])
+    task_names = list(dict.fromkeys(data["task"]))
+    panels = list(data[["subspace", "side"]].drop_duplicates().itertuples(index=False))
+    colours = _construction_colours(data)
+    fig, axes = plt.subplots(
+        len(task_names),
+        len(panels),
+        figsize=(2.6 * len(panels), 2.3 * len(task_names)),
+        squeeze=False,
+        sharex=True,
+    )
+    # Overlaps lie in [0, 1]: fixed limits, so that no scatter autoscales the shared x of every
+    # panel again (quadratic in the number of panels).
+    axes[0, 0].set_xlim(-0.05, 1.05)
+    for ax in axes.flat:
+        ax.set_autoscalex_on(False)
+    for row, task in enumerate(task_names):
+        for col, (name, side) in enumerate(panels):
+            ax = axes[row, col]
+            d = data[(data["task"] == task) & (data["subspace"] == name) & (data["side"] == side)]
+            for column, x in (("inside_harm", 1.0), ("complement_harm", 0.0)):
+                if column in d:
+                    ax.scatter(np.full(len(d), x), d[column], color="0.6", s=6, zorder=1)
+            # One artist per kind of mark, not per model (drawing hundreds of artists dominated
+            # this figure's time).
+            ax.vlines(d["overlap"], d["harm"], d["matched_harm"], color="0.75", lw=0.6, zorder=1.5)
+            ax.scatter(d["overlap"], d["matched_harm"], marker="x", color="0.45", s=12, zorder=2)
+            for (subset, construction), g in d.groupby(["subset", "construction"], sort=False):
+                ax.scatter(
+                    g["overlap"],
+                    g["harm"],
+                    marker=BLOCK_MARKERS[subset],
+                    color=colours[construction],
+                    s=16,
+                    zorder=3,
+                )
+            ax.axhline(0, color="0.8", lw=0.6)
+            dim = f"dim {int(d['dim'].median())}" if len(d) else ""
+            ax.set_title(f"{task}: {name} ({dim}), {side} side", fontsize=7)
+            if row == len(task_names) - 1:
+                ax.set_xlabel("overlap of ΔW")
+            if col == 0:
+                higher = tasks.get(task).HIGHER_IS_BETTER
+                ax.set_ylabel("accuracy lost" if higher else "FVU gained")
+    handles = [
+        plt.Line2D([], [], ls="", marker=m, color="k", label=label(b))
+        for b, m in BLOCK_MARKERS.items()
+    ]
+    handles += [plt.Line2D([], [], ls="", marker="o", color=c, label=k) for k, c in colours.items()]
+    handles += [plt.Line2D([], [], ls="", marker="x", color="0.45", label="matched control")]
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7)
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    return fig
+
+
+def fig_readout_refit(refit: pd.DataFrame) -> plt.Figure:
+    """Held-out score of every ablation with the fixed readout (filled) and a refit ridge
+    readout (open), mean over the seeds of the largest N_h, one panel per task."""
+    data = largest_size(refit)
+    task_names = list(dict.fromkeys(data["task"]))
+    colours = _construction_colours(data)
+    order = [s for s in FIG1_ORDER if s in set(data["subset"])]
+    fig, axes = plt.subplots(
+        1, len(task_names), figsize=(4.2 * len(task_names), 3.4), squeeze=False
+    )
+    for ax, task in zip(axes[0], task_names, strict=True):
+        d = data[data["task"] == task]
+        means = d.groupby(["construction", "subset"])[["fixed_score", "refit_score"]].mean()
+        width = 0.8 / len(colours)
+        for j, (construction, colour) in enumerate(colours.items()):
+            if construction not in means.index.get_level_values(0):
+                continue
+            m = means.loc[construction].reindex(order)
+            x = np.arange(len(order)) + (j - (len(colours) - 1) / 2) * width
+            ax.vlines(x, m["fixed_score"], m["refit_score"], color=colour, lw=0.8)
+            ax.scatter(x, m["fixed_score"], color=colour, s=14)
+            ax.scatter(x, m["refit_score"], facecolor="white", edgecolor=colour, s=14)
+        if d["metric"].iloc[0] == "fvu":
+            ax.set_yscale("log")
+        ax.set_xticks(range(len(order)), [_label(s) for s in order], fontsize=6)
+        ax.set_title(f"{task} ($N_h$ = {int(d['n_hidden'].max())})", fontsize=9)
+        ax.set_ylabel(f"held-out {d['metric'].iloc[0]}")
+    handles = [plt.Line2D([], [], ls="", marker="o", color=c, label=k) for k, c in colours.items()]
+    handles += [
+        plt.Line2D([], [], ls="", marker="o", color="0.3", label="fixed readout W_hy"),
+        plt.Line2D([], [], ls="", marker="o", mfc="white", color="0.3", label="ridge refit"),
+    ]
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    return fig
+
+
+def fig_basis_sensitivity(basis: pd.DataFrame) -> plt.Figure:
+    """(a) κ(V) against Henrici's departure from normality, one point per model; (b) the
+    amplification of a 1e-8 perturbation of W through the −T_{C→R} ablation in eigen against
+    Schur coordinates (median over draws); (c) the Schur route's amplification per subset;
+    (d) the difference of the two routes at W against κ(V)."""
+    model = basis.drop_duplicates([*("task", "construction", "n_hidden", "seed")])
+    colours = _construction_colours(basis)
+    tasks_seen = list(dict.fromkeys(basis["task"]))  # any number of tasks: markers repeat
+    markers = {task: "osD^vP*Xph<>"[k % 12] for k, task in enumerate(tasks_seen)}
+    fig, axes = plt.subplots(1, 4, figsize=(15, 3.6))
+
+    def scatter(ax, frame, x, y):
+        for (task, construction), d in frame.groupby(["task", "construction"]):
+            ax.scatter(
+                d[x], d[y], marker=markers[task], color=colours[construction], s=14, alpha=0.8
+            )
+
+    scatter(axes[0], model, "henrici", "kappa_V")
+    axes[0].set(xlabel="Henrici departure dep(W)/‖W‖_F", ylabel="κ(V)", yscale="log")
+    routes = basis[basis["subset"] == "T_CR"].pivot_table(
+        index=["task", "construction", "n_hidden", "seed"],
+        columns="route",
+        values="amplification_median",
+    )
+    scatter(axes[1], routes.reset_index(), "schur", "eigen")
+    top = max(np.nanmax(routes.to_numpy()) * 2, 20.0)  # at least two decades: major ticks only
+    axes[1].plot([0.5, top], [0.5, top], color="0.7", lw=0.8)
+    axes[1].set(xlim=(0.5, top), ylim=(0.5, top))
+    axes[1].xaxis.set_minor_formatter(NullFormatter())
+    axes[1].yaxis.set_minor_formatter(NullFormatter())
+    axes[1].set(
+        xscale="log",
+        yscale="log",
+        xlabel="amplification, Schur route (−T_C→R)",
+        ylabel="amplification, eigen route (−T_C→R)",
+    )
+    schur = basis[basis["route"] == "schur"]
+    order = [s for s in FIG1_ORDER if s in set(schur["subset"])]
+    for i, subset in enumerate(order):
+        values = schur[schur["subset"] == subset]
+        colour = values["construction"].map(colours)
+        axes[2].scatter(
+            i + _jitter(len(values), 0.25), values["amplification_median"], s=6, color=colour
+        )
+    axes[2].set_xticks(range(len(order)), [_label(s) for s in order], fontsize=6)
+    axes[2].set(yscale="log", ylabel="amplification, Schur route")
+    scatter(axes[3], model, "kappa_V", "eigen_schur_difference")
+    axes[3].set(
+        xscale="log",
+        yscale="log",
+        xlabel="κ(V)",
+        ylabel="‖W̃_eigen − W̃_Schur‖_F / ‖W‖_F",
+    )
+    handles = [plt.Line2D([], [], ls="", marker=m, color="k", label=t) for t, m in markers.items()]
+    handles += [plt.Line2D([], [], ls="", marker="o", color=c, label=k) for k, c in colours.items()]
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7)
+    for ax, letter in zip(axes, "abcd", strict=True):
+        ax.set_title(f"({letter})", loc="left", fontsize=9)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    return fig
+
+
+def fig_checkpoint_ablation(checkpoints: pd.DataFrame) -> plt.Figure:
+    """Held-out score of every ablation set against the training step of the checkpoint, one
+    panel per task and construction (largest N_h, one line per seed)."""
+    data = largest_size(checkpoints)
+    panels = list(data[["task", "construction"]].drop_duplicates().itertuples(index=False))
+    order = [s for s in FIG1_ORDER if s in set(data["subset"])]
+    cols = min(4, len(panels))
+    rows = int(np.ceil(len(panels) / cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(3.4 * cols, 2.9 * rows), squeeze=False)
+    for ax, (task, construction) in zip(axes.flat, panels, strict=False):
+        d = data[(data["task"] == task) & (data["construction"] == construction)]
+        for i, subset in enumerate(order):
+            for _, run in d[d["subset"] == subset].groupby("seed"):
+                run = run.drop_duplicates("step").sort_values("step")
+                ax.plot(
+                    run["step"], run["score"], marker=".", ms=3, lw=0.9, color=f"C{i}", alpha=0.8
+                )
+        if d["metric"].iloc[0] == "fvu":
+            ax.set_yscale("log")
+        ax.set(xlabel="training step", ylabel=f"held-out {d['metric'].iloc[0]}")
+        ax.set_title(f"{task} / {construction} ($N_h$ = {int(d['n_hidden'].max())})", fontsize=8)
+    for ax in list(axes.flat)[len(panels) :]:
+        ax.axis("off")
+    handles = [
+        plt.Line2D([], [], color=f"C{i}", label=_label(s).replace("\n", " "))
+        for i, s in enumerate(order)
+    ]
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return fig
+
+
+VERDICT_MARKS = {"fragile": "▲", "harmless": "○", "inconclusive": "?", "empty": "–"}
+"""How a block profile verdict is marked in its heat map cell."""
+
+
+def fig_block_profile(profile: pd.DataFrame) -> plt.Figure:
+    """Task × coupling block heat map of the harm of removing the block (mean over seeds;
+    accuracy or choice lost, FVU gained), each cell marked with its verdict (▲ fragile, ○
+    harmless, ? inconclusive, – empty); one row per task, construction and N_h."""
+    profile = profile.assign(
+        row=profile["task"]
+        + " · "
+        + profile["construction"]
+        + " · N_h "
+        + profile["n_hidden"].astype(str)
+    )
+    rows = list(dict.fromkeys(profile["row"]))
+    harm = profile.pivot_table(index="row", columns="subset", values="harm_mean").reindex(
+        index=rows, columns=list(SINGLE_BLOCKS)
+    )
+    verdict = profile.set_index(["row", "subset"])["verdict"]
+    width = 3.4 + 0.06 * max(len(r) for r in rows)  # room for the longest row label
+    fig, ax = plt.subplots(figsize=(width, 0.45 * len(rows) + 1.4), layout="constrained")
+    limit = float(np.nanmax(np.abs(harm.to_numpy()))) if harm.notna().any().any() else 1.0
+    image = ax.imshow(harm.to_numpy(), cmap="RdBu_r", vmin=-limit, vmax=limit, aspect="auto")
+    for i, row in enumerate(rows):
+        for j, block in enumerate(SINGLE_BLOCKS):
+            mark = VERDICT_MARKS.get(verdict.get((row, block), ""), "")
+            value = harm.iloc[i, j]
+            text = "" if np.isnan(value) else f"{value:.2g} {mark}"
+            dark = not np.isnan(value) and abs(value) > 0.6 * limit
+            ax.text(j, i, text, ha="center", va="center", fontsize=7, color="w" if dark else "k")
+    ax.set_xticks(range(len(SINGLE_BLOCKS)), [label(b) for b in SINGLE_BLOCKS])
+    ax.set_yticks(range(len(rows)), rows)
+    ax.grid(False)
+    fig.colorbar(image, ax=ax, label="harm of removing the block")
+    ax.set_title("▲ fragile  ○ harmless  ? inconclusive  – empty", fontsize=8)
+    return fig
+
+
+def fig_gap_attribution(gaps: pd.DataFrame) -> plt.Figure:
+    """One panel per number of the paper: every seed's value (points) and the mean (bar) under
+    the paper config and each variation of the gap study; the paper's value as a red line."""
+    numbers = list(dict.fromkeys(gaps[["task", "subset", "quantity"]].itertuples(index=False)))
+    ncols = 4
+    nrows = -(-len(numbers) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.4 * ncols, 2.9 * nrows), squeeze=False)
+    for ax, (task, subset, quantity) in zip(axes.flat, numbers, strict=False):
+        rows = gaps[
+            (gaps["task"] == task) & (gaps["subset"] == subset) & (gaps["quantity"] == quantity)
+        ]
+        for k, per_seed in enumerate(rows["per_seed"]):
+            values = list(json.loads(per_seed).values())
+            ax.scatter(values, k + _jitter(len(values), 0.15), s=16, color="C0", zorder=3)
+        ax.set_yticks(range(len(rows)), rows["variation"])
+        ax.set_ylim(len(rows) - 0.5, -0.5)
+        ax.scatter(rows["mean"], range(len(rows)), marker="|", s=200, color="k", zorder=4)
+        ax.axvline(rows["paper_value"].iloc[0], color="crimson", lw=1.2, label="paper")
+        if quantity == "fvu":
+            ax.set_xscale("log")
+        ax.set_title(f"{task}: {_label(subset).replace(chr(10), ', ')} {quantity}", fontsize=8)
+        ax.set_xlabel(quantity)
+        ax.set_ylabel("")
+        ax.tick_params(axis="y", labelsize=7)
+    for ax in axes.flat[len(numbers) :]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+def fig_external_profile(ablation: pd.DataFrame, alpha: float, name: str) -> plt.Figure:
+    """The ablation profile of one model trained elsewhere: its score for every subset at
+    ``alpha`` (the paper's Figure 1 order), the removed Schur mass written above each bar."""
+    rows = ablation[np.isclose(ablation["alpha"], alpha)].set_index("subset").loc[list(FIG1_ORDER)]
+    fig, ax = plt.subplots(figsize=(7.5, 3.6))
+    x = np.arange(len(rows))
+    ax.bar(x, rows["score"], color=["0.4"] + ["C0"] * (len(rows) - 1))
+    for k, (value, mass) in enumerate(zip(rows["score"], rows["mass_removed"], strict=True)):
+        ax.annotate(f"{mass:.2f}", (k, value), ha="center", va="bottom", fontsize=7)
+    ax.set_xticks(x, [_label(s) for s in rows.index], fontsize=7)
+    metric = rows["metric"].iloc[0]
+    ax.set_ylabel(metric)
+    ax.set_title(
+        f"{name}: {metric} per ablation set, α = {alpha:g} (numbers: ‖ΔT‖/‖T‖)", fontsize=9
+    )
+    fig.tight_layout()
+    return fig
+
+
+def save(fig: plt.Figure, paths: list[str]) -> None:
+    """Save ``fig`` to each path (format from the suffix), atomically, then close it.
+
+    The layout is done once, here: a figure that keeps its layout engine is laid out again, in a
+    full draw of its own, before every format is drawn (twice the drawing for two formats)."""
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)
+        fig.set_layout_engine(None)
+    for path in paths:
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format=str(path).rsplit(".", 1)[1])
+    plt.close(fig)

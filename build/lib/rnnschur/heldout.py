@@ -1,0 +1,118 @@
+"""A user's held-out set: ``inputs`` (n, T, N_x), ``targets`` (n, T, N_y), an optional
+``mask`` and the model's own ``outputs`` on the inputs (noise off), from a file, a dict of
+arrays or a :class:`rnnschur.tasks.Batch`, each checked against the model."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from rnnschur import io
+from rnnschur.io import require as _require
+from rnnschur.tasks import Batch
+
+
+def load_heldout(path: str | os.PathLike, N_x: int, N_y: int) -> Batch:
+    """``inputs`` (n, T, N_x), ``targets`` (n, T, N_y) and an optional ``mask`` ((n, T) or
+    (n, T, N_y); all ones when absent), checked against the model's N_x and N_y."""
+    keys = io.npz_keys(path)
+    _require(
+        path, {"inputs", "targets"} <= set(keys), f"needs inputs and targets, has {list(keys)}"
+    )
+    data = io.load_npz(path, tuple(k for k in keys if k in ("inputs", "targets", "mask")))
+    return heldout_batch(data, N_x, N_y, path)
+
+
+def heldout_batch(data: dict, N_x: int, N_y: int, where: object = "heldout") -> Batch:
+    """The held-out set of the arrays ``data`` (``inputs``, ``targets``, optional ``mask``),
+    checked as :func:`load_heldout` checks a file's; ``where`` names it in errors."""
+    _require(
+        where, {"inputs", "targets"} <= set(data), f"needs inputs and targets, has {list(data)}"
+    )
+    inputs = np.asarray(data["inputs"], dtype=np.float64)
+    targets = np.asarray(data["targets"], dtype=np.float64)
+    _require(
+        where, inputs.ndim == 3 and targets.ndim == 3, "inputs and targets must be (n, T, lines)"
+    )
+    _require(
+        where,
+        inputs.shape[2] == N_x,
+        f"inputs have {inputs.shape[2]} lines, the model's W_xh takes N_x = {N_x}",
+    )
+    _require(
+        where,
+        targets.shape[2] == N_y,
+        f"targets have {targets.shape[2]} lines, the model's W_hy gives N_y = {N_y}",
+    )
+    _require(
+        where,
+        inputs.shape[:2] == targets.shape[:2],
+        f"inputs {inputs.shape} and targets {targets.shape} differ in trials or steps",
+    )
+    mask = np.asarray(data["mask"]) if data.get("mask") is not None else np.ones(inputs.shape[:2])
+    _require(
+        where,
+        mask.shape in (inputs.shape[:2], targets.shape),
+        f"mask has shape {mask.shape}, expected {inputs.shape[:2]} or {targets.shape}",
+    )
+    for name, array in (("inputs", inputs), ("targets", targets), ("mask", mask)):
+        _require(where, bool(np.all(np.isfinite(array))), f"{name} has NaN or inf entries")
+    _require(where, mask.sum() > 0, "the mask selects no step")
+    return Batch(inputs, targets, mask.astype(np.float64))
+
+
+def load_outputs(path: str | os.PathLike, batch: Batch) -> np.ndarray | None:
+    """The model's own outputs on the held-out inputs (key ``outputs``, (n, T, N_y), noise
+    off), checked against the held-out set's shape; None when the file has none."""
+    if "outputs" not in io.npz_keys(path):
+        return None
+    return checked_outputs(io.load_npz(path, ("outputs",))["outputs"], batch, path)
+
+
+def checked_outputs(outputs, batch: Batch, where: object = "outputs") -> np.ndarray:
+    """``outputs`` as float64 if they have the targets' shape and finite entries."""
+    outputs = np.asarray(outputs, dtype=np.float64)
+    _require(
+        where,
+        outputs.shape == batch.targets.shape,
+        f"outputs have shape {outputs.shape}, the targets {batch.targets.shape}",
+    )
+    _require(where, bool(np.all(np.isfinite(outputs))), "outputs has NaN or inf entries")
+    return outputs
+
+
+def read(heldout, arrays, where: str) -> tuple[Batch, np.ndarray | None]:
+    """(the held-out set, the model's own outputs or None), checked against the model."""
+    if isinstance(heldout, str | os.PathLike):
+        shapes = {k: v.shape for k, v in io.load_npz(heldout, ("inputs", "targets")).items()}
+        N_x, N_y = dims(arrays, shapes["inputs"], shapes["targets"])
+        batch = load_heldout(heldout, N_x, N_y)
+        return batch, load_outputs(heldout, batch)
+    if isinstance(heldout, Batch):
+        data = {"inputs": heldout.inputs, "targets": heldout.targets, "mask": heldout.mask}
+    elif isinstance(heldout, dict):
+        data = heldout
+    else:
+        raise TypeError(
+            f"{where} must be a file path, a dict of arrays or a Batch, "
+            f"got {type(heldout).__name__}"
+        )
+    N_x, N_y = dims(arrays, np.shape(data.get("inputs")), np.shape(data.get("targets")))
+    batch = heldout_batch(data, N_x, N_y, where)
+    outputs = data.get("outputs")
+    return batch, None if outputs is None else checked_outputs(outputs, batch, where)
+
+
+def dims(arrays, inputs_shape, targets_shape) -> tuple[int, int]:
+    """(N_x, N_y) of the model, or of the held-out set where the arrays are unknown."""
+    if arrays is not None:
+        return arrays["W_xh"].shape[1], arrays["W_hy"].shape[0]
+    return inputs_shape[-1], targets_shape[-1]
+
+
+def initial_state(value) -> np.ndarray:
+    """h0 (N_h,) given as an array or as an ``.npz`` holding it."""
+    if isinstance(value, str | os.PathLike):
+        return io.load_npz(value, ("h0",))["h0"]
+    return np.asarray(value, dtype=np.float64)

@@ -1,0 +1,77 @@
+"""Task scores and ablation effects (paper §3, eqs. 6–9).
+
+Every function accepts outputs with leading model axes (..., n, time, N_y), so one call scores a
+whole stack of ablated networks. A mask is either per step, (n, time), or per output line,
+(n, time, N_y) (the flip-flop scores each line from its first pulse on); its entries are 0 or 1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def masked_mean(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Mean of ``values`` (..., n, time, N_y) over the masked entries: over the output lines of
+    the masked steps for a mask (n, time), over the masked (step, line) pairs for (n, time, N_y)."""
+    if mask.ndim == 2:
+        return (values.mean(axis=-1) * mask).sum(axis=(-2, -1)) / mask.sum()
+    return (values * mask).sum(axis=(-3, -2, -1)) / mask.sum()
+
+
+def replay_accuracy(outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Acc_rc = mean over trials, masked lags ℓ and coordinates j of 1{sgn(ŷ_ℓj) = y_ℓj} (eq. 6)."""
+    return masked_mean(np.sign(outputs) == targets, mask)
+
+
+def fvu(outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """FVU = E‖ŷ − y‖² / E‖y − ȳ‖² over the masked steps (eq. 7); ȳ is the mean target of the
+    evaluation set (per output line, over its masked steps). Perfect prediction → 0, predicting
+    ȳ → 1. The normaliser pools trials and steps, as eq. (7) reads; see :func:`fvu_per_trial`.
+    """
+    weight = mask[..., None] if mask.ndim == 2 else mask
+    y_bar = (targets * weight).sum(axis=(0, 1)) / np.broadcast_to(weight, targets.shape).sum((0, 1))
+    residual = (((outputs - targets) ** 2) * weight).sum(axis=(-3, -2, -1))
+    total = (((targets - y_bar) ** 2) * weight).sum()
+    if total == 0:
+        raise ValueError("FVU is undefined: the targets have no variance on the masked steps")
+    return residual / total
+
+
+def fvu_per_trial(outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The other reading of eq. (7): FVU of each trial, normalised by that trial's own target
+    variance (ȳ per trial and line over its masked steps), averaged over the trials whose
+    targets vary (NaN if none does). Larger than the pooled :func:`fvu` where a trial's target is
+    nearly constant.
+    """
+    weight = np.broadcast_to(mask[..., None] if mask.ndim == 2 else mask, targets.shape)
+    count = weight.sum(axis=1, keepdims=True)
+    y_bar = (targets * weight).sum(axis=1, keepdims=True) / np.maximum(count, 1)
+    total = (((targets - y_bar) ** 2) * weight).sum(axis=(-2, -1))
+    residual = (((outputs - targets) ** 2) * weight).sum(axis=(-2, -1))
+    varies = total > 0
+    if not varies.any():
+        return np.full(outputs.shape[:-3], np.nan)
+    return (residual[..., varies] / total[varies]).mean(axis=-1)
+
+
+def schur_mass_removed(delta_T: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """‖ΔT‖_F / ‖T‖_F, ΔT = T − T̃(S); ``delta_T`` may be a stack (..., n, n)."""
+    return np.linalg.norm(delta_T, axis=(-2, -1)) / np.linalg.norm(T)
+
+
+def effect_per_mass(delta_fvu: np.ndarray, mass_removed: np.ndarray) -> np.ndarray:
+    """S_ΔT = ΔFVU / (‖ΔT‖_F/‖T‖_F) (eq. 9); NaN (undefined) where nothing was removed."""
+    delta_fvu, mass_removed = np.broadcast_arrays(delta_fvu, mass_removed)
+    out = np.full(delta_fvu.shape, np.nan)
+    np.divide(delta_fvu, mass_removed, out=out, where=mass_removed > 0)
+    return out
+
+
+def rollout_discrepancy(outputs: np.ndarray, reference: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """d_D(f_W, f_W̃): mean squared output difference over the masked steps and output lines."""
+    return masked_mean((outputs - reference) ** 2, mask)
+
+
+def sign_disagreement(outputs: np.ndarray, reference: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Rate at which sgn(ŷ) of the ablated and the full network differ over the masked steps."""
+    return masked_mean(np.sign(outputs) != np.sign(reference), mask)

@@ -1,0 +1,104 @@
+"""Readout refit after an ablation (paper §2, the question it names but does not answer).
+
+The ablation keeps W_hy fixed. Does the perturbed latent dynamics still hold the task? Fit a new
+linear readout ŷ_t = W' h̃_t by ridge regression on the ablated network's hidden states over the
+scored steps of a fitting set, choose the regularisation on a validation split of it, and score
+the refit network on the held-out set. Like the network, the readout has no bias.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+
+from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, subset_name
+from rnnschur.dynamics import DISCRETE, Dynamics
+from rnnschur.rnn import rollout
+from rnnschur.schur import OrderedSchur, coupling_masks
+from rnnschur.tasks import Batch
+
+
+def ridge(H: np.ndarray, Y: np.ndarray, lam: float) -> np.ndarray:
+    """W' (N_y, N_h) minimising ‖H W'ᵀ − Y‖² + λ' ‖W'‖² with λ' = lam · tr(HᵀH)/N_h, so that
+    ``lam`` does not depend on the scale of the activity. H: (samples, N_h), Y: (samples, N_y)."""
+    gram = H.T @ H
+    penalty = lam * np.trace(gram) / gram.shape[0]
+    return np.linalg.solve(gram + penalty * np.eye(gram.shape[0]), H.T @ Y).T
+
+
+def scored_samples(hidden: np.ndarray, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
+    """(hidden states, targets) at the scored steps (mask = 1), as sample rows; with a mask per
+    output line, at the steps where every line is scored."""
+    scored = batch.mask > 0 if batch.mask.ndim == 2 else (batch.mask > 0).all(axis=-1)
+    return hidden[scored].astype(np.float64), batch.targets[scored]
+
+
+def fit_readout(
+    hidden_fit: np.ndarray, fit: Batch, hidden_val: np.ndarray, val: Batch, grid: list[float]
+) -> tuple[np.ndarray, float]:
+    """The ridge readout with the ``lam`` of ``grid`` of least validation squared error, refit
+    on the fitting and validation trials together; returns (W', lam)."""
+    H_fit, Y_fit = scored_samples(hidden_fit, fit)
+    H_val, Y_val = scored_samples(hidden_val, val)
+    errors = [np.mean((H_val @ ridge(H_fit, Y_fit, lam).T - Y_val) ** 2) for lam in grid]
+    lam = grid[int(np.argmin(errors))]
+    return ridge(np.vstack([H_fit, H_val]), np.vstack([Y_fit, Y_val]), lam), lam
+
+
+def split(batch: Batch, validation_fraction: float) -> tuple[Batch, Batch]:
+    """The first trials for fitting, the last ⌈``validation_fraction`` · n⌉ for validation."""
+    n_val = max(1, int(np.ceil(len(batch.inputs) * validation_fraction)))
+    cut = len(batch.inputs) - n_val
+    part = lambda s: Batch(batch.inputs[s], batch.targets[s], batch.mask[s])  # noqa: E731
+    return part(slice(0, cut)), part(slice(cut, None))
+
+
+def _run(W_xh, W_hh, W_hy, inputs, offsets, dynamics):
+    return rollout(
+        W_xh, W_hh, W_hy, inputs, return_hidden=True, **(offsets or {}), dynamics=dynamics
+    )
+
+
+def evaluate_refits(
+    W_xh: np.ndarray,
+    W_hh: np.ndarray,
+    W_hy: np.ndarray,
+    schur: OrderedSchur,
+    alpha: float,
+    fitting: Batch,
+    heldout: Batch,
+    task: ModuleType,
+    validation_fraction: float,
+    grid: list[float],
+    offsets: dict[str, np.ndarray] | None = None,
+    dynamics: Dynamics = DISCRETE,
+) -> list[dict]:
+    """For every subset S at ``alpha`` (the empty one too): the held-out score with the fixed
+    readout W_hy and with a ridge readout refit on W̃(S)'s hidden states.
+
+    Columns: ``subset``, ``metric``, ``fixed_score``, ``refit_score``, ``ridge_lambda``,
+    ``readout_change`` (‖W' − W_hy‖_F / ‖W_hy‖_F). The refit readout has no bias (for a model
+    with ``offsets``, the fixed readout keeps its b_y).
+    """
+    fit, val = split(fitting, validation_fraction)
+    masks = coupling_masks(schur, alpha)
+    rows = []
+    for subset in SUBSETS:
+        W_tilde = ablated_recurrent(W_hh, schur, delta_T(schur.T, masks, subset))
+        _, hidden_fit = _run(W_xh, W_tilde, W_hy, fit.inputs, offsets, dynamics)
+        _, hidden_val = _run(W_xh, W_tilde, W_hy, val.inputs, offsets, dynamics)
+        W_refit, lam = fit_readout(hidden_fit, fit, hidden_val, val, grid)
+        fixed, hidden = _run(W_xh, W_tilde, W_hy, heldout.inputs, offsets, dynamics)
+        refit = hidden.astype(np.float64) @ W_refit.T
+        rows.append(
+            {
+                "subset": subset_name(subset),
+                "metric": task.SCORE,
+                "fixed_score": float(task.score(fixed, heldout)),
+                "refit_score": float(task.score(refit, heldout)),
+                "ridge_lambda": lam,
+                "readout_change": float(np.linalg.norm(W_refit - W_hy) / np.linalg.norm(W_hy)),
+            }
+        )
+    return rows

@@ -1,0 +1,234 @@
+"""Ordered real Schur coordinates of a recurrent matrix (paper §2, eqs. 3–5).
+
+``W = Q T Q^T`` with ``Q`` orthogonal and ``T`` real quasi-upper-triangular, its 1×1 and 2×2
+diagonal blocks ordered by eigenvalue modulus, non-increasing. ``T = B + N``: ``B`` the block
+diagonal, ``N`` the strictly block-upper couplings. A threshold ``alpha`` splits the blocks into
+the dominant sector ``R = {i : |λ_i| >= alpha ρ(W)}`` and its complement ``C``, and ``N`` into
+``T_RR``, ``T_C→R`` (here ``T_CR``) and ``T_CC`` (eq. 5).
+
+For a leaky network (leak a < 1, :mod:`rnnschur.dynamics`) the blocks are ordered and split by
+the moduli |1 − a + a λ| of its one-step propagator P = (1 − a) I + a W, which has W's Schur
+vectors (QᵀPQ = (1 − a) I + a T): the coupling blocks are those of W, the order and the split are
+P's. At a = 1 this is the paper's split.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rnnschur.dynamics import propagator_eigenvalues
+
+COUPLING_BLOCKS = ("T_RR", "T_CR", "T_CC")
+"""The three coupling blocks of N (eq. 5), in the paper's order; ``T_CR`` is T_{C→R}."""
+
+# Tolerances of the checks made on every decomposition (relative to ‖W‖_F, resp. ρ(W)).
+RECONSTRUCTION_TOL = 1e-10
+ORTHOGONALITY_TOL = 1e-10
+ORDERING_TOL = 1e-8
+
+
+class SchurCheckError(ValueError):
+    """An ordered Schur decomposition fails its numerical checks."""
+
+
+@dataclass(frozen=True)
+class OrderedSchur:
+    """``W = Q T Q^T`` with ordered diagonal blocks.
+
+    Attributes
+    ----------
+    Q : (n, n) orthogonal matrix.
+    T : (n, n) real quasi-upper-triangular matrix.
+    block_starts : (k,) first row of each diagonal block, increasing.
+    eigenvalues : (n,) complex eigenvalues of W in the order of the diagonal of T (a 2×2 block
+        contributes its conjugate pair, positive imaginary part first).
+    leak : the a of the propagator P = (1 − a) I + a W whose eigenvalue moduli order and split
+        the blocks (1: W's own, the paper's).
+    """
+
+    Q: np.ndarray
+    T: np.ndarray
+    block_starts: np.ndarray
+    eigenvalues: np.ndarray
+    leak: float = 1.0
+
+    @property
+    def block_sizes(self) -> np.ndarray:
+        return np.diff(np.append(self.block_starts, self.T.shape[0]))
+
+    @property
+    def ordering_eigenvalues(self) -> np.ndarray:
+        """Eigenvalues of the propagator P, 1 − a + a λ (λ itself at a = 1)."""
+        return propagator_eigenvalues(self.eigenvalues, self.leak)
+
+    @property
+    def block_moduli(self) -> np.ndarray:
+        """|1 − a + a λ| of each diagonal block (|λ| at a = 1; a 2×2 block's pair shares it)."""
+        return np.abs(self.ordering_eigenvalues[self.block_starts])
+
+    @property
+    def spectral_radius(self) -> float:
+        """ρ of the ordering operator: ρ(W) at a = 1, ρ(P) for a leaky split."""
+        return float(np.max(np.abs(self.ordering_eigenvalues)))
+
+
+def block_structure(T: np.ndarray, tol: float = 0.0) -> np.ndarray:
+    """First rows of the diagonal blocks of a quasi-upper-triangular ``T``.
+
+    A 2×2 block starts at ``i`` where ``T[i+1, i]`` is non-zero (``|T[i+1, i]| > tol``).
+    """
+    n = T.shape[0]
+    starts, i = [], 0
+    while i < n:
+        starts.append(i)
+        i += 2 if i + 1 < n and abs(T[i + 1, i]) > tol else 1
+    return np.array(starts, dtype=np.int64)
+
+
+def block_eigenvalues(T: np.ndarray, block_starts: np.ndarray) -> np.ndarray:
+    """Eigenvalues of each diagonal block, in diagonal order (pairs: ``+i`` part first)."""
+    n = T.shape[0]
+    out = np.empty(n, dtype=np.complex128)
+    for start, size in zip(block_starts, np.diff(np.append(block_starts, n)), strict=True):
+        if size == 1:
+            out[start] = T[start, start]
+        else:
+            a, b = T[start, start], T[start, start + 1]
+            c, d = T[start + 1, start], T[start + 1, start + 1]
+            mean, det = 0.5 * (a + d), a * d - b * c
+            imag = np.sqrt(max(det - mean**2, 0.0))
+            out[start], out[start + 1] = complex(mean, imag), complex(mean, -imag)
+    return out
+
+
+def ordered_real_schur(W: np.ndarray, check: bool = True, leak: float = 1.0) -> OrderedSchur:
+    """Real Schur form of ``W`` with diagonal blocks ordered by non-increasing |λ| (eq. 3), or
+    by |1 − a + a λ| for ``leak`` a < 1 (the propagator of a leaky network).
+
+    ``scipy.linalg.schur`` gives an unordered real Schur form; a stable selection sort then
+    moves, for each position in turn, the remaining block of largest modulus there with LAPACK
+    ``dtrexc`` (an orthogonal similarity that keeps 2×2 blocks whole). The block structure is
+    re-read after every move because LAPACK may re-standardise a 2×2 block.
+
+    Parameters
+    ----------
+    W : (n, n) real array.
+    check : assert reconstruction, orthogonality and ordering (see :func:`check_schur`).
+    leak : a ∈ (0, 1] of the propagator whose eigenvalue moduli order the blocks.
+
+    Returns
+    -------
+    OrderedSchur
+
+    Raises
+    ------
+    SchurCheckError
+        If ``check`` and a check fails.
+    """
+    W = np.asarray(W, dtype=np.float64)
+    if W.ndim != 2 or W.shape[0] != W.shape[1]:
+        raise ValueError(f"W must be a square matrix, got shape {W.shape}")
+    if not np.all(np.isfinite(W)):
+        raise ValueError("W contains NaN or inf")
+    if not 0.0 < leak <= 1.0:
+        raise ValueError(f"leak must lie in (0, 1], got {leak}")
+    # scipy.linalg here, not at the top: the jobs that only read a Schur form (ablation, the
+    # subspace control, tables) are spared its import (≈ 0.4 s of start-up each).
+    import scipy.linalg
+    from scipy.linalg.lapack import dtrexc
+
+    T, Q = scipy.linalg.schur(W, output="real")
+    T, Q = np.asfortranarray(T), np.asfortranarray(Q)
+    n = W.shape[0]
+    position = 0  # first row not yet in its final place
+    while position < n:
+        starts = block_structure(T)
+        remaining = starts[starts >= position]
+        moduli = np.abs(propagator_eigenvalues(block_eigenvalues(T, starts), leak))[remaining]
+        best = remaining[int(np.argmax(moduli))]  # argmax takes the first of ties: stable
+        if best != position:
+            T, Q, info = dtrexc(T, Q, best + 1, position + 1, wantq=1)
+            if info != 0:
+                raise SchurCheckError(f"LAPACK dtrexc failed to reorder (info={info})")
+        position += 2 if position + 1 < n and T[position + 1, position] != 0.0 else 1
+    starts = block_structure(T)
+    blocks = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
+    T = np.where(blocks[:, None] > blocks[None, :], 0.0, T)  # exact zeros below the blocks
+    schur = OrderedSchur(
+        Q=np.ascontiguousarray(Q),
+        T=np.ascontiguousarray(T),
+        block_starts=starts,
+        eigenvalues=block_eigenvalues(T, starts),
+        leak=float(leak),
+    )
+    if check:
+        check_schur(W, schur)
+    return schur
+
+
+def check_schur(W: np.ndarray, schur: OrderedSchur) -> None:
+    """Assert ``‖W − QTQᵀ‖_F/‖W‖_F``, ``‖QᵀQ − I‖_F``, the quasi-triangular structure and the
+    non-increasing ordering of the block moduli; raise :class:`SchurCheckError` naming the one
+    that fails."""
+    Q, T = schur.Q, schur.T
+    n = W.shape[0]
+    scale = max(np.linalg.norm(W), np.finfo(float).tiny)
+    reconstruction = np.linalg.norm(W - Q @ T @ Q.T) / scale
+    if not reconstruction <= RECONSTRUCTION_TOL:
+        raise SchurCheckError(f"‖W − QTQᵀ‖/‖W‖ = {reconstruction:.3e} > {RECONSTRUCTION_TOL:g}")
+    orthogonality = np.linalg.norm(Q.T @ Q - np.eye(n))
+    if not orthogonality <= ORTHOGONALITY_TOL * max(n, 1):
+        raise SchurCheckError(f"‖QᵀQ − I‖ = {orthogonality:.3e}: Q is not orthogonal")
+    starts = schur.block_starts
+    if not np.array_equal(starts, block_structure(T)):
+        raise SchurCheckError("block_starts do not match the sub-diagonal of T")
+    below = np.tril(T, -2)
+    if np.any(below != 0):
+        raise SchurCheckError("T has non-zero entries below its first sub-diagonal")
+    moduli = schur.block_moduli
+    rho = max(schur.spectral_radius, np.finfo(float).tiny)
+    if np.any(np.diff(moduli) > ORDERING_TOL * rho):
+        raise SchurCheckError(f"block moduli are not non-increasing: {moduli}")
+
+
+def block_index(schur: OrderedSchur) -> np.ndarray:
+    """(n,) index of the diagonal block each row of T belongs to."""
+    return np.repeat(np.arange(len(schur.block_starts)), schur.block_sizes)
+
+
+def n_dominant(schur: OrderedSchur, alpha: float) -> int:
+    """n_R: the number of dimensions in R = {blocks i : |λ_i| >= alpha ρ(W)} (§2; the
+    propagator's moduli and ρ(P) for a leaky split).
+
+    The blocks are ordered, so R is a leading set of rows of T; a 2×2 block is never split.
+    """
+    if not 0.0 < alpha <= 1.0:
+        raise ValueError(f"alpha must lie in (0, 1], got {alpha}")
+    rho = schur.spectral_radius
+    in_R = schur.block_moduli >= alpha * rho
+    return int(np.sum(schur.block_sizes[in_R]))
+
+
+def coupling_masks(schur: OrderedSchur, alpha: float) -> dict[str, np.ndarray]:
+    """Boolean (n, n) masks of T_RR, T_CR (= T_{C→R}) and T_CC inside N (eq. 5).
+
+    N is the strictly block-upper part of T. T_RR: couplings among R blocks; T_CR: rows of R,
+    columns of C; T_CC: couplings among C blocks. The three masks partition N's support.
+    """
+    blocks = block_index(schur)
+    strictly_block_upper = blocks[:, None] < blocks[None, :]
+    n_R = n_dominant(schur, alpha)
+    in_R = np.arange(len(blocks)) < n_R
+    return {
+        "T_RR": strictly_block_upper & in_R[:, None] & in_R[None, :],
+        "T_CR": in_R[:, None] & ~in_R[None, :],
+        "T_CC": strictly_block_upper & ~in_R[:, None] & ~in_R[None, :],
+    }
+
+
+def coupling_part(schur: OrderedSchur) -> np.ndarray:
+    """N: the strictly block-upper couplings of T (eq. 4, T = B + N)."""
+    blocks = block_index(schur)
+    return np.where(blocks[:, None] < blocks[None, :], schur.T, 0.0)

@@ -1,0 +1,149 @@
+"""Summaries over seeds of the beyond-the-paper analyses, one function per analysis named as in
+:data:`rnnschur.analyses.ANALYSES`: ``<name>(table, settings)`` takes the analysis's tidy table
+over models and its config settings and returns its tables, ``summary`` first.
+
+All functions take and return pandas DataFrames; none reads or writes files.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from rnnschur import subspace
+from rnnschur.schur import COUPLING_BLOCKS
+from rnnschur.tables import sem
+
+MODEL_KEYS = ["task", "construction", "n_hidden", "seed"]
+
+
+def largest_size(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of each task's largest N_h (the paper's N_h = 72 for the copy task)."""
+    return frame[frame["n_hidden"] == frame.groupby("task")["n_hidden"].transform("max")]
+
+
+def subspace_verdicts(controls: pd.DataFrame, floor: float, ratio: float) -> pd.DataFrame:
+    """Per model, subset, subspace and side: the ablation's overlap and harm beside the mean
+    harm of its controls (``inside``, ``complement``, ``matched``) and the verdict of
+    :func:`rnnschur.subspace.verdict` against the overlap-matched controls."""
+    keys = [*MODEL_KEYS, "subset", "subspace", "dim", "side", "chance_overlap", "relative_norm"]
+    ablation = controls[controls["kind"] == "ablation"].set_index(keys)[["overlap", "harm"]]
+    means = controls[controls["kind"] != "ablation"].pivot_table(
+        index=keys, columns="kind", values="harm", aggfunc="mean"
+    )
+    means = means.reindex(columns=["inside", "complement", "matched"])
+    out = ablation.join(means.add_suffix("_harm")).reset_index()
+    out["verdict"] = [
+        subspace.verdict(a, c, floor, ratio)
+        for a, c in zip(out["harm"], out["matched_harm"], strict=True)
+    ]
+    return out
+
+
+def subspace_summary(verdicts: pd.DataFrame) -> pd.DataFrame:
+    """Per task, construction, subset, subspace and side over the seeds of the largest N_h:
+    mean overlap, chance overlap, mean harm of the ablation and of each control kind, and how
+    many models' ablation effects their overlap explains."""
+    keys = ["task", "construction", "n_hidden", "subset", "subspace", "side"]
+    frame = largest_size(verdicts)
+    grouped = frame.groupby(keys, sort=False)
+    out = grouped[
+        [
+            c
+            for c in (
+                "overlap",
+                "chance_overlap",
+                "harm",
+                "matched_harm",
+                "inside_harm",
+                "complement_harm",
+            )
+            if c in frame
+        ]
+    ].mean()
+    out["n_models"] = grouped.size()
+    out["n_explained"] = grouped["verdict"].apply(lambda v: int((v == "explained").sum()))
+    out["verdict"] = grouped["verdict"].agg(lambda v: v.value_counts().index[0])
+    return out.reset_index()
+
+
+def refit_summary(refit: pd.DataFrame) -> pd.DataFrame:
+    """Fixed against refit readout per task, construction and subset (largest N_h): mean and
+    SEM over seeds."""
+    keys = ["task", "construction", "n_hidden", "metric", "subset"]
+    grouped = largest_size(refit).groupby(keys, sort=False)
+    out = pd.DataFrame(
+        {
+            "fixed_score": grouped["fixed_score"].mean(),
+            "fixed_sem": grouped["fixed_score"].agg(sem),
+            "refit_score": grouped["refit_score"].mean(),
+            "refit_sem": grouped["refit_score"].agg(sem),
+            "n_seeds": grouped.size(),
+        }
+    )
+    return out.reset_index()
+
+
+def basis_summary(basis: pd.DataFrame) -> pd.DataFrame:
+    """Per task, construction and N_h, medians over seeds: κ(V), departures from normality, the
+    eigen-vs-Schur difference, and the median amplification of the −T_{C→R} ablation through
+    eigen and Schur coordinates, of −T_RR, and the largest of any Schur route."""
+    keys = ["task", "construction", "n_hidden"]
+    per_model = basis.groupby([*keys, "seed"], sort=False)
+    model = per_model[["kappa_V", "henrici", "schur_departure", "eigen_schur_difference"]].first()
+    amplification = basis.pivot_table(
+        index=[*keys, "seed"], columns=["route", "subset"], values="amplification_median"
+    )
+    model["eigen_T_CR"] = amplification[("eigen", "T_CR")]
+    model["schur_T_CR"] = amplification[("schur", "T_CR")]
+    model["schur_T_RR"] = amplification[("schur", "T_RR")]
+    model["schur_largest"] = amplification["schur"].max(axis=1)
+    out = model.groupby(level=keys, sort=False).median()
+    out["n_seeds"] = model.groupby(level=keys, sort=False).size()
+    return out.reset_index()
+
+
+def checkpoint_summary(checkpoints: pd.DataFrame) -> pd.DataFrame:
+    """Per task, construction and selection (largest N_h): mean step, full and single-block
+    scores of the checkpoints chosen for it (``selection`` milestone, step, best or last, with
+    its ``selection_value``), over the seeds that have one."""
+    frame = largest_size(checkpoints)
+    keys = ["task", "construction", "n_hidden", "selection", "selection_value"]
+    # groupby with dropna=False, not pivot_table: selection_value is NaN for best and last, and
+    # pivot_table drops index keys that are NaN (those rows lost their scores)
+    scores = frame.groupby([*keys, "subset"], dropna=False)["score"].mean().unstack("subset")
+    scores = scores[[s for s in ["none", *COUPLING_BLOCKS] if s in scores]]
+    meta = frame[frame["subset"] == "none"].groupby(keys, dropna=False)
+    out = pd.DataFrame({"step": meta["step"].mean(), "n_seeds": meta["seed"].nunique()})
+    out = out.join(scores).reset_index()
+    out["order"] = out["selection"].map({"step": 0, "milestone": 1, "best": 2, "last": 3})
+    # milestones in the order training reaches them: by mean step, then by difficulty (higher
+    # accuracy, lower FVU), as numbers
+    lower_is_better = out["task"].map(frame.groupby("task")["metric"].first()) == "fvu"
+    out["difficulty"] = out["selection_value"].where(~lower_is_better, -out["selection_value"])
+    keys = ["task", "construction", "n_hidden", "order", "step", "difficulty"]
+    return out.sort_values(keys).drop(columns=["order", "difficulty"]).reset_index(drop=True)
+
+
+# One function per analysis of rnnschur.analyses.ANALYSES: its tables, "summary" first.
+
+
+def checkpoint_ablation(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]:
+    """Ablations along training: :func:`checkpoint_summary`."""
+    return {"summary": checkpoint_summary(table)}
+
+
+def subspace_control(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]:
+    """Subspace controls: the per-model verdicts (:func:`subspace_verdicts`, with the settings'
+    ``effect_floor`` and ``ratio``) and their :func:`subspace_summary`."""
+    verdicts = subspace_verdicts(table, settings["effect_floor"], settings["ratio"])
+    return {"summary": subspace_summary(verdicts), "verdicts": verdicts}
+
+
+def readout_refit(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]:
+    """Readout refit: :func:`refit_summary`."""
+    return {"summary": refit_summary(table)}
+
+
+def basis_sensitivity(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]:
+    """Basis sensitivity: :func:`basis_summary`."""
+    return {"summary": basis_summary(table)}

@@ -1,0 +1,208 @@
+"""Tables across models: Table 1, the paper's numbers beside ours, the trained models, and the
+Markdown rendering every table shares.
+
+All functions take and return pandas DataFrames (or text); none reads or writes files.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from rnnschur import paper
+from rnnschur.ablation import SUBSETS, subset_name
+
+SUBSET_NAMES = [subset_name(s) for s in SUBSETS]
+
+
+def sem(values: pd.Series) -> float:
+    """Standard error of the mean over seeds (NaN for fewer than two values)."""
+    values = values.dropna()
+    return float(values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else np.nan
+
+
+def table1(ablation: pd.DataFrame) -> pd.DataFrame:
+    """Table 1 for the copy task: per alpha, construction and N_h, n_R and the mean replay
+    accuracy over seeds of every subset (and its SEM in ``<subset>_sem``)."""
+    copy = ablation[ablation["task"] == "copy"]
+    keys = ["alpha", "construction", "n_hidden"]
+    accuracy = copy.pivot_table(index=keys, columns="subset", values="accuracy", aggfunc="mean")
+    spread = copy.pivot_table(index=keys, columns="subset", values="accuracy", aggfunc=sem)
+    n_R = copy[copy["subset"] == "none"].groupby(keys)["n_R"]
+    out = pd.DataFrame(
+        {
+            "n_R_min": n_R.min(),
+            "n_R_max": n_R.max(),
+            "n_seeds": copy[copy["subset"] == "none"].groupby(keys)["seed"].nunique(),
+        }
+    )
+    for name in SUBSET_NAMES:
+        out[name] = accuracy[name]
+        out[f"{name}_sem"] = spread[name]
+    return out.reset_index()
+
+
+def table1_markdown(table: pd.DataFrame) -> str:
+    """Table 1 as Markdown: mean ± SEM over seeds; n_R as a range where seeds differ."""
+    n_R = (
+        table["n_R_min"]
+        .astype(str)
+        .where(
+            table["n_R_min"] == table["n_R_max"],
+            table["n_R_min"].astype(str) + "–" + table["n_R_max"].astype(str),
+        )
+    )
+    display = pd.DataFrame(
+        {
+            "α": table["alpha"].map("{:g}".format),
+            "model": table["construction"],
+            "N_h": table["n_hidden"].astype(str),
+            "n_R": n_R,
+            "seeds": table["n_seeds"].astype(str),
+        }
+    )
+    for name in SUBSET_NAMES:
+        display[label(name)] = [
+            f"{mean:.3f}" + ("" if np.isnan(spread) else f" ± {spread:.3f}")
+            for mean, spread in zip(table[name], table[f"{name}_sem"], strict=True)
+        ]
+    return markdown(display)
+
+
+def label(subset: str) -> str:
+    """The paper's name of an ablation set: "full", "−T_RR", "−T_RR, −T_C→R", ..."""
+    return "full" if subset == "none" else "−" + subset.replace("+", ", −").replace("T_CR", "T_C→R")
+
+
+def paper_vs_reproduced(ablation: pd.DataFrame) -> pd.DataFrame:
+    """Every number the paper reports beside the reproduced mean, SEM, min and max over seeds.
+
+    The reproduced models are those of the paper's task, construction and N_h; where the config
+    has no model of that N_h (a small preset), the largest N_h trained is used and named in
+    ``n_hidden``. Rows whose models were not trained keep NaN reproduced values.
+    """
+    reported = pd.DataFrame(paper.REPORTED, columns=paper.COLUMNS)
+    rows = []
+    for entry in reported.itertuples(index=False):
+        match = ablation[
+            (ablation["task"] == entry.task) & (ablation["construction"] == entry.construction)
+        ]
+        n_hidden = entry.paper_n_hidden
+        if not (match["n_hidden"] == n_hidden).any() and len(match):
+            n_hidden = int(match["n_hidden"].max())
+        match = match[
+            (match["n_hidden"] == n_hidden)
+            & np.isclose(match["alpha"], entry.alpha)
+            & (match["subset"] == entry.subset)
+        ]
+        match = match.sort_values("seed")
+        values = match[entry.quantity].astype(float) if len(match) else pd.Series(dtype=float)
+        low, high = (values.min(), values.max()) if len(values) else (np.nan, np.nan)
+        rows.append(
+            {
+                **entry._asdict(),
+                "n_hidden": n_hidden,
+                "reproduced_mean": values.mean() if len(values) else np.nan,
+                "reproduced_sem": sem(values),
+                "reproduced_min": low,
+                "reproduced_max": high,
+                "n_seeds": int(values.notna().sum()),
+                "difference": (values.mean() - entry.paper_value) if len(values) else np.nan,
+                "paper_in_range": (
+                    bool(low <= entry.paper_value <= high)
+                    if len(values) and not np.isnan(entry.paper_value)
+                    else None
+                ),
+                "per_seed": json.dumps(
+                    {str(s): round(float(v), 6) for s, v in zip(match["seed"], values, strict=True)}
+                ),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def paper_vs_reproduced_markdown(table: pd.DataFrame) -> str:
+    """The comparison as a Markdown table."""
+
+    def paper_cell(r) -> str:
+        if np.isnan(r.paper_value):
+            return r.paper_note
+        return f"{r.paper_value:.4g}" + ("" if np.isnan(r.paper_sem) else f" ± {r.paper_sem:.3g}")
+
+    def mean_cell(r) -> str:
+        mean = "—" if np.isnan(r.reproduced_mean) else f"{r.reproduced_mean:.4g}"
+        return mean + ("" if np.isnan(r.reproduced_sem) else f" ± {r.reproduced_sem:.2g}")
+
+    rows = list(table.itertuples(index=False))
+    display = pd.DataFrame(
+        {
+            "task": table["task"],
+            "model": table["construction"],
+            "N_h": table["n_hidden"].astype(str),
+            "α": table["alpha"].map("{:g}".format),
+            "ablation": table["subset"].map(label),
+            "quantity": table["quantity"],
+            "paper": [paper_cell(r) for r in rows],
+            "reproduced (mean ± SEM)": [mean_cell(r) for r in rows],
+            "range": [
+                "—"
+                if np.isnan(r.reproduced_min)
+                else f"{r.reproduced_min:.4g} … {r.reproduced_max:.4g}"
+                for r in rows
+            ],
+            "paper in range": [
+                {True: "yes", False: "no", None: "—"}[r.paper_in_range] for r in rows
+            ],
+            "per seed": [
+                ", ".join(f"{v:.4g}" for v in json.loads(r.per_seed).values()) or "—" for r in rows
+            ],
+        }
+    )
+    return markdown(display)
+
+
+def model_summary(metas: list[dict]) -> pd.DataFrame:
+    """One row per trained model from its meta data, with the versions that made it
+    (``version_<software>`` columns: torch, NumPy and its BLAS, SciPy and its LAPACK, ...)."""
+    rows = []
+    for meta in metas:
+        summary = meta["summary"]
+        rows.append(
+            {
+                "task": meta["task"],
+                "construction": meta["construction"],
+                "n_hidden": meta["n_hidden"],
+                "seed": meta["seed"],
+                "metric": meta["metric"],
+                "heldout_score": summary[f"heldout_{meta['metric']}"],
+                "steps": summary["steps"],
+                "best_step": summary["best_step"],
+                "best_validation_score": summary[f"best_validation_{meta['metric']}"],
+                "kept_best": summary["kept_best"],
+                "reached_target": summary["reached_target"],
+                "final_loss": summary["final_loss"],
+                **{f"version_{k}": v for k, v in meta.get("versions", {}).items()},
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def markdown(frame: pd.DataFrame, formats: dict[str, str] | None = None) -> str:
+    """A Markdown table of ``frame``; ``formats`` maps columns to format specs (e.g. ``.3f``)."""
+    formats = formats or {}
+
+    def cell(column: str, value) -> str:
+        if isinstance(value, float) and np.isnan(value):
+            return "—"
+        if column == "subset":
+            return label(value)
+        return format(value, formats.get(column, "")) if column in formats else str(value)
+
+    lines = ["| " + " | ".join(frame.columns) + " |", "|" + "---|" * len(frame.columns)]
+    for row in frame.itertuples(index=False):
+        lines.append(
+            "| " + " | ".join(cell(c, v) for c, v in zip(frame.columns, row, strict=True)) + " |"
+        )
+    return "\n".join(lines) + "\n"

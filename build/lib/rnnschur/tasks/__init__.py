@@ -1,0 +1,113 @@
+"""Task generators, one module per task, in the manner of Schuessler et al. (2024).
+
+The modules of this package are the registry of tasks: a task is added by adding its module
+(its name is the module's name) and a ``tasks.<name>`` block in the config. Each module provides
+
+- ``generate(rng, n, **params) -> Batch`` (the defaults of ``params`` are the task's defaults),
+- ``PARAMETERS``: a JSON schema of each parameter the config may set (type, range, description),
+  which the workflow checks every ``tasks.<name>.generator`` block against,
+- ``dims(**params) -> (N_x, N_y)``, the name of its score (``SCORE``: ``"accuracy"`` or
+  ``"fvu"``), ``HIGHER_IS_BETTER``, ``CURRICULUM_PARAM`` (the generator parameter a training
+  curriculum lengthens, or None) and ``score(outputs, batch)``.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+import pkgutil
+from dataclasses import dataclass
+from types import ModuleType
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A set of trials.
+
+    inputs : (n, time, N_x); targets : (n, time, N_y); mask : (n, time), or (n, time, N_y) where
+    each output line has its own scored steps; 1 where the loss and the score are taken.
+    """
+
+    inputs: np.ndarray
+    targets: np.ndarray
+    mask: np.ndarray
+
+    def __post_init__(self) -> None:
+        n, time = self.inputs.shape[:2]
+        if self.targets.shape[:2] != (n, time) or self.mask.shape not in (
+            (n, time),
+            self.targets.shape,
+        ):
+            raise ValueError(
+                f"inconsistent batch shapes: inputs {self.inputs.shape}, "
+                f"targets {self.targets.shape}, mask {self.mask.shape}"
+            )
+
+    @property
+    def line_mask(self) -> np.ndarray:
+        """The mask per output line, (n, time, N_y) (a view where the mask is per step)."""
+        if self.mask.ndim == 3:
+            return self.mask
+        return np.broadcast_to(self.mask[..., None], self.targets.shape)
+
+
+@functools.cache
+def names() -> tuple[str, ...]:
+    """Every task: the names of this package's modules (read once)."""
+    return tuple(
+        sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    )
+
+
+def get(name: str) -> ModuleType:
+    """The generator module of task ``name``, or the adapter of a NeuroGym task of this run
+    (:mod:`rnnschur.tasks._neurogym`), which has the same interface."""
+    if name in names():
+        return importlib.import_module(f"{__name__}.{name}")
+    from rnnschur.tasks import _neurogym
+
+    neurogym_task = _neurogym.task(name)
+    if neurogym_task is None:
+        raise KeyError(f"unknown task {name!r}; known: {list(names())}")
+    return neurogym_task
+
+
+def defaults(name: str) -> dict:
+    """The default of every configurable generator parameter of task ``name`` (the defaults of
+    its ``generate``)."""
+    module = get(name)
+    if not module.PARAMETERS:  # a NeuroGym task: its env's kwargs configure it
+        return {}
+    signature = inspect.signature(module.generate).parameters
+    return {key: signature[key].default for key in module.PARAMETERS}
+
+
+def uniform_steps(rng: np.random.Generator, low: float, high: float, size) -> np.ndarray:
+    """⌊U[low, high)⌋ as integers: a duration in steps, drawn as the source's generators draw
+    one (``int(np.random.uniform(low, high) / dt)`` with dt = 1)."""
+    return np.floor(rng.uniform(low, high, size=size)).astype(int)
+
+
+def random_signs(rng: np.random.Generator, size) -> np.ndarray:
+    """±1.0 with probability 1/2 each: the draws of ``rng.choice([-1.0, 1.0], size)`` (the same
+    values from the same stream: ``choice`` draws ``integers(0, 2)``), without its overhead."""
+    return np.array([-1.0, 1.0])[rng.integers(0, 2, size=size)]
+
+
+def window(length: int, start: np.ndarray, width) -> np.ndarray:
+    """(n, length) booleans: step t of trial k lies in [start_k, start_k + width) (a stimulus,
+    a response period); ``start`` and ``width`` per trial or one for all."""
+    steps = np.arange(length)
+    start = np.asarray(start)[:, None]
+    return (steps >= start) & (steps < start + np.asarray(width)[..., None])
+
+
+def draw_heldout(name: str, n: int, base_seed: int, **generator) -> Batch:
+    """The fixed held-out set of task ``name``: ``n`` trials from the generator with its
+    ``generator`` settings, drawn from the seed of (``base_seed``, "heldout", ``name``)."""
+    from rnnschur.seeds import job_rng
+
+    return get(name).generate(job_rng(base_seed, "heldout", name), n, **generator)

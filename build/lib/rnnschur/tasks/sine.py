@@ -1,0 +1,65 @@
+"""Frequency-cued sine generation, generator defaults of Schuessler et al. (2024).
+
+A static input x + ``input_offset``, x ~ U[0, 1], sets the frequency f = freq_min + freq_range·x
+(cycles per step); the target is sin(2π f t), t = 0..length−1. Scored by FVU.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rnnschur.metrics import fvu
+from rnnschur.tasks import Batch
+
+SCORE = "fvu"
+HIGHER_IS_BETTER = False
+CURRICULUM_PARAM = None
+PARAMETERS = {
+    "length": {"type": "integer", "minimum": 2, "description": "Steps per trial."},
+    "input_offset": {"type": "number", "description": "Added to the cue x ~ U[0,1]."},
+    "freq_min": {
+        "type": "number",
+        "exclusiveMinimum": 0,
+        "description": "Frequency at x = 0 (cycles per step).",
+    },
+    "freq_range": {"type": "number", "minimum": 0, "description": "Frequency added at x = 1."},
+    "input_noise": {
+        "type": "number",
+        "minimum": 0,
+        "description": "Std of Gaussian noise on the cue.",
+    },
+}
+
+
+def dims(**_) -> tuple[int, int]:
+    """(N_x, N_y) = (1, 1)."""
+    return 1, 1
+
+
+def frequency(x: np.ndarray, freq_min: float = 0.04, freq_range: float = 0.16) -> np.ndarray:
+    """Cycles per step for the cue value x ∈ [0, 1]."""
+    return freq_min + freq_range * x
+
+
+def generate(
+    rng: np.random.Generator,
+    n: int,
+    length: int = 50,
+    input_offset: float = 0.25,
+    freq_min: float = 0.04,
+    freq_range: float = 0.16,
+    input_noise: float = 0.0,
+) -> Batch:
+    """``n`` trials of ``length`` steps with a constant cue input."""
+    x = rng.uniform(0.0, 1.0, size=n)
+    inputs = np.repeat((x + input_offset)[:, None, None], length, axis=1)
+    t = np.arange(length)
+    targets = np.sin(2 * np.pi * frequency(x, freq_min, freq_range)[:, None] * t)[..., None]
+    if input_noise:
+        inputs = inputs + input_noise * rng.standard_normal(inputs.shape)
+    return Batch(inputs, targets, np.ones((n, length)))
+
+
+def score(outputs: np.ndarray, batch: Batch) -> np.ndarray:
+    """FVU over the masked steps (eq. 7)."""
+    return fvu(outputs, batch.targets, batch.mask)

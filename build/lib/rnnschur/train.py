@@ -1,0 +1,337 @@
+"""Training of one RNN on one task: Adam on the masked mean squared error of eq. (2)'s output.
+
+Every random draw (initial weights, training batches) comes from one ``numpy.random.Generator``;
+on one machine the same seed gives the same weights bit for bit. The loop reads top to bottom:
+draw a batch, roll out, step, adjust the learning rate and the curriculum, evaluate now and then
+on a validation set drawn from the same generator, stop early at the target score, and score
+the final weights on the fixed held-out set. The weights at initialisation and at every validation
+evaluation are kept as checkpoints, so the ablations can follow the run ("when training stops").
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from rnnschur import tasks
+from rnnschur.bptt import loss_and_gradients
+from rnnschur.cayley import cayley_gradients, cayley_map
+from rnnschur.constructions import CayleyParams, initial_recurrent
+from rnnschur.dynamics import DISCRETE, Dynamics
+from rnnschur.metrics import masked_mean
+from rnnschur.numerics import retain_freed_memory
+from rnnschur.rnn import rollout
+
+LOG_COLUMNS = ("step", "loss", "batch_score", "validation_score", "lr", "horizon")
+WEIGHT_KEYS = ("W_xh", "W_hh", "W_hy")
+
+
+class TrainingDiverged(RuntimeError):
+    """The loss or the weights became NaN or infinite."""
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """Optimisation settings (config key ``tasks.<task>.training``).
+
+    lr : Adam learning rate; halved every ``lr_halve_every`` steps (None: constant), not below
+        ``lr_min``.
+    batch_size, max_steps : batch size and step budget.
+    clip_grad_norm : clip the global gradient norm to this value (None: no clipping).
+    eval_every : steps between evaluations on the validation set.
+    n_validation : trials in the validation set, drawn from the model's own generator: it
+        decides early stopping and ``keep_best``; the held-out set only reports.
+    target_score : stop when the validation score reaches it (None: run the whole budget).
+    curriculum : training horizons (the task's ``CURRICULUM_PARAM``), advanced when the batch
+        score reaches ``curriculum_threshold``; empty: always the task's own setting.
+    keep_best : return the weights of the best validation evaluation instead of the last ones
+        (a guard against a late loss spike; off in the paper's setting).
+    max_loss : a loss above it (or a non-finite one) counts as divergence.
+    io_init : initial W_xh and W_hy (see :data:`IO_INITS`).
+    hidden_noise : standard deviation of Gaussian noise added to the pre-activation of eq. (1)
+        at every training step (never in evaluation); 0: none.
+    train_set_batches : None draws a fresh batch every step; an integer draws a fixed training
+        set of that many batches once and iterates it, reshuffled every epoch.
+    target_mse : stop when the validation mean squared error over the masked entries reaches it
+        (checked like ``target_score``; None: not used).
+    device : torch device of the training computation.
+    """
+
+    lr: float
+    batch_size: int
+    max_steps: int
+    clip_grad_norm: float | None = None
+    lr_halve_every: int | None = None
+    lr_min: float = 0.0
+    eval_every: int = 200
+    n_validation: int = 512
+    target_score: float | None = None
+    curriculum: tuple[int, ...] = ()
+    curriculum_threshold: float = 0.99
+    keep_best: bool = False
+    max_loss: float = 1e4
+    io_init: str = "normal"
+    hidden_noise: float = 0.0
+    train_set_batches: int | None = None
+    target_mse: float | None = None
+    device: str = "cpu"
+
+
+@dataclass(frozen=True)
+class TrainedModel:
+    """Trained weights (float64 copies of the float32 parameters), the training log (rows of
+    ``LOG_COLUMNS``), a summary of the run and the checkpoints: ``step`` (0 for the initial
+    weights, then every validation step), ``validation_score`` and the stacks ``W_xh``, ``W_hh``,
+    ``W_hy`` with one matrix per checkpoint."""
+
+    W_xh: np.ndarray
+    W_hh: np.ndarray
+    W_hy: np.ndarray
+    log: list[tuple]
+    summary: dict
+    checkpoints: dict[str, np.ndarray]
+
+
+class _Recurrent:
+    """W_hh as a trained matrix (dense constructions) or as O(A) D O(A)ᵀ (Cayley,
+    :mod:`rnnschur.cayley`): the trained arrays, W_hh from them, and their gradients from
+    ∂L/∂W_hh."""
+
+    def __init__(self, init: np.ndarray | CayleyParams, as_array):
+        self.cayley = isinstance(init, CayleyParams)
+        raw = (init.A, init.d_real, init.d_pair) if self.cayley else (init,)
+        self.params = [as_array(p) for p in raw]
+
+    def weight(self):
+        """W_hh of the current parameters."""
+        if not self.cayley:
+            return self.params[0]
+        self._map = cayley_map(*self.params)
+        return self._map.W
+
+    def gradients(self, grad_W) -> list:
+        """∂L/∂(parameters) given ∂L/∂W_hh of the last :meth:`weight`."""
+        if not self.cayley:
+            return [grad_W]
+        return list(cayley_gradients(self._map, grad_W))
+
+
+class Adam:
+    """Adam (Kingma & Ba 2015) as ``torch.optim.Adam`` computes it (β₁ = 0.9, β₂ = 0.999,
+    ε = 1e-8, no weight decay), updating NumPy arrays or torch tensors in place."""
+
+    def __init__(self, params: list, betas=(0.9, 0.999), eps: float = 1e-8):
+        self.params, self.betas, self.eps, self.t = params, betas, eps, 0
+        self.m = [p * 0 for p in params]
+        self.v = [p * 0 for p in params]
+
+    def step(self, grads: list, lr: float) -> None:
+        self.t += 1
+        b1, b2 = self.betas
+        step_size = lr / (1 - b1**self.t)
+        root_correction = math.sqrt(1 - b2**self.t)
+        for p, g, m, v in zip(self.params, grads, self.m, self.v, strict=True):
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * (g * g)
+            p -= step_size * m / (v**0.5 / root_correction + self.eps)
+
+
+def clip_grad_norm(grads: list, max_norm: float) -> None:
+    """Scale the gradients in place so that their global norm is at most ``max_norm`` (as
+    ``torch.nn.utils.clip_grad_norm_``: factor max_norm / (norm + 1e-6), capped at 1)."""
+    norm = math.sqrt(sum(float((g * g).sum()) for g in grads))
+    factor = max_norm / (norm + 1e-6)
+    if factor < 1.0:
+        for g in grads:
+            g *= factor
+
+
+IO_INITS = {
+    # name: (distribution, scale of W_xh, scale of W_hy) for N_x inputs and N_h hidden units
+    "normal": ("normal", lambda N_x, N_h: N_x**-0.5, lambda N_x, N_h: N_h**-0.5),
+    "uniform": ("uniform", lambda N_x, N_h: N_x**-0.5, lambda N_x, N_h: N_h**-0.5),
+    "torch_rnn": ("uniform", lambda N_x, N_h: N_h**-0.5, lambda N_x, N_h: N_h**-0.5),
+    "oblique": ("normal", lambda N_x, N_h: 1.0, lambda N_x, N_h: 1.0 / N_h),
+}
+"""Initial W_xh and W_hy. ``normal``: N(0, 1/fan_in) each; ``uniform``: Unif[±fan_in^{-1/2}]
+(torch's ``nn.Linear`` default for both); ``torch_rnn``: Unif[±N_h^{-1/2}] for both (torch's
+``nn.RNN`` input weights and ``nn.Linear`` readout); ``oblique``: W_xh ~ N(0, 1), W_hy ~ N(0,
+1/N_h²), the defaults of Schuessler et al. (2024), their "small output" oblique regime. The scale
+is the standard deviation for ``normal`` and the half-width for ``uniform``."""
+
+
+def _io_weights(
+    rng: np.random.Generator, kind: str, N_x: int, N_h: int, N_y: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """(W_xh, W_hy) drawn as ``IO_INITS[kind]`` says, W_xh first."""
+    if kind not in IO_INITS:
+        raise ValueError(f"io_init must be one of {sorted(IO_INITS)}, got {kind!r}")
+    law, in_scale, out_scale = IO_INITS[kind]
+    draw = (
+        (lambda s, shape: rng.normal(0.0, s, shape))
+        if law == "normal"
+        else (lambda s, shape: rng.uniform(-s, s, shape))
+    )
+    W_xh = draw(in_scale(N_x, N_h), (N_h, N_x))
+    W_hy = draw(out_scale(N_x, N_h), (N_y, N_h))
+    return W_xh, W_hy
+
+
+def fixed_training_set(rng: np.random.Generator, module, params: dict, settings: TrainSettings):
+    """Batches from a training set of ``settings.train_set_batches`` batches drawn once and
+    iterated in epochs, its trials reshuffled every epoch (the paper's "30 epochs of 128
+    batches" read as a finite set)."""
+    n = settings.train_set_batches * settings.batch_size
+    data = module.generate(rng, n, **params)
+    while True:
+        order = rng.permutation(n)
+        for start in range(0, n, settings.batch_size):
+            pick = order[start : start + settings.batch_size]
+            yield tasks.Batch(data.inputs[pick], data.targets[pick], data.mask[pick])
+
+
+def train(
+    task: str,
+    task_params: dict,
+    construction: str,
+    n_hidden: int,
+    settings: TrainSettings,
+    rng: np.random.Generator,
+    heldout: tasks.Batch,
+    name: str = "model",
+    dynamics: Dynamics = DISCRETE,
+) -> TrainedModel:
+    """Train one RNN of ``n_hidden`` units of the family ``dynamics`` on ``task``.
+
+    W_xh and W_hy scaled by their fan-in (``settings.io_init``; the paper does not say); W_hh
+    from :func:`rnnschur.constructions.initial_recurrent`. Loss: mean squared error over the
+    masked steps (cross-entropy on the actions for a NeuroGym task, the task's ``LOSS``), its
+    gradients by :func:`rnnschur.bptt.loss_and_gradients`, in float32. Raises
+    :class:`TrainingDiverged`, naming ``name``, the step and the loss, when the loss is not
+    finite or exceeds ``settings.max_loss``.
+    """
+    retain_freed_memory()  # each step's arrays reused, not faulted in again (speed only)
+    module = tasks.get(task)
+    N_x, N_y = module.dims(**task_params)
+    as_array = _array_maker(settings.device)
+    recurrent = _Recurrent(initial_recurrent(construction, rng, n_hidden), as_array)
+    W_xh, W_hy = map(as_array, _io_weights(rng, settings.io_init, N_x, n_hidden, N_y))
+    params = [W_xh, W_hy, *recurrent.params]
+    optimizer = Adam(params)
+    sign = 1.0 if module.HIGHER_IS_BETTER else -1.0
+    loss = getattr(module, "LOSS", "mse")  # cross-entropy for a NeuroGym task
+    # Hidden noise in each family's own form: inside φ for the rate forms; √a σ ξ added to z_t
+    # in the current form (Schuessler et al.'s √dt σ), i.e. σ ξ / √a in the drive.
+    noise_scale = settings.hidden_noise / (math.sqrt(dynamics.leak) if dynamics.current_form else 1)
+
+    def as_numpy() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """float64 copies of W_xh, W_hh, W_hy."""
+        return tuple(_to_numpy(w).astype(np.float64) for w in (W_xh, recurrent.weight(), W_hy))
+
+    def score_on(batch: tasks.Batch, weights: tuple[np.ndarray, ...]) -> float:
+        return evaluate(batch, weights)[0]
+
+    def evaluate(batch: tasks.Batch, weights: tuple[np.ndarray, ...]) -> tuple[float, float]:
+        """(score, masked mean squared error) of one rollout."""
+        outputs = rollout(*weights, batch.inputs, dynamics=dynamics)
+        mse = masked_mean((outputs - batch.targets) ** 2, batch.mask)
+        return float(module.score(outputs, batch)), float(mse)
+
+    if settings.train_set_batches is not None and settings.curriculum:
+        raise ValueError(f"{name}: a fixed training set cannot follow a curriculum")
+    validation = module.generate(rng, settings.n_validation, **task_params)
+    initial = as_numpy()
+    checkpoints = [(0, score_on(validation, initial), initial)]
+
+    fixed_set = (
+        fixed_training_set(rng, module, task_params, settings)
+        if settings.train_set_batches is not None
+        else None
+    )
+    stage, log, reached, best, start = 0, [], False, None, time.perf_counter()
+    for step in range(1, settings.max_steps + 1):
+        lr = settings.lr
+        if settings.lr_halve_every:
+            lr = max(settings.lr * 0.5 ** ((step - 1) // settings.lr_halve_every), settings.lr_min)
+        horizon = settings.curriculum[stage] if settings.curriculum else None
+        batch_params = dict(task_params)
+        if horizon is not None:
+            batch_params[module.CURRICULUM_PARAM] = horizon
+        if fixed_set is None:
+            batch = module.generate(rng, settings.batch_size, **batch_params)
+        else:
+            batch = next(fixed_set)
+        x, y, mask = (as_array(a.swapaxes(0, 1)) for a in (batch.inputs, batch.targets, batch.mask))
+        noise = None
+        if settings.hidden_noise:
+            noise = as_array(noise_scale * rng.standard_normal((*x.shape[:2], n_hidden)))
+        W_hh = recurrent.weight()
+        loss_value, y_hat, (g_xh, g_hh, g_hy) = loss_and_gradients(
+            x, y, mask, W_xh, W_hh, W_hy, dynamics, noise, loss
+        )
+        if not loss_value <= settings.max_loss:  # also catches NaN
+            raise TrainingDiverged(
+                f"training of {name} diverged: loss {loss_value} at step {step} (lr {lr:g})"
+            )
+        grads = [g_xh, g_hy, *recurrent.gradients(g_hh)]
+        if settings.clip_grad_norm is not None:
+            clip_grad_norm(grads, settings.clip_grad_norm)
+        optimizer.step(grads, lr)
+
+        batch_score = float(module.score(_to_numpy(y_hat).swapaxes(0, 1), batch))
+        final_stage = stage == len(settings.curriculum) - 1 or not settings.curriculum
+        if not final_stage and sign * batch_score >= sign * settings.curriculum_threshold:
+            stage += 1
+        score = math.nan
+        if step % settings.eval_every == 0 or step == settings.max_steps:
+            current = as_numpy()
+            score, mse = evaluate(validation, current)
+            checkpoints.append((step, score, current))
+            if best is None or sign * score > sign * best[1]:
+                best = (step, score, current)
+            reached = final_stage and (
+                (settings.target_score is not None and sign * score >= sign * settings.target_score)
+                or (settings.target_mse is not None and mse <= settings.target_mse)
+            )
+        log.append((step, loss_value, batch_score, score, lr, horizon if horizon else -1))
+        if reached:
+            break
+
+    weights = best[2] if settings.keep_best else as_numpy()
+    if not all(np.all(np.isfinite(w)) for w in weights):
+        raise TrainingDiverged(f"training of {name} ended with non-finite weights at step {step}")
+    final = score_on(heldout, weights)
+    summary = {
+        "steps": step,
+        "reached_target": bool(reached),
+        "final_loss": loss_value,
+        f"heldout_{module.SCORE}": final,
+        "best_step": best[0],
+        f"best_validation_{module.SCORE}": best[1],
+        "kept_best": settings.keep_best,
+        "wall_seconds": time.perf_counter() - start,
+    }
+    stacked = {
+        "step": np.array([c[0] for c in checkpoints]),
+        "validation_score": np.array([c[1] for c in checkpoints]),
+        **{key: np.stack([c[2][i] for c in checkpoints]) for i, key in enumerate(WEIGHT_KEYS)},
+    }
+    return TrainedModel(*weights, log, summary, stacked)
+
+
+def _array_maker(device: str):
+    """float32 arrays of the training computation: NumPy on the CPU, torch tensors elsewhere."""
+    if device == "cpu":
+        return lambda a: np.ascontiguousarray(a, dtype=np.float32)
+    import torch
+
+    return lambda a: torch.tensor(np.ascontiguousarray(a), dtype=torch.float32, device=device)
+
+
+def _to_numpy(array) -> np.ndarray:
+    return array if isinstance(array, np.ndarray) else array.detach().cpu().numpy()

@@ -1,0 +1,342 @@
+"""Proof before verdicts: does the rollout, as described, compute the model's own outputs?
+
+A verdict about a model trained elsewhere is a verdict about the rollout of its arrays under a
+network description (:mod:`rnnschur.dynamics`). It is the model's only when that rollout
+reproduces the model's own outputs on the same inputs (noise off): given in the held-out file
+(``outputs``) or computed by running a torch module's forward. :func:`check` measures the
+relative RMS error of the full model's rollout against them; :func:`search` rolls the model out
+under every description there is (the leak of a leaky update found by a one-dimensional search)
+and ranks them; :func:`auto` picks the one that reproduces the outputs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+
+from rnnschur import heldout as heldout_sets
+from rnnschur.dynamics import DISCRETE, Description, Dynamics, catalogue_name, every_description
+from rnnschur.dynamics import resolve as resolve_dynamics
+from rnnschur.io import ArtifactError
+from rnnschur.models import OFFSET_KEYS, check_model
+from rnnschur.rnn import rollout
+
+TOLERANCE = 1e-3
+"""The largest relative RMS error ‖ŷ_rollout − ŷ_model‖ / ‖ŷ_model‖ (over every entry) at
+which a rollout counts as the model. A float32 model's own rounding gives about 1e-7 per step
+and 1e-6–1e-5 after a hundred steps; a wrong readout, timing or leak gives 1e-2 and more."""
+SEARCH_TRIALS = 64
+"""Trials of the held-out set the leak search rolls out (the chosen description is then checked
+on every trial)."""
+LEAK_GRID = np.geomspace(1e-3, 1.0, 25)
+"""Where the leak search starts: a ∈ [0.001, 1], log-spaced; refined by Brent's method."""
+
+
+class RolloutMismatch(ArtifactError):
+    """The rollout, as described, does not reproduce the model's own outputs."""
+
+
+def relative_rms(outputs: np.ndarray, reference: np.ndarray) -> float:
+    """‖outputs − reference‖_F / ‖reference‖_F over every entry (inf where not finite)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        error = float(np.sqrt(np.mean((outputs - reference) ** 2) / np.mean(reference**2)))
+    return error if np.isfinite(error) else float("inf")
+
+
+def model_outputs(model: dict[str, np.ndarray], inputs: np.ndarray, dynamics: Dynamics):
+    """The full model's rollout in float64 (its arrays and offsets, ``dynamics``)."""
+    offsets = {k: model[k] for k in OFFSET_KEYS if k in model}
+    W = (model["W_xh"], model["W_hh"], model["W_hy"])
+    with np.errstate(over="ignore", invalid="ignore"):
+        return rollout(*W, inputs, dtype=np.float64, **offsets, dynamics=dynamics)
+
+
+@dataclass(frozen=True)
+class Verification:
+    """How the rollout compares with the model's own outputs: the description used, the
+    relative RMS error and the largest absolute error (None: no outputs to compare with), the
+    tolerance, the trials compared and where the outputs came from."""
+
+    dynamics: Dynamics
+    error: float | None
+    max_error: float | None
+    tolerance: float
+    n_trials: int
+    source: str
+    found_by: str = "given"
+
+    @property
+    def verified(self) -> bool:
+        return self.error is not None and self.error <= self.tolerance
+
+    def line(self) -> str:
+        """One sentence for the first lines of a summary."""
+        if self.found_by == "module":
+            split = (
+                "W_hh's own moduli (no description needed)"
+                if self.dynamics.split_leak == 1
+                else f"the propagator of {self.dynamics.describe()}, a description not verified "
+                "(the module's parameters were not mapped onto W_xh, W_hh, W_hy: --keys)"
+            )
+            return (
+                "rollout not needed: every ablation runs the module's own forward (the model "
+                f"itself); the split by {split}"
+            )
+        if self.error is None:
+            return (
+                "rollout not verified: no outputs of the model were given (held-out key "
+                "`outputs`, or a torch module's forward), so nothing shows that the rollout "
+                f"as {self.dynamics.describe()} is the model"
+            )
+        state = "verified" if self.verified else "NOT reproduced"
+        how = " (description found by --dynamics auto)" if self.found_by == "auto" else ""
+        return (
+            f"rollout {state} against the model's own outputs ({self.source}, "
+            f"{self.n_trials} trials): relative RMS error {self.error:.2g}, max error "
+            f"{self.max_error:.2g} (tolerance {self.tolerance:g}){how}"
+        )
+
+    def as_dict(self) -> dict:
+        return {
+            "description": self.dynamics.describe(),
+            "catalogue": catalogue_name(self.dynamics),
+            "verified": self.verified,
+            "relative_rms_error": self.error,
+            "max_error": self.max_error,
+            "tolerance": self.tolerance,
+            "n_trials": self.n_trials,
+            "outputs_from": self.source,
+            "found_by": self.found_by,
+        }
+
+
+def check(
+    model: dict[str, np.ndarray],
+    inputs: np.ndarray,
+    outputs: np.ndarray | None,
+    dynamics: Dynamics,
+    tolerance: float = TOLERANCE,
+    source: str = "held-out outputs",
+) -> Verification:
+    """The full model rolled out as ``dynamics`` against ``outputs`` (n, T, N_y), or an
+    unverified record when ``outputs`` is None."""
+    if outputs is None:
+        return Verification(dynamics, None, None, tolerance, 0, "none")
+    ours = model_outputs(model, inputs, dynamics)
+    with np.errstate(invalid="ignore"):
+        largest = float(np.nanmax(np.abs(ours - outputs)))
+    return Verification(
+        dynamics,
+        relative_rms(ours, outputs),
+        largest if np.isfinite(largest) else float("inf"),
+        tolerance,
+        len(inputs),
+        source,
+    )
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A description and its rollout's relative RMS error on the search trials."""
+
+    dynamics: Dynamics
+    error: float
+
+    def text(self) -> str:
+        name = catalogue_name(self.dynamics)
+        return f"{self.dynamics.describe()}{f' [{name}]' if name else ''}: {self.error:.2g}"
+
+
+def fit_leak(
+    model: dict[str, np.ndarray],
+    inputs: np.ndarray,
+    outputs: np.ndarray,
+    description: Description,
+    split: str = "propagator",
+) -> Candidate:
+    """The leak a ∈ [0.001, 1] whose rollout under ``description`` is closest to ``outputs``:
+    the best point of :data:`LEAK_GRID`, refined by Brent's method between its neighbours, then
+    the shortest decimal that is as close (0.2, not 0.2000003)."""
+
+    def error(leak: float) -> float:
+        dynamics = description.with_leak(float(leak), split)
+        return relative_rms(model_outputs(model, inputs, dynamics), outputs)
+
+    if description.kind == "discrete":
+        return Candidate(description.with_leak(1.0, split), error(1.0))
+    grid = [error(a) for a in LEAK_GRID]
+    i = int(np.argmin(grid))
+    low, high = LEAK_GRID[max(i - 1, 0)], LEAK_GRID[min(i + 1, len(LEAK_GRID) - 1)]
+    refined = minimize_scalar(error, bounds=(low, high), method="bounded", options={"xatol": 1e-10})
+    leak, best = (refined.x, refined.fun) if refined.fun < grid[i] else (LEAK_GRID[i], grid[i])
+    for digits in range(1, 9):
+        short = float(f"{leak:.{digits}g}")
+        if 0 < short <= 1 and (e := error(short)) <= 1.5 * best + 1e-12:
+            leak, best = short, e
+            break
+    return Candidate(description.with_leak(float(leak), split), best)
+
+
+def search(
+    model: dict[str, np.ndarray],
+    inputs: np.ndarray,
+    outputs: np.ndarray,
+    split: str = "propagator",
+    n_trials: int = SEARCH_TRIALS,
+) -> list[Candidate]:
+    """Every description there is (:func:`rnnschur.dynamics.every_description`), each with its
+    best leak, ranked by how close its rollout comes to ``outputs`` on the first ``n_trials``
+    trials: the closest first and, among rollouts equally close (within 2×), a catalogue
+    entry before an unnamed one and a discrete update before a leaky one."""
+    inputs, outputs = inputs[:n_trials], outputs[:n_trials]
+    found = [fit_leak(model, inputs, outputs, d, split) for d in every_description()]
+    best = min(c.error for c in found)
+
+    def rank(c: Candidate):
+        return (
+            c.error > 2 * best + 1e-12,
+            catalogue_name(c.dynamics) is None,
+            c.dynamics.kind != "discrete",
+            c.error,
+        )
+
+    return sorted(found, key=rank)
+
+
+def auto(
+    model: dict[str, np.ndarray],
+    inputs: np.ndarray,
+    outputs: np.ndarray,
+    tolerance: float = TOLERANCE,
+    split: str = "propagator",
+    source: str = "held-out outputs",
+) -> Verification:
+    """The description that reproduces ``outputs`` (:func:`search`'s first), checked on every
+    trial; :class:`RolloutMismatch` listing the closest ones when none does."""
+    candidates = search(model, inputs, outputs, split)
+    verification = check(model, inputs, outputs, candidates[0].dynamics, tolerance, source)
+    if not verification.verified:
+        raise RolloutMismatch(
+            "--dynamics auto: no network description reproduces the model's own outputs "
+            f"(tolerance {tolerance:g}, relative RMS); closest: "
+            + "; ".join(c.text() for c in candidates[:3])
+            + ". The model computes something else (a nonlinear readout, noise, another "
+            "cell): run it as it computes with --torch-module FILE.py:CLASS --recurrent NAME"
+        )
+    return Verification(**{**verification.__dict__, "found_by": "auto"})
+
+
+def require_reproduced(
+    model: dict[str, np.ndarray],
+    inputs: np.ndarray,
+    outputs: np.ndarray,
+    dynamics: Dynamics,
+    tolerance: float = TOLERANCE,
+    source: str = "held-out outputs",
+) -> Verification:
+    """:func:`check`, raising :class:`RolloutMismatch` when the rollout is not the model: how
+    far off it is and which descriptions do reproduce the outputs (or come closest)."""
+    verification = check(model, inputs, outputs, dynamics, tolerance, source)
+    if verification.verified:
+        return verification
+    candidates = search(model, inputs, outputs, dynamics.split)
+    good = [c for c in candidates if c.error <= tolerance]
+    hint = (
+        "descriptions that do reproduce them: " + "; ".join(c.text() for c in good[:4])
+        if good
+        else "none of the catalogue's descriptions does; closest: "
+        + "; ".join(c.text() for c in candidates[:3])
+    )
+    raise RolloutMismatch(
+        f"the model rolled out as {dynamics.describe()} does not reproduce its own outputs "
+        f"({source}): relative RMS error {verification.error:.3g}, max error "
+        f"{verification.max_error:.3g}, tolerance {tolerance:g}. No ablation was run. {hint} "
+        "(or --dynamics auto)"
+    )
+
+
+def describe(
+    model: dict[str, np.ndarray],
+    heldout,
+    dynamics: str | Dynamics | None = None,
+    *,
+    stored: Dynamics | None = None,
+    leak: float | None = None,
+    nonlinearity: str | None = None,
+    readout: str | None = None,
+    timing: str | None = None,
+    split: str | None = None,
+    initial_state=None,
+    tolerance: float = TOLERANCE,
+) -> Verification:
+    """The description of the model's arrays (``stored``: what its file says) and how it was
+    verified: found by ``"auto"``, or as given and checked against the held-out set's
+    ``outputs`` where it has them (:class:`RolloutMismatch` if they differ)."""
+    if initial_state is not None:
+        h0 = heldout_sets.initial_state(initial_state)
+        model = check_model({**model, "h0": h0}, "initial_state")
+    batch, outputs = heldout_sets.read(heldout, model, where="heldout")
+    asked = {
+        "dynamics": dynamics,
+        "leak": leak,
+        "nonlinearity": nonlinearity,
+        "readout": readout,
+        "timing": timing,
+        "split": split,
+    }
+    _, verification = resolve_description(
+        model, stored, batch, outputs, "held-out outputs", tolerance, False, asked
+    )
+    return verification
+
+
+def resolve_description(
+    arrays, stored, batch, outputs, source, tolerance, runs_module, asked: dict
+):
+    """(the description, its :class:`Verification`): found (``auto``), or
+    given and checked against the model's own outputs where there are any. ``asked`` holds the
+    options dynamics, leak, nonlinearity, readout, timing and split as given (None: not)."""
+    split = asked["split"]
+    if asked["dynamics"] == "auto":
+        if outputs is None:
+            raise ValueError(
+                "--dynamics auto (dynamics='auto') needs the model's own outputs: the held-out "
+                "key 'outputs' (n, T, N_y), or a torch module whose forward computes them"
+            )
+        if arrays is None:
+            raise ValueError(
+                "--dynamics auto needs the model's arrays: map the module's parameters with "
+                "--keys W_xh=KEY,W_hh=KEY,W_hy=KEY (keys=...)"
+            )
+        found = auto(arrays, batch.inputs, outputs, tolerance, split or "propagator", source)
+        return found.dynamics, found
+    described = any(asked[k] is not None for k in ("dynamics", "leak", "nonlinearity", "readout"))
+    if runs_module and split is None and not described:
+        raise ValueError(
+            "a torch module run as it computes needs its split named: its description "
+            "(--dynamics KIND --leak A, or --dynamics auto) for the propagator's moduli, "
+            "or --split weights for W_hh's own moduli"
+        )
+    if isinstance(asked["dynamics"], Dynamics):
+        description = asked["dynamics"]
+        if split is not None:
+            description = Dynamics(**{**description.__dict__, "split": split})
+    else:
+        description = resolve_dynamics(
+            stored or DISCRETE,
+            asked["dynamics"],
+            asked["leak"],
+            asked["nonlinearity"],
+            split or "propagator",
+            asked["readout"],
+            asked["timing"],
+        )
+    if runs_module and (arrays is None or not described):
+        unverified = Verification(description, None, None, tolerance, 0, "none", "module")
+        return description, unverified
+    if outputs is None:
+        return description, check(arrays, batch.inputs, None, description, tolerance)
+    checked = require_reproduced(arrays, batch.inputs, outputs, description, tolerance, source)
+    return description, checked

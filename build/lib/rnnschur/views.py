@@ -1,0 +1,84 @@
+"""What the descriptive figures show of one model: its ordered spectrum and |T|, and example
+held-out trials of the full network and of each single-block ablation.
+
+Each function returns rows (dicts) for one model; the per-model rules write them and a
+collecting rule joins the models' files.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rnnschur.ablation import ablated_recurrent, delta_T
+from rnnschur.dynamics import DISCRETE, Dynamics
+from rnnschur.rnn import rollout
+from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, block_index, coupling_masks, n_dominant
+from rnnschur.tasks import Batch
+
+
+def spectrum_rows(schur: OrderedSchur, alpha: float) -> tuple[list[dict], list[dict]]:
+    """(eigenvalues, |T|) of one model.
+
+    eigenvalues: one row per eigenvalue in Schur order with ``index``, ``block``, ``real``,
+    ``imag``, ``modulus``, ``in_R`` (the alpha split of eq. 3), ``rho`` and ``alpha``. |T|: one
+    row per entry ``i``, ``j``, ``abs_T``, with ``n_R`` so a plot can draw the R/C blocks.
+    """
+    n = schur.T.shape[0]
+    n_R = n_dominant(schur, alpha)
+    blocks = block_index(schur)
+    moduli = np.abs(schur.eigenvalues)
+    eigenvalues = [
+        {
+            "index": k,
+            "block": int(blocks[k]),
+            "real": float(z.real),
+            "imag": float(z.imag),
+            "modulus": float(moduli[k]),
+            "in_R": k < n_R,
+            "rho": float(schur.spectral_radius),
+            "alpha": alpha,
+        }
+        for k, z in enumerate(schur.eigenvalues)
+    ]
+    abs_T = np.abs(schur.T)
+    entries = [
+        {"i": i, "j": j, "abs_T": float(abs_T[i, j]), "n_R": n_R}
+        for i in range(n)
+        for j in range(n)
+    ]
+    return eigenvalues, entries
+
+
+def rollout_rows(
+    W_xh: np.ndarray,
+    W_hh: np.ndarray,
+    W_hy: np.ndarray,
+    schur: OrderedSchur,
+    alpha: float,
+    batch: Batch,
+    dynamics: Dynamics = DISCRETE,
+) -> list[dict]:
+    """Outputs of the full network and of each single-block ablation (eq. 5) on the trials of
+    ``batch``, with the targets: one row per trial, time, line and variant (``full``,
+    ``-T_RR``, ``-T_CR``, ``-T_CC``) with ``value``, ``target`` and ``mask``."""
+    masks = coupling_masks(schur, alpha)
+    variants = {"full": W_hh}
+    for block in COUPLING_BLOCKS:
+        variants[f"-{block}"] = ablated_recurrent(W_hh, schur, delta_T(schur.T, masks, (block,)))
+    outputs = rollout(
+        W_xh, np.stack(list(variants.values())), W_hy, batch.inputs, dynamics=dynamics
+    )
+    mask = batch.line_mask
+    return [
+        {
+            "trial": trial,
+            "time": step,
+            "line": line,
+            "variant": name,
+            "value": float(outputs[k, trial, step, line]),
+            "target": float(batch.targets[trial, step, line]),
+            "mask": float(mask[trial, step, line]),
+        }
+        for k, name in enumerate(variants)
+        for trial, step, line in np.ndindex(batch.targets.shape)
+    ]

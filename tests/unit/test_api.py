@@ -1,0 +1,227 @@
+"""rnnschur.analyse from Python: arrays, a state_dict, a file and a live module give the same
+tables; a network trained with Schuessler et al.'s equations is analysed exactly through the
+native route (its description found by auto) and through the module route; files only on save."""
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+from torch import nn
+
+import rnnschur
+from rnnschur import convert, verify
+from rnnschur.tasks import flip_flop
+
+from conftest import REPO
+
+
+class SchuesslerNet(nn.Module):
+    """Schuessler et al.'s RNN_Net for dt < 1, written from their equations: the state h is
+    recorded before each update h ← (1 − dt) h + dt (W_hh tanh(h) + W_ih x) and decoded linearly
+    (parameter names as theirs: rnn.weight_ih_l0, rnn.weight_hh_l0, decoder.weight); their
+    initial scales: W_ih ~ N(0, 1), W_hh ~ N(0, g²/N), decoder N(0, 1/N²)."""
+
+    def __init__(self, n_in=3, n_hidden=32, n_out=3, dt=0.2, g=1.5):
+        super().__init__()
+        self.dt = dt
+        self.rnn = nn.RNN(n_in, n_hidden, bias=False, batch_first=True)
+        self.decoder = nn.Linear(n_hidden, n_out, bias=False)
+        with torch.no_grad():
+            self.rnn.weight_ih_l0.normal_(0, 1.0)
+            self.rnn.weight_hh_l0.normal_(0, g / n_hidden**0.5)
+            self.decoder.weight.normal_(0, 1.0 / n_hidden)
+
+    def forward(self, x, h_0=None, noise_std=0.0):
+        h = torch.zeros(x.shape[0], self.rnn.hidden_size)
+        recorded = []
+        for t in range(x.shape[1]):
+            recorded.append(h)
+            drive = torch.tanh(h) @ self.rnn.weight_hh_l0.T + x[:, t] @ self.rnn.weight_ih_l0.T
+            h = (1 - self.dt) * h + self.dt * drive
+            if noise_std:
+                h = h + self.dt**0.5 * noise_std * torch.randn_like(h)
+        return self.decoder(torch.stack(recorded, 1))
+
+
+def fvu(outputs, batch):
+    """Eq. (7) over the masked entries, written here."""
+    w = batch.mask
+    y_bar = (batch.targets * w).sum((0, 1)) / w.sum((0, 1))
+    return float(
+        ((outputs - batch.targets) ** 2 * w).sum() / ((batch.targets - y_bar) ** 2 * w).sum()
+    )
+
+
+@pytest.fixture(scope="module")
+def schuessler(tmp_path_factory):
+    """A Schuessler-form network trained by their recipe (Adam, noise 0.05 in training) on the
+    3-bit flip-flop; its state_dict, a held-out set with its own outputs (noise off)."""
+    folder = tmp_path_factory.mktemp("schuessler")
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    net = SchuesslerNet()
+    optimizer = torch.optim.Adam(net.parameters(), lr=3e-3)
+    for _ in range(300):
+        batch = flip_flop.generate(rng, 32)
+        x, y, m = (
+            torch.tensor(a, dtype=torch.float32) for a in (batch.inputs, batch.targets, batch.mask)
+        )
+        loss = (((net(x, noise_std=0.05) - y) ** 2) * m).sum() / m.sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    net.eval()
+    heldout = flip_flop.generate(rng, 128)
+    with torch.no_grad():
+        own = net(torch.tensor(heldout.inputs, dtype=torch.float32)).double().numpy()
+    torch.save(net.state_dict(), folder / "rnn_net.pt")
+    arrays = {"inputs": heldout.inputs, "targets": heldout.targets, "mask": heldout.mask}
+    np.savez(folder / "heldout.npz", **arrays, outputs=own)
+    np.savez(folder / "heldout_no_outputs.npz", **arrays)
+    return folder, net, heldout, own
+
+
+def test_native_route_with_auto_reproduces_their_network(schuessler):
+    folder, _, heldout, own = schuessler
+    result = rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", dynamics="auto")
+    found = result.dynamics
+    assert (found.kind, found.leak, found.readout, found.timing) == (
+        "leaky_current",
+        0.2,
+        "state",
+        "before",
+    )
+    assert result.verification.verified and result.verification.error < 1e-5
+    full = result.ablation.query("subset == 'none'")["score"]
+    assert full.to_numpy() == pytest.approx(fvu(own, heldout), rel=1e-5)
+    assert fvu(own, heldout) < 0.5  # it learned something
+    assert result.summary().splitlines()[2].startswith("**rollout verified")
+    assert "(description found by --dynamics auto)" in result.summary()
+
+
+def test_module_route_gives_the_native_routes_numbers(schuessler):
+    folder, net, _, _ = schuessler
+    native = rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", dynamics="auto")
+    module = rnnschur.analyse(
+        net,
+        folder / "heldout_no_outputs.npz",
+        "leaky_current",
+        leak=0.2,
+        readout="state",
+        timing="before",
+        recurrent="rnn.weight_hh_l0",
+    )
+    assert module.verification.verified  # the description against the module's own forward
+    assert module.verification.source == "the module's own forward"
+    a, b = native.ablation, module.ablation
+    assert (a["n_R"] == b["n_R"]).all() and np.allclose(a["mass_removed"], b["mass_removed"])
+    np.testing.assert_allclose(a["score"], b["score"], rtol=1e-4)
+    assert a["mass_removed"].max() > 0.05
+
+
+def test_a_mismatched_description_is_refused_before_any_ablation(schuessler, tmp_path):
+    folder, _, _, _ = schuessler
+    with pytest.raises(verify.RolloutMismatch) as error:
+        rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", "leaky_current", leak=0.2)
+    assert re.search(r"relative RMS error 0\.\d+", str(error.value))
+    assert "[schuessler_rnn_net]" in str(error.value)
+
+
+def test_the_module_route_needs_its_split_named(schuessler):
+    _, net, heldout, _ = schuessler
+    with pytest.raises(ValueError, match="needs its split named.*--split weights"):
+        rnnschur.analyse(net, heldout, recurrent="rnn.weight_hh_l0")
+    by_weights = rnnschur.analyse(net, heldout, recurrent="rnn.weight_hh_l0", split="weights")
+    assert "W_hh's own moduli" in by_weights.verification.line()
+
+
+def test_arrays_state_dict_file_and_live_module_give_equal_tables(schuessler):
+    folder, net, heldout, own = schuessler
+    arrays = convert.from_state_dict(folder / "rnn_net.pt")
+    data = {"inputs": heldout.inputs, "targets": heldout.targets, "mask": heldout.mask}
+    data["outputs"] = own
+    description = {"dynamics": "leaky_current", "leak": 0.2, "readout": "state", "timing": "before"}
+    routes = {
+        "arrays": rnnschur.analyse(arrays, data, **description),
+        "state_dict": rnnschur.analyse(net.state_dict(), data, **description),
+        "file": rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", **description),
+        "live module": rnnschur.analyse(net, heldout, **description),
+    }
+    first = routes["arrays"]
+    for name, result in routes.items():
+        assert result.verification.verified, name
+        for table in ("ablation", "verdicts", "spectrum", "subspace_control"):
+            got, expected = getattr(result, table), getattr(first, table)
+            pd.testing.assert_frame_equal(
+                got.drop(columns=["model"], errors="ignore"),
+                expected.drop(columns=["model"], errors="ignore"),
+                obj=f"{name} {table}",
+            )
+
+
+def test_save_refuses_earlier_results_and_force_clears_them(schuessler, tmp_path):
+    folder, _, heldout, _ = schuessler
+    result = rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", dynamics="auto")
+    out = tmp_path / "out"
+    files = result.save(out)
+    assert {p.name for p in out.iterdir()} == {p.name for p in files.values()}
+    stale = out / "readout_refit.csv"
+    stale.write_text("an earlier model's refit\n")
+    with pytest.raises(FileExistsError, match="already holds results"):
+        result.save(out)
+    result.save(out, force=True)
+    assert not stale.exists()  # no file of the earlier model beside the new ones
+    page = (out / "summary.html").read_text()
+    assert "rollout verified" in page and "data:image/png;base64," in page
+    assert "stabiliser:" in page and "leaky_current tanh (a = 0.2)" in page
+    assert "NaN" not in page
+    assert oct((out / "ablation.csv").stat().st_mode & 0o777) == oct(0o666 & ~_umask())
+
+
+def _umask():
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_without_outputs_the_summary_says_not_verified(schuessler):
+    folder, _, _, _ = schuessler
+    result = rnnschur.analyse(
+        folder / "rnn_net.pt",
+        folder / "heldout_no_outputs.npz",
+        "leaky_current",
+        leak=0.2,
+        readout="state",
+        timing="before",
+    )
+    assert result.summary().splitlines()[2].startswith("**rollout not verified")
+    assert result.summary().startswith("# rnn_net: Schur-coordinate ablations")
+
+
+def test_the_readme_python_example_runs_as_written(tmp_path, monkeypatch):
+    """The README's Python example, executed as written, on files it names."""
+    text = (REPO / "README.md").read_text()
+    block = re.search(r"```python\n(import rnnschur\n.*?)```", text, re.S)
+    assert block, "README has no Python example starting with 'import rnnschur'"
+    code = block[1]
+    make = re.search(r"python (examples/\S+/train\.py)", code) or re.search(
+        r"# made by (examples/\S+/train\.py)", code
+    )
+    assert make, "the example says which script makes its files"
+    import runpy
+    import shutil
+
+    (tmp_path / "examples").mkdir()
+    shutil.copytree(REPO / "examples" / "ctrnn_tutorial", tmp_path / "examples" / "ctrnn_tutorial")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("matplotlib.pyplot.show", lambda *a, **k: None)
+    runpy.run_path(str(tmp_path / make[1]), run_name="__main__")
+    namespace = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    result = namespace["result"]
+    assert result.verification.verified
+    assert result.dynamics.kind == "leaky" and result.dynamics.leak == 0.2
