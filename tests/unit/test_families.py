@@ -279,6 +279,8 @@ def test_the_torch_module_route_and_the_native_leaky_family_agree(tmp_path, caps
 def test_the_torch_module_route_refuses_bad_input(tmp_path, capsys):
     source = tmp_path / "ctrnn_module.py"
     source.write_text(MODULE_SOURCE)
+    broken = tmp_path / "broken_module.py"
+    broken.write_text("import a_package_nobody_has\n")
     weights, heldout = tmp_path / "w.pt", tmp_path / "h.npz"
     code = user_module(source)
     torch.save(code.Net().state_dict(), weights)
@@ -296,10 +298,29 @@ def test_the_torch_module_route_refuses_bad_input(tmp_path, capsys):
         (["--torch-module", f"{source}:Net", "--recurrent", "fc.weight"], "not a square"),
         (["--torch-module", f"{source}:Net"], "needs --recurrent"),
         (["--recurrent", "h2h.weight"], "not a TorchScript file"),
+        (  # the split must be named: a description or --split weights
+            ["--torch-module", f"{source}:Net", "--recurrent", "h2h.weight", "--time-first"],
+            "needs its split named: its description (--dynamics KIND --leak A, or --dynamics "
+            "auto) for the propagator's moduli, or --split weights",
+        ),
+        (
+            [
+                "--torch-module",
+                f"{source}:Net",
+                "--recurrent",
+                "h2h.weight",
+                "--init-kwargs",
+                '{"hidden": 3}',
+            ],
+            'cannot be built with --init-kwargs {"hidden": 3}: TypeError',
+        ),
+        (["--torch-module", f"{broken}:Net", "--recurrent", "h2h.weight"], "fails to import"),
     ]
     for flags, message in cases:
         assert cli.main([*base, *flags]) == 2, flags
-        assert message in capsys.readouterr().err, flags
+        err = capsys.readouterr().err
+        assert message in err, (flags, err)
+        assert len(err.strip().splitlines()) == 1, err  # one line, no traceback
     module = ["--torch-module", f"{source}:Net", "--recurrent", "h2h.weight", "--time-first"]
     args = ["analyse", str(weights), str(wrong), "--out", str(tmp_path / "out"), *module]
     assert cli.main(args) == 2
