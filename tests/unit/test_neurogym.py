@@ -75,17 +75,56 @@ def test_response_periods_of_other_envs():
 
 
 def test_choice_score_on_planted_outputs():
+    """Actions 0 (fixate, 4 scored steps), 2 (1 step) and 1 (1 step); Cohen's κ by hand."""
     targets = np.zeros((2, 4, 3))
     targets[:, :, 0] = 1
     targets[0, 3] = [0, 0, 1]
     targets[1, 3] = [0, 1, 0]
     mask = np.zeros((2, 4))
-    mask[:, 2:] = 1  # four scored steps
-    outputs = np.zeros((2, 2, 4, 3))  # two models
-    outputs[0, :, :, 0] = 1.0  # model 0: always fixate → right on steps 2, wrong on steps 3
-    outputs[1] = targets * 5 - 1  # model 1: always right
-    outputs[1, 1, 2] = [0, 0, 9]  # except once
-    assert np.allclose(_neurogym.choice_score(outputs, targets, mask), [0.5, 0.75])
+    mask[:, 1:] = 1  # six scored steps: fixate on 4, action 2 on 1, action 1 on 1
+    outputs = np.zeros((3, 2, 4, 3))  # three models
+    outputs[0, :, :, 0] = 1.0  # always fixate: recalls 1, 0, 0
+    outputs[1] = targets * 5 - 1  # always right
+    outputs[1, 0, 1] = [0, 0, 9]  # except once (a fixation step called action 2)
+    outputs[2, :, :, 2] = 1.0  # always action 2
+    # model 1: p_o = 5/6; chosen 3/6, 1/6, 2/6 and targets 4/6, 1/6, 1/6 of the six steps, so
+    # p_e = (12 + 1 + 2) / 36 and κ = (30/36 − 15/36) / (21/36) = 5/7; constants: p_o = p_e
+    assert np.allclose(_neurogym.choice_score(outputs, targets, mask), [0.0, 5 / 7, 0.0])
+    single = np.zeros((1, 3, 2))
+    single[..., 0] = 1
+    assert np.isnan(_neurogym.choice_score(np.zeros((1, 3, 2)), single, np.ones((1, 3))))
+
+
+BATTERY = (
+    "PerceptualDecisionMaking-v0",
+    "ContextDecisionMaking-v0",
+    "DelayMatchSample-v0",
+    "GoNogo-v0",
+    "ReadySetGo-v0",
+    "DelayComparison-v0",
+    "MultiSensoryIntegration-v0",
+    "DualDelayMatchSample-v0",
+)
+
+
+@pytest.mark.parametrize("env", BATTERY)
+def test_a_constant_output_scores_zero_on_every_battery_env(env):
+    """Always fixate, or always any one action: exactly 0; the targets themselves: 1."""
+    batch = neurogym_trials.draw(np.random.default_rng(0), 64, env, {"dt": 100})
+    n, T, K = batch.targets.shape
+    for action in range(K):
+        constant = np.zeros((n, T, K))
+        constant[..., action] = 1.0
+        score = _neurogym.choice_score(constant, batch.targets, batch.mask)
+        assert score == pytest.approx(0.0, abs=1e-12), (env, action)
+    assert _neurogym.choice_score(batch.targets, batch.targets, batch.mask) == 1.0
+    # the hit rate a constant answer gets is what this score no longer gives
+    fixate = np.zeros((n, T, K))
+    fixate[..., 0] = 1.0
+    hit_rate = (
+        (fixate.argmax(-1) == batch.targets.argmax(-1)) * batch.mask
+    ).sum() / batch.mask.sum()
+    assert hit_rate >= 0.0  # ReadySetGo's is ≈ 0.95 (printed by the docs' table)
 
 
 def test_analysis_jobs_see_the_task_without_neurogym(monkeypatch):

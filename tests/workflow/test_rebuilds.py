@@ -116,3 +116,71 @@ def test_a_finished_run_moved_elsewhere_has_nothing_to_do(quick_run, tmp_path):
     )
     assert result.returncode == 0, result.stdout[-3000:]
     assert job_counts(result.stdout) == {}, result.stdout[-3000:]
+
+
+def scheduled(output: str) -> list[tuple[str, dict]]:
+    """(rule, wildcards) of every job a dry run lists."""
+    jobs, rule = [], None
+    for line in output.splitlines():
+        line = line.strip()
+        if line.startswith(("rule ", "localrule ")) and line.endswith(":"):
+            rule = line.split()[1].rstrip(":")
+            jobs.append((rule, {}))
+        elif line.startswith("wildcards:") and jobs:
+            pairs = (item.split("=", 1) for item in line[len("wildcards:") :].split(","))
+            jobs[-1] = (rule, {k.strip(): v.strip() for k, v in pairs})
+    return jobs
+
+
+# One planted change per key of a task block, and the rules of that task it must schedule.
+TASK_KEY_CHANGES = {
+    "generator": ("flip_flop", {"generator": {"gap_min": 4}}, {"heldout", "train"}),
+    "n_heldout": ("flip_flop", {"n_heldout": 200}, {"heldout", "train"}),
+    "constructions": (
+        "flip_flop",
+        {"constructions": ["dense_orthogonal", "dense_default"]},
+        {"train"},
+    ),
+    "sizes": ("flip_flop", {"sizes": [16, 12]}, {"train"}),
+    "seeds": ("flip_flop", {"seeds": [0, 1, 2]}, {"train"}),
+    "training": ("flip_flop", {"training": {"lr": 0.002}}, {"train"}),
+    "training_overrides": (
+        "flip_flop",
+        {"training_overrides": {"dense_orthogonal": {"lr": 0.002}}},
+        {"train"},
+    ),
+    "checkpoints": ("flip_flop", {"checkpoints": {"milestones": [0.5]}}, {"checkpoint_ablation"}),
+    "model": ("flip_flop", {"model": {"dynamics": "leaky", "leak": 0.5}}, {"train", "schur"}),
+    "neurogym": (
+        "perceptual_decision",
+        {"neurogym": {"env": "PerceptualDecisionMaking-v0", "kwargs": {"dt": 100, "sigma": 0.3}}},
+        {"heldout", "train"},
+    ),
+}
+
+
+def test_every_key_of_a_task_block_is_a_rerun_trigger(quick_run, tmp_path):
+    """Keys read from the schema; each changed on a finished quick run schedules its task's
+    jobs, those it must, and no job of another task."""
+    import yaml
+
+    schema = yaml.safe_load((quick_run / "workflow/schemas/config.schema.yaml").read_text())
+    keys = set(schema["$defs"]["task"]["properties"])
+    assert keys == set(TASK_KEY_CHANGES), "a task-block key without a planted change here"
+    for key, (task, change, needed) in TASK_KEY_CHANGES.items():
+        layer = tmp_path / f"{key}.yaml"
+        layer.write_text(yaml.safe_dump({"tasks": {task: change}}))
+        result = snakemake(quick_run, "-n", *QUICK, "--configfile", str(layer))
+        assert result.returncode == 0, (key, result.stdout[-3000:])
+        jobs = scheduled(result.stdout)
+        tasks = {w["task"] for _, w in jobs if "task" in w}
+        assert tasks == {task}, (key, tasks)
+        rules = {rule for rule, w in jobs if w.get("task") == task}
+        assert needed <= rules, (key, sorted(rules))
+    env = tmp_path / "env.yaml"  # another env altogether: new trials, new models
+    env.write_text(
+        yaml.safe_dump({"tasks": {"perceptual_decision": {"neurogym": {"env": "GoNogo-v0"}}}})
+    )
+    result = snakemake(quick_run, "-n", *QUICK, "--configfile", str(env))
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert {"heldout", "train"} <= {r for r, w in scheduled(result.stdout) if w}

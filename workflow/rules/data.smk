@@ -16,6 +16,7 @@ rule heldout:
         runtime=5,
     params:
         generator=lambda w: task_config(w.task)["generator"],
+        neurogym=lambda w: task_config(w.task).get("neurogym"),  # a rerun trigger, as every key
         n=lambda w: task_config(w.task)["n_heldout"],
         base_seed=config["base_seed"],
     script:
@@ -41,6 +42,7 @@ rule fitting:
         runtime=5,
     params:
         generator=lambda w: task_config(w.task)["generator"],
+        neurogym=lambda w: task_config(w.task).get("neurogym"),
         n=config["readout_refit"]["n_trials"],
         base_seed=config["base_seed"],
     script:

@@ -26,6 +26,7 @@ rule train:
         generator=lambda w: task_config(w.task)["generator"],
         training=lambda w: training_settings(w.task, w.construction),
         model=lambda w: task_config(w.task)["model"],
+        neurogym=lambda w: task_config(w.task).get("neurogym"),  # its env and kwargs
         base_seed=config["base_seed"],
         device=config["device"],
         numerics=config["numerics"],

@@ -11,9 +11,13 @@ scipy and matplotlib: a second or two). Trials are drawn by :mod:`rnnschur.neuro
 Per trial: inputs the env's observations; targets one-hot over its actions (N_y = number of
 actions); the mask marks the steps of its response periods (:data:`RESPONSE_PERIODS`, read from
 each trial's periods); trials padded to the longest of the set, padding unscored and with
-all-zero targets. Score ``choice``: the fraction of masked steps where the argmax of the outputs
-equals that of the targets. Loss in training: cross-entropy on the actions over every step of a
-trial (padding excluded), as NeuroGym's own examples train (fixation is an action too).
+all-zero targets. Score ``choice``: the chance-corrected choice on the response periods
+(:func:`choice_score`: Cohen's κ of the argmax of the outputs against the actions), so that a
+constant output, always fixating or always one action, scores exactly 0 on every env, and a
+perfect one 1. NeuroGym's own per-trial correctness (``info["performance"]``, decided when
+the agent answers) needs the env stepped with the network in the loop; it is not used. Loss in
+training: cross-entropy on the actions over every step of a trial (padding excluded), as
+NeuroGym's own examples train (fixation is an action too).
 """
 
 from __future__ import annotations
@@ -40,10 +44,25 @@ def specs() -> dict[str, dict]:
 
 
 def choice_score(outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Fraction of masked steps where argmax of the output lines equals argmax of the targets;
-    ``outputs`` may have leading model axes (..., n, T, N_y)."""
-    hit = np.argmax(outputs, axis=-1) == np.argmax(targets, axis=-1)
-    return (hit * mask).sum(axis=(-2, -1)) / mask.sum()
+    """The chance-corrected choice on the masked steps: Cohen's κ of the argmax of the outputs
+    against the actions, (p_o − p_e) / (1 − p_e), with p_o the fraction of masked steps chosen
+    right and p_e = Σ_a p_target(a) p_chosen(a) the fraction a choice independent of the trial
+    would get right. A constant output, always fixating or always one action, has p_o = p_e: it
+    scores exactly 0; a perfect one 1. A plain hit rate would not fail: in ReadySetGo the "go"
+    is one step of a 16–30-step production period, and a network that never goes hits about
+    95 % of them. ``outputs`` may have leading model axes (..., n, T, N_y); NaN where the
+    targets hold a single action (nothing to tell apart)."""
+    chosen = np.argmax(outputs, axis=-1)
+    truth = np.argmax(targets, axis=-1)
+    weight = mask / mask.sum()
+    if len(np.unique(truth[mask > 0])) < 2:
+        return np.full(outputs.shape[:-3], np.nan)
+    p_o = ((chosen == truth) * weight).sum(axis=(-2, -1))
+    p_e = sum(
+        ((truth == a) * weight).sum() * ((chosen == a) * weight).sum(axis=(-2, -1))
+        for a in range(targets.shape[-1])
+    )
+    return (p_o - p_e) / (1.0 - p_e)
 
 
 @dataclass(frozen=True)
