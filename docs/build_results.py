@@ -58,10 +58,16 @@ def verdict_summary(folder: Path) -> str:
     if not path.is_file():
         return f"*(`{path}` not found)*"
     claims = pd.read_csv(path)
-    claims = claims[claims["n_seeds"] > 0]  # a claim of a task the run did not train
-    lines = ["| claim | source | seeds agreeing | verdict |", "|---|---|---|---|"]
+    claims = claims[claims["n_trained"] > 0]  # a claim of a task the run did not train
+    lines = [
+        "| claim | source | models learned | seeds agreeing | verdict |",
+        "|---|---|---|---|---|",
+    ]
     for r in claims.itertuples(index=False):
-        lines.append(f"| {r.claim} | {r.source} | {r.n_agree}/{r.n_seeds} | **{r.verdict}** |")
+        lines.append(
+            f"| {r.claim} | {r.source} | {r.n_learned}/{r.n_trained} | {r.n_agree}/{r.n_seeds} "
+            f"| **{r.verdict}** |"
+        )
     return "\n".join(lines)
 
 
@@ -283,8 +289,10 @@ def family_claims(folders: dict[str, Path]) -> str:
         path = folder / "tables" / "claims.csv"
         if path.is_file():
             table = pd.read_csv(path)
-            for r in table[table["n_seeds"] > 0].itertuples(index=False):
-                claims.setdefault(r.claim, {})[family] = f"{r.n_agree}/{r.n_seeds} **{r.verdict}**"
+            for r in table[table["n_trained"] > 0].itertuples(index=False):
+                claims.setdefault(r.claim, {})[family] = (
+                    f"{r.n_agree}/{r.n_seeds} **{r.verdict}** ({r.n_learned}/{r.n_trained} learned)"
+                )
     if not claims:
         return "*(no run of the families found)*"
     lines = ["| claim | " + " | ".join(folders) + " |", "|---|" + "---|" * len(folders)]
@@ -391,16 +399,16 @@ def profile_summary(folder: Path) -> str:
         return f"*(`{path}` not found)*"
     profile = pd.read_csv(path)
     lines = [
-        "| task | model | N_h | block | harm (mean) | 95 % interval | mass removed | ε-stabilizer "
-        "| verdict |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| task | model | N_h | learned | block | harm (mean) | 95 % interval | mass removed "
+        "| ε-stabilizer | verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in profile.itertuples(index=False):
         block = label(r.subset)
         lines.append(
-            f"| {r.task} | {r.construction} | {r.n_hidden} | {block} | {r.harm_mean:.3g} | "
-            f"[{r.ci_low:.3g}, {r.ci_high:.3g}] | {r.mass_removed:.3g} | "
-            f"{r.n_stabilizer}/{r.n_seeds} | **{r.verdict}** |"
+            f"| {r.task} | {r.construction} | {int(r.n_hidden)} | {r.n_learned}/{r.n_trained} | "
+            f"{block} | {r.harm_mean:.3g} | [{r.ci_low:.3g}, {r.ci_high:.3g}] | "
+            f"{r.mass_removed:.3g} | {r.n_stabilizer}/{r.n_seeds} | **{r.verdict}** |"
         )
     return "\n".join(lines)
 

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import stdtrit
 
+from rnnschur.learned import TOO_FEW
 from rnnschur.schur import COUPLING_BLOCKS
 
 PAPER_ALPHA = 0.9
@@ -260,19 +261,33 @@ def claim_models(ablation: pd.DataFrame, claim: Claim) -> tuple[int | None, pd.D
     return n_hidden, rows[rows["n_hidden"] == n_hidden]
 
 
-def evaluate_claims(ablation: pd.DataFrame, claims: list[Claim], level: float) -> pd.DataFrame:
-    """One row per claim: the claim, its statistic, the per-seed values (JSON list, by seed),
-    how many seeds agree, the mean and its t interval, the sign test and the verdict. Claims
-    whose models were not trained get verdict 'not run'."""
+def evaluate_claims(
+    ablation: pd.DataFrame, claims: list[Claim], level: float, min_models: int = 3
+) -> pd.DataFrame:
+    """One row per claim: the claim, its statistic, the per-seed values (JSON list, by seed) of
+    the models that learned their task (the ``learned`` column; all, where the table has none),
+    how many models learned of how many trained, how many seeds agree, the mean and its t
+    interval, the sign test and the verdict. Claims whose models were not trained get verdict
+    'not run'; claims with fewer than ``min_models`` learned models
+    :data:`rnnschur.learned.TOO_FEW`."""
     out = []
     for claim in claims:
         n_hidden, rows = claim_models(ablation, claim)
+        n_trained = rows["seed"].nunique()
+        if "learned" in rows:
+            rows = rows[rows["learned"].astype(bool)]
         per_seed = {
             int(seed): claim.statistic(model) for seed, model in rows.groupby("seed", sort=True)
         }
         values = np.array([v for v in per_seed.values() if not np.isnan(v)])
         low, high = t_interval(values, level)
         n_agree = int(np.sum(satisfies(values, claim.kind, claim.bound)))
+        if n_trained == 0:
+            call = "not run"
+        elif len(per_seed) < min_models:
+            call = TOO_FEW
+        else:
+            call = verdict(low, high, claim.kind, claim.bound)
         out.append(
             {
                 "claim_id": claim.claim_id,
@@ -285,6 +300,8 @@ def evaluate_claims(ablation: pd.DataFrame, claims: list[Claim], level: float) -
                 "kind": claim.kind,
                 "bound": claim.bound,
                 "per_seed": json.dumps({str(k): round(v, 6) for k, v in per_seed.items()}),
+                "n_trained": n_trained,
+                "n_learned": len(per_seed),
                 "n_seeds": len(values),
                 "n_agree": n_agree,
                 "mean": float(values.mean()) if len(values) else np.nan,
@@ -292,14 +309,18 @@ def evaluate_claims(ablation: pd.DataFrame, claims: list[Claim], level: float) -
                 "ci_high": high,
                 "test": f"two-sided Student t interval, {1 - level:.0%}",
                 "sign_test_p": sign_test(n_agree, len(values)),
-                "verdict": verdict(low, high, claim.kind, claim.bound) if len(rows) else "not run",
+                "verdict": call,
             }
         )
     return pd.DataFrame(out)
 
 
 def claims_per_variation(
-    ablation: pd.DataFrame, variations: pd.DataFrame, claims: list[Claim], level: float
+    ablation: pd.DataFrame,
+    variations: pd.DataFrame,
+    claims: list[Claim],
+    level: float,
+    min_models: int = 3,
 ) -> pd.DataFrame:
     """The claims (:func:`evaluate_claims`) under the paper config (``variation`` =
     ``paper_config``, from ``ablation``) and under each variation of the gap study (its models'
@@ -308,20 +329,23 @@ def claims_per_variation(
     frames = [("paper_config", ablation)] + list(variations.groupby("variation", sort=False))
     out = []
     for name, rows in frames:
-        table = evaluate_claims(rows, claims, level)
-        out.append(table[table["n_seeds"] > 0].assign(variation=name))
+        table = evaluate_claims(rows, claims, level, min_models)
+        out.append(table[table["n_trained"] > 0].assign(variation=name))
     return pd.concat(out, ignore_index=True)
 
 
-def claims_by_size(ablation: pd.DataFrame, claims: list[Claim], level: float) -> pd.DataFrame:
+def claims_by_size(
+    ablation: pd.DataFrame, claims: list[Claim], level: float, min_models: int = 3
+) -> pd.DataFrame:
     """The claims (:func:`evaluate_claims`) at every N_h the run trained for the claim's task
     and construction (the claims table tests the paper's N_h only): one row per claim and
     size; claims whose models were not trained are left out."""
     out = [
-        evaluate_claims(rows, claims, level) for _, rows in ablation.groupby("n_hidden", sort=True)
+        evaluate_claims(rows, claims, level, min_models)
+        for _, rows in ablation.groupby("n_hidden", sort=True)
     ]
     table = pd.concat(out, ignore_index=True)
-    table = table[table["n_seeds"] > 0].reset_index(drop=True)
+    table = table[table["n_trained"] > 0].reset_index(drop=True)
     return table.astype({"n_hidden": int})
 
 
@@ -337,19 +361,21 @@ def claims_grid_markdown(table: pd.DataFrame, column: str) -> str:
     ]
     for claim, rows in table.groupby("claim", sort=False):
         cell = {
-            getattr(r, column): f"{r.n_agree}/{r.n_seeds} {r.verdict}" for r in rows.itertuples()
+            getattr(r, column): f"{r.n_agree}/{r.n_seeds} {r.verdict}"
+            + (f" ({r.n_learned}/{r.n_trained} learned)" if r.n_learned < r.n_trained else "")
+            for r in rows.itertuples()
         }
         lines.append(f"| {claim} | " + " | ".join(cell.get(v, "—") for v in values) + " |")
     return "\n".join(lines) + "\n"
 
 
 def claims_markdown(table: pd.DataFrame) -> str:
-    """The claims table as Markdown: claim, statistic, per-seed values, agreement, interval,
-    sign test, verdict."""
+    """The claims table as Markdown: claim, statistic, per-seed values, models learned of
+    trained, agreement, interval, sign test, verdict."""
     lines = [
-        "| claim | source | N_h | statistic | per seed | agree | mean [interval] | sign p "
-        "| verdict |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| claim | source | N_h | statistic | per seed | learned | agree | mean [interval] "
+        "| sign p | verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in table.itertuples(index=False):
         seeds = ", ".join(f"{v:.3g}" for v in json.loads(r.per_seed).values()) or "—"
@@ -357,32 +383,40 @@ def claims_markdown(table: pd.DataFrame) -> str:
         bound = f" {'>' if r.kind == 'greater' else 'within ±'} {r.bound:g}"
         lines.append(
             f"| {r.claim} | {r.source} | {r.n_hidden} | {r.statistic}{bound} | {seeds} | "
-            f"{r.n_agree}/{r.n_seeds} | {interval} | {r.sign_test_p:.3g} | **{r.verdict}** |"
+            f"{r.n_learned}/{r.n_trained} | {r.n_agree}/{r.n_seeds} | {interval} | "
+            f"{r.sign_test_p:.3g} | **{r.verdict}** |"
         )
     return "\n".join(lines) + "\n"
 
 
 def block_profile(
-    ablation: pd.DataFrame, alpha: float, level: float, fragile_effect: float
+    ablation: pd.DataFrame, alpha: float, level: float, fragile_effect: float, min_models: int = 3
 ) -> pd.DataFrame:
     """The paper's picture for any task, tested over seeds: per task, construction, N_h and
     single coupling block at ``alpha``, the harm of removing the block (accuracy lost, or FVU
-    gained), its mean and two-sided t interval over seeds (confidence 1 − ``level``), the mean
-    Schur mass removed, the seeds in which the ablation is an ε-stabilizer and a verdict:
+    gained) in the models that learned their task (the ``learned`` column; all, where the table
+    has none), its mean and two-sided t interval over them (confidence 1 − ``level``), the mean
+    Schur mass removed, the models in which the ablation is an ε-stabilizer and a verdict:
     *fragile* where the interval lies above ``fragile_effect`` (a fragile functional direction),
-    *harmless* where it lies within ±``fragile_effect``, *empty* where no seed's block has mass,
-    else *inconclusive*."""
+    *harmless* where it lies within ±``fragile_effect``, *empty* where no model's block has
+    mass, :data:`rnnschur.learned.TOO_FEW` with fewer than ``min_models`` learned models, else
+    *inconclusive*; ``n_learned`` of ``n_trained``."""
     rows = ablation[
         np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(COUPLING_BLOCKS)
     ].copy()
     # harm: accuracy or choice lost (higher is better), FVU gained
     rows["harm"] = np.where(rows["metric"] == "fvu", 1, -1) * rows["delta_score"]
+    if "learned" not in rows:
+        rows["learned"] = True
     out = []
     keys = ["task", "construction", "n_hidden", "subset"]
-    for key, group in rows.groupby(keys, sort=False):
+    for key, everyone in rows.groupby(keys, sort=False):
+        group = everyone[everyone["learned"].astype(bool)]
         harm = group.sort_values("seed")["harm"].to_numpy(dtype=float)
         low, high = t_interval(harm, level)
-        if (group["mass_removed"] == 0).all():
+        if len(group) < min_models:
+            call = TOO_FEW
+        elif (group["mass_removed"] == 0).all():
             call = "empty"
         elif verdict(low, high, "greater", fragile_effect) == "holds":
             call = "fragile"
@@ -393,12 +427,14 @@ def block_profile(
         out.append(
             dict(zip(keys, key, strict=True))
             | {
-                "metric": group["metric"].iloc[0],
+                "metric": everyone["metric"].iloc[0],
+                "n_trained": len(everyone),
+                "n_learned": len(group),
                 "n_seeds": len(harm),
-                "harm_mean": float(harm.mean()),
+                "harm_mean": float(harm.mean()) if len(harm) else np.nan,
                 "ci_low": low,
                 "ci_high": high,
-                "mass_removed": float(group["mass_removed"].mean()),
+                "mass_removed": float(group["mass_removed"].mean()) if len(group) else np.nan,
                 "n_stabilizer": int(group["stabilizer"].sum()),
                 "verdict": call,
             }

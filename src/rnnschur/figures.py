@@ -459,21 +459,35 @@ def fig_checkpoint_ablation(checkpoints: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-VERDICT_MARKS = {"fragile": "▲", "harmless": "○", "inconclusive": "?", "empty": "–"}
+VERDICT_MARKS = {
+    "fragile": "▲",
+    "harmless": "○",
+    "inconclusive": "?",
+    "empty": "–",
+    "too few learned models": "✕",
+}
 """How a block profile verdict is marked in its heat map cell."""
 
 
 def fig_block_profile(profile: pd.DataFrame) -> plt.Figure:
-    """Task × coupling block heat map of the harm of removing the block (mean over seeds;
-    accuracy or choice lost, FVU gained), each cell marked with its verdict (▲ fragile, ○
-    harmless, ? inconclusive, – empty); one row per task, construction and N_h."""
+    """Task × coupling block heat map of the harm of removing the block (mean over the models
+    that learned; accuracy or choice lost, FVU gained), each cell marked with its verdict (▲
+    fragile, ○ harmless, ? inconclusive, – empty); a group with too few learned models greyed
+    and marked ✕; one row per task, construction and N_h, with n learned / n trained."""
+    learned_of = (
+        " · " + profile["n_learned"].astype(str) + "/" + profile["n_trained"].astype(str)
+        if "n_learned" in profile
+        else ""
+    )
     profile = profile.assign(
         row=profile["task"]
         + " · "
         + profile["construction"]
         + " · N_h "
         + profile["n_hidden"].astype(str)
+        + learned_of
     )
+    too_few = profile.set_index(["row", "subset"])["verdict"].eq("too few learned models")
     rows = list(dict.fromkeys(profile["row"]))
     harm = profile.pivot_table(index="row", columns="subset", values="harm_mean").reindex(
         index=rows, columns=list(SINGLE_BLOCKS)
@@ -485,6 +499,10 @@ def fig_block_profile(profile: pd.DataFrame) -> plt.Figure:
     image = ax.imshow(harm.to_numpy(), cmap="RdBu_r", vmin=-limit, vmax=limit, aspect="auto")
     for i, row in enumerate(rows):
         for j, block in enumerate(SINGLE_BLOCKS):
+            if too_few.get((row, block), False):
+                ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, color="0.82", zorder=2))
+                ax.text(j, i, "✕ too few", ha="center", va="center", fontsize=7, zorder=3)
+                continue
             mark = VERDICT_MARKS.get(verdict.get((row, block), ""), "")
             value = harm.iloc[i, j]
             text = "" if np.isnan(value) else f"{value:.2g} {mark}"
@@ -494,7 +512,10 @@ def fig_block_profile(profile: pd.DataFrame) -> plt.Figure:
     ax.set_yticks(range(len(rows)), rows)
     ax.grid(False)
     fig.colorbar(image, ax=ax, label="harm of removing the block")
-    ax.set_title("▲ fragile  ○ harmless  ? inconclusive  – empty", fontsize=8)
+    ax.set_title(
+        "▲ fragile  ○ harmless  ? inconclusive  – empty  ✕ too few learned (rows: learned/trained)",
+        fontsize=8,
+    )
     return fig
 
 

@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from rnnschur import paper
+from rnnschur import learned, paper
 from rnnschur.ablation import SUBSETS, subset_name
 
 SUBSET_NAMES = [subset_name(s) for s in SUBSETS]
@@ -163,12 +163,16 @@ def paper_vs_reproduced_markdown(table: pd.DataFrame) -> str:
     return markdown(display)
 
 
-def model_summary(metas: list[dict]) -> pd.DataFrame:
-    """One row per trained model from its meta data, with the versions that made it
-    (``version_<software>`` columns: torch, NumPy and its BLAS, SciPy and its LAPACK, ...)."""
+def model_summary(metas: list[dict], criteria: dict[str, dict]) -> pd.DataFrame:
+    """One row per trained model from its meta data: its held-out score, whether it learned its
+    task (:func:`rnnschur.learned.has_learned` with ``criteria[task]``, and the criterion in
+    words) and the versions that made it (``version_<software>`` columns: torch, NumPy and its
+    BLAS, SciPy and its LAPACK, ...)."""
     rows = []
     for meta in metas:
         summary = meta["summary"]
+        score = summary[f"heldout_{meta['metric']}"]
+        criterion = criteria[meta["task"]]
         rows.append(
             {
                 "task": meta["task"],
@@ -176,7 +180,9 @@ def model_summary(metas: list[dict]) -> pd.DataFrame:
                 "n_hidden": meta["n_hidden"],
                 "seed": meta["seed"],
                 "metric": meta["metric"],
-                "heldout_score": summary[f"heldout_{meta['metric']}"],
+                "heldout_score": score,
+                "learned": learned.has_learned(meta["metric"], score, criterion),
+                "learned_criterion": learned.describe(meta["metric"], criterion),
                 "steps": summary["steps"],
                 "best_step": summary["best_step"],
                 "best_validation_score": summary[f"best_validation_{meta['metric']}"],

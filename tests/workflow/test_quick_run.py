@@ -133,14 +133,25 @@ def test_claims_follow_from_the_per_seed_tables(quick_run):
         (ablation["task"] == "copy")
         & (ablation["construction"] == "dense_orthogonal")
         & np.isclose(ablation["alpha"], 0.9)
+        & ablation["learned"]  # only the models that learned enter a claim
     ].pivot_table(index="seed", columns="subset", values="accuracy")
     expected = (copy["none"] - copy["T_CR"]).round(6).tolist()
     row = claims.loc["copy_T_CR_harmful"]
     assert list(json.loads(row["per_seed"]).values()) == pytest.approx(expected)
     assert row["n_agree"] == sum(v > row["bound"] for v in expected)
-    # Every verdict follows from its interval and bound.
+    models = pd.read_csv(tables(quick_run) / "models.csv")
+    # learned as its criterion says, from the held-out score models.csv records
+    for m in models.itertuples():
+        if m.metric == "fvu":
+            assert m.learned == (m.heldout_score <= 0.1), m
+        else:
+            chance = 0.5 if m.metric == "accuracy" else 0.0
+            assert m.learned == ((m.heldout_score - chance) / (1 - chance) >= 0.5), m
+    # Every verdict follows from its interval and bound, given enough learned models.
     for r in claims.itertuples():
-        if np.isnan(r.ci_low):
+        if r.n_trained and r.n_learned < 2:  # the quick preset's min_models
+            assert r.verdict == "too few learned models"
+        elif np.isnan(r.ci_low):
             assert r.verdict in ("inconclusive", "not run")
         elif r.kind == "greater":
             assert (r.verdict == "holds") == (r.ci_low > r.bound)
@@ -160,7 +171,7 @@ def test_block_profile_follows_from_the_ablation_table(quick_run):
     profile = pd.read_csv(tables(quick_run) / "block_profile.csv")
     # Every task and construction trained, each single block once (2 seeds each in the preset).
     assert len(profile) == 3 * ablation.groupby(["task", "construction"]).ngroups
-    assert set(profile["subset"]) == {"T_RR", "T_CR", "T_CC"} and (profile["n_seeds"] == 2).all()
+    assert set(profile["subset"]) == {"T_RR", "T_CR", "T_CC"} and (profile["n_trained"] == 2).all()
     for r in profile.itertuples():
         rows = ablation[
             (ablation["task"] == r.task)
@@ -168,7 +179,12 @@ def test_block_profile_follows_from_the_ablation_table(quick_run):
             & (ablation["n_hidden"] == r.n_hidden)
             & (ablation["subset"] == r.subset)
             & np.isclose(ablation["alpha"], 0.9)
+            & ablation["learned"]
         ]
+        assert r.n_learned == len(rows)
+        if len(rows) < 2:  # the quick preset's min_models
+            assert r.verdict == "too few learned models"
+            continue
         harm = rows["delta_fvu"] if r.metric == "fvu" else -rows["delta_score"]
         assert r.harm_mean == pytest.approx(harm.mean())
         half = stats.t.ppf(0.975, len(harm) - 1) * harm.std(ddof=1) / np.sqrt(len(harm))

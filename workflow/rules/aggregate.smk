@@ -1,7 +1,9 @@
 rule collect_ablations:
-    """One tidy table of every ablation of every model."""
+    """One tidy table of every ablation of every model, with whether the model learned its task
+    (decided once, in models.csv)."""
     input:
-        model_files(f"{R}/ablation/{MODEL}.csv"),
+        ablations=model_files(f"{R}/ablation/{MODEL}.csv"),
+        models=f"{TABLES}/models.csv",
     output:
         report(f"{TABLES}/ablation.csv", caption="../report/ablation.rst", category="Tables"),
     log:
@@ -38,6 +40,8 @@ rule collect_models:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        criteria=learned_criteria(),
     script:
         "../scripts/collect_models.py"
 
@@ -113,6 +117,7 @@ rule claims:
         runtime=5,
     params:
         claims=config["claims"],
+        min_models=config["learned"]["min_models"],
     script:
         "../scripts/claims.py"
 
@@ -144,5 +149,6 @@ rule block_profile:
         alpha=config["alpha"],
         level=config["claims"]["level"],
         fragile_effect=config["claims"]["fragile_effect"],
+        min_models=config["learned"]["min_models"],
     script:
         "../scripts/block_profile.py"

@@ -285,6 +285,13 @@ def task_config(task):
     return config["tasks"][task]
 
 
+def learned_criteria():
+    """{task: criterion of learned} (rnnschur.learned: the top-level learned block, then the
+    task's own)."""
+    shared = {k: v for k, v in config["learned"].items() if k != "min_models"}
+    return {t: {**shared, **s.get("learned", {})} for t, s in config["tasks"].items()}
+
+
 def training_settings(task, construction):
     """The task's training settings with the construction's overrides applied."""
     settings = dict(task_config(task)["training"])

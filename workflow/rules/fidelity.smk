@@ -88,5 +88,7 @@ rule gap_attribution:
         variations=fidelity_variations(),
         seeds=config["fidelity"]["seeds"],
         claims=config["claims"],
+        criteria=learned_criteria(),
+        min_models=config["learned"]["min_models"],
     script:
         "../scripts/gap_attribution.py"

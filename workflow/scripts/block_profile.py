@@ -11,7 +11,11 @@ from rnnschur.claims import block_profile  # noqa: E402
 
 params = snakemake.params
 profile = block_profile(
-    pd.read_csv(snakemake.input[0]), params.alpha, params.level, params.fragile_effect
+    pd.read_csv(snakemake.input[0]),
+    params.alpha,
+    params.level,
+    params.fragile_effect,
+    params.min_models,
 )
 io.save_csv(snakemake.output.csv, profile)
 numbers = profile.select_dtypes("float").columns

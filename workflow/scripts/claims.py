@@ -18,9 +18,9 @@ from rnnschur.claims import (  # noqa: E402
 settings = snakemake.params.claims
 claims = paper_claims(settings["tolerance_accuracy"], settings["much_greater"])
 ablation = pd.read_csv(snakemake.input[0])
-table = evaluate_claims(ablation, claims, settings["level"])
+table = evaluate_claims(ablation, claims, settings["level"], snakemake.params.min_models)
 io.save_csv(snakemake.output.csv, table)
 io.save_text(snakemake.output.md, claims_markdown(table))
-by_size = claims_by_size(ablation, claims, settings["level"])
+by_size = claims_by_size(ablation, claims, settings["level"], snakemake.params.min_models)
 io.save_csv(snakemake.output.by_size_csv, by_size)
 io.save_text(snakemake.output.by_size_md, claims_grid_markdown(by_size, "n_hidden"))

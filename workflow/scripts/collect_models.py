@@ -11,7 +11,7 @@ from rnnschur import io  # noqa: E402
 from rnnschur.tables import model_summary  # noqa: E402
 
 metas = [json.loads(open(path).read()) for path in snakemake.input.meta]
-io.save_csv(snakemake.output.models, model_summary(metas))
+io.save_csv(snakemake.output.models, model_summary(metas, snakemake.params.criteria))
 curves = []
 for meta, path in zip(metas, snakemake.input.logs, strict=True):
     log = pd.read_csv(path).dropna(subset=["validation_score"])

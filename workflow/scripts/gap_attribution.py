@@ -6,7 +6,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from rnnschur import io  # noqa: E402
+from rnnschur import io, learned  # noqa: E402
 from rnnschur.claims import (  # noqa: E402
     claims_grid_markdown,
     claims_per_variation,
@@ -16,6 +16,7 @@ from rnnschur.gaps import gap_markdown, gap_table  # noqa: E402
 
 descriptions = {k: v["description"] for k, v in snakemake.params.variations.items()}
 variations = pd.concat([pd.read_csv(path) for path in snakemake.input.variations])
+variations = learned.mark(variations, snakemake.params.criteria)  # no models.csv for these
 ablation = pd.read_csv(snakemake.input.ablation)
 table = gap_table(ablation, variations, descriptions, snakemake.params.seeds)
 io.save_csv(snakemake.output.csv, table)
@@ -24,6 +25,8 @@ io.save_text(snakemake.output.md, gap_markdown(table))
 settings = snakemake.params.claims
 claims = paper_claims(settings["tolerance_accuracy"], settings["much_greater"])
 paper_seeds = ablation[ablation["seed"].isin(snakemake.params.seeds)]
-per_variation = claims_per_variation(paper_seeds, variations, claims, settings["level"])
+per_variation = claims_per_variation(
+    paper_seeds, variations, claims, settings["level"], snakemake.params.min_models
+)
 io.save_csv(snakemake.output.claims_csv, per_variation)
 io.save_text(snakemake.output.claims_md, claims_grid_markdown(per_variation, "variation"))
