@@ -2,8 +2,9 @@
 
 The ablation keeps W_hy fixed. Does the perturbed latent dynamics still hold the task? Fit a new
 linear readout ŷ_t = W' h̃_t by ridge regression on the ablated network's hidden states over the
-scored steps of a fitting set, choose the regularisation on a validation split of it, and score
-the refit network on the held-out set. Like the network, the readout has no bias.
+scored entries of a fitting set (each output line on its own scored steps where the task has a
+mask per line), choose the regularisation on a validation split of it, and score the refit
+network on the held-out set. Like the network, the readout has no bias.
 """
 
 from __future__ import annotations
@@ -28,22 +29,52 @@ def ridge(H: np.ndarray, Y: np.ndarray, lam: float) -> np.ndarray:
 
 
 def scored_samples(hidden: np.ndarray, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
-    """(hidden states, targets) at the scored steps (mask = 1), as sample rows; with a mask per
-    output line, at the steps where every line is scored."""
-    scored = batch.mask > 0 if batch.mask.ndim == 2 else (batch.mask > 0).all(axis=-1)
+    """(hidden states, targets) at the scored steps (mask = 1, one mask for every line), as
+    sample rows."""
+    scored = batch.mask > 0
     return hidden[scored].astype(np.float64), batch.targets[scored]
+
+
+def line_samples(hidden: np.ndarray, batch: Batch, line: int) -> tuple[np.ndarray, np.ndarray]:
+    """(hidden states, targets of output ``line``) at the steps where that line is scored."""
+    scored = batch.line_mask[..., line] > 0
+    return hidden[scored].astype(np.float64), batch.targets[..., line][scored]
 
 
 def fit_readout(
     hidden_fit: np.ndarray, fit: Batch, hidden_val: np.ndarray, val: Batch, grid: list[float]
 ) -> tuple[np.ndarray, float]:
     """The ridge readout with the ``lam`` of ``grid`` of least validation squared error, refit
-    on the fitting and validation trials together; returns (W', lam)."""
-    H_fit, Y_fit = scored_samples(hidden_fit, fit)
-    H_val, Y_val = scored_samples(hidden_val, val)
-    errors = [np.mean((H_val @ ridge(H_fit, Y_fit, lam).T - Y_val) ** 2) for lam in grid]
-    lam = grid[int(np.argmin(errors))]
-    return ridge(np.vstack([H_fit, H_val]), np.vstack([Y_fit, Y_val]), lam), lam
+    on the fitting and validation trials together; returns (W', lam). Each output line is fit
+    on the entries that score it, the entries the refit network is scored on: with one mask for
+    every line, all lines on the same steps; with a mask per line (flip-flop), each line on its
+    own steps, and the validation error summed over every scored entry."""
+    if fit.mask.ndim == 2:
+        H_fit, Y_fit = scored_samples(hidden_fit, fit)
+        H_val, Y_val = scored_samples(hidden_val, val)
+        errors = [np.mean((H_val @ ridge(H_fit, Y_fit, lam).T - Y_val) ** 2) for lam in grid]
+        lam = grid[int(np.argmin(errors))]
+        return ridge(np.vstack([H_fit, H_val]), np.vstack([Y_fit, Y_val]), lam), lam
+    lines = range(fit.targets.shape[-1])
+    fits = [line_samples(hidden_fit, fit, j) for j in lines]
+    vals = [line_samples(hidden_val, val, j) for j in lines]
+    count = sum(len(y) for _, y in vals)
+
+    def validation_error(lam: float) -> float:
+        return (
+            sum(
+                np.sum((H_v @ ridge(H_f, y_f[:, None], lam).T - y_v[:, None]) ** 2)
+                for (H_f, y_f), (H_v, y_v) in zip(fits, vals, strict=True)
+            )
+            / count
+        )
+
+    lam = grid[int(np.argmin([validation_error(lam) for lam in grid]))]
+    rows = [
+        ridge(np.vstack([H_f, H_v]), np.concatenate([y_f, y_v])[:, None], lam)[0]
+        for (H_f, y_f), (H_v, y_v) in zip(fits, vals, strict=True)
+    ]
+    return np.stack(rows), lam
 
 
 def split(batch: Batch, validation_fraction: float) -> tuple[Batch, Batch]:

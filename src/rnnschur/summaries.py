@@ -26,6 +26,7 @@ def subspace_verdicts(controls: pd.DataFrame, floor: float, ratio: float) -> pd.
     harm of its controls (``inside``, ``complement``, ``matched``) and the verdict of
     :func:`rnnschur.subspace.verdict` against the overlap-matched controls."""
     keys = [*MODEL_KEYS, "subset", "subspace", "dim", "side", "chance_overlap", "relative_norm"]
+    keys += [k for k in ("n_trials", "n_heldout") if k in controls]  # scored on n of n_heldout
     ablation = controls[controls["kind"] == "ablation"].set_index(keys)[["overlap", "harm"]]
     means = controls[controls["kind"] != "ablation"].pivot_table(
         index=keys, columns="kind", values="harm", aggfunc="mean"
@@ -61,6 +62,9 @@ def subspace_summary(verdicts: pd.DataFrame) -> pd.DataFrame:
         ]
     ].mean()
     out["n_models"] = grouped.size()
+    for column in ("n_trials", "n_heldout"):  # the held-out trials scored, of how many
+        if column in frame:
+            out[column] = grouped[column].min().astype(int)
     out["n_explained"] = grouped["verdict"].apply(lambda v: int((v == "explained").sum()))
     out["verdict"] = grouped["verdict"].agg(lambda v: v.value_counts().index[0])
     return out.reset_index()

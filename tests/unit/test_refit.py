@@ -62,3 +62,40 @@ def test_refit_restores_a_network_whose_readout_was_spoiled():
     assert full["subset"] == "none" and full["ridge_lambda"] == 1e-10
     assert full["fixed_score"] > 0.5 and full["refit_score"] < 1e-6
     assert all(np.isfinite(r["refit_score"]) for r in rows)
+
+
+def test_with_a_mask_per_line_each_line_is_fit_where_it_is_scored():
+    """Planted: line 0 scored on steps 0-11, line 1 on steps 8-19 (flip-flop's kind of mask),
+    targets a noisy linear read of the hidden states that changes where both lines are scored,
+    W_hy their least-squares readout over the scored entries (computed here). The refit of the full model, fit on the entries it is
+    scored on, is at least as good as W_hy on its fitting data; fit only where both lines are
+    scored (4 steps) it was worse."""
+    rng = np.random.default_rng(2)
+    n, N_x, T = 10, 2, 20
+    W_xh = rng.standard_normal((n, N_x))
+    W_hh = 0.9 * np.linalg.qr(rng.standard_normal((n, n)))[0]
+    inputs = rng.standard_normal((80, T, N_x))
+    _, hidden = rollout(W_xh, W_hh, np.zeros((2, n)), inputs, return_hidden=True, dtype=np.float64)
+    targets = hidden @ rng.standard_normal((2, n)).T + 0.3 * rng.standard_normal((80, T, 2))
+    targets[:, 8:12] = hidden[:, 8:12] @ rng.standard_normal((2, n)).T  # another read there
+    mask = np.zeros((80, T, 2))
+    mask[:, :12, 0] = 1
+    mask[:, 8:, 1] = 1
+    batch = Batch(inputs, targets, mask)
+    W_hy = np.stack(
+        [
+            np.linalg.lstsq(hidden[mask[..., j] > 0], targets[..., j][mask[..., j] > 0])[0]
+            for j in (0, 1)
+        ]
+    )
+    fit, val = refit.split(batch, 0.25)
+    W_refit, _ = refit.fit_readout(hidden[:60], fit, hidden[60:], val, [1e-10])
+
+    def masked_error(W):
+        return float((((hidden @ W.T - targets) ** 2) * mask).sum() / mask.sum())
+
+    assert masked_error(W_refit) <= masked_error(W_hy) * (1 + 1e-9)
+    # the old way: both lines fit on the 4 steps where both are scored
+    both = mask.all(axis=-1)
+    W_old = np.linalg.lstsq(hidden[both], targets[both])[0].T
+    assert masked_error(W_old) > 2 * masked_error(W_hy)

@@ -48,4 +48,6 @@ rows = subspace.evaluate_controls(
     rng,
     dynamics=dynamics,
 )
-io.save_rows(snakemake.output[0], io.labelled(rows, w))
+# the table says on how many of the held-out trials it was scored (config subspace_control.n_trials)
+scored_on = {"n_trials": len(batch.inputs), "n_heldout": len(heldout.inputs)}
+io.save_rows(snakemake.output[0], io.labelled([r | scored_on for r in rows], w))
