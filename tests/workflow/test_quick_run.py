@@ -349,17 +349,20 @@ def test_weights_match_the_reference_hashes(quick_run):
 
 
 def test_the_leaky_model_is_analysed_as_it_was_trained(quick_run):
-    """The gap study's Schuessler network (current form, a = 0.2) stores its family beside its
-    weights; the ablation job rolls it out as that family, so its full-model FVU is the one
-    training measured on the same held-out set."""
+    """The gap study's Schuessler network (current form, a = 0.2, the state read before the
+    update) stores its description beside its weights; the ablation job rolls it out as that,
+    so its full-model FVU is the one training measured on the same held-out set."""
     folder = quick_run / "results/quick/fidelity/schuessler_network/sine/seed0"
     with np.load(folder / "weights.npz") as weights:
         assert str(weights["dynamics"]) == "leaky_current" and float(weights["leak"]) == 0.2
+        assert str(weights["readout"]) == "state" and str(weights["timing"]) == "before"
     meta = json.loads((folder / "meta.json").read_text())
     assert meta["model"] == {
         "dynamics": "leaky_current",
         "leak": 0.2,
         "nonlinearity": "tanh",
+        "readout": "state",
+        "timing": "before",
         "split": "propagator",
     }
     ablation = pd.read_csv(folder / "ablation.csv")
@@ -397,3 +400,17 @@ def test_the_neurogym_model_scores_its_choices_as_recomputed_from_its_files(quic
         assert np.allclose(row["score"], choice, rtol=0, atol=1e-12)
         choices.append(choice)
     assert max(choices) > 0.2  # trained: above chance (0: any answer that ignores the trial)
+
+
+def test_result_files_have_the_umasks_mode(quick_run):
+    """Every file the run wrote is readable by others as the umask allows (0644 under 022), not
+    the 0600 of the temporary file it was written to."""
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    files = [p for p in (quick_run / "results/quick").rglob("*") if p.is_file()]
+    assert len(files) > 300
+    modes = {p: p.stat().st_mode & 0o777 for p in files}
+    wrong = {str(p.relative_to(quick_run)): oct(m) for p, m in modes.items() if m != 0o666 & ~mask}
+    assert not wrong, list(wrong.items())[:10]

@@ -166,13 +166,16 @@ def test_every_key_of_a_task_block_is_a_rerun_trigger(quick_run, tmp_path):
     jobs, those it must, and no job of another task."""
     import yaml
 
+    finished = snakemake(quick_run, "-c2", *QUICK)  # what earlier tests left to rerun, first
+    assert finished.returncode == 0, finished.stdout[-3000:]
+    assert dry_run(quick_run) == {}
     schema = yaml.safe_load((quick_run / "workflow/schemas/config.schema.yaml").read_text())
     keys = set(schema["$defs"]["task"]["properties"])
     assert keys == set(TASK_KEY_CHANGES), "a task-block key without a planted change here"
     for key, (task, change, needed) in TASK_KEY_CHANGES.items():
         layer = tmp_path / f"{key}.yaml"
         layer.write_text(yaml.safe_dump({"tasks": {task: change}}))
-        result = snakemake(quick_run, "-n", *QUICK, "--configfile", str(layer))
+        result = snakemake(quick_run, "-n", *QUICK, str(layer))  # one --configfile, two files
         assert result.returncode == 0, (key, result.stdout[-3000:])
         jobs = scheduled(result.stdout)
         tasks = {w["task"] for _, w in jobs if "task" in w}
@@ -184,6 +187,6 @@ def test_every_key_of_a_task_block_is_a_rerun_trigger(quick_run, tmp_path):
     env.write_text(
         yaml.safe_dump({"tasks": {"perceptual_decision": {"neurogym": {"env": "GoNogo-v0"}}}})
     )
-    result = snakemake(quick_run, "-n", *QUICK, "--configfile", str(env))
+    result = snakemake(quick_run, "-n", *QUICK, str(env))
     assert result.returncode == 0, result.stdout[-3000:]
     assert {"heldout", "train"} <= {r for r, w in scheduled(result.stdout) if w}

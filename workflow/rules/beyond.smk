@@ -124,4 +124,4 @@ rule collect_beyond:
         mem_mb=2000,
         runtime=5,
     script:
-        "../scripts/collect_ablations.py"
+        "../scripts/concatenate.py"

@@ -78,4 +78,4 @@ rule collect_views:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/collect_ablations.py"
+        "../scripts/concatenate.py"
