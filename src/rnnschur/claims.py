@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.special import stdtrit
+from scipy.special import stdtr, stdtrit
 
+from rnnschur import paper
 from rnnschur.learned import TOO_FEW
 from rnnschur.schur import COUPLING_BLOCKS
 
@@ -42,6 +43,11 @@ class Claim:
     statistic: Callable[[pd.DataFrame], float]
     kind: str
     bound: float
+    margin: float | None = None
+    """For an ordering (``greater`` than 0): the margin within which the two sides count as
+    equal, so that a tie is decided ("equivalent") rather than left inconclusive."""
+    paper_value: float = math.nan
+    """The statistic computed from the paper's reported means, where it reports both sides."""
 
 
 def value(rows: pd.DataFrame, subset: str, column: str, alpha: float = PAPER_ALPHA) -> float:
@@ -61,18 +67,37 @@ def _spread_over_alpha(rows: pd.DataFrame, subsets: tuple[str, ...], column: str
     return max(ranges)
 
 
-def paper_claims(tolerance_accuracy: float, much_greater: float) -> list[Claim]:
+def paper_claims(
+    tolerance_accuracy: float,
+    much_greater: float,
+    margin_delta_fvu: float = 0.01,
+    margin_s_delta_t: float = 1.0,
+) -> list[Claim]:
     """The claims of the paper that the reproduction can test (config keys
     ``claims.tolerance_accuracy``: the largest accuracy change that counts as "harmless" or
-    "unchanged"; ``claims.much_greater``: the factor that ``≫`` stands for)."""
+    "unchanged", the equivalence margin of those claims; ``claims.much_greater``: the factor
+    that ``≫`` stands for; ``claims.margin_delta_fvu`` and ``claims.margin_s_delta_t``: the
+    margins within which two ΔFVUs or two S_ΔTs count as a tie)."""
     acc, dfvu, tol = "accuracy", "delta_fvu", tolerance_accuracy
+    reported = paper.reported_value
 
     def copy_claim(cid, source, construction, words, stat_words, stat, kind, bound):
         return Claim(cid, source, words, "copy", construction, 72, stat_words, stat, kind, bound)
 
-    def neuro_claim(cid, task, words, stat_words, stat, kind, bound):
+    def neuro_claim(cid, task, words, stat_words, stat, kind, bound, margin, paper_value):
         return Claim(
-            cid, "Figure 2", words, task, "dense_orthogonal", 64, stat_words, stat, kind, bound
+            cid,
+            "Figure 2",
+            words,
+            task,
+            "dense_orthogonal",
+            64,
+            stat_words,
+            stat,
+            kind,
+            bound,
+            margin,
+            paper_value,
         )
 
     grey_pairs = (("none", "T_CC"), ("T_RR", "T_RR+T_CC"), ("T_CR", "T_CR+T_CC"))
@@ -168,6 +193,8 @@ def paper_claims(tolerance_accuracy: float, much_greater: float) -> list[Claim]:
             lambda r: value(r, "T_CR", dfvu) - value(r, "T_CC", dfvu),
             "greater",
             0.0,
+            margin_delta_fvu,
+            reported("flip_flop", "T_CR", dfvu) - reported("flip_flop", "T_CC", dfvu),
         ),
         neuro_claim(
             "flip_flop_T_CC_much_above_T_RR",
@@ -177,6 +204,8 @@ def paper_claims(tolerance_accuracy: float, much_greater: float) -> list[Claim]:
             lambda r: value(r, "T_CC", dfvu) - much_greater * max(value(r, "T_RR", dfvu), 0.0),
             "greater",
             0.0,
+            margin_delta_fvu,
+            math.nan,  # the paper: −T_RR "almost none", no number
         ),
         neuro_claim(
             "sine_both_destroy",
@@ -186,6 +215,8 @@ def paper_claims(tolerance_accuracy: float, much_greater: float) -> list[Claim]:
             lambda r: min(value(r, "T_CC", dfvu), value(r, "T_CR", dfvu)),
             "greater",
             1.0,
+            None,
+            min(reported("sine", "T_CC", dfvu), reported("sine", "T_CR", dfvu)),
         ),
         neuro_claim(
             "sine_S_T_CR_above_T_CC",
@@ -195,6 +226,8 @@ def paper_claims(tolerance_accuracy: float, much_greater: float) -> list[Claim]:
             lambda r: value(r, "T_CR", "s_delta_t") - value(r, "T_CC", "s_delta_t"),
             "greater",
             0.0,
+            margin_s_delta_t,
+            reported("sine", "T_CR", "s_delta_t") - reported("sine", "T_CC", "s_delta_t"),
         ),
         neuro_claim(
             "context_T_CC_above_T_CR",
@@ -204,6 +237,9 @@ def paper_claims(tolerance_accuracy: float, much_greater: float) -> list[Claim]:
             lambda r: value(r, "T_CC", dfvu) - value(r, "T_CR", dfvu),
             "greater",
             0.0,
+            margin_delta_fvu,
+            reported("context_integration", "T_CC", dfvu)
+            - reported("context_integration", "T_CR", dfvu),
         ),
     ]
     return claims
@@ -240,6 +276,62 @@ def verdict(low: float, high: float, kind: str, bound: float) -> str:
             return "holds"
         return "fails" if low > bound or high < -bound else "inconclusive"
     raise ValueError(f"claim kind must be 'greater' or 'within', got {kind!r}")
+
+
+EQUIVALENT = "equivalent"
+"""The verdict of an ordering whose two sides are equal within its margin (a decided tie)."""
+
+
+def tost(values: np.ndarray, margin: float, level: float) -> float:
+    """Two one-sided t tests of |mean| < ``margin`` (Schuirmann 1987): the larger of the
+    one-sided p-values of mean > −margin and of mean < margin; equivalence at ``level`` when it
+    is below it (the 1 − 2·level t interval lies inside ±margin). NaN for fewer than two
+    values; where they do not vary, 0 if |mean| ≤ margin (a margin of 0: exactly equal), 1
+    if not."""
+    n = len(values)
+    if n < 2:
+        return np.nan
+    mean, sd = float(np.mean(values)), float(np.std(values, ddof=1))
+    if sd == 0:
+        return 0.0 if abs(mean) <= margin else 1.0
+    se = sd / np.sqrt(n)
+    lower = stdtr(n - 1, -(mean + margin) / se)  # P(T ≥ (mean + margin)/se)
+    upper = stdtr(n - 1, (mean - margin) / se)  # P(T ≤ (mean − margin)/se)
+    return float(max(lower, upper))
+
+
+def seeds_needed(
+    values: np.ndarray, kind: str, bound: float, level: float, margin: float | None = None
+) -> float:
+    """How many seeds the observed mean and spread would need for the claim to be decided:
+    the least n whose interval (1 − ``level``; for a tie or a ``within`` claim the 1 − 2·level
+    interval of :func:`tost`) would clear the bound it has to clear. NaN below two values or
+    where no seed count decides it (a mean on the bound); capped at 10⁶ (returned as inf)."""
+    n = len(values)
+    if n < 2:
+        return np.nan
+    mean, sd = float(np.mean(values)), float(np.std(values, ddof=1))
+    targets = []
+    if kind == "greater":
+        targets.append((abs(mean - bound), 1 - level / 2))
+        if margin is not None and abs(mean) < margin:
+            targets.append((margin - abs(mean), 1 - level))
+    else:
+        targets.append((abs(abs(mean) - bound), 1 - level / 2 if abs(mean) > bound else 1 - level))
+    grid = np.unique(np.geomspace(2, 1e6, 400).astype(int))
+    best = np.inf
+    for distance, quantile in targets:
+        if distance == 0:
+            continue
+        if sd == 0:
+            return float(n)
+        half = stdtrit(grid - 1, quantile) * sd / np.sqrt(grid)
+        ok = grid[half < distance]
+        if len(ok):  # the least n on the integers between the grid point and the one before
+            k = int(ok[0])
+            m = np.arange(int(grid[max(0, np.searchsorted(grid, k) - 1)]), k + 1)
+            best = min(best, int(m[stdtrit(m - 1, quantile) * sd / np.sqrt(m) < distance][0]))
+    return float(best) if best < np.inf else np.inf
 
 
 def sign_test(n_agree: int, n: int) -> float:
@@ -282,12 +374,14 @@ def evaluate_claims(
         values = np.array([v for v in per_seed.values() if not np.isnan(v)])
         low, high = t_interval(values, level)
         n_agree = int(np.sum(satisfies(values, claim.kind, claim.bound)))
+        margin = claim.bound if claim.kind == "within" else claim.margin
+        tost_p = tost(values, margin, level) if margin is not None else np.nan
         if n_trained == 0:
             call = "not run"
         elif len(per_seed) < min_models:
             call = TOO_FEW
         else:
-            call = verdict(low, high, claim.kind, claim.bound)
+            call = claim_verdict(low, high, tost_p, claim.kind, claim.bound, level)
         out.append(
             {
                 "claim_id": claim.claim_id,
@@ -309,10 +403,38 @@ def evaluate_claims(
                 "ci_high": high,
                 "test": f"two-sided Student t interval, {1 - level:.0%}",
                 "sign_test_p": sign_test(n_agree, len(values)),
+                "margin": margin if margin is not None else np.nan,
+                "tost_p": tost_p,
+                "paper_value": claim.paper_value,
+                "paper_in_interval": bool(low <= claim.paper_value <= high)
+                if np.isfinite(claim.paper_value) and np.isfinite(low)
+                else None,
+                "seeds_needed": seeds_needed(values, claim.kind, claim.bound, level, margin)
+                if call == "inconclusive"
+                else np.nan,
                 "verdict": call,
             }
         )
     return pd.DataFrame(out)
+
+
+def claim_verdict(
+    low: float, high: float, tost_p: float, kind: str, bound: float, level: float
+) -> str:
+    """A claim's verdict from its (1 − ``level``) t interval [low, high] and the p-value of its
+    equivalence test: a ``within`` claim (harmless, inert, unchanged) *holds* when the two
+    one-sided tests show |mean| < ``bound`` (:func:`tost`), *fails* when the interval lies
+    wholly outside ±bound; an ordering (``greater``) *holds* or *fails* as :func:`verdict`
+    says, and where it does neither but its sides are equal within its margin it is
+    :data:`EQUIVALENT`; else *inconclusive*."""
+    if kind == "within":
+        if np.isfinite(tost_p) and tost_p < level:
+            return "holds"
+        return "fails" if verdict(low, high, kind, bound) == "fails" else "inconclusive"
+    call = verdict(low, high, kind, bound)
+    if call == "inconclusive" and np.isfinite(tost_p) and tost_p < level:
+        return EQUIVALENT
+    return call
 
 
 def claims_per_variation(
@@ -349,14 +471,37 @@ def claims_by_size(
     return table.astype({"n_hidden": int})
 
 
+def claims_sensitivity(
+    ablation: pd.DataFrame,
+    tolerances: list[float],
+    settings: dict,
+    level: float,
+    min_models: int = 3,
+) -> pd.DataFrame:
+    """The claims (:func:`evaluate_claims`) at each accuracy tolerance of ``tolerances`` (the
+    bound of "harmless", "inert", "unchanged"), the other ``settings`` (config ``claims``) as
+    they are: one row per claim and tolerance, the claims whose models were not trained left
+    out."""
+    out = []
+    for tolerance in tolerances:
+        ours = paper_claims(
+            tolerance,
+            settings["much_greater"],
+            settings["margin_delta_fvu"],
+            settings["margin_s_delta_t"],
+        )
+        table = evaluate_claims(ablation, ours, level, min_models)
+        out.append(table[table["n_trained"] > 0].assign(tolerance_accuracy=tolerance))
+    return pd.concat(out, ignore_index=True)
+
+
 def claims_grid_markdown(table: pd.DataFrame, column: str) -> str:
     """Claim × each value of ``column`` (a variation, an N_h): seeds agreeing and the verdict
     (— where that value does not train the claim's task)."""
     values = list(dict.fromkeys(table[column]))
+    names = {"n_hidden": "N_h = {}", "tolerance_accuracy": "tolerance {}"}
     lines = [
-        "| claim | "
-        + " | ".join(f"N_h = {v}" if column == "n_hidden" else str(v) for v in values)
-        + " |",
+        "| claim | " + " | ".join(names.get(column, "{}").format(v) for v in values) + " |",
         "|---|" + "---|" * len(values),
     ]
     for claim, rows in table.groupby("claim", sort=False):

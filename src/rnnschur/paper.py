@@ -79,3 +79,14 @@ COLUMNS = (
     "paper_sem",
     "paper_note",
 )
+
+
+def reported_value(
+    task: str, subset: str, quantity: str, construction: str = "dense_orthogonal"
+) -> float:
+    """The paper's number for (task, subset, quantity) at α = 0.9 (NaN where it gives words)."""
+    for entry in REPORTED:
+        if entry[0] == task and entry[1] == construction and entry[3] == 0.9:
+            if entry[4] == subset and entry[5] == quantity:
+                return float(entry[6])
+    return NAN

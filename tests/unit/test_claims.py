@@ -276,3 +276,51 @@ def test_claims_by_size_test_every_size_on_its_own_models():
     assert "| claim | N_h = 72 | N_h = 128 | N_h = 256 |" in markdown
     cc_line = next(line for line in markdown.splitlines() if "T_CC is harmless" in line)
     assert cc_line.endswith("| 3/3 holds | — | 0/3 fails |")
+
+
+def test_tost_at_and_around_its_margin():
+    """Planted values whose mean and spread put the 90 % interval just inside, on and just
+    outside ±margin; the p-value against scipy's one-sided t tests."""
+    base = np.array([-1.0, 0.0, 1.0])  # mean 0, sd 1, se 1/√3
+    t95 = stats.t.ppf(0.95, 2)
+    half = t95 / np.sqrt(3)  # the 90 % interval is ±half
+    assert claims.tost(base, half * 1.0001, 0.05) < 0.05
+    assert claims.tost(base, half * 0.9999, 0.05) > 0.05
+    assert claims.tost(base, half, 0.05) == pytest.approx(0.05, rel=1e-9)
+    shifted = base * 0.1 + 0.3  # mean 0.3, sd 0.1
+    low = stats.ttest_1samp(shifted, -0.5, alternative="greater").pvalue
+    high = stats.ttest_1samp(shifted, 0.5, alternative="less").pvalue
+    assert claims.tost(shifted, 0.5, 0.05) == pytest.approx(max(low, high), rel=1e-12)
+    assert claims.tost(np.array([0.1, 0.1]), 0.2, 0.05) == 0.0
+    assert np.isnan(claims.tost(np.array([0.1]), 0.2, 0.05))
+
+
+def test_an_ordering_that_is_a_tie_is_equivalent_not_inconclusive():
+    assert claims.claim_verdict(-0.1, 0.1, 0.01, "greater", 0.0, 0.05) == claims.EQUIVALENT
+    assert claims.claim_verdict(-0.1, 0.1, 0.2, "greater", 0.0, 0.05) == "inconclusive"
+    assert claims.claim_verdict(0.1, 0.2, 0.01, "greater", 0.0, 0.05) == "holds"
+    assert claims.claim_verdict(-0.01, 0.01, 0.04, "within", 0.02, 0.05) == "holds"
+    assert claims.claim_verdict(-0.01, 0.03, 0.06, "within", 0.02, 0.05) == "inconclusive"
+    assert claims.claim_verdict(0.03, 0.05, 0.9, "within", 0.02, 0.05) == "fails"
+
+
+def test_seeds_needed_is_the_least_n_whose_interval_clears_the_bound():
+    """Planted: mean 1, sd 2 (three seeds); the least n with t_{n−1, 0.975}·2/√n < 1, found
+    here by counting, and no n for a mean on the bound."""
+    values = np.array([-1.0, 1.0, 3.0])
+    expected = next(n for n in range(2, 10_000) if stats.t.ppf(0.975, n - 1) * 2 / np.sqrt(n) < 1)
+    assert claims.seeds_needed(values, "greater", 0.0, 0.05) == expected
+    assert claims.seeds_needed(values, "greater", 1.0, 0.05) == np.inf  # mean on the bound
+    # a tie: |mean| 0.1 inside the margin 0.5, sd 1: the 90 % interval must fit in ±0.4
+    tie = np.array([-0.9, 0.1, 1.1])
+    expected_tie = next(
+        n for n in range(2, 10_000) if stats.t.ppf(0.95, n - 1) * 1 / np.sqrt(n) < 0.4
+    )
+    assert claims.seeds_needed(tie, "greater", 0.0, 0.05, margin=0.5) == expected_tie
+
+
+def test_the_paper_value_of_an_ordering_is_checked_against_the_interval():
+    ours = {c.claim_id: c for c in claims.paper_claims(0.02, 10.0)}
+    assert ours["sine_S_T_CR_above_T_CC"].paper_value == pytest.approx(21.1 - 12.3)
+    assert ours["flip_flop_T_CR_above_T_CC"].paper_value == pytest.approx(0.0945 - 0.0496)
+    assert np.isnan(ours["flip_flop_T_CC_much_above_T_RR"].paper_value)

@@ -67,7 +67,8 @@ def test_refit_restores_a_network_whose_readout_was_spoiled():
 def test_with_a_mask_per_line_each_line_is_fit_where_it_is_scored():
     """Planted: line 0 scored on steps 0-11, line 1 on steps 8-19 (flip-flop's kind of mask),
     targets a noisy linear read of the hidden states that changes where both lines are scored,
-    W_hy their least-squares readout over the scored entries (computed here). The refit of the full model, fit on the entries it is
+    W_hy their least-squares readout over the scored entries (computed here). The refit of the
+    full model, fit on the entries it is
     scored on, is at least as good as W_hy on its fitting data; fit only where both lines are
     scored (4 steps) it was worse."""
     rng = np.random.default_rng(2)

@@ -104,6 +104,8 @@ rule claims:
         md=f"{TABLES}/claims.md",
         by_size_csv=f"{TABLES}/claims_by_size.csv",
         by_size_md=f"{TABLES}/claims_by_size.md",
+        sensitivity_csv=f"{TABLES}/claims_sensitivity.csv",
+        sensitivity_md=f"{TABLES}/claims_sensitivity.md",
     log:
         f"{R}/logs/aggregate/claims.log",
     benchmark:

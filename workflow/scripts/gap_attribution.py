@@ -23,7 +23,12 @@ io.save_csv(snakemake.output.csv, table)
 io.save_text(snakemake.output.md, gap_markdown(table))
 # The paper's claims under each variation (the paper config's seeds and the variation's own).
 settings = snakemake.params.claims
-claims = paper_claims(settings["tolerance_accuracy"], settings["much_greater"])
+claims = paper_claims(
+    settings["tolerance_accuracy"],
+    settings["much_greater"],
+    settings["margin_delta_fvu"],
+    settings["margin_s_delta_t"],
+)
 paper_seeds = ablation[ablation["seed"].isin(snakemake.params.seeds)]
 per_variation = claims_per_variation(
     paper_seeds, variations, claims, settings["level"], snakemake.params.min_models
