@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rnnschur import readings
 from rnnschur.external import MISUSE_FVU
 from rnnschur.tables import label
 
@@ -68,7 +69,7 @@ def verdict_summary(folder: Path) -> str:
             f"| {r.claim} | {r.source} | {r.n_learned}/{r.n_trained} | {r.n_agree}/{r.n_seeds} "
             f"| **{r.verdict}** |"
         )
-    return "\n".join(lines)
+    return readings.claims_reading(claims) + "\n\n" + "\n".join(lines)
 
 
 def gap_summary(folder: Path) -> str:
@@ -322,7 +323,7 @@ def battery_summary(folder: Path) -> str:
                 f"**{r.verdict}**"
             )
         lines.append(f"| {task} | {score[task]:.3f} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return readings.profile_reading(profile, "tasks") + "\n\n" + "\n".join(lines)
 
 
 def restriction_summary(folders: list[Path]) -> str:
@@ -410,7 +411,7 @@ def profile_summary(folder: Path) -> str:
             f"{block} | {r.harm_mean:.3g} | [{r.ci_low:.3g}, {r.ci_high:.3g}] | "
             f"{r.mass_removed:.3g} | {r.n_stabilizer}/{r.n_seeds} | **{r.verdict}** |"
         )
-    return "\n".join(lines)
+    return readings.profile_reading(profile, "task and model groups") + "\n\n" + "\n".join(lines)
 
 
 CHECKED_TABLES = (

@@ -285,6 +285,15 @@ def task_config(task):
     return config["tasks"][task]
 
 
+def trial_source(task):
+    """What draws a task's trials, in the params of its data and training jobs (a change of it
+    reruns them): its generator's settings, or a NeuroGym task's env and kwargs (which its
+    generate and dims take and ignore; the analysis jobs know the task from NEUROGYM_TASKS)."""
+    if task in NEUROGYM_TASKS:
+        return {"neurogym": task_config(task)["neurogym"]}
+    return task_config(task)["generator"]
+
+
 def learned_criteria():
     """{task: criterion of learned} (rnnschur.learned: the top-level learned block, then the
     task's own)."""

@@ -15,8 +15,7 @@ rule heldout:
         mem_mb=1000,
         runtime=5,
     params:
-        generator=lambda w: task_config(w.task)["generator"],
-        neurogym=lambda w: task_config(w.task).get("neurogym"),  # a rerun trigger, as every key
+        generator=lambda w: trial_source(w.task),
         n=lambda w: task_config(w.task)["n_heldout"],
         base_seed=config["base_seed"],
     script:
@@ -41,8 +40,7 @@ rule fitting:
         mem_mb=1000,
         runtime=5,
     params:
-        generator=lambda w: task_config(w.task)["generator"],
-        neurogym=lambda w: task_config(w.task).get("neurogym"),
+        generator=lambda w: trial_source(w.task),
         n=config["readout_refit"]["n_trials"],
         base_seed=config["base_seed"],
     script:

@@ -23,10 +23,9 @@ rule train:
         # SLURM executor's native gpu resource keeps -cN from stacking N trainings on one GPU.
         gpu=GPUS_PER_TRAINING,
     params:
-        generator=lambda w: task_config(w.task)["generator"],
+        generator=lambda w: trial_source(w.task),
         training=lambda w: training_settings(w.task, w.construction),
         model=lambda w: task_config(w.task)["model"],
-        neurogym=lambda w: task_config(w.task).get("neurogym"),  # its env and kwargs
         base_seed=config["base_seed"],
         device=config["device"],
         numerics=config["numerics"],
