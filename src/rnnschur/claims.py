@@ -204,7 +204,7 @@ def paper_claims(
             lambda r: value(r, "T_CC", dfvu) - much_greater * max(value(r, "T_RR", dfvu), 0.0),
             "greater",
             0.0,
-            margin_delta_fvu,
+            None,  # no tie to decide: ≫ is about a ratio, ΔFVUs below the margin say nothing
             math.nan,  # the paper: −T_RR "almost none", no number
         ),
         neuro_claim(
