@@ -96,7 +96,8 @@ def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
 
 def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
     """Top row ΔFVU, bottom row S_ΔT, one column per task scored by FVU; single-block ablations,
-    mean ± SEM over seeds with every seed shown; the paper's values ×."""
+    mean ± SEM over the seeds that learned their task with every seed shown (those that did not
+    as open grey circles, counted in the title); the paper's values ×."""
     data = ablation[(ablation["metric"] == "fvu") & np.isclose(ablation["alpha"], alpha)]
     data = data[data["subset"].isin(SINGLE_BLOCKS)]
     task_names = list(dict.fromkeys(data["task"]))
@@ -114,7 +115,9 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
         for row, quantity in enumerate(("delta_fvu", "s_delta_t")):
             ax = axes[row, col]
             for i, block in enumerate(SINGLE_BLOCKS):
-                values = task_data[task_data["subset"] == block][quantity].dropna()
+                rows = task_data[task_data["subset"] == block].dropna(subset=[quantity])
+                learned = rows["learned"].astype(bool) if "learned" in rows else rows[quantity] > -1
+                values = rows[quantity][learned]
                 if len(values):
                     spread = values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else 0
                     ax.bar(i, values.mean(), yerr=spread, color=f"C{i}", alpha=0.5, capsize=3)
@@ -124,6 +127,19 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
                         color=f"C{i}",
                         s=12,
                         zorder=3,
+                    )
+                others = rows[quantity][~learned]  # models that did not learn: shown, not counted
+                if len(others):
+                    ax.scatter(
+                        i + _jitter(len(others), 0.15),
+                        others,
+                        facecolors="none",
+                        edgecolors="0.5",
+                        s=14,
+                        zorder=3,
+                        label=None
+                        if "not learned" in ax.get_legend_handles_labels()[1]
+                        else "not learned",
                     )
                 ref = reported[
                     (reported["task"] == task)
@@ -144,7 +160,10 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
             ax.set_xticks(range(3), [_label(b) for b in SINGLE_BLOCKS])
             ax.axhline(0, color="0.6", lw=0.8)
             if row == 0:
-                ax.set_title(f"{task} ({construction}, $N_h$ = {size})", fontsize=9)
+                seeds = task_data.drop_duplicates("seed")
+                n_learned = int(seeds["learned"].sum()) if "learned" in seeds else len(seeds)
+                learned_of = f", {n_learned}/{len(seeds)} learned" if n_learned < len(seeds) else ""
+                ax.set_title(f"{task} ({construction}, $N_h$ = {size}{learned_of})", fontsize=9)
             if col == 0:
                 ax.set_ylabel(
                     "ΔFVU" if quantity == "delta_fvu" else "$S_{ΔT}$ = ΔFVU / removed mass"
