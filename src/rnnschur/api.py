@@ -164,16 +164,13 @@ def _as_module(model):
 def _arrays(model, module, keys, recurrent):
     """(the model's arrays or None, the description its file stores or None, a default name)."""
     if module is not None:
+        name = type(module).__name__
         try:
-            return (
-                convert.from_arrays(module.state_dict(), keys, type(module).__name__),
-                None,
-                (type(module).__name__),
-            )
+            return convert.from_arrays(module.state_dict(), keys, name), None, name
         except io.ArtifactError:
             if recurrent is None:
                 raise
-            return None, None, type(module).__name__  # run as it computes, arrays unknown
+            return None, None, name  # run as it computes, its arrays unknown
     if isinstance(model, str | os.PathLike):
         path = Path(model)
         if str(path).endswith(".npz"):
