@@ -103,14 +103,7 @@ def analyse(
 
         outputs = torch_module.own_outputs(module, batch.inputs, not time_first)
         source = "the module's own forward"
-    asked = {
-        "dynamics": dynamics,
-        "leak": leak,
-        "nonlinearity": nonlinearity,
-        "readout": readout,
-        "timing": timing,
-        "split": split,
-    }
+    asked = verify.Asked(dynamics, leak, nonlinearity, readout, timing, split)
     description, verification = verify.resolve_description(
         arrays, stored, batch, outputs, source, tolerance, forward is not None, asked
     )

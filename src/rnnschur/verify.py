@@ -257,6 +257,20 @@ def require_reproduced(
     )
 
 
+@dataclass(frozen=True)
+class Asked:
+    """The description options as a user gave them (None: not given): ``dynamics`` (an update,
+    ``"auto"`` or a :class:`Dynamics`), ``leak``, ``nonlinearity``, ``readout``, ``timing``,
+    ``split``."""
+
+    dynamics: str | Dynamics | None = None
+    leak: float | None = None
+    nonlinearity: str | None = None
+    readout: str | None = None
+    timing: str | None = None
+    split: str | None = None
+
+
 def describe(
     model: dict[str, np.ndarray],
     heldout,
@@ -278,14 +292,7 @@ def describe(
         h0 = heldout_sets.initial_state(initial_state)
         model = check_model({**model, "h0": h0}, "initial_state")
     batch, outputs = heldout_sets.read(heldout, model, where="heldout")
-    asked = {
-        "dynamics": dynamics,
-        "leak": leak,
-        "nonlinearity": nonlinearity,
-        "readout": readout,
-        "timing": timing,
-        "split": split,
-    }
+    asked = Asked(dynamics, leak, nonlinearity, readout, timing, split)
     _, verification = resolve_description(
         model, stored, batch, outputs, "held-out outputs", tolerance, False, asked
     )
@@ -293,13 +300,13 @@ def describe(
 
 
 def resolve_description(
-    arrays, stored, batch, outputs, source, tolerance, runs_module, asked: dict
+    arrays, stored, batch, outputs, source, tolerance, runs_module, asked: Asked
 ):
     """(the description, its :class:`Verification`): found (``auto``), or
-    given and checked against the model's own outputs where there are any. ``asked`` holds the
-    options dynamics, leak, nonlinearity, readout, timing and split as given (None: not)."""
-    split = asked["split"]
-    if asked["dynamics"] == "auto":
+    given and checked against the model's own outputs where there are any, from the options
+    as given (:class:`Asked`)."""
+    split = asked.split
+    if asked.dynamics == "auto":
         if outputs is None:
             raise ValueError(
                 "--dynamics auto (dynamics='auto') needs the model's own outputs: the held-out "
@@ -312,26 +319,28 @@ def resolve_description(
             )
         found = auto(arrays, batch.inputs, outputs, tolerance, split or "propagator", source)
         return found.dynamics, found
-    described = any(asked[k] is not None for k in ("dynamics", "leak", "nonlinearity", "readout"))
+    described = any(
+        v is not None for v in (asked.dynamics, asked.leak, asked.nonlinearity, asked.readout)
+    )
     if runs_module and split is None and not described:
         raise ValueError(
             "a torch module run as it computes needs its split named: its description "
             "(--dynamics KIND --leak A, or --dynamics auto) for the propagator's moduli, "
             "or --split weights for W_hh's own moduli"
         )
-    if isinstance(asked["dynamics"], Dynamics):
-        description = asked["dynamics"]
+    if isinstance(asked.dynamics, Dynamics):
+        description = asked.dynamics
         if split is not None:
             description = Dynamics(**{**description.__dict__, "split": split})
     else:
         description = resolve_dynamics(
             stored or DISCRETE,
-            asked["dynamics"],
-            asked["leak"],
-            asked["nonlinearity"],
+            asked.dynamics,
+            asked.leak,
+            asked.nonlinearity,
             split or "propagator",
-            asked["readout"],
-            asked["timing"],
+            asked.readout,
+            asked.timing,
         )
     if runs_module and (arrays is None or not described):
         unverified = Verification(description, None, None, tolerance, 0, "none", "module")
