@@ -516,21 +516,40 @@ def claims_grid_markdown(table: pd.DataFrame, column: str) -> str:
 
 def claims_markdown(table: pd.DataFrame) -> str:
     """The claims table as Markdown: claim, statistic, per-seed values, models learned of
-    trained, agreement, interval, sign test, verdict."""
+    trained, agreement, interval, the paper's value and whether the interval holds it, sign test,
+    verdict, and for an inconclusive claim the seeds its observed spread would need. The claims
+    of tasks the run does not train are named in one line below the table, not as rows."""
     lines = [
         "| claim | source | N_h | statistic | per seed | learned | agree | mean [interval] "
-        "| sign p | verdict |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| paper (in interval) | sign p | verdict | seeds needed |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for r in table.itertuples(index=False):
+    tested = table[table["n_trained"] > 0]
+    for r in tested.itertuples(index=False):
         seeds = ", ".join(f"{v:.3g}" for v in json.loads(r.per_seed).values()) or "—"
-        interval = "—" if np.isnan(r.mean) else f"{r.mean:.3g} [{r.ci_low:.3g}, {r.ci_high:.3g}]"
+        interval = "—" if np.isnan(r.mean) else f"{r.mean:.3g}"
+        if np.isfinite(r.ci_low):
+            interval += f" [{r.ci_low:.3g}, {r.ci_high:.3g}]"
         bound = f" {'>' if r.kind == 'greater' else 'within ±'} {r.bound:g}"
+        paper_value = "—"
+        if np.isfinite(r.paper_value):
+            inside = {True: "yes", False: "no"}.get(r.paper_in_interval, "—")
+            paper_value = f"{r.paper_value:.3g} ({inside})"
+        needed = "—"
+        if r.verdict == "inconclusive":
+            needed = str(int(r.seeds_needed)) if np.isfinite(r.seeds_needed) else "> 10⁶"
         lines.append(
-            f"| {r.claim} | {r.source} | {r.n_hidden} | {r.statistic}{bound} | {seeds} | "
+            f"| {r.claim} | {r.source} | {int(r.n_hidden)} | {r.statistic}{bound} | {seeds} | "
             f"{r.n_learned}/{r.n_trained} | {r.n_agree}/{r.n_seeds} | {interval} | "
-            f"{r.sign_test_p:.3g} | **{r.verdict}** |"
+            f"{paper_value} | {r.sign_test_p:.3g} | **{r.verdict}** | {needed} |"
         )
+    untested = table[table["n_trained"] == 0]
+    if len(untested):
+        tasks = ", ".join(dict.fromkeys(untested["task"]))
+        lines += [
+            "",
+            f"Not tested here ({len(untested)} claims): this run trains no {tasks} model.",
+        ]
     return "\n".join(lines) + "\n"
 
 

@@ -81,7 +81,9 @@ def paper_vs_reproduced(ablation: pd.DataFrame) -> pd.DataFrame:
 
     The reproduced models are those of the paper's task, construction and N_h; where the config
     has no model of that N_h (a small preset), the largest N_h trained is used and named in
-    ``n_hidden``. Rows whose models were not trained keep NaN reproduced values.
+    ``n_hidden``. Only the models that learned their task count (the ``learned`` column, where
+    the table has one): ``n_seeds`` of ``n_trained``. Rows whose models were not trained keep
+    NaN reproduced values.
     """
     reported = pd.DataFrame(paper.REPORTED, columns=paper.COLUMNS)
     rows = []
@@ -98,6 +100,9 @@ def paper_vs_reproduced(ablation: pd.DataFrame) -> pd.DataFrame:
             & (match["subset"] == entry.subset)
         ]
         match = match.sort_values("seed")
+        n_trained = match["seed"].nunique()
+        if "learned" in match:
+            match = match[match["learned"].astype(bool)]
         values = match[entry.quantity].astype(float) if len(match) else pd.Series(dtype=float)
         low, high = (values.min(), values.max()) if len(values) else (np.nan, np.nan)
         rows.append(
@@ -109,6 +114,7 @@ def paper_vs_reproduced(ablation: pd.DataFrame) -> pd.DataFrame:
                 "reproduced_min": low,
                 "reproduced_max": high,
                 "n_seeds": int(values.notna().sum()),
+                "n_trained": n_trained,
                 "difference": (values.mean() - entry.paper_value) if len(values) else np.nan,
                 "paper_in_range": (
                     bool(low <= entry.paper_value <= high)
@@ -158,6 +164,7 @@ def paper_vs_reproduced_markdown(table: pd.DataFrame) -> str:
             "per seed": [
                 ", ".join(f"{v:.4g}" for v in json.loads(r.per_seed).values()) or "—" for r in rows
             ],
+            "learned": [f"{r.n_seeds}/{r.n_trained}" for r in rows],
         }
     )
     return markdown(display)
@@ -196,14 +203,27 @@ def model_summary(metas: list[dict], criteria: dict[str, dict]) -> pd.DataFrame:
 
 
 def markdown(frame: pd.DataFrame, formats: dict[str, str] | None = None) -> str:
-    """A Markdown table of ``frame``; ``formats`` maps columns to format specs (e.g. ``.3f``)."""
+    """A Markdown table of ``frame``; ``formats`` maps columns to format specs (e.g. ``.3f``).
+    A column of whole numbers (N_h, steps, counts) prints them as integers, also where it is
+    stored as floats (a column with a gap is) or formatted in the general ``g`` style."""
     formats = formats or {}
+    whole = {
+        c
+        for c in frame.columns
+        if pd.api.types.is_float_dtype(frame[c])
+        and not formats.get(c, "g").endswith(("f", "e", "%"))
+        and frame[c].dropna().size
+        and np.all(np.isfinite(frame[c].dropna()))
+        and np.all(frame[c].dropna() == np.round(frame[c].dropna()))
+    }
 
     def cell(column: str, value) -> str:
         if isinstance(value, float) and np.isnan(value):
             return "—"
         if column == "subset":
             return label(value)
+        if column in whole:
+            return str(int(value))
         return format(value, formats.get(column, "")) if column in formats else str(value)
 
     lines = ["| " + " | ".join(frame.columns) + " |", "|" + "---|" * len(frame.columns)]

@@ -324,3 +324,37 @@ def test_the_paper_value_of_an_ordering_is_checked_against_the_interval():
     assert ours["sine_S_T_CR_above_T_CC"].paper_value == pytest.approx(21.1 - 12.3)
     assert ours["flip_flop_T_CR_above_T_CC"].paper_value == pytest.approx(0.0945 - 0.0496)
     assert np.isnan(ours["flip_flop_T_CC_much_above_T_RR"].paper_value)
+
+
+def test_claims_markdown_names_untested_claims_below_and_gives_seeds_needed():
+    """Planted: the copy claims hold on 3 paper-like seeds; −T_C→R harmful becomes inconclusive
+    when one seed barely drops (its row gives the seeds its spread would need); the 5 Figure 2
+    claims have no models: one line below the table, no rows, no 'nan'."""
+    per_seed = {s: jitter(PAPER_LIKE, 0.001 * s) for s in range(3)}
+    per_seed[2] = per_seed[2] | {"T_CR": 0.99, "T_CR+T_CC": 0.99}
+    frame = pd.concat(
+        [
+            copy_rows("dense_orthogonal", per_seed),
+            copy_rows("cayley", {s: {"none": 0.995 + 0.001 * s} for s in range(3)}, n_R=68),
+        ]
+    )
+    table = claims.evaluate_claims(frame, claims.paper_claims(0.02, 10.0), level=0.05).reset_index(
+        drop=True
+    )
+    text = claims.claims_markdown(table)
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "claim |" not in line]
+    assert len(rows) == 9 and "nan" not in text and "| 72 |" in text
+    assert text.rstrip().endswith(
+        "Not tested here (5 claims): this run trains no flip_flop, sine, context_integration model."
+    )
+    harmful = next(line for line in rows if line.startswith("| −T_C→R is harmful"))
+    row = table[table["claim_id"] == "copy_T_CR_harmful"].iloc[0]
+    assert row["verdict"] == "inconclusive"
+    assert harmful.endswith(f"| **inconclusive** | {int(row['seeds_needed'])} |")
+    assert harmful.split(" | ")[8] == "—"  # the paper states this claim in words, no number
+    sine = claims.claims_markdown(
+        verdicts(
+            neuro_rows("sine", {s: {"T_CC": (1.5, 2.0), "T_CR": (2.0, 9.0)} for s in range(3)})
+        ).reset_index()
+    )
+    assert "| 1.73 (no) |" in sine  # min(ΔFVU) is 1.5 on every seed: 1.73 lies outside

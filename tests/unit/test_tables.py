@@ -1,0 +1,35 @@
+"""The tables' presentation on planted frames: whole numbers as integers, the paper's numbers
+beside the models that learned."""
+
+import numpy as np
+import pandas as pd
+
+from rnnschur import tables
+
+
+def test_markdown_prints_whole_numbers_as_integers_and_gaps_as_dashes():
+    frame = pd.DataFrame(
+        {
+            "N_h": [64.0, np.nan],  # float only because of the gap
+            "step": [1152.0, 3840.0],  # '.3g' would print 1.15e+03
+            "fvu": [0.001234, 2.0],
+            "accuracy": [1.0, 0.5],
+        }
+    )
+    text = tables.markdown(frame, {"step": ".3g", "fvu": ".3g", "accuracy": ".3f"})
+    assert text.splitlines()[2:] == ["| 64 | 1152 | 0.00123 | 1.000 |", "| — | 3840 | 2 | 0.500 |"]
+
+
+def test_paper_vs_reproduced_counts_only_the_models_that_learned():
+    """Planted: three seeds of the paper's flip-flop model, seed 2 did not learn (FVU 0.9):
+    the reproduced FVU is the mean of seeds 0 and 1, 2 of 3 learned."""
+    rows = [
+        {"task": "flip_flop", "construction": "dense_orthogonal", "n_hidden": 64, "alpha": 0.9}
+        | {"seed": seed, "subset": "none", "fvu": fvu, "learned": seed < 2}
+        for seed, fvu in ((0, 0.001), (1, 0.003), (2, 0.9))
+    ]
+    table = tables.paper_vs_reproduced(pd.DataFrame(rows))
+    full = table[(table["task"] == "flip_flop") & (table["quantity"] == "fvu")].iloc[0]
+    assert full["reproduced_mean"] == 0.002 and full["reproduced_max"] == 0.003
+    assert (full["n_seeds"], full["n_trained"]) == (2, 3)
+    assert "| 2/3 |" in tables.paper_vs_reproduced_markdown(table[table.index == full.name])
