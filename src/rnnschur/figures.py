@@ -44,7 +44,8 @@ def _reported() -> pd.DataFrame:
 
 def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
     """Replay accuracy per ablation set and construction (the paper's N_h where trained, else
-    the largest); every seed a point, grey segments join S and S ∪ {T_CC}; paper's values ×."""
+    the largest); every seed a point (open where the model did not learn the task, ``learned``
+    column), grey segments join S and S ∪ {T_CC}; paper's values ×."""
     copy = ablation[(ablation["task"] == "copy") & np.isclose(ablation["alpha"], alpha)]
     constructions = list(dict.fromkeys(copy["construction"]))
     fig, axes = plt.subplots(
@@ -58,7 +59,9 @@ def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
         data = data[data["n_hidden"] == size]
         seeds = sorted(data["seed"].unique())
         for k, seed in enumerate(seeds):
-            acc = data[data["seed"] == seed].set_index("subset")["accuracy"]
+            model = data[data["seed"] == seed]
+            acc = model.set_index("subset")["accuracy"]
+            learned = bool(model["learned"].iloc[0]) if "learned" in model else True
             offset = (k - (len(seeds) - 1) / 2) * 0.08
             for subset in ("none", "T_RR", "T_CR", "T_RR+T_CR"):
                 with_cc = "T_CC" if subset == "none" else f"{subset}+T_CC"
@@ -74,7 +77,8 @@ def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
                 [acc[s] for s in FIG1_ORDER],
                 s=18,
                 zorder=3,
-                label=f"seed {seed}",
+                label=f"seed {seed}" if learned else f"seed {seed} (not learned)",
+                **({} if learned else {"facecolors": "none", "edgecolors": f"C{k}"}),
             )
         ref = reported[
             (reported["task"] == "copy")

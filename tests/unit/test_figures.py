@@ -30,3 +30,29 @@ def test_block_profile_heat_map_cells():
     texts = {t.get_text() for t in ax.texts}
     assert {"0.5 ▲", "0.25 ▲", "0 ○", "0 ?"} <= texts
     assert ax.images[0].get_array().shape == (2, 3)
+
+
+def test_models_that_did_not_learn_are_open_markers_in_figures_1_and_2():
+    """Planted: two copy seeds and two flip-flop seeds, seed 1 of each not learned."""
+    from rnnschur.ablation import SUBSETS, subset_name
+
+    rows = []
+    for task, metric in (("copy", "accuracy"), ("flip_flop", "fvu")):
+        for seed in (0, 1):
+            for subset in map(subset_name, SUBSETS):
+                rows.append(
+                    {"task": task, "construction": "dense_orthogonal", "metric": metric}
+                    | {"n_hidden": 72 if task == "copy" else 64, "seed": seed, "alpha": 0.9}
+                    | {"subset": subset, "accuracy": 0.9 - 0.1 * seed, "learned": seed == 0}
+                    | {"delta_fvu": 0.1 + seed, "s_delta_t": 1.0 + seed}
+                )
+    ablation = pd.DataFrame(rows)
+    fig1 = figures.fig1_copy_ablation(ablation, 0.9)
+    handles, labels = fig1.axes[0].get_legend_handles_labels()
+    assert labels[:2] == ["seed 0", "seed 1 (not learned)"]
+    assert handles[0].get_facecolor().shape == (1, 4) and handles[1].get_facecolor().size == 0
+    fig2 = figures.fig2_neuro_ablation(ablation, 0.9)
+    assert "not learned" in fig2.axes[0].get_legend_handles_labels()[1]
+    # the bar is the learned seed's value alone: 0.1, not the mean with the unlearned 1.1
+    bar_heights = [p.get_height() for p in fig2.axes[0].patches]
+    assert min(abs(h - 0.1) for h in bar_heights) < 1e-12 and max(bar_heights) < 1.0
