@@ -4,7 +4,7 @@ Every number in docs/results.md and in the README's marked blocks comes from the
 the workflow wrote (results/tables/*.md); the text around them says what each table is and how to
 read it, never a number, so the documents cannot drift from the tables. Rerun after a run:
 
-    python docs/build_results.py [--results results] [--seeds10 results/seeds10]
+    python docs/build_results.py [--results results] [--seeds50 results/seeds50]
                                  [--more-tasks results/more_tasks]
                                  [--leaky-tanh results/leaky_tanh] [--leaky-relu results/leaky_relu]
                                  [--battery results/neurogym_battery]
@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur import readings
-from rnnschur.external import MISUSE_FVU
+from rnnschur.learned import TOO_FEW
 from rnnschur.tables import label
 
 REPO = Path(__file__).resolve().parents[1]
@@ -80,6 +80,8 @@ def gap_summary(folder: Path) -> str:
         return f"*(`{path}` not found)*"
     gaps = pd.read_csv(path)
     lines = [
+        readings.gap_reading(gaps),
+        "",
         "| number | paper | paper config (range) | moves toward the paper | moves away |",
         "|---|---|---|---|---|",
     ]
@@ -108,7 +110,8 @@ def gap_summary(folder: Path) -> str:
 RESULTS = """# Results of the paper-scale run
 
 Made by `snakemake -c2` with the paper config (`config.yaml`) and by
-`snakemake -c2 --configfile presets/seeds10.yaml`; every table below is copied by
+`snakemake -c2 --configfile presets/<preset>.yaml` for each preset named below; every table
+below is copied by
 `python docs/build_results.py` from the Markdown tables the workflow wrote
 (`results/tables/`), so it cannot drift from them. The versions that made each model are in
 `results/tables/models.csv` (`version_*` columns); per run:
@@ -130,8 +133,8 @@ change within `claims.tolerance_accuracy`; ≫ means at least `claims.much_great
 ### Paper scale (3 seeds; copy task N_h = 72, neuroscience tasks N_h = 64)
 {claims}
 
-### Ten seeds for the neuroscience tasks (`presets/seeds10.yaml`)
-{claims10}
+### Fifty seeds (`presets/seeds50.yaml`)
+{claims50}
 
 ## Every number of the paper beside ours
 The paper shows single controllers for the copy task, so a mean ± SEM alone misleads: the
@@ -209,15 +212,13 @@ The copy task (paper settings) at N_h = 72, 128 and 256, dense_orthogonal and Ca
 (`presets/scale.yaml`): the paper asks whether its picture holds when most modes lie in C. Per
 construction and N_h at α = 0.9: the full model's accuracy, n_R (the modes in R; the task has
 s·d = 64 dimensions of memory), and the harm of removing each coupling block with its removed
-mass and verdict (`results/scale/tables/block_profile.md`).
+mass and verdict (`results/scale/tables/block_profile.md`); below it, seeds agreeing and the
+verdict of each claim, tested on the models of each size (`results/scale/tables/claims_by_size.md`).
 
 #### Accuracy, n_R and the harm of each block per N_h
 {scale}
 
 #### The paper's claims at each N_h
-Seeds agreeing and the verdict, each claim tested on the models of that size
-(`results/scale/tables/claims_by_size.md`).
-
 {scale_claims}
 
 ## Beyond the paper
@@ -240,23 +241,39 @@ Four analyses the paper leaves open (README, "Beyond the paper" for what each do
 FAMILIES = ("discrete tanh", "leaky tanh", "leaky relu")
 
 
+def family_profiles(folders: dict[str, list[Path]]) -> dict[str, pd.DataFrame]:
+    """Each family's block profile rows of its tasks other than the copy task."""
+    out = {}
+    for family, paths in folders.items():
+        frames = [
+            pd.read_csv(folder / "tables" / "block_profile.csv")
+            for folder in paths
+            if (folder / "tables" / "block_profile.csv").is_file()
+        ]
+        if frames:
+            profile = pd.concat(frames, ignore_index=True)
+            out[family] = profile[profile["task"] != "copy"]
+    return out
+
+
 def family_summary(folders: dict[str, list[Path]]) -> str:
     """Per task and coupling block: harm and verdict in each family (block_profile.csv), with
-    each family's full-model score (mean over seeds of ablation.csv's full rows at α = 0.9)."""
+    each family's full-model score (mean over seeds of ablation.csv's full rows at α = 0.9) and
+    its models learned of trained."""
     profiles, full = {}, {}
-    for family, paths in folders.items():
-        for folder in paths:
-            path = folder / "tables" / "block_profile.csv"
+    for family, profile in family_profiles(folders).items():
+        for r in profile.itertuples(index=False):
+            profiles[(r.task, r.subset, family)] = (r.harm_mean, r.verdict)
+            full.setdefault((r.task, family), [np.nan, r.n_learned, r.n_trained])
+        for folder in folders[family]:
+            path = folder / "tables" / "ablation.csv"
             if not path.is_file():
                 continue
-            profile = pd.read_csv(path)
-            for r in profile.itertuples(index=False):
-                if r.task != "copy":
-                    profiles[(r.task, r.subset, family)] = (r.harm_mean, r.verdict)
-            ablation = pd.read_csv(folder / "tables" / "ablation.csv")
+            ablation = pd.read_csv(path)
             rows = ablation[(ablation["subset"] == "none") & np.isclose(ablation["alpha"], 0.9)]
             for task, score in rows.groupby("task")["score"].mean().items():
-                full[(task, family)] = score
+                if (task, family) in full:
+                    full[(task, family)][0] = score
     if not profiles:
         return "*(no run of the families found)*"
     families = [f for f in FAMILIES if f in folders]
@@ -266,21 +283,26 @@ def family_summary(folders: dict[str, list[Path]]) -> str:
     ]
     tasks = list(dict.fromkeys(key[0] for key in profiles))
     for task in tasks:
-        cells = [
-            "—"
-            if (task, f) not in full
-            else f"{full[(task, f)]:.3g}"
-            + (" (did not learn the task)" if full[(task, f)] >= MISUSE_FVU else "")
-            for f in families
-        ]
+        cells = []
+        for f in families:
+            if (task, f) not in full:
+                cells.append("—")
+                continue
+            score, n_learned, n_trained = full[(task, f)]
+            cells.append(f"{score:.3g} ({n_learned}/{n_trained} learned)")
         lines.append(f"| {task} | full model | " + " | ".join(cells) + " |")
         for block in ("T_RR", "T_CR", "T_CC"):
             cells = []
             for family in families:
                 harm, verdict = profiles.get((task, block, family), (None, None))
-                cells.append("—" if harm is None else f"{harm:.3g} **{verdict}**")
+                if harm is None:
+                    cells.append("—")
+                elif verdict == TOO_FEW:
+                    cells.append(f"**{verdict}**")
+                else:
+                    cells.append(f"{harm:.3g} **{verdict}**")
             lines.append(f"| {task} | {label(block)} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return readings.families_reading(family_profiles(folders)) + "\n\n" + "\n".join(lines)
 
 
 def family_claims(folders: dict[str, Path]) -> str:
@@ -303,26 +325,36 @@ def family_claims(folders: dict[str, Path]) -> str:
     return "\n".join(lines)
 
 
+def block_cell(r) -> str:
+    """One block's cell: harm [interval], mass removed and verdict, or the verdict alone where
+    too few models learned."""
+    if r.verdict == TOO_FEW:
+        return f"**{r.verdict}** ({r.n_learned}/{r.n_trained})"
+    return (
+        f"{r.harm_mean:.3g} [{r.ci_low:.2g}, {r.ci_high:.2g}], mass {r.mass_removed:.2g}, "
+        f"**{r.verdict}**"
+    )
+
+
 def battery_summary(folder: Path) -> str:
-    """Per task: trained choice score (mean over seeds) and, per block, harm [interval], mass
-    removed and verdict."""
+    """Per task: trained choice score (mean over seeds, models learned of trained) and, per
+    block, harm [interval], mass removed and verdict."""
     profile = pd.read_csv(folder / "tables" / "block_profile.csv")
     ablation = pd.read_csv(folder / "tables" / "ablation.csv")
     full = ablation[(ablation["subset"] == "none") & np.isclose(ablation["alpha"], 0.9)]
     score = full.groupby("task")["score"].mean()
     lines = [
-        "| task | choice (full) | −T_RR | −T_C→R | −T_CC |",
-        "|---|---|---|---|---|",
+        "| task | choice (full) | learned | −T_RR | −T_C→R | −T_CC |",
+        "|---|---|---|---|---|---|",
     ]
     for task, rows in profile.groupby("task", sort=False):
-        cells = []
-        for block in ("T_RR", "T_CR", "T_CC"):
-            r = rows[rows["subset"] == block].iloc[0]
-            cells.append(
-                f"{r.harm_mean:.3g} [{r.ci_low:.2g}, {r.ci_high:.2g}], mass {r.mass_removed:.2g}, "
-                f"**{r.verdict}**"
-            )
-        lines.append(f"| {task} | {score[task]:.3f} | " + " | ".join(cells) + " |")
+        cells = [block_cell(rows[rows["subset"] == b].iloc[0]) for b in ("T_RR", "T_CR", "T_CC")]
+        first = rows.iloc[0]
+        lines.append(
+            f"| {task} | {score[task]:.3f} | {first.n_learned}/{first.n_trained} | "
+            + " | ".join(cells)
+            + " |"
+        )
     return readings.profile_reading(profile, "tasks") + "\n\n" + "\n".join(lines)
 
 
@@ -346,39 +378,62 @@ def restriction_summary(folders: list[Path]) -> str:
 
 def scale_summary(folder: Path) -> str:
     """The copy task per construction and N_h (α = 0.9, mean over seeds): the seeds whose
-    training reached its target score (models.csv), full accuracy, n_R (mean, range) and
-    n_R / N_h, and per coupling block the harm of removing it (accuracy lost), its removed mass
-    and verdict (block_profile.csv). A model that did not learn the task has little to lose."""
+    training reached its target score and those that learned the task (models.csv), full
+    accuracy, n_R (mean, range) and n_R / N_h, and per coupling block the harm of removing it
+    (accuracy lost), its removed mass and verdict (block_profile.csv; a verdict counts the
+    learned models only)."""
     ablation = pd.read_csv(folder / "tables" / "ablation.csv")
     models = pd.read_csv(folder / "tables" / "models.csv")
-    reached = models[models["task"] == "copy"].groupby(["construction", "n_hidden"])[
-        "reached_target"
-    ]
-    profile = pd.read_csv(folder / "tables" / "block_profile.csv").set_index(
-        ["construction", "n_hidden", "subset"]
-    )
+    models = models[models["task"] == "copy"]
+    per_size = models.groupby(["construction", "n_hidden"])
+    profile = pd.read_csv(folder / "tables" / "block_profile.csv")
+    indexed = profile.set_index(["construction", "n_hidden", "subset"])
     copy = ablation[(ablation["task"] == "copy") & np.isclose(ablation["alpha"], 0.9)]
-    full = copy[copy["subset"] == "none"]
+    full = copy[copy["subset"] == "none"].merge(
+        models[["construction", "n_hidden", "seed", "learned"]],
+        on=["construction", "n_hidden", "seed"],
+    )
     lines = [
-        "| construction | N_h | seeds reaching the target | accuracy (full) | n_R (range) | "
-        "n_R / N_h | −T_RR | −T_C→R | −T_CC |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| construction | N_h | seeds reaching the target | learned | accuracy (full) | "
+        "n_R (range) | n_R / N_h | −T_RR | −T_C→R | −T_CC |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for (construction, size), rows in full.groupby(["construction", "n_hidden"]):
         cells = []
         for block in ("T_RR", "T_CR", "T_CC"):
-            r = profile.loc[(construction, size, block)]
-            cells.append(f"{r.harm_mean:.3g}, mass {r.mass_removed:.2g}, **{r.verdict}**")
+            r = indexed.loc[(construction, size, block)]
+            cells.append(
+                f"**{r.verdict}**"
+                if r.verdict == TOO_FEW
+                else f"{r.harm_mean:.3g}, mass {r.mass_removed:.2g}, **{r.verdict}**"
+            )
         n_R = rows["n_R"]
-        n_reached = int(reached.get_group((construction, size)).sum())
+        group = per_size.get_group((construction, size))
         lines.append(
-            f"| {construction} | {size} | {n_reached}/{len(rows)} | "
-            f"{rows['accuracy'].mean():.3f} | "
+            f"| {construction} | {size} | {int(group['reached_target'].sum())}/{len(group)} | "
+            f"{int(group['learned'].sum())}/{len(group)} | {rows['accuracy'].mean():.3f} | "
             f"{n_R.mean():.1f} ({n_R.min()}–{n_R.max()}) | {n_R.mean() / size:.2f} | "
             + " | ".join(cells)
             + " |"
         )
-    return "\n".join(lines)
+    return readings.scale_reading(profile, full) + "\n\n" + "\n".join(lines)
+
+
+BEYOND_READINGS = {
+    "subspace_control": readings.subspace_reading,
+    "readout_refit": readings.refit_reading,
+    "basis_sensitivity": readings.basis_reading,
+    "checkpoint_ablation": readings.checkpoint_reading,
+}
+
+
+def beyond(folder: Path, analysis: str) -> str:
+    """A beyond-the-paper analysis's summary: its reading, then its Markdown table."""
+    path = folder / "tables" / f"{analysis}_summary.csv"
+    if not path.is_file():
+        return f"*(`{path}` not found)*"
+    reading = BEYOND_READINGS[analysis](pd.read_csv(path))
+    return reading + "\n\n" + table(folder, f"{analysis}_summary.md")
 
 
 def previous_section(document: str, heading: str) -> str:
@@ -512,10 +567,21 @@ def replace_block(text: str, name: str, content: str) -> str:
     return pattern.sub(lambda m: m.group(1) + content.strip() + "\n" + m.group(2), text)
 
 
+SEEDS50 = """Flip-flop and sine with 50 seeds, the context task with 10, the copy task's dense
+orthogonal and Cayley controllers (N_h = 72) with 10; paper settings otherwise
+(`results/seeds50/tables/claims.md`)."""
+
+
+def seeds50_summary(folder: Path) -> str:
+    """The claims of the 50-seed run: its reading and its claims table."""
+    claims = pd.read_csv(folder / "tables" / "claims.csv")
+    return "\n\n".join([SEEDS50, readings.claims_reading(claims), table(folder, "claims.md")])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, default=REPO / "results")
-    parser.add_argument("--seeds10", type=Path, default=REPO / "results" / "seeds10")
+    parser.add_argument("--seeds50", type=Path, default=REPO / "results" / "seeds50")
     parser.add_argument("--more-tasks", type=Path, default=REPO / "results" / "more_tasks")
     parser.add_argument("--leaky-tanh", type=Path, default=REPO / "results" / "leaky_tanh")
     parser.add_argument("--leaky-relu", type=Path, default=REPO / "results" / "leaky_relu")
@@ -532,6 +598,8 @@ def main() -> None:
     if args.check:
         raise SystemExit(1 if check(args.check, REPO / "docs" / "results.md") else 0)
     r = args.results
+    if not (r / "tables" / "claims.csv").is_file():
+        raise SystemExit(f"{r}/tables has no claims.csv: the paper-scale run comes first")
     previous = (REPO / "docs" / "results.md").read_text()
 
     def kept(folders: list[Path], heading: str, render) -> str:
@@ -552,7 +620,7 @@ def main() -> None:
         provenance=provenance(
             {
                 "paper scale (`config.yaml`)": r,
-                "`presets/seeds10.yaml`": args.seeds10,
+                "`presets/seeds50.yaml`": args.seeds50,
                 "`presets/more_tasks.yaml`": args.more_tasks,
                 "`presets/leaky.yaml`": args.leaky_tanh,
                 "`presets/leaky_relu.yaml`": args.leaky_relu,
@@ -561,21 +629,23 @@ def main() -> None:
                 "`presets/scale.yaml`": args.scale,
             }
         ),
-        claims=table(r, "claims.md"),
-        claims10=kept(
-            [args.seeds10],
-            "### Ten seeds for the neuroscience tasks (`presets/seeds10.yaml`)",
-            lambda: table(args.seeds10, "claims.md"),
+        claims=readings.claims_reading(pd.read_csv(r / "tables" / "claims.csv"))
+        + "\n\n"
+        + table(r, "claims.md"),
+        claims50=kept(
+            [args.seeds50],
+            "### Fifty seeds (`presets/seeds50.yaml`)",
+            lambda: seeds50_summary(args.seeds50),
         ),
         paper_vs_reproduced=table(r, "paper_vs_reproduced.md"),
         table1=table(r, "table1.md"),
         gap_summary=gap_summary(r),
         gaps=table(r, "gap_attribution.md"),
         gap_claims=table(r, "gap_claims.md"),
-        subspace=table(r, "subspace_control_summary.md"),
-        refit=table(r, "readout_refit_summary.md"),
-        basis=table(r, "basis_sensitivity_summary.md"),
-        checkpoints=table(r, "checkpoint_ablation_summary.md"),
+        subspace=beyond(r, "subspace_control"),
+        refit=beyond(r, "readout_refit"),
+        basis=beyond(r, "basis_sensitivity"),
+        checkpoints=beyond(r, "checkpoint_ablation"),
         profile=profile_summary(r),
         more_tasks=kept(
             [args.more_tasks],
@@ -619,23 +689,23 @@ def main() -> None:
     (REPO / "docs" / "results.md").write_text(text)
     readme = (REPO / "README.md").read_text()
     readme = replace_block(readme, "claims", verdict_summary(r))
-    if (args.seeds10 / "tables").is_dir():
-        readme = replace_block(readme, "claims10", verdict_summary(args.seeds10))
-    else:
-        readme = replace_block(readme, "claims10", marked(block_content(readme, "claims10")))
+    blocks = {
+        "claims50": ([args.seeds50], lambda: verdict_summary(args.seeds50)),
+        "more_tasks": ([args.more_tasks], lambda: profile_summary(args.more_tasks)),
+        "families": (
+            [r, args.more_tasks, args.leaky_tanh, args.leaky_relu],
+            lambda: family_summary(families),
+        ),
+        "battery": ([args.battery], lambda: battery_summary(args.battery)),
+        "battery_leaky": ([args.battery_leaky], lambda: battery_summary(args.battery_leaky)),
+        "scale": ([args.scale], lambda: scale_summary(args.scale)),
+    }
+    for name, (folders, render) in blocks.items():
+        if all((f / "tables").is_dir() for f in folders):
+            readme = replace_block(readme, name, render())
+        else:
+            readme = replace_block(readme, name, marked(block_content(readme, name)))
     readme = replace_block(readme, "gaps", gap_summary(r))
-    if (args.more_tasks / "tables").is_dir():
-        readme = replace_block(readme, "more_tasks", profile_summary(args.more_tasks))
-    else:
-        readme = replace_block(readme, "more_tasks", marked(block_content(readme, "more_tasks")))
-    if all((f / "tables").is_dir() for f in [r, args.more_tasks, args.leaky_tanh, args.leaky_relu]):
-        readme = replace_block(readme, "families", family_summary(families))
-    if (args.battery / "tables").is_dir():
-        readme = replace_block(readme, "battery", battery_summary(args.battery))
-    if (args.battery_leaky / "tables").is_dir():
-        readme = replace_block(readme, "battery_leaky", battery_summary(args.battery_leaky))
-    if (args.scale / "tables").is_dir():
-        readme = replace_block(readme, "scale", scale_summary(args.scale))
     (REPO / "README.md").write_text(readme)
     print("wrote docs/results.md and the result blocks of README.md")
 

@@ -83,7 +83,202 @@ def _seeds(value: float) -> str:
     return str(int(value))
 
 
+def _times(ratio: float) -> str:
+    """A ratio to two significant digits, without an exponent (99, 7.7, 120)."""
+    return format(float(f"{ratio:.2g}"), "g")
+
+
 def _join(parts: list[str]) -> str:
     if len(parts) <= 1:
         return "".join(parts)
     return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def gap_reading(gaps: pd.DataFrame) -> str:
+    """What the gap study shows (``gap_attribution.csv``): how many of the paper's numbers the
+    paper config's seeds contain, how many a variation moves toward the paper or brings within
+    its seeds' range, the variation that moves the most, and per task the full-model FVU
+    against the paper's with the closest variation."""
+    keys = ["task", "subset", "quantity"]
+    base = gaps[gaps["variation"] == "paper_config"]
+    others = gaps[gaps["variation"] != "paper_config"]
+    n = len(base)
+    toward = others[others["moves"] == "toward"]
+    inside = toward[toward["paper_in_range"].astype(bool)]
+    text = (
+        f"Of the {n} numbers the paper reports, the paper config's seeds contain "
+        f"{int(base['paper_in_range'].astype(bool).sum())}; for "
+        f"{toward[keys].drop_duplicates().shape[0]} at least one variation moves the mean toward "
+        f"the paper, and for {inside[keys].drop_duplicates().shape[0]} one brings the paper's "
+        "value within its seeds' range."
+    )
+    if len(others):
+        counts = others.groupby("variation", sort=False)["moves"].value_counts().unstack()
+        counts = counts.reindex(columns=["toward", "away"]).fillna(0).astype(int)
+        best = counts.sort_values(["toward", "away"], ascending=[False, True]).index[0]
+        applies = int((others["variation"] == best).sum())
+        text += (
+            f" No variation moves every number toward the paper: the one that moves the most, "
+            f"{best}, moves {counts.loc[best, 'toward']} of the {applies} it applies to toward "
+            f"it and {counts.loc[best, 'away']} away."
+        )
+    fvus = []
+    for r in base[base["quantity"] == "fvu"].itertuples(index=False):
+        ratio = r.paper_value / r.mean
+        words = f"{_times(ratio)}× lower" if ratio >= 1 else f"{_times(1 / ratio)}× higher"
+        rivals = others[(others["task"] == r.task) & (others["quantity"] == "fvu")]
+        rivals = rivals[rivals["subset"] == r.subset]
+        closest = ""
+        if len(rivals):
+            c = rivals.loc[rivals["distance"].idxmin()]
+            closest = f", closest {c['variation']} {c['mean']:.3g}"
+        fvus.append(f"{r.task} {r.mean:.3g} against {r.paper_value:.3g} ({words}{closest})")
+    if fvus:
+        text += f" Full-model FVU, the paper config's against the paper's: {_join(fvus)}."
+    return text
+
+
+def families_reading(profiles: dict[str, pd.DataFrame]) -> str:
+    """Per coupling block, its leading verdict in each network family (``{family: block
+    profile}``), e.g. '−T_C→R is fragile in 5 of 5 tasks as discrete tanh and 4 of 5 as leaky
+    relu.', and the groups with too few learned models."""
+    sentences = []
+    for block, name in BLOCK_NAMES.items():
+        counts = {}
+        for family, profile in profiles.items():
+            rows = profile[profile["subset"] == block]
+            if len(rows):
+                counts[family] = (int((rows["verdict"] == "fragile").sum()), len(rows))
+        if counts:
+            parts = [f"{k} of {n} tasks as {family}" for family, (k, n) in counts.items()]
+            sentences.append(f"{name} is fragile in {_join(parts)}.")
+    short = []
+    for family, profile in profiles.items():
+        rows = profile[profile["verdict"] == TOO_FEW].drop_duplicates("task")
+        short += [f"{r.task} as {family} ({r.n_learned}/{r.n_trained})" for r in rows.itertuples()]
+    if short:
+        sentences.append(
+            f"Too few models learned for a verdict ({_join(short)} learned): those cells say so."
+        )
+    return " ".join(sentences)
+
+
+def scale_reading(profile: pd.DataFrame, full: pd.DataFrame, memory: int = 64) -> str:
+    """Per construction of the scale study: models learned, n_R (mean over the learned models,
+    against the task's ``memory`` = s·d dimensions) and each block's verdict, at each N_h
+    (``profile``: block_profile.csv; ``full``: the full model's ablation rows at α, with a
+    ``learned`` column)."""
+    sentences = []
+    for construction, rows in profile.groupby("construction", sort=True):
+        sizes = sorted(rows["n_hidden"].unique())
+        at = "at N_h = " + _join([str(int(s)) for s in sizes])
+        models = full[full["construction"] == construction]
+        learned = [
+            f"{int(models[models['n_hidden'] == s]['learned'].sum())}/"
+            f"{int((models['n_hidden'] == s).sum())}"
+            for s in sizes
+        ]
+        n_R = []
+        for s in sizes:
+            kept = models[(models["n_hidden"] == s) & models["learned"].astype(bool)]["n_R"]
+            n_R.append(f"{kept.mean():.1f}" if len(kept) else "—")
+        blocks = []
+        for block, name in BLOCK_NAMES.items():
+            verdicts = [
+                rows[(rows["n_hidden"] == s) & (rows["subset"] == block)]["verdict"].iloc[0]
+                for s in sizes
+            ]
+            blocks.append(f"{name} {', '.join(verdicts)}")
+        sentences.append(
+            f"{construction}: {_join(learned)} models learned {at}; n_R of the learned models "
+            f"{', '.join(n_R)} (the task has {memory} dimensions of memory); {'; '.join(blocks)}."
+        )
+    return " ".join(sentences)
+
+
+def subspace_reading(summary: pd.DataFrame) -> str:
+    """How often a random perturbation of the same norm and overlap explains an ablation's harm
+    (``subspace_control_summary.csv``), per verdict, and on how many held-out trials."""
+    n = int(summary["n_models"].sum())
+    explained = int(summary["n_explained"].sum())
+    rows = summary["verdict"].value_counts()
+    text = (
+        f"In {explained} of {n} model-ablations (block, subspace and side) an overlap-matched "
+        "random perturbation of the same norm does as much harm, within the ratio: there the "
+        "ablation's effect is explained by where it perturbs. By row (the verdict of most "
+        "seeds): " + _join([f"{v} {int(rows[v])}" for v in rows.index]) + f" of {len(summary)}."
+    )
+    if "n_trials" in summary:
+        trials, heldout = int(summary["n_trials"].min()), int(summary["n_heldout"].max())
+        text += f" Scored on {trials} of the {heldout} held-out trials."
+    return text
+
+
+def refit_reading(summary: pd.DataFrame) -> str:
+    """How much of each single-block ablation's harm a refit readout recovers
+    (``readout_refit_summary.csv``): the share (fixed − refit) / (fixed − full) for FVU, the
+    same with the signs of accuracy, over the rows whose fixed readout loses more than 0.01."""
+    parts, recovered = [], []
+    keys = ["task", "construction", "n_hidden"]
+    for (task, construction, _), rows in summary.groupby(keys, sort=False):
+        full = rows[rows["subset"] == "none"]
+        if full.empty:
+            continue
+        sign = 1.0 if rows["metric"].iloc[0] == "fvu" else -1.0
+        base = float(full["fixed_score"].iloc[0])
+        for r in rows[rows["subset"].isin(list(BLOCK_NAMES))].itertuples(index=False):
+            lost = sign * (r.fixed_score - base)
+            if lost > 0.01:
+                share = sign * (r.fixed_score - r.refit_score) / lost
+                recovered.append(share)
+                parts.append((share, f"{task} {construction} {BLOCK_NAMES[r.subset]}"))
+    if not recovered:
+        return "No single-block ablation loses more than 0.01 with the fixed readout."
+    shares = np.array(recovered)
+    low, high = min(parts), max(parts)
+    return (
+        f"A readout refit on the ablated network recovers a median {np.median(shares):.0%} of "
+        f"the harm of the {len(shares)} single-block ablations that lose more than 0.01 "
+        f"(least {low[0]:.0%}, {low[1]}; most {high[0]:.0%}, {high[1]}; above 100 %: the refit "
+        "ablated network beats the full one's fixed readout). What a refit does not recover is "
+        "lost from the state itself, not only from the readout's alignment."
+    )
+
+
+def basis_reading(summary: pd.DataFrame) -> str:
+    """Schur against eigen coordinates (``basis_sensitivity_summary.csv``): the range of κ(V),
+    the largest eigen-vs-Schur difference, the −T_C→R amplification through either basis."""
+    where = summary.assign(name=summary["task"] + " " + summary["construction"])
+    lo, hi = where.loc[where["kappa_V"].idxmin()], where.loc[where["kappa_V"].idxmax()]
+    return (
+        f"The eigenvector matrix's condition number κ(V) (median over seeds) runs from "
+        f"{lo['kappa_V']:.3g} ({lo['name']}, N_h = {int(lo['n_hidden'])}) to {hi['kappa_V']:.3g} "
+        f"({hi['name']}, N_h = {int(hi['n_hidden'])}); the ablations through eigen and Schur "
+        f"coordinates differ by at most {summary['eigen_schur_difference'].max():.2g}, and "
+        f"−T_C→R amplifies a perturbation by {summary['schur_T_CR'].min():.3g}–"
+        f"{summary['schur_T_CR'].max():.3g} through Schur coordinates against "
+        f"{summary['eigen_T_CR'].min():.3g}–{summary['eigen_T_CR'].max():.3g} through eigen ones."
+    )
+
+
+def checkpoint_reading(summary: pd.DataFrame) -> str:
+    """When training stops (``checkpoint_ablation_summary.csv``): per task and construction,
+    each block's score at the first milestone checkpoint and at the kept (best) one."""
+    sentences = []
+    for (task, construction), rows in summary.groupby(["task", "construction"], sort=False):
+        first = rows[rows["selection"] == "milestone"].head(1)
+        best = rows[rows["selection"] == "best"].head(1)
+        if first.empty or best.empty:
+            continue
+        f, b = first.iloc[0], best.iloc[0]
+        blocks = [f"{BLOCK_NAMES[k]} {f[k]:.3g} → {b[k]:.3g}" for k in BLOCK_NAMES if k in summary]
+        sentences.append(
+            f"{task} {construction}: full {f['none']:.3g} at step {f['step']:.0f} (milestone "
+            f"{f['selection_value']:g}) → {b['none']:.3g} at step {b['step']:.0f} (best); "
+            + ", ".join(blocks)
+            + "."
+        )
+    return (
+        "Scores of the full and each ablated model, at the first milestone checkpoint → at the "
+        "kept one: " + " ".join(sentences)
+    )

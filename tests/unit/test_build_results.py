@@ -88,15 +88,20 @@ def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict(tmp_path):
     ]
     pd.DataFrame(profile).to_csv(tmp_path / "tables" / "block_profile.csv", index=False)
     models = [
-        {"task": "copy", "construction": "cayley", "n_hidden": 128, "reached_target": r}
-        for r in (True, False)
-    ] + [{"task": "sine", "construction": "cayley", "n_hidden": 128, "reached_target": True}]
+        {"task": "copy", "construction": "cayley", "n_hidden": 128, "seed": seed}
+        | {"reached_target": reached, "learned": True}
+        for seed, reached in ((0, True), (1, False))
+    ] + [{"task": "sine", "construction": "cayley", "n_hidden": 128, "seed": 0}]
     pd.DataFrame(models).to_csv(tmp_path / "tables" / "models.csv", index=False)
-    lines = build_results.scale_summary(tmp_path).splitlines()
+    reading, _, *lines = build_results.scale_summary(tmp_path).splitlines()
     assert len(lines) == 3
     assert lines[2] == (
-        "| cayley | 128 | 1/2 | 0.950 | 62.0 (60–64) | 0.48 | 0.5, mass 0.25, **fragile** | "
+        "| cayley | 128 | 1/2 | 2/2 | 0.950 | 62.0 (60–64) | 0.48 | 0.5, mass 0.25, **fragile** | "
         "0.01, mass 0.12, **harmless** | 0.2, mass 0.5, **inconclusive** |"
+    )
+    assert reading == (
+        "cayley: 2/2 models learned at N_h = 128; n_R of the learned models 62.0 (the task has 64 "
+        "dimensions of memory); −T_RR fragile; −T_C→R harmless; −T_CC inconclusive."
     )
 
 

@@ -41,3 +41,111 @@ def test_profile_reading_says_where_each_block_is_fragile():
     assert "−T_RR is harmless in 1 of 3 tasks (inconclusive in 1, empty in 1)." in text
     assert "−T_CC is fragile in 1 of 3 tasks (harmless in 1, too few learned models in 1)." in text
     assert "In 1 group some models did not learn their task (c 1/3 learned)" in text
+
+
+def _profile(rows):
+    return pd.DataFrame(
+        [
+            {"construction": "k", "n_hidden": 64, "n_learned": 5, "n_trained": 5}
+            | dict(zip(("task", "subset", "verdict"), r, strict=True))
+            for r in rows
+        ]
+    )
+
+
+def test_gap_reading_counts_numbers_moved_and_brought_into_range():
+    """Planted: two numbers; variation a moves both toward the paper (one into range), b moves
+    one away; the full FVU 1e-4 against the paper's 1e-2 is 100× lower, closest a 1e-3."""
+    base = {"task": "t", "quantity": "fvu", "subset": "none", "paper_value": 0.01}
+    other = {"task": "t", "quantity": "delta_fvu", "subset": "T_CC", "paper_value": 1.0}
+    rows = [
+        base | {"variation": "paper_config", "mean": 1e-4, "paper_in_range": False},
+        base | {"variation": "a", "mean": 1e-3, "paper_in_range": False, "moves": "toward"},
+        base | {"variation": "b", "mean": 1e-5, "paper_in_range": False, "moves": "away"},
+        other | {"variation": "paper_config", "mean": 0.5, "paper_in_range": True},
+        other | {"variation": "a", "mean": 0.9, "paper_in_range": True, "moves": "toward"},
+    ]
+    gaps = pd.DataFrame(rows)
+    gaps["distance"] = [
+        abs(np.log10(m / p)) if q == "fvu" else abs(m - p)
+        for m, p, q in zip(gaps["mean"], gaps["paper_value"], gaps["quantity"], strict=True)
+    ]
+    text = readings.gap_reading(gaps)
+    assert text.startswith(
+        "Of the 2 numbers the paper reports, the paper config's seeds contain 1;"
+    )
+    assert "for 2 at least one variation moves the mean toward" in text
+    assert "for 1 one brings the paper's value within its seeds' range" in text
+    assert (
+        "the one that moves the most, a, moves 2 of the 2 it applies to toward it and 0 away"
+        in (text)
+    )
+    assert "t 0.0001 against 0.01 (100× lower, closest a 0.001)" in text
+
+
+def test_families_reading_counts_fragile_per_family_and_names_too_few():
+    profiles = {
+        "discrete tanh": _profile([("a", "T_CR", "fragile"), ("b", "T_CR", "fragile")]),
+        "leaky relu": _profile([("a", "T_CR", "fragile"), ("b", "T_CR", "too few learned models")]),
+    }
+    profiles["leaky relu"].loc[1, "n_learned"] = 0
+    text = readings.families_reading(profiles)
+    assert "−T_C→R is fragile in 2 of 2 tasks as discrete tanh and 1 of 2 tasks as leaky relu." in (
+        text
+    )
+    assert "Too few models learned for a verdict (b as leaky relu (0/5) learned)" in text
+
+
+def test_scale_reading_gives_learned_n_R_and_verdicts_per_size():
+    """Planted: N_h 72 (2 of 2 learned, n_R 60 and 62) and 256 (0 of 2 learned: no n_R)."""
+    profile = pd.DataFrame(
+        [
+            {"construction": "d", "n_hidden": n, "subset": b, "verdict": v}
+            for n, v in ((72, "fragile"), (256, "too few learned models"))
+            for b in ("T_RR", "T_CR", "T_CC")
+        ]
+    )
+    full = pd.DataFrame(
+        {
+            "construction": ["d"] * 4,
+            "n_hidden": [72, 72, 256, 256],
+            "learned": [True, True, False, False],
+            "n_R": [60, 62, 10, 20],
+        }
+    )
+    text = readings.scale_reading(profile, full)
+    assert text.startswith("d: 2/2 and 0/2 models learned at N_h = 72 and 256;")
+    assert "n_R of the learned models 61.0, — (the task has 64 dimensions of memory)" in text
+    assert "−T_C→R fragile, too few learned models" in text
+
+
+def test_refit_reading_gives_the_share_of_the_harm_recovered():
+    """Planted FVUs: full 0.1; −T_CR 1.1 fixed, 0.6 refit (half recovered); −T_CC 0.9 fixed,
+    0.1 refit (all); −T_RR loses 0.005 (left out)."""
+    rows = [("none", 0.1, 0.1), ("T_CR", 1.1, 0.6), ("T_CC", 0.9, 0.1), ("T_RR", 0.105, 0.1)]
+    summary = pd.DataFrame(
+        [
+            {"task": "t", "construction": "c", "n_hidden": 8, "metric": "fvu"}
+            | {"subset": s, "fixed_score": f, "refit_score": r}
+            for s, f, r in rows
+        ]
+    )
+    text = readings.refit_reading(summary)
+    assert "recovers a median 75% of the harm of the 2 single-block ablations" in text
+    assert "least 50%, t c −T_C→R; most 100%, t c −T_CC" in text
+
+
+def test_subspace_reading_counts_explained_and_the_trials_scored():
+    summary = pd.DataFrame(
+        {
+            "verdict": ["explained", "ablation milder", "explained"],
+            "n_models": [3, 3, 3],
+            "n_explained": [3, 1, 2],
+            "n_trials": [256, 256, 256],
+            "n_heldout": [1024, 1024, 1024],
+        }
+    )
+    text = readings.subspace_reading(summary)
+    assert text.startswith("In 6 of 9 model-ablations")
+    assert "explained 2 and ablation milder 1 of 3." in text
+    assert text.endswith("Scored on 256 of the 1024 held-out trials.")
