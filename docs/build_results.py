@@ -337,21 +337,30 @@ def block_cell(r) -> str:
 
 
 def battery_summary(folder: Path) -> str:
-    """Per task: trained choice score (mean over seeds, models learned of trained) and, per
-    block, harm [interval], mass removed and verdict."""
+    """Per task: trained choice score (mean over seeds), NeuroGym's own per-trial correctness
+    of the full model (models.csv, reported only), models learned of trained and, per block,
+    harm [interval], mass removed and verdict."""
     profile = pd.read_csv(folder / "tables" / "block_profile.csv")
     ablation = pd.read_csv(folder / "tables" / "ablation.csv")
     full = ablation[(ablation["subset"] == "none") & np.isclose(ablation["alpha"], 0.9)]
     score = full.groupby("task")["score"].mean()
+    models = pd.read_csv(folder / "tables" / "models.csv")
+    own = (
+        models.groupby("task")["trial_performance"].mean()
+        if "trial_performance" in models
+        else pd.Series(dtype=float)
+    )
     lines = [
-        "| task | choice (full) | learned | −T_RR | −T_C→R | −T_CC |",
-        "|---|---|---|---|---|---|",
+        "| task | choice (full) | NeuroGym's per-trial (full) | learned | −T_RR | −T_C→R | −T_CC |",
+        "|---|---|---|---|---|---|---|",
     ]
     for task, rows in profile.groupby("task", sort=False):
         cells = [block_cell(rows[rows["subset"] == b].iloc[0]) for b in ("T_RR", "T_CR", "T_CC")]
         first = rows.iloc[0]
         lines.append(
-            f"| {task} | {score[task]:.3f} | {first.n_learned}/{first.n_trained} | "
+            f"| {task} | {score[task]:.3f} | "
+            + (f"{own[task]:.3f}" if np.isfinite(own.get(task, np.nan)) else "—")
+            + f" | {first.n_learned}/{first.n_trained} | "
             + " | ".join(cells)
             + " |"
         )

@@ -73,6 +73,51 @@ def draw(rng: np.random.Generator, n: int, env: str, kwargs: dict) -> Batch:
     return Batch(inputs, targets, mask)
 
 
+def trial_performance(
+    rng: np.random.Generator, n: int, env: str, kwargs: dict, batch: Batch, outputs: np.ndarray
+) -> np.ndarray:
+    """NeuroGym's own per-trial correctness (``info["performance"]``) of a network's outputs
+    on the ``n`` trials :func:`draw` drew from ``rng`` (the same rng state; ``batch`` is what it
+    drew): the env is seeded as :func:`draw` seeds it and stepped with the network's choice
+    (the argmax of ``outputs`` (n, T, N_y)) at each step until it ends the trial (a response
+    in the decision period, or the trial's last step), then draws the next trial as it does when
+    an agent plays it. The observations do not depend on the actions in these envs, so each
+    trial's inputs must equal ``batch``'s: a ValueError where they do not (the replay is not
+    of the held-out trials). Returns (n,) performance, 0 or 1 in the battery's envs.
+
+    What an env counts is its own: in PerceptualDecisionMaking the first non-fixation action in
+    the decision period, right or wrong; in ReadySetGo a "go" within the production window; in
+    GoNogo NeuroGym resets a no-go trial's performance to 0 when the trial starts, so a
+    withheld response counts 0 there too (not chance-corrected: an always-answering network
+    scores about a half in the two-choice envs)."""
+    trials = make(env, kwargs)
+    trials.seed(int(rng.integers(2**31 - 1)))
+    chosen = np.argmax(outputs, axis=-1)
+    performance = np.zeros(n)
+    trials.new_trial()
+    for k in range(n):
+        length = trials.ob.shape[0]
+        if not np.array_equal(np.asarray(trials.ob, dtype=np.float64), batch.inputs[k, :length]):
+            raise ValueError(f"{env}: trial {k} of the replay is not the held-out trial {k}")
+        for t in range(length):
+            *_, info = trials.step(int(chosen[k, t]))
+            if info["new_trial"]:
+                performance[k] = info["performance"]
+                break
+    return performance
+
+
+def heldout_performance(task: str, base_seed: int, heldout: Batch, outputs: np.ndarray):
+    """:func:`trial_performance` on the held-out set of NeuroGym task ``task`` (drawn by
+    :func:`rnnschur.tasks.draw_heldout` from ``base_seed``)."""
+    from rnnschur.seeds import job_rng
+    from rnnschur.tasks import get
+
+    module = get(task)
+    rng = job_rng(base_seed, "heldout", task)
+    return trial_performance(rng, len(heldout.inputs), module.env, module.kwargs, heldout, outputs)
+
+
 def check(env: str, kwargs: dict) -> tuple[int, int]:
     """(N_x, N_y) of a NeuroGym task; ValueError naming what is wrong (an unknown env id with
     close names, a kwarg the env does not take, an env whose actions are not discrete)."""

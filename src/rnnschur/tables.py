@@ -195,6 +195,9 @@ def model_summary(metas: list[dict], criteria: dict[str, dict]) -> pd.DataFrame:
                 "best_validation_score": summary[f"best_validation_{meta['metric']}"],
                 "kept_best": summary["kept_best"],
                 "reached_target": summary["reached_target"],
+                # NeuroGym's own per-trial correctness, reported beside the score (a NeuroGym
+                # task's; rnnschur.neurogym_trials.trial_performance)
+                "trial_performance": summary.get("trial_performance", float("nan")),
                 "final_loss": summary["final_loss"],
                 **{f"version_{k}": v for k, v in meta.get("versions", {}).items()},
             }

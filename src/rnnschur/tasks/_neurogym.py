@@ -15,7 +15,10 @@ all-zero targets. Score ``choice``: the chance-corrected choice on the response 
 (:func:`choice_score`: Cohen's κ of the argmax of the outputs against the actions), so that a
 constant output, always fixating or always one action, scores exactly 0 on every env, and a
 perfect one 1. NeuroGym's own per-trial correctness (``info["performance"]``, decided when
-the agent answers) needs the env stepped with the network in the loop; it is not used. Loss in
+the agent answers) is reported beside it by the training job
+(:func:`rnnschur.neurogym_trials.trial_performance`), not used for verdicts: a constant answer
+passes about half of it in the two-choice envs, and a perfect GoNogo network gets only the go
+trials. Loss in
 training: cross-entropy on the actions over every step of a trial (padding excluded), as
 NeuroGym's own examples train (fixation is an action too).
 """
