@@ -6,6 +6,7 @@ import importlib.metadata
 import re
 import subprocess
 import sys
+import textwrap
 import tomllib
 from pathlib import Path
 
@@ -248,3 +249,30 @@ def test_the_python_api_on_arrays_needs_no_torch(tmp_path):
     result = run_blocked(source, MPLBACKEND="Agg")
     assert result.returncode == 0, result.stderr[-3000:]
     assert (tmp_path / "out" / "verdicts.csv").is_file()
+
+
+def test_the_library_never_imports_snakemake():
+    """Every module of rnnschur (but the torch-only ones) imports with snakemake unimportable."""
+    source = textwrap.dedent(
+        """\
+        import importlib, pkgutil, sys
+        class Block:
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] == "snakemake":
+                    raise ImportError("snakemake imported by the library")
+        sys.meta_path.insert(0, Block())
+        import rnnschur
+        for m in pkgutil.walk_packages(rnnschur.__path__, "rnnschur."):
+            if m.name.split(".")[-1] not in ("torch_module", "neurogym_trials", "__main__"):
+                importlib.import_module(m.name)
+        print("imported", len(sys.modules))
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", source],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(SRC), "MPLBACKEND": "Agg"},
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "imported" in result.stdout

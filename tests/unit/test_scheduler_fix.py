@@ -1,11 +1,17 @@
 """The scheduler work-around on Snakemake's real JobScheduler (a subclass, patched alone)."""
 
+import sys
 import threading
 import time
 
+import pytest
+import snakemake
 from snakemake.scheduling.job_scheduler import JobScheduler
 
-from rnnschur.scheduler_fix import keep_one_reevaluation_timer
+from conftest import REPO
+
+sys.path.insert(0, str(REPO / "workflow" / "lib"))
+from snakemake_scheduler import apply, is_tested, keep_one_reevaluation_timer  # noqa: E402
 
 
 def scheduler(cls):
@@ -55,3 +61,22 @@ def test_a_snakemake_without_the_method_is_left_alone():
 
     assert keep_one_reevaluation_timer(Other) is False
     assert not hasattr(Other, "_schedule_reevalutation")
+
+
+def test_applied_only_for_the_versions_it_is_tested_against():
+    class Patched(JobScheduler):
+        pass
+
+    assert is_tested(snakemake.__version__)  # the pinned Snakemake is one of them
+    assert is_tested("9.0.0") and is_tested("9.27.1")
+    assert not is_tested("9.28.0") and not is_tested("8.30.0")
+    with pytest.warns(UserWarning, match="not a version the scheduler work-around is tested"):
+        assert apply("10.1.0", Patched) is False
+    assert not getattr(Patched._schedule_reevalutation, "keeps_one_timer", False)
+    assert apply(snakemake.__version__, Patched) is True
+
+    class Other:
+        pass
+
+    with pytest.warns(UserWarning, match="has no JobScheduler._schedule_reevalutation"):
+        assert apply(snakemake.__version__, Other) is False

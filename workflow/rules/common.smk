@@ -41,12 +41,18 @@ from rnnschur.analyses import ANALYSES  # noqa: E402
 from rnnschur.constructions import CONSTRUCTIONS  # noqa: E402
 from rnnschur.dynamics import Dynamics  # noqa: E402
 from rnnschur.numerics import job_environment  # noqa: E402
-from rnnschur.scheduler_fix import keep_one_reevaluation_timer  # noqa: E402
 from rnnschur.tasks import _neurogym as neurogym_specs  # noqa: E402
 
-# Snakemake's scheduler starts one more 1-s wake-up timer per finished job (see the module):
-# keep one, so that the snakemake process does not take CPU time from the jobs.
-keep_one_reevaluation_timer()
+# Snakemake's scheduler starts one more 1-s wake-up timer per finished job (workflow/lib): keep
+# one, so that the snakemake process does not take CPU time from the jobs; only where this is the
+# main workflow (a host that uses it as a module runs its own scheduler as it chooses).
+if Path(workflow.main_snakefile).resolve() == (ROOT / "Snakefile").resolve():
+    import snakemake  # noqa: E402
+
+    sys.path.insert(0, str(ROOT / "workflow" / "lib"))
+    import snakemake_scheduler  # noqa: E402
+
+    snakemake_scheduler.apply(snakemake.__version__)
 
 
 def load_preset(name):
