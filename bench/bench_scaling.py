@@ -29,16 +29,17 @@ import numpy as np
 import torch
 import yaml
 
-from rnnschur import basis, refit, subspace, tasks
+from rnnschur import tasks
 from rnnschur.ablation import evaluate_ablations
-from rnnschur.bptt import loss_and_gradients
-from rnnschur.checkpoints import evaluate_checkpoints
-from rnnschur.constructions import initial_recurrent
+from rnnschur.beyond import basis, refit, subspace
+from rnnschur.beyond.along_training import evaluate_checkpoints
 from rnnschur.dynamics import DISCRETE
-from rnnschur.numerics import retain_freed_memory
 from rnnschur.rnn import rollout
 from rnnschur.schur import ordered_real_schur
-from rnnschur.train import Adam, _Recurrent, clip_grad_norm
+from rnnschur.training.bptt import loss_and_gradients
+from rnnschur.training.constructions import initial_recurrent
+from rnnschur.training.numerics import retain_freed_memory
+from rnnschur.training.train import Adam, _Recurrent, clip_grad_norm
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -67,7 +68,8 @@ def model(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, np.
 
 
 def training_step(rng: np.random.Generator, n: int, construction: str) -> float:
-    """Seconds of one training step as :func:`rnnschur.train.train` takes it (no batch drawing)."""
+    """Seconds of one training step as :func:`rnnschur.training.train.train` takes it (no batch
+    drawing)."""
     batch = COPY.generate(rng, 64)
     x, y, mask = (
         np.ascontiguousarray(a.swapaxes(0, 1), np.float32)

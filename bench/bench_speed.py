@@ -27,11 +27,12 @@ import numpy as np
 import pandas as pd
 import torch
 
-from rnnschur import subspace, tasks
+from rnnschur import tasks
 from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, evaluate_ablations
-from rnnschur.bptt import hidden_states
+from rnnschur.beyond import subspace
 from rnnschur.rnn import rollout
 from rnnschur.schur import coupling_masks, ordered_real_schur
+from rnnschur.training.bptt import hidden_states
 
 REPO = Path(__file__).resolve().parents[1]
 

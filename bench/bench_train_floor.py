@@ -2,7 +2,8 @@
 
 Per task (the paper-scale N_h, generator and training settings of config.yaml and
 presets/more_tasks.yaml, curriculum at its last horizon): milliseconds per step of the project's
-``rnnschur.train.train`` (batch drawing, rollout, loss, gradients, clipping, Adam, batch score)
+``rnnschur.training.train.train`` (batch drawing, rollout, loss, gradients, clipping, Adam,
+batch score)
 against a lean NumPy float32 step of the same shapes (input projection, recurrence, readout,
 backward recurrence, the three weight gradients: nothing else).
 
@@ -122,7 +123,7 @@ def trained_weights(
     """{task: {W_xh, W_hh, W_hy}} of the tasks ``names``, from the first results folder that has
     the task's model, else from ``warmup`` steps of this tree's training (seed 0)."""
     from rnnschur import tasks
-    from rnnschur.train import TrainSettings, train
+    from rnnschur.training.train import TrainSettings, train
 
     weights = {}
     for name, (generator, size, training) in task_setups().items():
@@ -167,10 +168,10 @@ def project_times(
     weights_file: str, steps: int, repeat: int, names: list[str]
 ) -> dict[str, dict[str, float]]:
     """{task: {"floor": ms, "train": ms}} per step of the lean step and of the importable
-    ``rnnschur.train.train`` for the tasks ``names``, started from the frozen weights in
+    ``rnnschur.training.train.train`` for the tasks ``names``, started from the frozen weights in
     ``weights_file`` (np.savez of <task>/<key>) with learning rate 0, timed in turn
     (:func:`per_step`)."""
-    import rnnschur.train as training_module
+    import rnnschur.training.train as training_module
     from rnnschur import tasks
 
     with np.load(weights_file) as saved:

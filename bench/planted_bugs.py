@@ -166,31 +166,31 @@ BUGS = [
     # Added with 0.4.0: the claims' statistics, offsets of a model trained elsewhere, the
     # state_dict conversion, per-trial FVU, the network families, training and NeuroGym.
     (
-        S + "claims.py",
+        S + "paper/claims.py",
         "half = stdtrit(n - 1, 1 - level / 2) * np.std(values, ddof=1) / np.sqrt(n)",
         "half = stdtrit(n - 1, 1 - level) * np.std(values, ddof=1) / np.sqrt(n)",
         "one-sided quantile in a two-sided interval",
     ),
     (
-        S + "claims.py",
+        S + "paper/claims.py",
         "half = stdtrit(n - 1, 1 - level / 2) * np.std(values, ddof=1) / np.sqrt(n)",
         "half = stdtrit(n - 1, 1 - level / 2) * np.std(values, ddof=1) / n",
         "standard error divided by n",
     ),
     (
-        S + "claims.py",
+        S + "paper/claims.py",
         'return "holds" if low > bound else ("fails" if high <= bound else "inconclusive")',
         'return "holds" if high > bound else ("fails" if low <= bound else "inconclusive")',
         "a 'greater' claim holds when the interval merely reaches past the bound",
     ),
     (
-        S + "claims.py",
+        S + "paper/claims.py",
         "if -bound <= low and high <= bound:",
         "if -bound <= low or high <= bound:",
         "a 'within' claim holds with one end inside",
     ),
     (
-        S + "claims.py",
+        S + "paper/claims.py",
         "return sum(math.comb(n, k) for k in range(n_agree, n + 1)) / 2**n if n else np.nan",
         "return sum(math.comb(n, k) for k in range(n_agree + 1, n + 1)) / 2**n if n else np.nan",
         "sign test P(more than n_agree) instead of P(at least n_agree)",
@@ -214,7 +214,7 @@ BUGS = [
         "output bias subtracted",
     ),
     (
-        S + "convert.py",
+        S + "external/convert.py",
         "present = [prefix + b for b in biases if prefix + b in state]",
         "present = [prefix + b for b in biases[:1] if prefix + b in state]",
         "state_dict conversion keeps one of the two hidden biases",
@@ -238,7 +238,7 @@ BUGS = [
         "current form recurs on z, not φ(z)",
     ),
     (
-        S + "bptt.py",
+        S + "training/bptt.py",
         "                leak_carry = (1.0 - a) * E[t]\n            E[t] *= slope[t]",
         "                leak_carry = a * E[t]\n            E[t] *= slope[t]",
         "BPTT of the rate form: wrong leak term",
@@ -256,19 +256,19 @@ BUGS = [
         "propagator eigenvalues with the leak swapped",
     ),
     (
-        S + "train.py",
+        S + "training/train.py",
         "            v += (1 - b2) * (g * g)",
         "            v += (1 - b2) * g",
         "Adam's second moment of g, not g²",
     ),
     (
-        S + "train.py",
+        S + "training/train.py",
         "    factor = max_norm / (norm + 1e-6)",
         "    factor = max_norm / (norm * norm + 1e-6)",
         "clipping by the squared norm",
     ),
     (
-        S + "bptt.py",
+        S + "training/bptt.py",
         "        d_out = (lib.exp(log_p) - Y) * (weight / count)",
         "        d_out = (lib.exp(log_p) - Y) / count",
         "cross-entropy gradient on the padding too",
@@ -280,13 +280,13 @@ BUGS = [
         "choice score against the wrong action",
     ),
     (
-        S + "neurogym_trials.py",
+        S + "tasks/_neurogym.py",
         "                mask[trials.start_ind[period] : trials.end_ind[period]] = 1.0",
         "                mask[trials.start_ind[period] : trials.end_ind[period] + 1] = 1.0",
         "response mask one step too long",
     ),
     (
-        S + "external.py",
+        S + "external/analysis.py",
         "value >= MISUSE_FVU if",
         "value >= 10 * MISUSE_FVU if",
         "misuse warning only at FVU 5",
@@ -305,25 +305,25 @@ BUGS = [
     ),
     # Added with 0.5.0: the Cayley map's gradients written out.
     (
-        S + "cayley.py",
+        S + "training/cayley.py",
         "    grad_K = -(M.T @ grad_O @ (O.T + _identity(O)))",
         "    grad_K = M.T @ grad_O @ (O.T + _identity(O))",
         "Cayley gradient of K with the wrong sign",
     ),
     (
-        S + "cayley.py",
+        S + "training/cayley.py",
         "    grad_O = grad_W @ O @ D.T + grad_W.T @ O @ D",
         "    grad_O = grad_W @ O @ D.T",
         "Cayley gradient of O without the term of Oᵀ",
     ),
     (
-        S + "cayley.py",
+        S + "training/cayley.py",
         "    grad_b = grad_D[first + 1, first] - grad_D[first, first + 1]",
         "    grad_b = grad_D[first, first + 1] - grad_D[first + 1, first]",
         "Cayley gradient of a pair's imaginary part with the wrong sign",
     ),
     (
-        S + "cayley.py",
+        S + "training/cayley.py",
         "    D[first, first + 1] = -d_pair[:, 1]",
         "    D[first, first + 1] = d_pair[:, 1]",
         "Cayley pair block symmetric (real eigenvalues a ± b)",

@@ -29,9 +29,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rnnschur import readings
 from rnnschur.learned import TOO_FEW
-from rnnschur.tables import label
+from rnnschur.paper.tables import label
+from rnnschur.report import readings
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -1,8 +1,8 @@
 """rnnschur: ordered real Schur ablations of trained tanh RNNs (arXiv 2606.18457).
 
 ``rnnschur.analyse(model, heldout, ...)`` runs the paper's analysis on a network trained
-elsewhere (:mod:`rnnschur.api`); it is imported on first use, so that ``import rnnschur`` alone
-loads nothing.
+elsewhere (:mod:`rnnschur.external.api`); it is imported on first use, so that
+``import rnnschur`` alone loads nothing.
 """
 
 __version__ = "0.5.0"
@@ -10,7 +10,7 @@ __version__ = "0.5.0"
 
 def __getattr__(name: str):
     if name == "analyse":
-        from rnnschur.api import analyse
+        from rnnschur.external.api import analyse
 
         return analyse
     raise AttributeError(f"module 'rnnschur' has no attribute {name!r}")

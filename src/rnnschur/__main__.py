@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from rnnschur.numerics import PORTABLE_KERNELS
+from rnnschur.training.numerics import PORTABLE_KERNELS
 
 KINDS = ("discrete", "leaky", "leaky_current")  # rnnschur.dynamics.KINDS, without loading NumPy
 NONLINEARITIES = ("tanh", "relu", "softplus")
@@ -196,7 +196,9 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.update(
             {"OMP_NUM_THREADS": threads, "OPENBLAS_NUM_THREADS": threads, **PORTABLE_KERNELS}
         )
-    from rnnschur import api, external, io, verify
+    from rnnschur import io
+    from rnnschur.external import analysis as external
+    from rnnschur.external import api, verify
 
     if args.alpha not in args.alpha_grid:
         print(f"error: --alpha {args.alpha} must be one of --alpha-grid", file=sys.stderr)
@@ -206,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reading {args.weights} and {args.heldout}")
         model = args.weights
         if args.torch_module or args.recurrent:
-            from rnnschur import torch_module
+            from rnnschur.external import torch_module
 
             if not args.recurrent:
                 raise io.ArtifactError("--torch-module needs --recurrent PARAMETER (W_hh)")

@@ -71,8 +71,8 @@ def evaluate_ablations(
 
     ``offsets`` (``b_h``, ``b_y``, ``h0``) and ``dynamics`` (the network family) are passed to
     :func:`rnnschur.rnn.rollout`; the ablations act on W_hh alone. ``forward(W_stack, inputs)``,
-    if given, replaces that rollout (a user's own torch module, :mod:`rnnschur.torch_module`;
-    W_xh and W_hy are then not used).
+    if given, replaces that rollout (a user's own torch module,
+    :mod:`rnnschur.external.torch_module`; W_xh and W_hy are then not used).
 
     Identical ablations (the same ΔT for several alphas, or an empty block) are rolled out once.
 

@@ -7,7 +7,7 @@ The paper's network (eqs. 1–2) is the ``discrete`` family with φ = tanh and n
 Every network description of :mod:`rnnschur.dynamics` (update, readout, output timing) runs
 through the same function. This module does
 not import torch: every analysis job uses it, and ``import torch`` alone costs about a second
-per job. The differentiable rollout of training is in :mod:`rnnschur.bptt`.
+per job. The differentiable rollout of training is in :mod:`rnnschur.training.bptt`.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import ortho_group
 
-from rnnschur import basis
+from rnnschur.beyond import basis
 from rnnschur.schur import ordered_real_schur
 
 

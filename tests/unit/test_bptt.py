@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 import torch
 
-from rnnschur.bptt import loss_and_gradients
 from rnnschur.dynamics import Dynamics
 from rnnschur.rnn import rollout
+from rnnschur.training.bptt import loss_and_gradients
 
 FAMILIES = [
     Dynamics(kind, leak, nonlinearity, timing=timing)

@@ -3,7 +3,7 @@
 import numpy as np
 
 from rnnschur import tasks
-from rnnschur.checkpoints import evaluate_checkpoints, select_checkpoints
+from rnnschur.beyond.along_training import evaluate_checkpoints, select_checkpoints
 
 STEPS = np.array([0, 100, 200, 300, 400])
 

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from rnnschur import claims
 from rnnschur.ablation import SUBSETS, subset_name
+from rnnschur.paper import claims
 
 SUBSET_NAMES = [subset_name(s) for s in SUBSETS]
 
@@ -189,7 +189,7 @@ def test_claims_use_the_paper_size_or_the_largest_trained():
 
 
 def test_block_profile_verdicts_on_planted_harms():
-    from rnnschur.claims import block_profile
+    from rnnschur.paper.claims import block_profile
 
     planted = {  # (task, metric, block): delta_score per seed, mass removed
         ("flip_flop", "fvu", "T_CR"): ([0.5, 0.6, 0.7], 0.2),  # interval [0.35, 0.85]

@@ -4,8 +4,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rnnschur.cayley import cayley_gradients, cayley_map
-from rnnschur.constructions import (
+from rnnschur.training.cayley import cayley_gradients, cayley_map
+from rnnschur.training.constructions import (
     CayleyParams,
     cayley_init,
     dense_normal_init,

@@ -23,7 +23,7 @@ TRAINING_ENV = "train.yaml"
 def rule_scripts() -> dict[str, tuple[str, Path]]:
     """{rule: (conda env file name, script path)} from the rule files; the rules built in a loop
     over the analyses' registry (``rule:`` with ``name:``) once per analysis."""
-    from rnnschur.analyses import ANALYSES
+    from rnnschur.beyond.registry import ANALYSES
 
     rules = {}
     for smk in sorted((REPO / "workflow" / "rules").glob("*.smk")):
@@ -48,11 +48,12 @@ def _module_file(name: str) -> Path | None:
     return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
 
 
-TORCH_ROUTES = {"rnnschur.torch_module"}
+TORCH_ROUTES = {"rnnschur.external.torch_module", "neurogym"}
 """Modules that load torch and are imported, inside a function, only on the routes that need it
-(a torch state_dict file, a user's live module): an analysis job never takes them, which
+(a torch state_dict file, a user's live module; NeuroGym, which draws trials in the data and
+training jobs only): an analysis job never takes them, which
 test_only_training_scripts_need_torch and test_the_python_api_on_arrays_needs_no_torch show by
-running the code with torch blocked."""
+running the code with torch and NeuroGym blocked."""
 
 
 def imported_top_levels(script: Path) -> set[str]:
@@ -81,6 +82,9 @@ def imported_top_levels(script: Path) -> set[str]:
             if id(node) in nested and isinstance(node, ast.ImportFrom):
                 names_here = {f"{node.module}.{a.name}" for a in node.names} | {node.module}
                 if names_here & TORCH_ROUTES:
+                    continue
+            if id(node) in nested and isinstance(node, ast.Import):
+                if {a.name for a in node.names} & TORCH_ROUTES:
                     continue
             if isinstance(node, ast.Import):
                 modules = [a.name for a in node.names]
@@ -263,7 +267,7 @@ def test_the_library_never_imports_snakemake():
         sys.meta_path.insert(0, Block())
         import rnnschur
         for m in pkgutil.walk_packages(rnnschur.__path__, "rnnschur."):
-            if m.name.split(".")[-1] not in ("torch_module", "neurogym_trials", "__main__"):
+            if m.name.split(".")[-1] not in ("torch_module", "__main__"):
                 importlib.import_module(m.name)
         print("imported", len(sys.modules))
         """

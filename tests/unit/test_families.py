@@ -9,10 +9,11 @@ import torch
 from torch import nn
 
 from rnnschur import __main__ as cli
-from rnnschur import convert, io
+from rnnschur import io
 from rnnschur.ablation import evaluate_ablations
 from rnnschur.dynamics import Dynamics
-from rnnschur.external import Score, misuse_warning
+from rnnschur.external import convert
+from rnnschur.external.analysis import Score, misuse_warning
 from rnnschur.schur import coupling_masks, n_dominant, ordered_real_schur
 from rnnschur.tasks import Batch
 

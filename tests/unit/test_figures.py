@@ -6,7 +6,7 @@ import matplotlib
 matplotlib.use("Agg")
 import pandas as pd  # noqa: E402
 
-from rnnschur import figures  # noqa: E402
+from rnnschur.report import figures  # noqa: E402
 
 
 def test_block_profile_heat_map_cells():

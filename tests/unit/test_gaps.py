@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rnnschur import gaps
+from rnnschur.paper import gap_study as gaps
 
 
 def rows(task, values, variation=None, n_hidden=64, construction="dense_orthogonal"):

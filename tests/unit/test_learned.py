@@ -5,8 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rnnschur import claims, learned
-from rnnschur.claims import block_profile
+from rnnschur import learned
+from rnnschur.paper import claims
+from rnnschur.paper.claims import block_profile
 
 CRITERION = dict(learned.DEFAULTS)
 

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from rnnschur import neurogym_trials, tasks
+from rnnschur import tasks
 from rnnschur.tasks import _neurogym
 
 ENV = "PerceptualDecisionMaking-v0"
@@ -31,7 +31,7 @@ def env_trials(seed: int, n: int, **kwargs):
 def test_heldout_is_what_the_env_produces_for_that_seed():
     rng = np.random.default_rng(7)
     seed = int(np.random.default_rng(7).integers(2**31 - 1))  # what draw() takes from rng
-    batch = neurogym_trials.draw(rng, 20, ENV, {"dt": 100})
+    batch = _neurogym.draw(rng, 20, ENV, {"dt": 100})
     expected = env_trials(seed, 20, dt=100)
     lengths = [len(ob) for ob, *_ in expected]
     assert batch.inputs.shape == (20, max(lengths), 3) and batch.targets.shape[2] == 3
@@ -45,7 +45,7 @@ def test_heldout_is_what_the_env_produces_for_that_seed():
         assert np.array_equal(batch.mask[k, :L], decision)
         assert not batch.inputs[k, L:].any() and not batch.targets[k, L:].any()
         assert not batch.mask[k, L:].any()  # padding unscored
-    again = neurogym_trials.draw(np.random.default_rng(7), 20, ENV, {"dt": 100})
+    again = _neurogym.draw(np.random.default_rng(7), 20, ENV, {"dt": 100})
     for a, b in zip(
         (batch.inputs, batch.targets, batch.mask), again.__dict__.values(), strict=True
     ):
@@ -59,7 +59,7 @@ def test_response_periods_of_other_envs():
         ("DualDelayMatchSample-v0", ["test1", "test2"]),
     ):
         seed = int(np.random.default_rng(3).integers(2**31 - 1))
-        batch = neurogym_trials.draw(np.random.default_rng(3), 4, env, {})
+        batch = _neurogym.draw(np.random.default_rng(3), 4, env, {})
         import neurogym
 
         with warnings.catch_warnings():
@@ -110,7 +110,7 @@ BATTERY = (
 @pytest.mark.parametrize("env", BATTERY)
 def test_a_constant_output_scores_zero_on_every_battery_env(env):
     """Always fixate, or always any one action: exactly 0; the targets themselves: 1."""
-    batch = neurogym_trials.draw(np.random.default_rng(0), 64, env, {"dt": 100})
+    batch = _neurogym.draw(np.random.default_rng(0), 64, env, {"dt": 100})
     n, T, K = batch.targets.shape
     for action in range(K):
         constant = np.zeros((n, T, K))
@@ -134,8 +134,8 @@ def test_neurogyms_own_per_trial_correctness_replays_the_heldout_trials(env):
     whose no-go trials NeuroGym counts 0 however they are answered; always fixating answers
     none; a replay on other trials than the held-out ones is refused."""
     kwargs = {"dt": 100}
-    batch = neurogym_trials.draw(np.random.default_rng(3), 48, env, kwargs)
-    replay = lambda outputs: neurogym_trials.trial_performance(  # noqa: E731
+    batch = _neurogym.draw(np.random.default_rng(3), 48, env, kwargs)
+    replay = lambda outputs: _neurogym.trial_performance(  # noqa: E731
         np.random.default_rng(3), 48, env, kwargs, batch, outputs
     )
     oracle = replay(batch.targets)
@@ -152,9 +152,7 @@ def test_neurogyms_own_per_trial_correctness_replays_the_heldout_trials(env):
         always[..., 1] = 1.0
         assert 0.25 < replay(always).mean() < 0.9
     with pytest.raises(ValueError, match="not the held-out trial"):
-        neurogym_trials.trial_performance(
-            np.random.default_rng(4), 48, env, kwargs, batch, batch.targets
-        )
+        _neurogym.trial_performance(np.random.default_rng(4), 48, env, kwargs, batch, batch.targets)
 
 
 def test_analysis_jobs_see_the_task_without_neurogym(monkeypatch):
@@ -163,19 +161,16 @@ def test_analysis_jobs_see_the_task_without_neurogym(monkeypatch):
     task = tasks.get("pdm")
     assert task.SCORE == "choice" and task.HIGHER_IS_BETTER and task.dims() == (3, 3)
     assert tasks.defaults("pdm") == {}
-    monkeypatch.setattr(_neurogym, "TRIAL_SOURCE", None)
-    with pytest.raises(RuntimeError, match="drawn by the data and training jobs"):
-        task.generate(np.random.default_rng(0), 2)
     with pytest.raises(KeyError, match="unknown task 'nope'"):
         tasks.get("nope")
 
 
 def test_check_refuses_and_measures():
-    assert neurogym_trials.check(ENV, {"dt": 50}) == (3, 3)
+    assert _neurogym.check(ENV, {"dt": 50}) == (3, 3)
     with pytest.raises(ValueError, match="close: \\['PerceptualDecisionMaking-v0'"):
-        neurogym_trials.check("PerceptualDecisionMakin-v0", {})
+        _neurogym.check("PerceptualDecisionMakin-v0", {})
     with pytest.raises(ValueError, match="takes no argument 'wobble'"):
-        neurogym_trials.check(ENV, {"wobble": 1})
+        _neurogym.check(ENV, {"wobble": 1})
 
 
 def test_trials_are_drawn_without_neurogyms_plotting_and_equal_its_full_import():
@@ -188,8 +183,8 @@ def test_trials_are_drawn_without_neurogyms_plotting_and_equal_its_full_import()
     code = (
         "import sys, hashlib, numpy as np\n"
         "{first}"
-        "from rnnschur import neurogym_trials\n"
-        "b = neurogym_trials.draw(np.random.default_rng(3), 16, 'GoNogo-v0', {{'dt': 100}})\n"
+        "from rnnschur.tasks import _neurogym\n"
+        "b = _neurogym.draw(np.random.default_rng(3), 16, 'GoNogo-v0', {{'dt': 100}})\n"
         "h = hashlib.sha256(b.inputs.tobytes() + b.targets.tobytes() + b.mask.tobytes())\n"
         "heavy = [m for m in ('torch', 'stable_baselines3') if m in sys.modules]\n"
         "print(h.hexdigest(), heavy)\n"
@@ -206,4 +201,4 @@ def test_trials_are_drawn_without_neurogyms_plotting_and_equal_its_full_import()
     assert "torch" in full_heavy  # the full import does load them: the check can fail
     assert light_hash == full_hash
     with pytest.raises(RuntimeError, match="plotting is not loaded"):
-        neurogym_trials._plotting_not_loaded()
+        _neurogym._plotting_not_loaded()

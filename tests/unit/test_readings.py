@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from rnnschur import readings
+from rnnschur.report import readings
 
 
 def test_claims_reading_counts_each_verdict_and_the_seeds_needed():

@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from rnnschur import refit, tasks
+from rnnschur import tasks
+from rnnschur.beyond import refit
 from rnnschur.rnn import rollout
 from rnnschur.schur import ordered_real_schur
 from rnnschur.tasks import Batch

@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rnnschur import subspace, tasks
+from rnnschur import tasks
+from rnnschur.beyond import subspace
 from rnnschur.schur import ordered_real_schur
 
 

@@ -4,7 +4,7 @@ beside the models that learned."""
 import numpy as np
 import pandas as pd
 
-from rnnschur import tables
+from rnnschur.paper import tables
 
 
 def test_markdown_prints_whole_numbers_as_integers_and_gaps_as_dashes():

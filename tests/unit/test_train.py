@@ -3,7 +3,7 @@ import pytest
 
 from rnnschur import tasks
 from rnnschur.seeds import job_rng
-from rnnschur.train import TrainingDiverged, TrainSettings, train
+from rnnschur.training.train import TrainingDiverged, TrainSettings, train
 
 PARAMS = {"n_symbols": 3, "symbol_dim": 3, "n_lags": 6}
 
@@ -89,11 +89,11 @@ def test_checkpoints_hold_the_initial_and_every_validated_weights():
 
 
 def test_adam_and_clipping_equal_torchs():
-    """rnnschur.train.Adam and clip_grad_norm take the steps torch.optim.Adam and
+    """rnnschur.training.train.Adam and clip_grad_norm take the steps torch.optim.Adam and
     torch.nn.utils.clip_grad_norm_ take, on the same gradients (float64)."""
     import torch
 
-    from rnnschur.train import Adam, clip_grad_norm
+    from rnnschur.training.train import Adam, clip_grad_norm
 
     rng = np.random.default_rng(8)
     ours = [rng.standard_normal(s) for s in ((4, 3), (5,))]
@@ -122,11 +122,12 @@ def test_retained_memory_changes_the_speed_not_the_weights():
     import subprocess
     import sys
 
-    from rnnschur.numerics import retain_freed_memory
+    from rnnschur.training.numerics import retain_freed_memory
 
     assert retain_freed_memory() is (platform.libc_ver()[0] == "glibc")
     code = (
-        "import hashlib, numpy as np, rnnschur.numerics as n, rnnschur.train as t\n"
+        "import hashlib, numpy as np\n"
+        "import rnnschur.training.numerics as n, rnnschur.training.train as t\n"
         "from rnnschur import tasks\n"
         "{patch}"
         "held = tasks.get('sine').generate(np.random.default_rng(0), 8)\n"

@@ -7,8 +7,8 @@ import pytest
 import torch
 from torch import nn
 
-from rnnschur import convert, verify
 from rnnschur.dynamics import CATALOGUE, Dynamics, catalogue_name
+from rnnschur.external import convert, verify
 
 
 class PaperRNN(nn.Module):

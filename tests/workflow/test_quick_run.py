@@ -8,8 +8,8 @@ import pytest
 from matplotlib.image import imread
 from scipy import stats
 
-from rnnschur.numerics import PORTABLE_KERNELS
 from rnnschur.provenance import run_hashes
+from rnnschur.training.numerics import PORTABLE_KERNELS
 
 from conftest import QUICK, REPO, assert_same_weights, quick_models, snakemake
 

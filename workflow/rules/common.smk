@@ -37,10 +37,10 @@ STYLE = style_settings(ROOT / "workflow" / "style.mplstyle")
 sys.path.insert(0, str(ROOT / "src"))
 from jsonschema import Draft202012Validator  # noqa: E402  (a dependency of snakemake)
 from rnnschur import tasks as task_registry  # noqa: E402
-from rnnschur.analyses import ANALYSES  # noqa: E402
-from rnnschur.constructions import CONSTRUCTIONS  # noqa: E402
+from rnnschur.beyond.registry import ANALYSES  # noqa: E402
+from rnnschur.training.constructions import CONSTRUCTIONS  # noqa: E402
 from rnnschur.dynamics import Dynamics  # noqa: E402
-from rnnschur.numerics import job_environment  # noqa: E402
+from rnnschur.training.numerics import job_environment  # noqa: E402
 from rnnschur.tasks import _neurogym as neurogym_specs  # noqa: E402
 
 # Snakemake's scheduler starts one more 1-s wake-up timer per finished job (workflow/lib): keep
@@ -119,10 +119,10 @@ def _neurogym_tasks():
         kwargs = block.get("kwargs", {})
         key = json.dumps([block["env"], kwargs], sort_keys=True)
         if key not in checked:
-            from rnnschur import neurogym_trials  # imports NeuroGym: a second or two
+            from rnnschur.tasks._neurogym import check as check_env  # imports NeuroGym
 
             try:
-                checked[key] = list(neurogym_trials.check(block["env"], kwargs))
+                checked[key] = list(check_env(block["env"], kwargs))
             except (ValueError, TypeError) as error:
                 raise WorkflowError(f"config key tasks.{task}.neurogym: {error}") from None
         specs[task] = {"env": block["env"], "kwargs": kwargs, "dims": checked[key]}
@@ -358,7 +358,7 @@ def beyond_files(pattern):
 MODEL = "{task}/{construction}/n{size}/seed{seed}"
 
 
-# The files rule external_analyse writes per model (rnnschur.external.output_files; a unit test
+# The files rule external_analyse writes per model (rnnschur.external.analysis.output_files; a unit test
 # keeps the two lists equal).
 EXTERNAL_FILES = {
     name.replace(".", "_"): f"{R}/external/{{name}}/{name}"
@@ -378,7 +378,7 @@ EXTERNAL_FILES = {
 
 
 def external_settings(name):
-    """rnnschur.external.Settings of an external model, from its entry and the shared keys."""
+    """rnnschur.external.analysis.Settings of an external model, from its entry and the shared keys."""
     return {
         "score": config["external_models"][name]["score"],
         "alpha": config["alpha"],

@@ -6,8 +6,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from rnnschur import io, tables  # noqa: E402
-from rnnschur.claims import block_profile  # noqa: E402
+from rnnschur import io  # noqa: E402
+from rnnschur.paper import tables  # noqa: E402
+from rnnschur.paper.claims import block_profile  # noqa: E402
 
 params = snakemake.params
 profile = block_profile(

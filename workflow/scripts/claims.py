@@ -7,7 +7,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
-from rnnschur.claims import (  # noqa: E402
+from rnnschur.paper.claims import (  # noqa: E402
     claims_by_size,
     claims_grid_markdown,
     claims_markdown,

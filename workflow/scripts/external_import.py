@@ -6,7 +6,8 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from rnnschur import convert, io, verify  # noqa: E402
+from rnnschur import io  # noqa: E402
+from rnnschur.external import convert, verify  # noqa: E402
 
 entry, path = snakemake.params.model, snakemake.input.weights
 keys = convert.parse_keys(entry["keys"]) if entry["keys"] else None

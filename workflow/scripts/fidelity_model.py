@@ -6,11 +6,11 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import dataclasses  # noqa: E402
 
-from rnnschur import io, neurogym_trials, tasks  # noqa: E402, F401 (NeuroGym tasks' trials)
+from rnnschur import io, tasks  # noqa: E402
 from rnnschur.dynamics import Dynamics  # noqa: E402
 from rnnschur.provenance import software_versions  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
-from rnnschur.train import TrainSettings, train  # noqa: E402
+from rnnschur.training.train import TrainSettings, train  # noqa: E402
 
 w, params = snakemake.wildcards, snakemake.params
 construction, size = params.model

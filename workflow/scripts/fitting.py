@@ -4,7 +4,7 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from rnnschur import io, neurogym_trials, tasks  # noqa: E402, F401 (NeuroGym tasks' trials)
+from rnnschur import io, tasks  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 
 task, params = snakemake.wildcards.task, snakemake.params

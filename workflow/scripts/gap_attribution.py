@@ -7,12 +7,12 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 
 from rnnschur import io, learned  # noqa: E402
-from rnnschur.claims import (  # noqa: E402
+from rnnschur.paper.claims import (  # noqa: E402
     claims_grid_markdown,
     claims_per_variation,
     paper_claims,
 )
-from rnnschur.gaps import gap_markdown, gap_table  # noqa: E402
+from rnnschur.paper.gap_study import gap_markdown, gap_table  # noqa: E402
 
 descriptions = {k: v["description"] for k, v in snakemake.params.variations.items()}
 variations = pd.concat([pd.read_csv(path) for path in snakemake.input.variations])

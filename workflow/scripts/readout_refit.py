@@ -6,7 +6,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import scoring_batch  # noqa: E402
-from rnnschur.refit import evaluate_refits  # noqa: E402
+from rnnschur.beyond.refit import evaluate_refits  # noqa: E402
 
 w, settings = snakemake.wildcards, snakemake.params.settings
 fvu_steps = settings["ablation"]["fvu_steps"]

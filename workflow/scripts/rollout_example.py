@@ -4,7 +4,8 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from rnnschur import io, views  # noqa: E402
+from rnnschur import io  # noqa: E402
+from rnnschur.report import views  # noqa: E402
 from rnnschur.tasks import Batch  # noqa: E402
 
 k = snakemake.params.n_trials

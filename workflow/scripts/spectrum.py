@@ -4,7 +4,8 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from rnnschur import io, views  # noqa: E402
+from rnnschur import io  # noqa: E402
+from rnnschur.report import views  # noqa: E402
 
 _, W_hh, _ = io.load_weights(snakemake.input.weights)
 schur = io.load_schur(snakemake.input.schur, W_hh)

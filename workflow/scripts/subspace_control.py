@@ -4,8 +4,9 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from rnnschur import io, subspace, tasks  # noqa: E402
+from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import scoring_batch  # noqa: E402
+from rnnschur.beyond import subspace  # noqa: E402
 from rnnschur.rnn import rollout  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 from rnnschur.tasks import Batch  # noqa: E402

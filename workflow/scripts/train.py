@@ -8,13 +8,13 @@ import dataclasses  # noqa: E402
 import os  # noqa: E402
 import time  # noqa: E402
 
-from rnnschur import io, neurogym_trials, tasks  # noqa: E402, F401 (NeuroGym tasks' trials)
+from rnnschur import io, tasks  # noqa: E402
 from rnnschur.dynamics import Dynamics  # noqa: E402
 from rnnschur.provenance import software_versions  # noqa: E402
 from rnnschur.rnn import rollout  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
-from rnnschur.tasks._neurogym import NeurogymTask  # noqa: E402
-from rnnschur.train import LOG_COLUMNS, TrainSettings, train  # noqa: E402
+from rnnschur.tasks._neurogym import NeurogymTask, heldout_performance  # noqa: E402
+from rnnschur.training.train import LOG_COLUMNS, TrainSettings, train  # noqa: E402
 
 started = time.time()
 # NumPy's BLAS (and torch, for the Cayley map) take their threads from OMP_NUM_THREADS, which
@@ -40,7 +40,7 @@ model = train(
 
 if isinstance(module, NeurogymTask):  # NeuroGym's own per-trial correctness, reported
     outputs = rollout(model.W_xh, model.W_hh, model.W_hy, heldout.inputs, dynamics=dynamics)
-    performance = neurogym_trials.heldout_performance(w.task, params.base_seed, heldout, outputs)
+    performance = heldout_performance(w.task, params.base_seed, heldout, outputs)
     model.summary["trial_performance"] = float(performance.mean())
 
 io.save_rows(snakemake.output.log_csv, [dict(zip(LOG_COLUMNS, r, strict=True)) for r in model.log])

@@ -5,8 +5,8 @@ A config block ``tasks.<name>.neurogym: {env: <id>, kwargs: {...}}`` makes ``<na
 The workflow checks the env and its kwargs before any job starts and passes every such task to
 the jobs in the environment variable :data:`SPECS_VARIABLE` (with its N_x and N_y), like the
 kernel settings, so that an analysis job knows the task without importing NeuroGym (gymnasium,
-scipy and matplotlib: a second or two). Trials are drawn by :mod:`rnnschur.neurogym_trials`
-(data and training jobs only), which registers itself here as :data:`TRIAL_SOURCE`.
+scipy and matplotlib: a second or two). Trials are drawn by :func:`draw` (data and training
+jobs only): NeuroGym itself is imported when trials are drawn, never when this module is.
 
 Per trial: inputs the env's observations; targets one-hot over its actions (N_y = number of
 actions); the mask marks the steps of its response periods (:data:`RESPONSE_PERIODS`, read from
@@ -16,7 +16,7 @@ all-zero targets. Score ``choice``: the chance-corrected choice on the response 
 constant output, always fixating or always one action, scores exactly 0 on every env, and a
 perfect one 1. NeuroGym's own per-trial correctness (``info["performance"]``, decided when
 the agent answers) is reported beside it by the training job
-(:func:`rnnschur.neurogym_trials.trial_performance`), not used for verdicts: a constant answer
+(:func:`trial_performance`), not used for verdicts: a constant answer
 passes about half of it in the two-choice envs, and a perfect GoNogo network gets only the go
 trials. Loss in
 training: cross-entropy on the actions over every step of a trial (padding excluded), as
@@ -25,20 +25,24 @@ NeuroGym's own examples train (fixation is an action too).
 
 from __future__ import annotations
 
+import difflib
+import inspect
 import json
 import os
-from collections.abc import Callable
+import sys
+import types
+import warnings
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
+from rnnschur.tasks import Batch
+
 SPECS_VARIABLE = "RNNSCHUR_NEUROGYM_TASKS"
 RESPONSE_PERIODS = ("decision", "production", "test1", "test2")
 """The periods in which an env expects its answer: ``decision`` in most envs, ``production`` in
 ReadySetGo and MotorTiming, ``test1`` and ``test2`` in DualDelayMatchSample."""
-TRIAL_SOURCE: Callable | None = None
-"""draw(rng, n, env, kwargs) -> Batch, set by :mod:`rnnschur.neurogym_trials` when imported."""
 
 
 def specs() -> dict[str, dict]:
@@ -88,12 +92,7 @@ class NeurogymTask:
         return self.n_inputs, self.n_actions
 
     def generate(self, rng: np.random.Generator, n: int, **_):
-        if TRIAL_SOURCE is None:
-            raise RuntimeError(
-                f"task {self.name}: NeuroGym trials are drawn by the data and training jobs "
-                "(import rnnschur.neurogym_trials first; it needs the neurogym package)"
-            )
-        return TRIAL_SOURCE(rng, n, self.env, self.kwargs)
+        return draw(rng, n, self.env, self.kwargs)
 
     def score(self, outputs: np.ndarray, batch) -> np.ndarray:
         return choice_score(outputs, batch.targets, batch.mask)
@@ -106,3 +105,126 @@ def task(name: str) -> NeurogymTask | None:
         return None
     N_x, N_y = spec["dims"]
     return NeurogymTask(name, spec["env"], spec.get("kwargs", {}), N_x, N_y)
+
+
+# Drawing trials: the data and training jobs only (NeuroGym imports torch).
+
+
+def _plotting_not_loaded(*_, **__):
+    raise RuntimeError(
+        "neurogym's plotting is not loaded in this process (rnnschur draws trials without it); "
+        "import neurogym in a process of your own to plot"
+    )
+
+
+def _import_neurogym():
+    """neurogym without its plotting module. ``neurogym.utils`` imports it at import time and it
+    imports stable-baselines3, hence torch: about 3 s of every data and training job, for nothing
+    that draws trials. Where neurogym is not imported yet, an empty
+    stand-in takes that module's place (its two names raise if called)."""
+    if "neurogym" not in sys.modules and "neurogym.utils.plotting" not in sys.modules:
+        plotting = types.ModuleType("neurogym.utils.plotting", "(not loaded by rnnschur)")
+        plotting.plot_env = plotting.fig_ = _plotting_not_loaded
+        sys.modules["neurogym.utils.plotting"] = plotting
+    with warnings.catch_warnings():  # gymnasium warns about the envs' render metadata
+        warnings.simplefilter("ignore")
+        import neurogym
+
+    return neurogym
+
+
+def make(env: str, kwargs: dict):
+    """The env's unwrapped trial generator."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _import_neurogym().make(env, **kwargs).unwrapped
+
+
+def draw(rng: np.random.Generator, n: int, env: str, kwargs: dict) -> Batch:
+    """``n`` trials of the env, seeded from ``rng`` (the same rng state, the same trials):
+    inputs the observations, targets one-hot over the actions, mask the response periods,
+    padded to the longest trial (padding: zero inputs, zero targets, mask 0)."""
+    trials = make(env, kwargs)
+    trials.seed(int(rng.integers(2**31 - 1)))
+    obs, actions, masks = [], [], []
+    for _ in range(n):
+        trials.new_trial()
+        length = trials.ob.shape[0]
+        mask = np.zeros(length)
+        for period in RESPONSE_PERIODS:
+            if period in trials.start_ind:
+                mask[trials.start_ind[period] : trials.end_ind[period]] = 1.0
+        obs.append(np.asarray(trials.ob, dtype=np.float64))
+        actions.append(np.asarray(trials.gt, dtype=np.int64))
+        masks.append(mask)
+    T = max(len(o) for o in obs)
+    N_x, N_y = obs[0].shape[1], trials.action_space.n
+    inputs, targets, mask = np.zeros((n, T, N_x)), np.zeros((n, T, N_y)), np.zeros((n, T))
+    for k, (o, a, m) in enumerate(zip(obs, actions, masks, strict=True)):
+        inputs[k, : len(o)] = o
+        targets[k, np.arange(len(a)), a] = 1.0
+        mask[k, : len(m)] = m
+    return Batch(inputs, targets, mask)
+
+
+def trial_performance(
+    rng: np.random.Generator, n: int, env: str, kwargs: dict, batch: Batch, outputs: np.ndarray
+) -> np.ndarray:
+    """NeuroGym's own per-trial correctness (``info["performance"]``) of a network's outputs
+    on the ``n`` trials :func:`draw` drew from ``rng`` (the same rng state; ``batch`` is what it
+    drew): the env is seeded as :func:`draw` seeds it and stepped with the network's choice
+    (the argmax of ``outputs`` (n, T, N_y)) at each step until it ends the trial (a response
+    in the decision period, or the trial's last step), then draws the next trial as it does when
+    an agent plays it. The observations do not depend on the actions in these envs, so each
+    trial's inputs must equal ``batch``'s: a ValueError where they do not (the replay is not
+    of the held-out trials). Returns (n,) performance, 0 or 1 in the battery's envs.
+
+    What an env counts is its own: in PerceptualDecisionMaking the first non-fixation action in
+    the decision period, right or wrong; in ReadySetGo a "go" within the production window; in
+    GoNogo NeuroGym resets a no-go trial's performance to 0 when the trial starts, so a
+    withheld response counts 0 there too (not chance-corrected: an always-answering network
+    scores about a half in the two-choice envs)."""
+    trials = make(env, kwargs)
+    trials.seed(int(rng.integers(2**31 - 1)))
+    chosen = np.argmax(outputs, axis=-1)
+    performance = np.zeros(n)
+    trials.new_trial()
+    for k in range(n):
+        length = trials.ob.shape[0]
+        if not np.array_equal(np.asarray(trials.ob, dtype=np.float64), batch.inputs[k, :length]):
+            raise ValueError(f"{env}: trial {k} of the replay is not the held-out trial {k}")
+        for t in range(length):
+            *_, info = trials.step(int(chosen[k, t]))
+            if info["new_trial"]:
+                performance[k] = info["performance"]
+                break
+    return performance
+
+
+def heldout_performance(name: str, base_seed: int, heldout: Batch, outputs: np.ndarray):
+    """:func:`trial_performance` on the held-out set of the NeuroGym task ``name`` of this run
+    (drawn by :func:`rnnschur.tasks.draw_heldout` from ``base_seed``)."""
+    from rnnschur.seeds import job_rng
+
+    spec = task(name)
+    rng = job_rng(base_seed, "heldout", name)
+    return trial_performance(rng, len(heldout.inputs), spec.env, spec.kwargs, heldout, outputs)
+
+
+def check(env: str, kwargs: dict) -> tuple[int, int]:
+    """(N_x, N_y) of a NeuroGym task; ValueError naming what is wrong (an unknown env id with
+    close names, a kwarg the env does not take, an env whose actions are not discrete)."""
+    known = _import_neurogym().all_envs()
+    if env not in known:
+        close = difflib.get_close_matches(env, known, n=3, cutoff=0.4)
+        raise ValueError(f"unknown NeuroGym env {env!r}; close: {close or known[:5]}")
+    accepted = inspect.signature(type(make(env, {})).__init__).parameters
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in accepted.values())
+    unknown = [k for k in kwargs if k not in accepted and not takes_any]
+    if unknown:
+        names = [p for p in accepted if p != "self"]
+        raise ValueError(f"env {env} takes no argument {unknown[0]!r}; it takes {names}")
+    trials = make(env, kwargs)
+    if not hasattr(trials.action_space, "n"):
+        raise ValueError(f"env {env} has {trials.action_space}, not discrete actions")
+    return int(trials.observation_space.shape[0]), int(trials.action_space.n)

@@ -1,8 +1,8 @@
 """Ablations along training ("when training stops", beyond the paper).
 
 The paper ablates one stopping point per model. Training keeps the weights at initialisation and
-at every validation step (:mod:`rnnschur.train`); this module picks the checkpoints to ablate:
-the first one whose validation score reaches each milestone, the last one at or before each
+at every validation step (:mod:`rnnschur.training.train`); this module picks the checkpoints to
+ablate: the first one whose validation score reaches each milestone, the last one at or before each
 requested step, the best-validated one and the last one of the run.
 """
 

@@ -16,19 +16,20 @@ import pandas as pd  # noqa: E402
 from matplotlib.patches import Circle, Rectangle  # noqa: E402
 from matplotlib.ticker import NullFormatter  # noqa: E402
 
-from rnnschur import paper, tasks  # noqa: E402
-from rnnschur.constructions import CONSTRUCTIONS  # noqa: E402
+from rnnschur import tasks  # noqa: E402
+from rnnschur.beyond.summaries import largest_size  # noqa: E402
 from rnnschur.io import atomic_path  # noqa: E402
-from rnnschur.paper import FIG1_ORDER  # noqa: E402
+from rnnschur.paper import reported as paper
+from rnnschur.paper.reported import FIG1_ORDER  # noqa: E402
+from rnnschur.paper.tables import label  # noqa: E402
 from rnnschur.schur import COUPLING_BLOCKS as SINGLE_BLOCKS  # noqa: E402
-from rnnschur.summaries import largest_size  # noqa: E402
-from rnnschur.tables import label  # noqa: E402
+from rnnschur.training.constructions import CONSTRUCTIONS  # noqa: E402
 
 PAPER_STYLE = {"marker": "x", "color": "crimson", "s": 60, "zorder": 5, "label": "paper"}
 
 
 def _label(subset: str) -> str:
-    """The ablation set's name (:func:`rnnschur.tables.label`), one removed block a line."""
+    """The ablation set's name (:func:`rnnschur.paper.tables.label`), one removed block a line."""
     return label(subset).replace(", ", "\n")
 
 

@@ -1,9 +1,9 @@
 """The Cayley construction's map from its trained arrays to W_hh, and the map's gradients.
 
 W = O D Oᵀ with O = (I + K)^{-1} (I − K), K = (A − Aᵀ)/2 (A made exactly skew-symmetric) and
-D = blockdiag(d_real..., [[a, −b], [b, a]]...) (:mod:`rnnschur.constructions` has the
+D = blockdiag(d_real..., [[a, −b], [b, a]]...) (:mod:`rnnschur.training.constructions` has the
 initialisation). Written out on NumPy arrays (or torch tensors on another device), like the rest
-of training (:mod:`rnnschur.bptt`): with G = ∂L/∂W and M = (I + K)^{-1},
+of training (:mod:`rnnschur.training.bptt`): with G = ∂L/∂W and M = (I + K)^{-1},
 
     ∂L/∂D = Oᵀ G O,   ∂L/∂O = G O Dᵀ + Gᵀ O D,   ∂L/∂K = −Mᵀ (∂L/∂O) (O + I)ᵀ,
     ∂L/∂A = (∂L/∂K − ∂L/∂Kᵀ) / 2

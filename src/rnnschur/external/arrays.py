@@ -1,6 +1,7 @@
 """The checked arrays of a tanh RNN trained elsewhere: W_xh (N_h, N_x), W_hh (N_h, N_h),
 W_hy (N_y, N_h) and any of b_h (N_h,), b_y (N_y,), h0 (N_h,). NumPy only, so both the torch
-conversion (:mod:`rnnschur.convert`) and the analysis (:mod:`rnnschur.external`) use it."""
+conversion (:mod:`rnnschur.external.convert`) and the analysis
+(:mod:`rnnschur.external.analysis`) use it."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ A model is W_xh, W_hh, W_hy and optional biases b_h, b_y with an optional initia
 one network family (:mod:`rnnschur.dynamics`: discrete, leaky or leaky_current; tanh, relu or
 softplus; the paper's is discrete tanh). It comes as an ``.npz`` of those arrays (which may name
 its family in 0-d arrays) or as a torch ``state_dict`` (``nn.RNN``, the tutorial CTRNN, or any
-layout mapped by keys), converted once by :mod:`rnnschur.convert` (the only step that needs
+layout mapped by keys), converted once by :mod:`rnnschur.external.convert` (the only step that needs
 torch; this module never imports it). :func:`analyse` runs the paper's pipeline on it (ordered Schur
 form, all 8 subsets at every alpha, the spectrum, the subspace control and, given a fitting set, the
 readout refit) and writes its tables, a profile figure and a summary with the paper's verdict per
@@ -24,15 +24,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rnnschur import io, metrics, refit, subspace, views
+from rnnschur import io, metrics
 from rnnschur.ablation import evaluate_ablations
+from rnnschur.beyond import refit, subspace
 from rnnschur.dynamics import Dynamics, catalogue_name
-from rnnschur.heldout import load_heldout
-from rnnschur.models import OFFSET_KEYS, WEIGHT_KEYS, check_model
+from rnnschur.external.arrays import OFFSET_KEYS, WEIGHT_KEYS, check_model
+from rnnschur.external.heldout import load_heldout
+from rnnschur.external.verify import Verification
+from rnnschur.report import views
 from rnnschur.rnn import rollout
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, ordered_real_schur
 from rnnschur.tasks import Batch
-from rnnschur.verify import Verification
 
 SCORES = ("fvu", "accuracy")
 
@@ -96,23 +98,18 @@ def misuse_warning(
 
 
 def block_verdicts(ablation: pd.DataFrame, alpha: float, fragile_effect: float) -> pd.DataFrame:
-    """Per single coupling block at ``alpha``: removed mass, the score change, d_D and the
-    paper's verdict: *stabiliser* (d_D ≤ ε, the ablation table's ``stabilizer``), *fragile* (the
-    score moves by at least ``fragile_effect``), else *neither*; *empty* where the block has no
-    entries to remove."""
+    """Per single coupling block at ``alpha``: removed mass, the score change, d_D, whether the
+    ablation is an ε-stabiliser (d_D ≤ ε, the ablation table's ``stabilizer``) and the verdict
+    in the workflow's words (:func:`rnnschur.paper.claims.block_profile`), for one model:
+    *fragile* where removing the block moves the score by at least ``fragile_effect``,
+    *harmless* where it moves it by less, *empty* where the block has no entries to remove."""
     rows = ablation[np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(COUPLING_BLOCKS)]
     out = rows[
         ["subset", "n_R", "mass_removed", "score", "delta_score", "discrepancy", "stabilizer"]
     ].copy()
     out["verdict"] = [
-        "empty"
-        if m == 0
-        else "stabiliser"
-        if s
-        else "fragile"
-        if abs(d) >= fragile_effect
-        else "neither"
-        for m, s, d in zip(out["mass_removed"], out["stabilizer"], out["delta_score"], strict=True)
+        "empty" if m == 0 else "fragile" if abs(d) >= fragile_effect else "harmless"
+        for m, d in zip(out["mass_removed"], out["delta_score"], strict=True)
     ]
     return out.reset_index(drop=True)
 
@@ -167,10 +164,10 @@ def refuse_earlier_results(out: str | os.PathLike, force: bool) -> list[Path]:
 
 
 VERDICT_LEGEND = (
-    "stabiliser: an ε-stabiliser on the held-out set, d_D ≤ ε (a candidate approximate "
-    "invariance if it removes non-negligible Schur mass); fragile: removing the block moves the "
-    "score by at least the fragile effect (a fragile functional direction); neither: between "
-    "the two; empty: the block has no entries at this α."
+    "fragile: removing the block moves the score by at least the fragile effect (a fragile "
+    "functional direction); harmless: it moves it by less; empty: the block has no entries at "
+    "this α. ε-stabiliser: the ablation changes the outputs by d_D ≤ ε on the held-out set (a "
+    "candidate approximate invariance if it removes non-negligible Schur mass)."
 )
 
 
@@ -201,7 +198,7 @@ class Result:
 
     def plot(self):
         """The ablation profile at the settings' α as a matplotlib figure."""
-        from rnnschur import figures
+        from rnnschur.report import figures
 
         return figures.fig_external_profile(self.ablation, self.settings.alpha, self.name)
 
@@ -228,7 +225,7 @@ class Result:
             io.save_csv(files["readout_refit_csv"], self.readout_refit)
         io.save_json(files["verification_json"], self.verification.as_dict())
         io.save_text(files["summary_md"], self.summary())
-        from rnnschur import figures
+        from rnnschur.report import figures
 
         figure = self.plot()
         figures.save(figure, [files["profile_pdf"], files["profile_png"]])
@@ -252,9 +249,9 @@ def run(
     against its own outputs as ``verification`` records; nothing is written.
 
     ``module`` = (its name, ``forward(W_stack, inputs)``): a user's own torch module
-    (:mod:`rnnschur.torch_module`) run as it computes; ``model`` then holds W_hh alone (or all
-    its arrays), the split follows ``dynamics``, and the subspace control and the readout refit,
-    which need the hidden states of the rollout, are skipped."""
+    (:mod:`rnnschur.external.torch_module`) run as it computes; ``model`` then holds W_hh alone
+    (or all its arrays), the split follows ``dynamics``, and the subspace control and the readout
+    refit, which need the hidden states of the rollout, are skipped."""
     if settings.score not in SCORES:
         raise ValueError(f"score must be one of {SCORES}, got {settings.score!r}")
     score = Score(settings.score)
@@ -398,13 +395,14 @@ def summary_markdown(result: Result) -> str:
         f"- ε = {settings.epsilon:g} (d_D, mean squared output difference); fragile: the score "
         f"moves by ≥ {settings.fragile_effect:g}",
         "",
-        "| block | removed mass ‖ΔT‖/‖T‖ | score | change | d_D | verdict |",
-        "|---|---|---|---|---|---|",
+        "| block | removed mass ‖ΔT‖/‖T‖ | score | change | d_D | ε-stabiliser | verdict |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in result.verdicts.itertuples(index=False):
         lines.append(
             f"| −{r.subset.replace('T_CR', 'T_C→R')} | {r.mass_removed:.3g} | {r.score:.4g} | "
-            f"{r.delta_score:+.3g} | {r.discrepancy:.3g} | {r.verdict} |"
+            f"{r.delta_score:+.3g} | {r.discrepancy:.3g} | {'yes' if r.stabilizer else 'no'} | "
+            f"{r.verdict} |"
         )
     lines += ["", VERDICT_LEGEND + " All 8 subsets at every α: `ablation.csv`.", ""]
     return "\n".join(lines)

@@ -13,7 +13,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from rnnschur import paper
+from rnnschur.paper import reported as paper
 
 BASELINE = "paper_config"
 PER_TRIAL = "fvu_per_trial"

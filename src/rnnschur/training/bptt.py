@@ -4,7 +4,7 @@
 of :mod:`rnnschur.dynamics`, readout and loss included, on NumPy arrays (NumPy's tanh is about
 10× torch's on CPU, and no autograd graph is built) or on torch tensors for other devices.
 This module does not import torch; the Cayley map and its gradients are in
-:mod:`rnnschur.cayley`, written out the same way.
+:mod:`rnnschur.training.cayley`, written out the same way.
 """
 
 from __future__ import annotations

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from rnnschur import tasks
-from rnnschur.bptt import loss_and_gradients
-from rnnschur.cayley import cayley_gradients, cayley_map
-from rnnschur.constructions import CayleyParams, initial_recurrent
 from rnnschur.dynamics import DISCRETE, Dynamics
 from rnnschur.metrics import masked_mean
-from rnnschur.numerics import retain_freed_memory
 from rnnschur.rnn import rollout
+from rnnschur.training.bptt import loss_and_gradients
+from rnnschur.training.cayley import cayley_gradients, cayley_map
+from rnnschur.training.constructions import CayleyParams, initial_recurrent
+from rnnschur.training.numerics import retain_freed_memory
 
 LOG_COLUMNS = ("step", "loss", "batch_score", "validation_score", "lr", "horizon")
 WEIGHT_KEYS = ("W_xh", "W_hh", "W_hy")
@@ -97,7 +97,7 @@ class TrainedModel:
 
 class _Recurrent:
     """W_hh as a trained matrix (dense constructions) or as O(A) D O(A)ᵀ (Cayley,
-    :mod:`rnnschur.cayley`): the trained arrays, W_hh from them, and their gradients from
+    :mod:`rnnschur.training.cayley`): the trained arrays, W_hh from them, and their gradients from
     ∂L/∂W_hh."""
 
     def __init__(self, init: np.ndarray | CayleyParams, as_array):
@@ -209,9 +209,9 @@ def train(
     """Train one RNN of ``n_hidden`` units of the family ``dynamics`` on ``task``.
 
     W_xh and W_hy scaled by their fan-in (``settings.io_init``; the paper does not say); W_hh
-    from :func:`rnnschur.constructions.initial_recurrent`. Loss: mean squared error over the
-    masked steps (cross-entropy on the actions for a NeuroGym task, the task's ``LOSS``), its
-    gradients by :func:`rnnschur.bptt.loss_and_gradients`, in float32. Raises
+    from :func:`rnnschur.training.constructions.initial_recurrent`. Loss: mean squared error over
+    the masked steps (cross-entropy on the actions for a NeuroGym task, the task's ``LOSS``), its
+    gradients by :func:`rnnschur.training.bptt.loss_and_gradients`, in float32. Raises
     :class:`TrainingDiverged`, naming ``name``, the step and the loss, when the loss is not
     finite or exceeds ``settings.max_loss``.
     """

@@ -11,7 +11,7 @@ The model may be arrays (a dict with W_xh, W_hh, W_hy and any of b_h, b_y, h0), 
 ``torch.nn.Module``. The held-out set may be a file, a dict of arrays or a :class:`Batch`; with
 ``outputs`` (n, T, N_y), the model's own outputs on ``inputs`` with noise off, or with a module
 (whose forward computes them), the full model rolled out as described must reproduce them
-(:mod:`rnnschur.verify`) before any ablation runs. ``python -m rnnschur analyse`` and the
+(:mod:`rnnschur.external.verify`) before any ablation runs. ``python -m rnnschur analyse`` and the
 workflow's ``external`` rules call :func:`analyse`, so all three give the same tables.
 """
 
@@ -21,10 +21,12 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from rnnschur import convert, external, io, verify
-from rnnschur import heldout as heldout_sets
+from rnnschur import io
 from rnnschur.dynamics import Dynamics
-from rnnschur.models import check_model, load_npz_model
+from rnnschur.external import analysis as external
+from rnnschur.external import convert, verify
+from rnnschur.external import heldout as heldout_sets
+from rnnschur.external.arrays import check_model, load_npz_model
 
 
 def analyse(
@@ -70,12 +72,12 @@ def analyse(
     initial_state : h0 (N_h,) or an ``.npz`` holding it. fitting : a second set like
         ``heldout`` for the readout refit. name : the model's name in the summary.
     tolerance : the largest relative RMS error of the verification (:data:`TOLERANCE`).
-    settings : fields of :class:`rnnschur.external.Settings` (score, alpha, alpha_grid,
+    settings : fields of :class:`rnnschur.external.analysis.Settings` (score, alpha, alpha_grid,
         epsilon, mass_floor, fragile_effect, subspace_components, subspace_draws, seed).
 
     Raises
     ------
-    rnnschur.verify.RolloutMismatch : the rollout, as described, is not the model (its own
+    rnnschur.external.verify.RolloutMismatch : the rollout, as described, is not the model (its own
         outputs given); nothing is computed beyond the check.
     rnnschur.io.ArtifactError, ValueError : bad input, naming the file or option.
     """
@@ -93,13 +95,13 @@ def analyse(
     source = "held-out outputs"
     forward = None
     if module is not None and recurrent is not None:
-        from rnnschur import torch_module
+        from rnnschur.external import torch_module
 
         W_hh = torch_module.recurrent_matrix(module, recurrent)
         forward = torch_module.module_forward(module, recurrent, not time_first)
         torch_module.check_forward(forward, W_hh, batch, name or type(module).__name__)
     if module is not None and outputs is None:
-        from rnnschur import torch_module
+        from rnnschur.external import torch_module
 
         outputs = torch_module.own_outputs(module, batch.inputs, not time_first)
         source = "the module's own forward"

@@ -1,6 +1,6 @@
 """Summaries over seeds of the beyond-the-paper analyses, one function per analysis named as in
-:data:`rnnschur.analyses.ANALYSES`: ``<name>(table, settings)`` takes the analysis's tidy table
-over models and its config settings and returns its tables, ``summary`` first.
+:data:`rnnschur.beyond.registry.ANALYSES`: ``<name>(table, settings)`` takes the analysis's
+tidy table over models and its config settings and returns its tables, ``summary`` first.
 
 All functions take and return pandas DataFrames; none reads or writes files.
 """
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from rnnschur import subspace
+from rnnschur.beyond import subspace
+from rnnschur.paper.tables import sem
 from rnnschur.schur import COUPLING_BLOCKS
-from rnnschur.tables import sem
 
 MODEL_KEYS = ["task", "construction", "n_hidden", "seed"]
 
@@ -24,7 +24,7 @@ def largest_size(frame: pd.DataFrame) -> pd.DataFrame:
 def subspace_verdicts(controls: pd.DataFrame, floor: float, ratio: float) -> pd.DataFrame:
     """Per model, subset, subspace and side: the ablation's overlap and harm beside the mean
     harm of its controls (``inside``, ``complement``, ``matched``) and the verdict of
-    :func:`rnnschur.subspace.verdict` against the overlap-matched controls."""
+    :func:`rnnschur.beyond.subspace.verdict` against the overlap-matched controls."""
     keys = [*MODEL_KEYS, "subset", "subspace", "dim", "side", "chance_overlap", "relative_norm"]
     keys += [k for k in ("n_trials", "n_heldout") if k in controls]  # scored on n of n_heldout
     ablation = controls[controls["kind"] == "ablation"].set_index(keys)[["overlap", "harm"]]
@@ -128,7 +128,7 @@ def checkpoint_summary(checkpoints: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(keys).drop(columns=["order", "difficulty"]).reset_index(drop=True)
 
 
-# One function per analysis of rnnschur.analyses.ANALYSES: its tables, "summary" first.
+# One function per analysis of rnnschur.beyond.registry.ANALYSES: its tables, "summary" first.
 
 
 def checkpoint_ablation(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]:

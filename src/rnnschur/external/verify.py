@@ -16,11 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from rnnschur import heldout as heldout_sets
 from rnnschur.dynamics import DISCRETE, Description, Dynamics, catalogue_name, every_description
 from rnnschur.dynamics import resolve as resolve_dynamics
+from rnnschur.external import heldout as heldout_sets
+from rnnschur.external.arrays import OFFSET_KEYS, check_model
 from rnnschur.io import ArtifactError
-from rnnschur.models import OFFSET_KEYS, check_model
 from rnnschur.rnn import rollout
 
 TOLERANCE = 1e-3

@@ -1,6 +1,6 @@
-"""A torch ``state_dict`` as the arrays of :mod:`rnnschur.external`: a file (read by
-:func:`rnnschur.torch_module.read_state_dict`, the step that needs torch) or tensors held in
-memory (no torch needed).
+"""A torch ``state_dict`` as the arrays of :mod:`rnnschur.external.analysis`: a file (read by
+:func:`rnnschur.external.torch_module.read_state_dict`, the step that needs torch) or tensors
+held in memory (no torch needed).
 
 Two layouts are detected: ``nn.RNN`` (``weight_ih_l0``, ``weight_hh_l0``, ``bias_ih_l0``,
 ``bias_hh_l0``) and the CTRNN of the NeuroGym and Neuromatch tutorials (``input2h.weight/bias``,
@@ -16,9 +16,9 @@ import os
 
 import numpy as np
 
+from rnnschur.external.arrays import OFFSET_KEYS, WEIGHT_KEYS, check_model, load_npz_model
 from rnnschur.io import ArtifactError
 from rnnschur.io import require as _require
-from rnnschur.models import OFFSET_KEYS, WEIGHT_KEYS, check_model, load_npz_model
 
 READOUT_NAMES = ("fc", "h2out", "readout", "output", "decoder", "linear")
 """Readout module names of the tutorial layout, in the order they are looked for."""
@@ -48,7 +48,7 @@ def from_state_dict(
 ) -> dict[str, np.ndarray]:
     """W_xh, W_hh, W_hy and any of b_h, b_y, h0 of a torch ``state_dict`` file: by ``keys``
     when given, else by the detected layout (:data:`LAYOUTS`)."""
-    from rnnschur.torch_module import read_state_dict  # the route that needs torch
+    from rnnschur.external.torch_module import read_state_dict  # the route that needs torch
 
     return from_arrays(read_state_dict(path), keys, path)
 

@@ -11,8 +11,9 @@ import json
 import numpy as np
 import pandas as pd
 
-from rnnschur import learned, paper
+from rnnschur import learned
 from rnnschur.ablation import SUBSETS, subset_name
+from rnnschur.paper import reported as paper
 
 SUBSET_NAMES = [subset_name(s) for s in SUBSETS]
 
@@ -196,7 +197,7 @@ def model_summary(metas: list[dict], criteria: dict[str, dict]) -> pd.DataFrame:
                 "kept_best": summary["kept_best"],
                 "reached_target": summary["reached_target"],
                 # NeuroGym's own per-trial correctness, reported beside the score (a NeuroGym
-                # task's; rnnschur.neurogym_trials.trial_performance)
+                # task's; rnnschur.tasks._neurogym.trial_performance)
                 "trial_performance": summary.get("trial_performance", float("nan")),
                 "final_loss": summary["final_loss"],
                 **{f"version_{k}": v for k, v in meta.get("versions", {}).items()},

@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 from scipy.special import stdtr, stdtrit
 
-from rnnschur import paper
 from rnnschur.learned import TOO_FEW
+from rnnschur.paper import reported as paper
 from rnnschur.schur import COUPLING_BLOCKS
 
 PAPER_ALPHA = 0.9
