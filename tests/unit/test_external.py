@@ -1,7 +1,5 @@
 """Models trained elsewhere: the import reproduces torch's model, and bad input is refused."""
 
-import re
-
 import numpy as np
 import pytest
 import torch
@@ -14,8 +12,6 @@ from rnnschur.external import convert, heldout
 from rnnschur.rnn import rollout
 from rnnschur.schur import ordered_real_schur
 from rnnschur.tasks import Batch
-
-from conftest import REPO
 
 
 class Net(nn.Module):
@@ -189,10 +185,3 @@ def test_verdicts_follow_their_definitions():
     # the workflow's words; an ε-stabiliser is a column beside the verdict, not a verdict
     assert verdicts["verdict"].to_dict() == {"T_RR": "empty", "T_CR": "fragile", "T_CC": "harmless"}
     assert verdicts["stabilizer"].to_dict() == {"T_RR": True, "T_CR": False, "T_CC": True}
-
-
-def test_the_workflow_lists_the_files_analyse_writes():
-    text = (REPO / "workflow" / "rules" / "common.smk").read_text()
-    block = text[text.index("EXTERNAL_FILES = {") : text.index("def external_settings")]
-    listed = re.findall(r'"([a-z_]+\.[a-z]+)"', block)
-    assert sorted(n.replace(".", "_") for n in listed) == sorted(external.output_files("x"))

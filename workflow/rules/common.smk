@@ -40,6 +40,7 @@ from rnnschur import tasks as task_registry  # noqa: E402
 from rnnschur.beyond.registry import ANALYSES  # noqa: E402
 from rnnschur.training.constructions import CONSTRUCTIONS  # noqa: E402
 from rnnschur.dynamics import Dynamics  # noqa: E402
+from rnnschur.external import OUTPUT_NAMES as EXTERNAL_OUTPUT_NAMES  # noqa: E402
 from rnnschur.training.numerics import job_environment  # noqa: E402
 from rnnschur.tasks import _neurogym as neurogym_specs  # noqa: E402
 
@@ -358,22 +359,9 @@ def beyond_files(pattern):
 MODEL = "{task}/{construction}/n{size}/seed{seed}"
 
 
-# The files rule external_analyse writes per model (rnnschur.external.analysis.output_files; a unit test
-# keeps the two lists equal).
+# The files rule external_analyse writes per model (declared once, in rnnschur.external).
 EXTERNAL_FILES = {
-    name.replace(".", "_"): f"{R}/external/{{name}}/{name}"
-    for name in (
-        "schur.npz",
-        "ablation.csv",
-        "spectrum.csv",
-        "verdicts.csv",
-        "subspace_control.csv",
-        "verification.json",
-        "summary.md",
-        "summary.html",
-        "profile.pdf",
-        "profile.png",
-    )
+    name.replace(".", "_"): f"{R}/external/{{name}}/{name}" for name in EXTERNAL_OUTPUT_NAMES
 }
 
 

@@ -28,6 +28,7 @@ from rnnschur import io, metrics
 from rnnschur.ablation import evaluate_ablations
 from rnnschur.beyond import refit, subspace
 from rnnschur.dynamics import Dynamics, catalogue_name
+from rnnschur.external import OPTIONAL_NAMES, OUTPUT_NAMES
 from rnnschur.external.arrays import OFFSET_KEYS, WEIGHT_KEYS, check_model
 from rnnschur.external.heldout import load_heldout
 from rnnschur.external.verify import Verification
@@ -127,22 +128,6 @@ class Settings:
     subspace_components: int = 8
     subspace_draws: int = 2
     seed: int = 2606  # config key base_seed
-
-
-OUTPUT_NAMES = (
-    "schur.npz",
-    "ablation.csv",
-    "spectrum.csv",
-    "verdicts.csv",
-    "subspace_control.csv",
-    "verification.json",
-    "summary.md",
-    "summary.html",
-    "profile.pdf",
-    "profile.png",
-)
-"""The files :meth:`Result.save` writes (and ``readout_refit.csv`` with a fitting set)."""
-OPTIONAL_NAMES = ("readout_refit.csv",)
 
 
 def output_files(out: str | os.PathLike) -> dict[str, Path]:
