@@ -1,11 +1,10 @@
-# Config loading and validation, config access, target lists and wildcard constraints.
-import copy
+# Config loading and validation (the checks are rnnschur.config's), config access, target lists
+# and wildcard constraints.
 import json
 import os
 import sys
 from pathlib import Path
 
-import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import update_config, validate
 
@@ -35,11 +34,17 @@ def style_settings(path):
 STYLE = style_settings(ROOT / "workflow" / "style.mplstyle")
 # The registries of tasks, constructions and beyond-the-paper analyses (light imports: NumPy).
 sys.path.insert(0, str(ROOT / "src"))
-from jsonschema import Draft202012Validator  # noqa: E402  (a dependency of snakemake)
 from rnnschur import tasks as task_registry  # noqa: E402
+from rnnschur.config import (  # noqa: E402
+    ConfigError,
+    check_neurogym,
+    check_schema,
+    read_preset,
+    read_schema,
+)
+from rnnschur.config import check as check_config  # noqa: E402
 from rnnschur.beyond.registry import ANALYSES  # noqa: E402
 from rnnschur.training.constructions import CONSTRUCTIONS  # noqa: E402
-from rnnschur.dynamics import Dynamics  # noqa: E402
 from rnnschur.external import OUTPUT_NAMES as EXTERNAL_OUTPUT_NAMES  # noqa: E402
 from rnnschur.training.numerics import job_environment  # noqa: E402
 from rnnschur.tasks import _neurogym as neurogym_specs  # noqa: E402
@@ -56,32 +61,22 @@ if Path(workflow.main_snakefile).resolve() == (ROOT / "Snakefile").resolve():
     snakemake_scheduler.apply(snakemake.__version__)
 
 
-def load_preset(name):
-    """presets/<name>.yaml (or a path to a YAML file), with a clear message on a syntax error."""
-    path = Path(name) if name.endswith((".yaml", ".yml")) else ROOT / "presets" / f"{name}.yaml"
-    if not path.is_file():
-        known = sorted(p.stem for p in (ROOT / "presets").glob("*.yaml"))
-        raise WorkflowError(f"config key preset = {name!r}: no file {path} (presets: {known})")
+def config_checked(check, *args):
+    """``check(*args)``, its rnnschur.config.ConfigError as Snakemake's WorkflowError: one line
+    naming the key, before any job starts."""
     try:
-        preset = yaml.safe_load(path.read_text()) or {}
-    except yaml.YAMLError as error:
-        raise WorkflowError(f"preset {path} is not valid YAML: {error}") from None
-    if not isinstance(preset, dict):
-        raise WorkflowError(f"preset {path} must be a mapping of config keys")
-    return preset
+        return check(*args)
+    except ConfigError as error:
+        raise WorkflowError(str(error)) from None
 
 
 # `--config preset=quick` layers presets/quick.yaml over config.yaml; the command line still wins.
 if config.get("preset"):
-    update_config(config, load_preset(config["preset"]))
+    update_config(config, config_checked(read_preset, config["preset"], ROOT / "presets"))
     update_config(config, workflow.config_settings.overwrite_config)
-validate(config, "../schemas/config.schema.yaml")
-# The schema of one task's block, parsed once, for the block each fidelity variation makes (one
-# per variation and task: parsing the whole schema for each took seconds before the first job).
-with open(ROOT / "workflow" / "schemas" / "config.schema.yaml") as schema:
-    TASK_SCHEMA = Draft202012Validator(
-        {"$defs": yaml.load(schema, Loader=yaml.CSafeLoader)["$defs"], "$ref": "#/$defs/task"}
-    )
+SCHEMA = read_schema(ROOT / "workflow" / "schemas" / "config.schema.yaml")
+config_checked(check_schema, config, SCHEMA)  # one line naming the key (and close ones)
+validate(config, "../schemas/config.schema.yaml")  # fills in the schema's defaults
 
 # Portable bits (config key numerics): every job, local or on a cluster node, inherits the pinned
 # kernel choice from this environment (a library reads it when a job's process loads it).
@@ -98,39 +93,6 @@ def per_model(base):
 
 
 TASKS = config["run_tasks"]
-
-
-def _neurogym_tasks():
-    """Check each task that comes from NeuroGym (tasks.<name>.neurogym) and pass them to every
-    job (rnnschur.tasks._neurogym.SPECS_VARIABLE); NeuroGym is imported here only if the
-    config names one."""
-    blocks = {t: s["neurogym"] for t, s in config["tasks"].items() if "neurogym" in s}
-    specs, checked = {}, _load_checked() if blocks else {}
-    for task, block in blocks.items():
-        if task in task_registry.names():
-            raise WorkflowError(
-                f"config key tasks.{task}.neurogym: {task} is a generator module's task; "
-                "give the NeuroGym task another name"
-            )
-        if config["tasks"][task].get("generator"):
-            raise WorkflowError(
-                f"config key tasks.{task}: a neurogym block and a generator block together; "
-                "a NeuroGym task is configured by its env's kwargs"
-            )
-        kwargs = block.get("kwargs", {})
-        key = json.dumps([block["env"], kwargs], sort_keys=True)
-        if key not in checked:
-            from rnnschur.tasks._neurogym import check as check_env  # imports NeuroGym
-
-            try:
-                checked[key] = list(check_env(block["env"], kwargs))
-            except (ValueError, TypeError) as error:
-                raise WorkflowError(f"config key tasks.{task}.neurogym: {error}") from None
-        specs[task] = {"env": block["env"], "kwargs": kwargs, "dims": checked[key]}
-    if blocks:
-        _save_checked(checked)
-    os.environ[neurogym_specs.SPECS_VARIABLE] = json.dumps(specs, sort_keys=True)
-    return list(specs)
 
 
 # NeuroGym envs already checked in this working directory, with their (N_x, N_y), per NeuroGym
@@ -160,129 +122,29 @@ def _save_checked(checked):
         pass  # a read-only working directory: check again next time
 
 
+def _neurogym_tasks():
+    """Check each task that comes from NeuroGym (tasks.<name>.neurogym) and pass them to every
+    job (rnnschur.tasks._neurogym.SPECS_VARIABLE); NeuroGym is imported here only if the
+    config names one, and only for an env not checked before in this working directory."""
+    blocks = [t for t, s in config["tasks"].items() if "neurogym" in s]
+    checked = _load_checked() if blocks else {}
+
+    def check_env(env, kwargs):
+        from rnnschur.tasks._neurogym import check  # imports NeuroGym: a second or two
+
+        return check(env, kwargs)
+
+    specs = config_checked(check_neurogym, config, check_env, checked)
+    if blocks:
+        _save_checked(checked)
+    os.environ[neurogym_specs.SPECS_VARIABLE] = json.dumps(specs, sort_keys=True)
+    return list(specs)
+
+
 NEUROGYM_TASKS = _neurogym_tasks()
 
 
-def _check_names():
-    """Every task and construction the config names is in its registry."""
-    known = task_registry.names() + tuple(NEUROGYM_TASKS)
-    places = [("run_tasks", TASKS), ("tasks", list(config["tasks"]))]
-    places += [
-        (f"fidelity.variations.{name}.tasks", variation["tasks"])
-        for name, variation in config["fidelity"]["variations"].items()
-    ]
-    for key, names in places:
-        unknown = [t for t in names if t not in known]
-        if unknown:
-            raise WorkflowError(
-                f"config key {key} names the unknown task {unknown[0]!r}; tasks: {list(known)} "
-                "(a task is a module of src/rnnschur/tasks)"
-            )
-    for task, settings in config["tasks"].items():
-        places = [("constructions", settings["constructions"])]
-        places += [("training_overrides", list(settings.get("training_overrides", {})))]
-        for key, names in places:
-            unknown = [k for k in names if k not in CONSTRUCTIONS]
-            if unknown:
-                raise WorkflowError(
-                    f"config key tasks.{task}.{key} names the unknown construction "
-                    f"{unknown[0]!r}; constructions: {list(CONSTRUCTIONS)}"
-                )
-        odd = [n for n in settings["sizes"] if n % 2]
-        for construction in settings["constructions"]:
-            if CONSTRUCTIONS[construction].even_sizes and odd:
-                raise WorkflowError(
-                    f"config key tasks.{task}.sizes has {odd[0]}, but {construction} needs an "
-                    "even N_h"
-                )
-
-
-def check_generator(where, task, generator):
-    """Refuse a generator setting of ``task`` that its module's PARAMETERS do not allow, naming
-    the key (``where``); fill in the module's defaults."""
-    schema = {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": task_registry.get(task).PARAMETERS,
-    }
-    for error in Draft202012Validator(schema).iter_errors(generator):
-        key = ".".join([where, *map(str, error.absolute_path)])
-        raise WorkflowError(f"config key {key}: {error.message}")
-    for key, value in task_registry.defaults(task).items():
-        generator.setdefault(key, value)
-
-
-def _check_models():
-    """Every network family the config names is one (e.g. a discrete network has leak 1)."""
-    blocks = [(f"tasks.{t}.model", s.get("model", {})) for t, s in config["tasks"].items()]
-    blocks += [
-        (f"fidelity.variations.{name}.model", v["model"])
-        for name, v in config["fidelity"]["variations"].items()
-        if "model" in v
-    ]
-    for key, block in blocks:
-        try:
-            Dynamics.from_config(block)
-        except ValueError as error:
-            raise WorkflowError(f"config key {key}: {error}") from None
-
-
-def _check_config():
-    """Checks across keys that the JSON schema cannot express."""
-    _check_names()
-    _check_models()
-    for task, settings in config["tasks"].items():
-        if task not in NEUROGYM_TASKS:
-            check_generator(f"tasks.{task}.generator", task, settings.setdefault("generator", {}))
-    missing = [t for t in TASKS if t not in config["tasks"]]
-    if missing:
-        raise WorkflowError(
-            f"config key run_tasks names {missing}, but tasks.{missing[0]} is missing"
-        )
-    if config["alpha"] not in config["alpha_grid"]:
-        raise WorkflowError(
-            f"config key alpha = {config['alpha']} must be one of alpha_grid {config['alpha_grid']}"
-        )
-    k = config["subspace_control"]["n_components"]
-    too_small = {t: s for t in TASKS for s in config["tasks"][t]["sizes"] if s <= k}
-    if too_small:
-        raise WorkflowError(
-            f"config key subspace_control.n_components = {k} must be below every N_h, "
-            f"but tasks.{next(iter(too_small))}.sizes has {next(iter(too_small.values()))}"
-        )
-    for task in TASKS:
-        settings = config["tasks"][task]
-        unused = set(settings["training_overrides"]) - set(settings["constructions"])
-        if unused:
-            raise WorkflowError(
-                f"config key tasks.{task}.training_overrides names {sorted(unused)}, "
-                f"which is not in tasks.{task}.constructions"
-            )
-
-    run = config["fidelity"]["run"]
-    unknown = set(run) - set(config["fidelity"]["variations"]) if isinstance(run, list) else set()
-    if unknown:
-        raise WorkflowError(
-            f"config key fidelity.run names {sorted(unknown)}, which fidelity.variations lacks"
-        )
-    for name, variation in config["fidelity"]["variations"].items():
-        for task in set(variation["tasks"]) & set(TASKS):
-            trial = copy.deepcopy(config)
-            trial["tasks"][task]["generator"].update(variation.get("generator", {}))
-            trial["tasks"][task]["training"].update(variation.get("training", {}))
-            try:
-                for error in TASK_SCHEMA.iter_errors(trial["tasks"][task]):
-                    key = ".".join(["tasks", task, *map(str, error.absolute_path)])
-                    raise WorkflowError(f"config key {key}: {error.message}")
-                if task not in NEUROGYM_TASKS:
-                    check_generator("generator", task, trial["tasks"][task]["generator"])
-            except WorkflowError as error:
-                raise WorkflowError(
-                    f"config key fidelity.variations.{name} does not fit tasks.{task}: {error}"
-                ) from None
-
-
-_check_config()
+config_checked(check_config, config, SCHEMA, NEUROGYM_TASKS)
 # Tasks scored by FVU (Figure 2 and the example rollouts): the paper's neuroscience tasks and any
 # task added with SCORE = "fvu".
 FVU_TASKS = [t for t in TASKS if task_registry.get(t).SCORE == "fvu"]

@@ -1,0 +1,262 @@
+"""The workflow's config, checked: presets, the JSON schema and the checks across keys that the
+schema cannot express, each refusing a config with one :class:`ConfigError` that names the key
+(and, for a misspelt key, the closest valid ones), before any job starts.
+
+``workflow/rules/common.smk`` calls :func:`read_preset`, :func:`check_schema`, then Snakemake's
+own ``validate`` (which fills in the schema's defaults), :func:`check_neurogym` and
+:func:`check`; the tests call the same functions on configs built in memory. jsonschema (a
+dependency of Snakemake) and yaml are imported where used: the rest of the library needs
+neither.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from rnnschur import tasks as task_registry
+from rnnschur.dynamics import Dynamics
+from rnnschur.training.constructions import CONSTRUCTIONS
+
+
+class ConfigError(ValueError):
+    """A config the workflow refuses; the message names the key."""
+
+
+def read_preset(name: str, presets: Path) -> dict:
+    """``presets/<name>.yaml`` (or a path to a YAML file), with a clear message on a missing
+    file or a syntax error (with its line)."""
+    import yaml
+
+    path = Path(name) if name.endswith((".yaml", ".yml")) else presets / f"{name}.yaml"
+    if not path.is_file():
+        known = sorted(p.stem for p in presets.glob("*.yaml"))
+        raise ConfigError(f"config key preset = {name!r}: no file {path} (presets: {known})")
+    try:
+        preset = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError as error:
+        raise ConfigError(f"preset {path} is not valid YAML: {error}") from None
+    if not isinstance(preset, dict):
+        raise ConfigError(f"preset {path} must be a mapping of config keys")
+    return preset
+
+
+def read_schema(path: Path) -> dict:
+    """The config's JSON schema (YAML)."""
+    import yaml
+
+    with open(path) as file:
+        return yaml.load(file, Loader=yaml.CSafeLoader)
+
+
+def _key(path) -> str:
+    return ".".join(map(str, path))
+
+
+def schema_error(config: dict, schema: dict) -> str | None:
+    """The most relevant way ``config`` breaks ``schema``, in one line that names the key:
+    ``config key tasks.sine.trainig: not a key here; close: ['training']`` for a misspelt key,
+    else the key and the schema's message; None for a config the schema accepts."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    error = best_match(Draft202012Validator(schema).iter_errors(config))
+    if error is None:
+        return None
+    where = list(error.absolute_path)
+    if error.validator == "additionalProperties":
+        allowed = list(error.schema.get("properties", {}))
+        instance = error.instance if isinstance(error.instance, dict) else {}
+        unexpected = [k for k in instance if k not in allowed]
+        name = unexpected[0] if unexpected else "?"
+        close = difflib.get_close_matches(str(name), allowed, n=3, cutoff=0.6)
+        hint = f"close: {close}" if close else f"keys here: {allowed}"
+        return (
+            f"config key {_key([*where, name])}: not a key here ('{name}' was unexpected); {hint}"
+        )
+    return f"config key {_key(where) or '(top level)'}: {error.message}"
+
+
+def check_schema(config: dict, schema: dict) -> None:
+    """:class:`ConfigError` from :func:`schema_error` where the config breaks the schema."""
+    message = schema_error(config, schema)
+    if message:
+        raise ConfigError(message)
+
+
+def with_defaults(config: dict, schema: dict) -> dict:
+    """``config`` with every default of ``schema`` filled in where a key is absent (as
+    Snakemake's ``validate`` fills them), in place; for the tests, which build configs without
+    Snakemake."""
+    from jsonschema import Draft202012Validator, validators
+
+    def set_defaults(validator, properties, instance, schema):
+        for name, sub in properties.items():
+            if isinstance(instance, dict) and "default" in sub:
+                instance.setdefault(name, copy.deepcopy(sub["default"]))
+        yield from Draft202012Validator.VALIDATORS["properties"](
+            validator, properties, instance, schema
+        )
+
+    Filling = validators.extend(Draft202012Validator, {"properties": set_defaults})
+    for _ in Filling(schema).iter_errors(config):
+        pass
+    return config
+
+
+def check_generator(where: str, task: str, generator: dict) -> None:
+    """Refuse a generator setting of ``task`` that its module's PARAMETERS do not allow, naming
+    the key (``where``); fill in the module's defaults."""
+    from jsonschema import Draft202012Validator
+
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": task_registry.get(task).PARAMETERS,
+    }
+    for error in Draft202012Validator(schema).iter_errors(generator):
+        raise ConfigError(f"config key {_key([where, *error.absolute_path])}: {error.message}")
+    for key, value in task_registry.defaults(task).items():
+        generator.setdefault(key, value)
+
+
+def check_neurogym(config: dict, check_env: Callable, checked: dict) -> dict[str, dict]:
+    """{task: {"env", "kwargs", "dims"}} of every task that comes from NeuroGym
+    (``tasks.<name>.neurogym``), each checked: not a generator's name, no generator block
+    beside it, an env and kwargs that ``check_env(env, kwargs) -> (N_x, N_y)`` accepts
+    (``checked`` caches its answers by env and kwargs, and gains the new ones)."""
+    specs = {}
+    for task, settings in config["tasks"].items():
+        if "neurogym" not in settings:
+            continue
+        block = settings["neurogym"]
+        if task in task_registry.names():
+            raise ConfigError(
+                f"config key tasks.{task}.neurogym: {task} is a generator module's task; "
+                "give the NeuroGym task another name"
+            )
+        if settings.get("generator"):
+            raise ConfigError(
+                f"config key tasks.{task}: a neurogym block and a generator block together; "
+                "a NeuroGym task is configured by its env's kwargs"
+            )
+        kwargs = block.get("kwargs", {})
+        key = json.dumps([block["env"], kwargs], sort_keys=True)
+        if key not in checked:
+            try:
+                checked[key] = list(check_env(block["env"], kwargs))
+            except (ValueError, TypeError) as error:
+                raise ConfigError(f"config key tasks.{task}.neurogym: {error}") from None
+        specs[task] = {"env": block["env"], "kwargs": kwargs, "dims": checked[key]}
+    return specs
+
+
+def _check_names(config: dict, neurogym_tasks: list[str]) -> None:
+    """Every task and construction the config names is in its registry."""
+    known = task_registry.names() + tuple(neurogym_tasks)
+    places = [("run_tasks", config["run_tasks"]), ("tasks", list(config["tasks"]))]
+    places += [
+        (f"fidelity.variations.{name}.tasks", variation["tasks"])
+        for name, variation in config["fidelity"]["variations"].items()
+    ]
+    for key, names in places:
+        unknown = [t for t in names if t not in known]
+        if unknown:
+            raise ConfigError(
+                f"config key {key} names the unknown task {unknown[0]!r}; tasks: {list(known)} "
+                "(a task is a module of src/rnnschur/tasks)"
+            )
+    for task, settings in config["tasks"].items():
+        places = [("constructions", settings["constructions"])]
+        places += [("training_overrides", list(settings.get("training_overrides", {})))]
+        for key, names in places:
+            unknown = [k for k in names if k not in CONSTRUCTIONS]
+            if unknown:
+                raise ConfigError(
+                    f"config key tasks.{task}.{key} names the unknown construction "
+                    f"{unknown[0]!r}; constructions: {list(CONSTRUCTIONS)}"
+                )
+        odd = [n for n in settings["sizes"] if n % 2]
+        for construction in settings["constructions"]:
+            if CONSTRUCTIONS[construction].even_sizes and odd:
+                raise ConfigError(
+                    f"config key tasks.{task}.sizes has {odd[0]}, but {construction} needs an "
+                    "even N_h"
+                )
+
+
+def _check_models(config: dict) -> None:
+    """Every network description the config names is one (e.g. a discrete network has leak 1)."""
+    blocks = [(f"tasks.{t}.model", s.get("model", {})) for t, s in config["tasks"].items()]
+    blocks += [
+        (f"fidelity.variations.{name}.model", v["model"])
+        for name, v in config["fidelity"]["variations"].items()
+        if "model" in v
+    ]
+    for key, block in blocks:
+        try:
+            Dynamics.from_config(block)
+        except ValueError as error:
+            raise ConfigError(f"config key {key}: {error}") from None
+
+
+def check(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
+    """The checks across keys that the JSON schema cannot express, on a config whose defaults
+    are filled in; fills in each generator task's generator defaults."""
+    from jsonschema import Draft202012Validator
+
+    tasks = config["run_tasks"]
+    _check_names(config, neurogym_tasks)
+    _check_models(config)
+    for task, settings in config["tasks"].items():
+        if task not in neurogym_tasks:
+            check_generator(f"tasks.{task}.generator", task, settings.setdefault("generator", {}))
+    missing = [t for t in tasks if t not in config["tasks"]]
+    if missing:
+        raise ConfigError(
+            f"config key run_tasks names {missing}, but tasks.{missing[0]} is missing"
+        )
+    if config["alpha"] not in config["alpha_grid"]:
+        raise ConfigError(
+            f"config key alpha = {config['alpha']} must be one of alpha_grid {config['alpha_grid']}"
+        )
+    k = config["subspace_control"]["n_components"]
+    too_small = {t: s for t in tasks for s in config["tasks"][t]["sizes"] if s <= k}
+    if too_small:
+        raise ConfigError(
+            f"config key subspace_control.n_components = {k} must be below every N_h, "
+            f"but tasks.{next(iter(too_small))}.sizes has {next(iter(too_small.values()))}"
+        )
+    for task in tasks:
+        settings = config["tasks"][task]
+        unused = set(settings["training_overrides"]) - set(settings["constructions"])
+        if unused:
+            raise ConfigError(
+                f"config key tasks.{task}.training_overrides names {sorted(unused)}, "
+                f"which is not in tasks.{task}.constructions"
+            )
+    run = config["fidelity"]["run"]
+    unknown = set(run) - set(config["fidelity"]["variations"]) if isinstance(run, list) else set()
+    if unknown:
+        raise ConfigError(
+            f"config key fidelity.run names {sorted(unknown)}, which fidelity.variations lacks"
+        )
+    task_schema = Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/task"})
+    for name, variation in config["fidelity"]["variations"].items():
+        for task in set(variation["tasks"]) & set(tasks):
+            trial = copy.deepcopy(config["tasks"][task])
+            trial["generator"].update(variation.get("generator", {}))
+            trial["training"].update(variation.get("training", {}))
+            try:
+                for error in task_schema.iter_errors(trial):
+                    key = _key(["tasks", task, *error.absolute_path])
+                    raise ConfigError(f"config key {key}: {error.message}")
+                if task not in neurogym_tasks:
+                    check_generator("generator", task, trial["generator"])
+            except ConfigError as error:
+                raise ConfigError(
+                    f"config key fidelity.variations.{name} does not fit tasks.{task}: {error}"
+                ) from None

@@ -1,0 +1,233 @@
+"""The config checks of rnnschur.config on configs built in memory (config.yaml, the quick preset
+and one change), as the workflow runs them: a wrong key, type or value is refused with one
+message that names the key. The workflow-level cases (tests/workflow/test_bad_config.py) show
+the same messages come out of snakemake before any job starts."""
+
+import copy
+
+import pytest
+import yaml
+
+from rnnschur import config as checks
+
+from conftest import REPO
+
+SCHEMA = checks.read_schema(REPO / "workflow" / "schemas" / "config.schema.yaml")
+BASE = yaml.safe_load((REPO / "config.yaml").read_text())
+QUICK = yaml.safe_load((REPO / "presets" / "quick.yaml").read_text())
+
+
+def merged(base: dict, extra: dict) -> dict:
+    """``extra`` layered over ``base`` as Snakemake layers config files (mappings merge)."""
+    out = copy.deepcopy(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merged(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def run_checks(extra: dict) -> dict:
+    """The workflow's sequence: schema (concise), defaults, NeuroGym, the cross-key checks."""
+    from rnnschur.tasks._neurogym import check as check_env
+
+    config = merged(merged(BASE, QUICK), extra)
+    checks.check_schema(config, SCHEMA)
+    checks.with_defaults(config, SCHEMA)
+    neurogym = checks.check_neurogym(config, check_env, {})
+    checks.check(config, SCHEMA, list(neurogym))
+    return config
+
+
+CASES = [
+    # (name, extra config file, text expected in the message)
+    (
+        "unknown key",
+        "alhpa: 0.9\n",
+        "config key alhpa: not a key here ('alhpa' was unexpected); close: ['alpha']",
+    ),
+    ("wrong type", "alpha: high\n", "config key alpha: "),
+    ("alpha zero", "alpha: 0\nalpha_grid: [0, 0.9]\n", "alpha"),
+    ("alpha above one", "alpha: 1.5\n", "config key alpha: "),
+    ("empty alpha grid", "alpha_grid: []\n", "config key alpha_grid: "),
+    ("alpha outside the grid", "alpha: 0.8\n", "config key alpha = 0.8 must be one of alpha_grid"),
+    (
+        "odd N_h for dense_normal",
+        "tasks:\n  copy:\n    sizes: [15]\n",
+        "config key tasks.copy.sizes has 15, but dense_normal needs an even N_h",
+    ),
+    (
+        "unknown task",
+        "run_tasks: [parity]\n",
+        "config key run_tasks names the unknown task 'parity'",
+    ),
+    (
+        "settings of an unknown task",
+        "tasks:\n  parity: {constructions: [cayley], sizes: [8], seeds: [0],"
+        " training: {lr: 0.1, batch_size: 2, max_steps: 1}}\n",
+        "config key tasks names the unknown task 'parity'",
+    ),
+    (
+        "unknown construction",
+        "tasks:\n  copy:\n    constructions: [sparse]\n",
+        "config key tasks.copy.constructions names the unknown construction 'sparse'",
+    ),
+    ("negative seed", "tasks:\n  copy:\n    seeds: [-1]\n", "config key tasks.copy.seeds.0: "),
+    ("duplicate seeds", "tasks:\n  copy:\n    seeds: [0, 0]\n", "config key tasks.copy.seeds: "),
+    (
+        "zero steps",
+        "tasks:\n  copy:\n    training: {max_steps: 0}\n",
+        "config key tasks.copy.training.max_steps: ",
+    ),
+    ("lr zero", "tasks:\n  sine:\n    training: {lr: 0}\n", "config key tasks.sine.training.lr: "),
+    (
+        "lr negative",
+        "tasks:\n  sine:\n    training: {lr: -0.1}\n",
+        "config key tasks.sine.training.lr: ",
+    ),
+    (
+        "size below two",
+        "tasks:\n  flip_flop:\n    sizes: [1]\n",
+        "config key tasks.flip_flop.sizes.0: ",
+    ),
+    (
+        "fractional generator setting",
+        "tasks:\n  flip_flop:\n    generator: {n_bits: 2.5}\n",
+        "config key tasks.flip_flop.generator.n_bits: 2.5 is not of type 'integer'",
+    ),
+    (
+        "unknown generator setting",
+        "tasks:\n  sine:\n    generator: {frequency: 2}\n",
+        "config key tasks.sine.generator: Additional properties are not allowed ('frequency'",
+    ),
+    ("unknown device", "device: gpu\n", "config key device: "),
+    ("unknown beyond_models", "beyond_models: some\n", "config key beyond_models: "),
+    (
+        "more principal components than units",
+        "subspace_control: {n_components: 16}\n",
+        "config key subspace_control.n_components = 16 must be below every N_h",
+    ),
+    (
+        "refit grid empty",
+        "readout_refit: {ridge_grid: []}\n",
+        "config key readout_refit.ridge_grid: ",
+    ),
+    (
+        "override of an untrained construction",
+        "tasks:\n  sine:\n    training_overrides: {cayley: {lr: 0.01}}\n",
+        "tasks.sine.training_overrides names ['cayley']",
+    ),
+    (
+        "unknown generator variant",
+        "tasks:\n  flip_flop:\n    generator: {variant: mine}\n",
+        "config key tasks.flip_flop.generator.variant: 'mine' is not one of",
+    ),
+    ("claims level of one", "claims: {level: 1}\n", "config key claims.level: "),
+    (
+        "variation changing an unknown training key",
+        "fidelity:\n  variations:\n    v: {description: d, tasks: [sine], training: {lrate: 1}}\n",
+        "'lrate' was unexpected",
+    ),
+    (
+        "variation with a generator key its task lacks",
+        "fidelity:\n  variations:\n    v: {description: d, tasks: [sine], generator: {bits: 2}}\n",
+        "config key fidelity.variations.v does not fit tasks.sine",
+    ),
+    (
+        "variation for an unknown task",
+        "fidelity:\n  variations:\n    v: {description: d, tasks: [parity]}\n",
+        "config key fidelity.variations.v.tasks names the unknown task 'parity'",
+    ),
+    (
+        "fidelity run names an unknown variation",
+        "fidelity: {run: [nosuch]}\n",
+        "fidelity.run names ['nosuch']",
+    ),
+    (
+        "external model without its held-out set",
+        "external_models:\n  m: {weights: w.npz}\n",
+        "'heldout' is a required property",
+    ),
+    (
+        "unknown io_init",
+        "tasks:\n  sine:\n    training: {io_init: xavier}\n",
+        "config key tasks.sine.training.io_init: ",
+    ),
+    (
+        "unknown NeuroGym env, with close names",
+        "tasks:\n  pdm: {neurogym: {env: PerceptualDecisionMakin-v0}, constructions: [cayley],"
+        " sizes: [8], seeds: [0], training: {lr: 0.1, batch_size: 2, max_steps: 1}}\n",
+        "config key tasks.pdm.neurogym: unknown NeuroGym env 'PerceptualDecisionMakin-v0'; "
+        "close: ['PerceptualDecisionMaking-v0'",
+    ),
+    (
+        "a kwarg the NeuroGym env does not take",
+        "tasks:\n  pdm: {neurogym: {env: GoNogo-v0, kwargs: {coherence: 3}},"
+        " constructions: [cayley], sizes: [8], seeds: [0],"
+        " training: {lr: 0.1, batch_size: 2, max_steps: 1}}\n",
+        "config key tasks.pdm.neurogym: env GoNogo-v0 takes no argument 'coherence'",
+    ),
+    (
+        "a NeuroGym block with a generator block",
+        "tasks:\n  pdm: {neurogym: {env: GoNogo-v0}, generator: {length: 3},"
+        " constructions: [cayley], sizes: [8], seeds: [0],"
+        " training: {lr: 0.1, batch_size: 2, max_steps: 1}}\n",
+        "config key tasks.pdm: a neurogym block and a generator block together",
+    ),
+    (
+        "a leaky network with a leak above one",
+        "tasks:\n  sine:\n    model: {dynamics: leaky, leak: 1.5}\n",
+        "config key tasks.sine.model.leak: ",
+    ),
+    (
+        "a discrete network with a leak",
+        "tasks:\n  sine:\n    model: {dynamics: discrete, leak: 0.2}\n",
+        "config key tasks.sine.model: discrete dynamics have leak 1",
+    ),
+    (
+        "an unknown nonlinearity",
+        "tasks:\n  sine:\n    model: {nonlinearity: sigmoid}\n",
+        "config key tasks.sine.model.nonlinearity: ",
+    ),
+]
+
+
+@pytest.mark.parametrize("name, text, expected", CASES, ids=[c[0] for c in CASES])
+def test_refused_naming_the_key(name, text, expected):
+    with pytest.raises(checks.ConfigError) as refused:
+        run_checks(yaml.safe_load(text))
+    assert expected in str(refused.value)
+    assert "\n" not in str(refused.value)  # one line
+
+
+def test_the_paper_config_and_every_preset_pass():
+    for preset in sorted((REPO / "presets").glob("*.yaml")):
+        layers = [yaml.safe_load(preset.read_text())]
+        if preset.stem in ("leaky_relu", "neurogym_leaky"):  # layered over another preset
+            base = "leaky" if preset.stem == "leaky_relu" else "neurogym_battery"
+            layers.insert(0, yaml.safe_load((REPO / "presets" / f"{base}.yaml").read_text()))
+        config = merged(BASE, {})
+        for layer in layers:
+            config = merged(config, layer)
+        checks.check_schema(config, SCHEMA)
+        checks.with_defaults(config, SCHEMA)
+
+
+def test_defaults_are_filled_as_the_schema_gives_them():
+    config = run_checks({})
+    assert config["learned"]["fvu_max"] == 0.1 and config["claims"]["margin_delta_fvu"] == 0.01
+    assert config["tasks"]["sine"]["generator"]  # the module's defaults, filled in
+
+
+def test_a_misspelt_key_names_the_closest_valid_ones():
+    with pytest.raises(checks.ConfigError, match=r"tasks.sine.trainig: .*close: \['training'\]"):
+        run_checks({"tasks": {"sine": {"trainig": {"lr": 0.1}}}})
+
+
+def test_a_preset_with_a_yaml_syntax_error_names_file_and_line(tmp_path):
+    (tmp_path / "broken.yaml").write_text("tasks:\n  copy: {sizes: [16\n")
+    with pytest.raises(checks.ConfigError, match="(?s)broken.yaml is not valid YAML.*line 3"):
+        checks.read_preset("broken", tmp_path)
+    with pytest.raises(checks.ConfigError, match="no file .*nosuch.yaml .*'broken'"):
+        checks.read_preset("nosuch", tmp_path)
