@@ -204,28 +204,42 @@ def load_batch(path: str | os.PathLike, N_x: int | None = None, N_y: int | None 
     return Batch(inputs, targets, mask)
 
 
-def _check_weights(path: Path, W_xh: np.ndarray, W_hh: np.ndarray, W_hy: np.ndarray) -> None:
-    """Consistent shapes and finite entries of (..., N_h, N_x), (..., N_h, N_h), (..., N_y, N_h)."""
+WEIGHT_KEYS = ("W_xh", "W_hh", "W_hy")
+"""The weights of every network here: input (N_h, N_x), recurrent (N_h, N_h), readout (N_y, N_h)."""
+OFFSET_KEYS = ("b_h", "b_y", "h0")
+"""The offsets a network trained elsewhere may have: hidden and output bias, initial state."""
+
+
+def check_weights(path, W_xh: np.ndarray, W_hh: np.ndarray, W_hy: np.ndarray) -> None:
+    """Consistent shapes, (..., N_h, N_x), (..., N_h, N_h), (..., N_y, N_h) (leading axes: a
+    stack, e.g. checkpoints), and finite entries; an :class:`ArtifactError` naming the file and
+    the array otherwise. The one weight check, for the workflow's files and a user's model."""
     lead = W_hh.shape[:-2]
     n = W_hh.shape[-1] if W_hh.ndim >= 2 else -1
-    require(path, W_hh.shape == (*lead, n, n), f"W_hh must be square, got {W_hh.shape}")
-    for name, W, axis in (("W_xh", W_xh, -2), ("W_hy", W_hy, -1)):
-        require(
-            path,
-            W.ndim == len(lead) + 2 and W.shape[:-2] == lead and W.shape[axis] == n,
-            f"{name} shape {W.shape}, W_hh shape {W_hh.shape}",
-        )
-    for name, W in (("W_xh", W_xh), ("W_hh", W_hh), ("W_hy", W_hy)):
+    square = W_hh.ndim >= 2 and W_hh.shape == (*lead, n, n)
+    require(path, square, f"W_hh {W_hh.shape} is not square")
+    stack = "…, " if lead else ""
+    require(
+        path,
+        W_xh.ndim == len(lead) + 2 and W_xh.shape[:-2] == lead and W_xh.shape[-2] == n,
+        f"W_xh {W_xh.shape} must be ({stack}N_h = {n}, N_x)",
+    )
+    require(
+        path,
+        W_hy.ndim == len(lead) + 2 and W_hy.shape[:-2] == lead and W_hy.shape[-1] == n,
+        f"W_hy {W_hy.shape} must be ({stack}N_y, N_h = {n})",
+    )
+    for name, W in zip(WEIGHT_KEYS, (W_xh, W_hh, W_hy), strict=True):
         require(path, bool(np.all(np.isfinite(W))), f"{name} has NaN or inf entries")
 
 
 def load_weights(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(W_xh, W_hh, W_hy) with consistent shapes and finite entries."""
     path = Path(path)
-    data = load_npz(path, ("W_xh", "W_hh", "W_hy"))
+    data = load_npz(path, WEIGHT_KEYS)
     W_xh, W_hh, W_hy = data["W_xh"], data["W_hh"], data["W_hy"]
     require(path, W_hh.ndim == 2, f"W_hh must be a matrix, got shape {W_hh.shape}")
-    _check_weights(path, W_xh, W_hh, W_hy)
+    check_weights(path, W_xh, W_hh, W_hy)
     return W_xh, W_hh, W_hy
 
 
@@ -278,7 +292,7 @@ def load_checkpoints(path: str | os.PathLike) -> dict[str, np.ndarray]:
         data["W_hh"].ndim == 3 and len(data["W_hh"]) == K,
         f"W_hh has shape {data['W_hh'].shape}, not a stack of {K} matrices (one per step)",
     )
-    _check_weights(path, data["W_xh"], data["W_hh"], data["W_hy"])
+    check_weights(path, data["W_xh"], data["W_hh"], data["W_hy"])
     return data
 
 

@@ -10,32 +10,21 @@ import os
 import numpy as np
 
 from rnnschur import io
+from rnnschur.io import OFFSET_KEYS, WEIGHT_KEYS
 from rnnschur.io import require as _require
-
-WEIGHT_KEYS = ("W_xh", "W_hh", "W_hy")
-OFFSET_KEYS = ("b_h", "b_y", "h0")
 
 
 def check_model(model: dict[str, np.ndarray], path) -> dict[str, np.ndarray]:
-    """``model`` (float64 copies) if its shapes fit each other and its entries are finite."""
+    """``model`` (float64 copies) if its shapes fit each other and its entries are finite: the
+    weights by :func:`rnnschur.io.check_weights` (the workflow's own check), then the
+    offsets."""
     for key in WEIGHT_KEYS:
         _require(path, key in model, f"missing {key} (has {sorted(model)})")
     out = {k: np.asarray(v, dtype=np.float64) for k, v in model.items() if v is not None}
     W_xh, W_hh, W_hy = (out[k] for k in WEIGHT_KEYS)
-    _require(
-        path, W_hh.ndim == 2 and W_hh.shape[0] == W_hh.shape[1], f"W_hh {W_hh.shape} is not square"
-    )
+    _require(path, W_hh.ndim == 2, f"W_hh {W_hh.shape} is not a matrix")
+    io.check_weights(path, W_xh, W_hh, W_hy)
     N_h = W_hh.shape[0]
-    _require(
-        path,
-        W_xh.ndim == 2 and W_xh.shape[0] == N_h,
-        f"W_xh {W_xh.shape} must be (N_h = {N_h}, N_x)",
-    )
-    _require(
-        path,
-        W_hy.ndim == 2 and W_hy.shape[1] == N_h,
-        f"W_hy {W_hy.shape} must be (N_y, N_h = {N_h})",
-    )
     expected = {"b_h": (N_h,), "h0": (N_h,), "b_y": (W_hy.shape[0],)}
     for key, shape in expected.items():
         if key in out:

@@ -18,6 +18,7 @@ import numpy as np
 
 from rnnschur import tasks
 from rnnschur.dynamics import DISCRETE, Dynamics
+from rnnschur.io import WEIGHT_KEYS
 from rnnschur.metrics import masked_mean
 from rnnschur.rnn import rollout
 from rnnschur.training.bptt import loss_and_gradients
@@ -26,7 +27,6 @@ from rnnschur.training.constructions import CayleyParams, initial_recurrent
 from rnnschur.training.numerics import retain_freed_memory
 
 LOG_COLUMNS = ("step", "loss", "batch_score", "validation_score", "lr", "horizon")
-WEIGHT_KEYS = ("W_xh", "W_hh", "W_hy")
 
 
 class TrainingDiverged(RuntimeError):
