@@ -56,3 +56,24 @@ def test_models_that_did_not_learn_are_open_markers_in_figures_1_and_2():
     # the bar is the learned seed's value alone: 0.1, not the mean with the unlearned 1.1
     bar_heights = [p.get_height() for p in fig2.axes[0].patches]
     assert min(abs(h - 0.1) for h in bar_heights) < 1e-12 and max(bar_heights) < 1.0
+
+
+def test_text_clashes_finds_overlapping_and_cut_off_texts():
+    """Planted: two titles drawn on top of each other, and a label pushed off the canvas."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.plot([0, 1], [0, 1])
+    title = ax.set_title("title")
+    fig.canvas.draw()
+    x, y = title.get_position()
+    ax.text(x, 1.0, "title", transform=ax.transAxes, ha="center", va="bottom")
+    fig.text(1.2, 0.5, "outside")
+    clashes = figures.text_clashes(fig)
+    assert "'title' overlaps 'title'" in clashes and "'outside' leaves the canvas" in clashes
+    plt.close(fig)
+    fig, ax = plt.subplots(figsize=(3, 2), layout="constrained")
+    ax.plot([0, 1], [0, 1])
+    ax.set(title="apart", xlabel="x", ylabel="y")
+    assert figures.text_clashes(fig) == []
+    plt.close(fig)

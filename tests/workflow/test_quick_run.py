@@ -8,7 +8,9 @@ import pytest
 from matplotlib.image import imread
 from scipy import stats
 
+from rnnschur.beyond.registry import ANALYSES
 from rnnschur.provenance import run_hashes
+from rnnschur.report.registry import FIGURES as FIGURE_REGISTRY
 from rnnschur.training.numerics import PORTABLE_KERNELS
 
 from conftest import QUICK, REPO, assert_same_weights, quick_models, snakemake
@@ -238,19 +240,7 @@ def test_gap_table_is_the_means_of_its_models(quick_run):
     assert set(gaps["moves"]) <= {"—", "toward", "away", "little change"}
 
 
-FIGURES = [
-    "fig1_copy_ablation",
-    "fig2_neuro_ablation",
-    "fig_schur_spectra",
-    "fig_training_curves",
-    "fig_task_rollouts",
-    "fig_subspace_control",
-    "fig_readout_refit",
-    "fig_basis_sensitivity",
-    "fig_checkpoint_ablation",
-    "fig_gap_attribution",
-    "fig_block_profile",
-]
+FIGURES = [*FIGURE_REGISTRY, *(f"fig_{name}" for name in ANALYSES)]  # the quick preset draws all
 
 
 @pytest.mark.parametrize("name", FIGURES)
@@ -260,6 +250,33 @@ def test_figures_are_drawn(quick_run, name):
     image = imread(folder / f"{name}.png")
     assert image.shape[0] > 200 and image.shape[1] > 200
     assert image[..., :3].std() > 0.05  # not a blank canvas
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_every_figure_reads_on_its_own(quick_run, name):
+    """Drawn again from the quick run's tables at its saved size, with the shared style: no two
+    texts (titles, labels, tick labels, legends, annotations) overlap and none leaves the
+    canvas."""
+    import matplotlib.pyplot as plt
+
+    from rnnschur.report import figures
+
+    tables = quick_run / "results/quick/tables"
+    plt.style.use(str(REPO / "workflow" / "style.mplstyle"))
+    if name in FIGURE_REGISTRY:
+        entry = FIGURE_REGISTRY[name]
+        frames = {a: pd.read_csv(tables / f"{t}.csv") for a, t in entry.tables.items()}
+        fig = getattr(figures, name)(**frames, **({"alpha": 0.9} if entry.alpha else {}))
+    else:
+        analysis = ANALYSES[name.removeprefix("fig_")]
+        table = name.removeprefix("fig_") + (
+            f"_{analysis.figure_reads}" if analysis.figure_reads else ""
+        )
+        fig = getattr(figures, name)(pd.read_csv(tables / f"{table}.csv"))
+    try:
+        assert figures.text_clashes(fig) == []
+    finally:
+        plt.close(fig)
 
 
 # Determinism: the copy task's seed-0 model of every construction and one neuroscience model

@@ -81,7 +81,7 @@ for name, analysis in ANALYSES.items():
         output:
             pdf=report(
                 f"{FIGURES}/fig_{name}.pdf",
-                caption="../report/fig_beyond.rst",
+                caption="../report/figure.rst",
                 category="Beyond the paper",
             ),
             png=f"{FIGURES}/fig_{name}.png",

@@ -46,6 +46,7 @@ from rnnschur.config import check as check_config  # noqa: E402
 from rnnschur.beyond.registry import ANALYSES  # noqa: E402
 from rnnschur.training.constructions import CONSTRUCTIONS  # noqa: E402
 from rnnschur.external import OUTPUT_NAMES as EXTERNAL_OUTPUT_NAMES  # noqa: E402
+from rnnschur.report.registry import FIGURES as FIGURE_REGISTRY  # noqa: E402
 from rnnschur.training.numerics import job_environment  # noqa: E402
 from rnnschur.tasks import _neurogym as neurogym_specs  # noqa: E402
 
@@ -303,15 +304,17 @@ FIGURES = f"{R}/figures"
 
 
 def figure_names():
-    names = ["fig_schur_spectra", "fig_training_curves", "fig_block_profile"]
+    """The figures this run draws: each of the registry's whose need the run meets, and one per
+    beyond-the-paper analysis where they run."""
+    meets = {
+        "models": True,
+        "copy": "copy" in TASKS,
+        "fvu": bool(FVU_TASKS),
+        "gap study": bool(fidelity_files("{variation}{task}{seed}")),
+    }
+    names = [name for name, figure in FIGURE_REGISTRY.items() if meets[figure.needs]]
     if config["beyond_models"] != "none":
         names += [f"fig_{name}" for name in ANALYSES]
-    if "copy" in TASKS:
-        names.append("fig1_copy_ablation")
-    if FVU_TASKS:
-        names += ["fig2_neuro_ablation", "fig_task_rollouts"]
-    if fidelity_files("{variation}{task}{seed}"):
-        names.append("fig_gap_attribution")
     return names
 
 

@@ -123,6 +123,8 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
                 rows = task_data[task_data["subset"] == block].dropna(subset=[quantity])
                 learned = rows["learned"].astype(bool) if "learned" in rows else rows[quantity] > -1
                 values = rows[quantity][learned]
+                if rows.empty:  # nothing removed (an empty block): no S_ΔT, said so
+                    ax.text(i, 0, "empty", ha="center", va="bottom", fontsize=7, color="0.4")
                 if len(values):
                     spread = values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else 0
                     ax.bar(i, values.mean(), yerr=spread, color=f"C{i}", alpha=0.5, capsize=3)
@@ -163,12 +165,13 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
                         label=None if "paper" in labelled else "paper",
                     )
             ax.set_xticks(range(3), [_label(b) for b in SINGLE_BLOCKS])
+            ax.set_xlim(-0.6, 2.6)  # room for a slot's label at either end
             ax.axhline(0, color="0.6", lw=0.8)
             if row == 0:
                 seeds = task_data.drop_duplicates("seed")
                 n_learned = int(seeds["learned"].sum()) if "learned" in seeds else len(seeds)
                 learned_of = f", {n_learned}/{len(seeds)} learned" if n_learned < len(seeds) else ""
-                ax.set_title(f"{task} ({construction}, $N_h$ = {size}{learned_of})", fontsize=9)
+                ax.set_title(f"{task}\n{construction}, $N_h$ = {size}{learned_of}", fontsize=9)
             if col == 0:
                 ax.set_ylabel(
                     "ΔFVU" if quantity == "delta_fvu" else "$S_{ΔT}$ = ΔFVU / removed mass"
@@ -335,12 +338,11 @@ def fig_subspace_control(verdicts: pd.DataFrame) -> plt.Figure:
                 )
             ax.axhline(0, color="0.8", lw=0.6)
             dim = f"dim {int(d['dim'].median())}" if len(d) else ""
-            ax.set_title(f"{task}: {name} ({dim}), {side} side", fontsize=7)
+            ax.set_title(f"{task}: {name}\n({dim}), {side} side", fontsize=7)
             if row == len(task_names) - 1:
                 ax.set_xlabel("overlap of ΔW")
             if col == 0:
-                higher = tasks.get(task).HIGHER_IS_BETTER
-                ax.set_ylabel("accuracy lost" if higher else "FVU gained")
+                ax.set_ylabel(harm_label(task))
     handles = [
         plt.Line2D([], [], ls="", marker=m, color="k", label=label(b))
         for b, m in BLOCK_MARKERS.items()
@@ -471,7 +473,7 @@ def fig_checkpoint_ablation(checkpoints: pd.DataFrame) -> plt.Figure:
         if d["metric"].iloc[0] == "fvu":
             ax.set_yscale("log")
         ax.set(xlabel="training step", ylabel=f"held-out {d['metric'].iloc[0]}")
-        ax.set_title(f"{task} / {construction} ($N_h$ = {int(d['n_hidden'].max())})", fontsize=8)
+        ax.set_title(f"{task}\n{construction} ($N_h$ = {int(d['n_hidden'].max())})", fontsize=8)
     for ax in list(axes.flat)[len(panels) :]:
         ax.axis("off")
     handles = [
@@ -537,7 +539,7 @@ def fig_block_profile(profile: pd.DataFrame) -> plt.Figure:
     ax.grid(False)
     fig.colorbar(image, ax=ax, label="harm of removing the block")
     ax.set_title(
-        "▲ fragile  ○ harmless  ? inconclusive  – empty  ✕ too few learned (rows: learned/trained)",
+        "▲ fragile  ○ harmless  ? inconclusive  – empty\n✕ too few learned (rows: learned/trained)",
         fontsize=8,
     )
     return fig
@@ -569,7 +571,13 @@ def fig_gap_attribution(gaps: pd.DataFrame) -> plt.Figure:
         ax.tick_params(axis="y", labelsize=7)
     for ax in axes.flat[len(numbers) :]:
         ax.set_visible(False)
-    fig.tight_layout()
+    handles = [
+        plt.Line2D([], [], ls="", marker="o", ms=4, color="C0", label="one seed"),
+        plt.Line2D([], [], ls="", marker="|", ms=10, color="k", label="mean over seeds"),
+        plt.Line2D([], [], color="crimson", lw=1.2, label="the paper's value"),
+    ]
+    fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=8)
+    fig.tight_layout(rect=(0, 0.06 / nrows, 1, 1))
     return fig
 
 
@@ -592,6 +600,14 @@ def fig_external_profile(ablation: pd.DataFrame, alpha: float, name: str) -> plt
     return fig
 
 
+def harm_label(task: str) -> str:
+    """What an ablation's harm is for ``task``: accuracy lost, FVU gained, or, for a task that
+    is no generator module's (a NeuroGym task: the choice score), choice lost."""
+    if task not in tasks.names():
+        return "choice lost"
+    return {"accuracy": "accuracy lost", "fvu": "FVU gained"}[tasks.get(task).SCORE]
+
+
 def save(fig: plt.Figure, paths: list[str]) -> None:
     """Save ``fig`` to each path (format from the suffix), atomically, then close it.
 
@@ -605,3 +621,59 @@ def save(fig: plt.Figure, paths: list[str]) -> None:
         with atomic_path(path) as tmp:
             fig.savefig(tmp, format=str(path).rsplit(".", 1)[1])
     plt.close(fig)
+
+
+def text_clashes(fig: plt.Figure, tolerance: float = 1.0) -> list[str]:
+    """Every pair of visible, non-empty texts of ``fig`` (titles, labels, tick labels, legends,
+    annotations) whose boxes overlap by more than ``tolerance`` pixels, and every text that
+    leaves the canvas, as it is drawn at its size after :func:`save`'s layout; [] for a figure
+    that reads on its own."""
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    canvas = fig.bbox
+    texts = list(fig.texts)
+    for legend in fig.legends:
+        texts += [*legend.get_texts(), legend.get_title()]
+    for ax in fig.axes:
+        if not ax.get_visible() or not ax.axison and not ax.texts and not ax.get_title():
+            continue
+        texts += [ax.title, ax._left_title, ax._right_title, *ax.texts]
+        if ax.get_legend() is not None:
+            texts += [*ax.get_legend().get_texts(), ax.get_legend().get_title()]
+        if not ax.axison:
+            continue
+        for axis in (ax.xaxis, ax.yaxis):
+            texts.append(axis.label)
+            low, high = sorted(axis.get_view_interval())
+            span = (high - low) or 1.0
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                # a tick outside the view is not drawn (its label neither)
+                if low - 1e-9 * span <= tick.get_loc() <= high + 1e-9 * span:
+                    texts += [t for t in (tick.label1, tick.label2) if t.get_visible()]
+    boxes = []
+    for text in texts:
+        if not text.get_visible() or not text.get_text().strip():
+            continue
+        box = text.get_window_extent(renderer)
+        if box.width == 0 or box.height == 0:
+            continue
+        boxes.append((text.get_text().strip(), box))
+    out = []
+    for name, box in boxes:
+        if (
+            box.x0 < canvas.x0 - tolerance
+            or box.y0 < canvas.y0 - tolerance
+            or box.x1 > canvas.x1 + tolerance
+            or box.y1 > canvas.y1 + tolerance
+        ):
+            out.append(f"{name!r} leaves the canvas")
+    for i, (a, box_a) in enumerate(boxes):
+        for b, box_b in boxes[i + 1 :]:
+            width = min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0)
+            height = min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0)
+            if width > tolerance and height > tolerance:
+                out.append(f"{a!r} overlaps {b!r}")
+    return out
