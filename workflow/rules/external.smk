@@ -59,5 +59,6 @@ rule external_analyse:
         model=lambda w: config["external_models"][w.name],
         settings=lambda w: external_settings(w.name),
         split=config["schur_split"],
+        style=STYLE,  # the profile figure in the shared style, as every figure
     script:
         "../scripts/external_analyse.py"

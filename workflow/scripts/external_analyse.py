@@ -6,8 +6,11 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from pathlib import Path  # noqa: E402
 
+import matplotlib.pyplot as plt  # noqa: E402
+
 import rnnschur  # noqa: E402
 
+plt.style.use(snakemake.params.style)
 # The description stored by external_import; found again where the entry says auto, so the
 # summary says how it was found, as the command's does.
 auto = snakemake.params.model["dynamics"] == "auto"
