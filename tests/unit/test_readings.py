@@ -132,7 +132,7 @@ def test_refit_reading_gives_the_share_of_the_harm_recovered():
     )
     text = readings.refit_reading(summary)
     assert "recovers a median 75% of the harm of the 2 single-block ablations" in text
-    assert "least 50%, t c −T_C→R; most 100%, t c −T_CC" in text
+    assert "least 50%, t c −T_C→R; most 100%, t c −T_CC)" in text  # no share above 100 %
 
 
 def test_subspace_reading_counts_explained_and_the_trials_scored():

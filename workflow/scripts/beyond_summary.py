@@ -17,5 +17,7 @@ summary = results.pop("summary")
 io.save_csv(snakemake.output.csv, summary)
 for key, frame in results.items():
     io.save_csv(snakemake.output[key], frame)
-numbers = summary.select_dtypes("float").columns
-io.save_text(snakemake.output.md, tables.markdown(summary, dict.fromkeys(numbers, ".3g")))
+formats = dict.fromkeys(summary.select_dtypes("float").columns, ".3g")
+if "step" in formats:  # a mean training step: a count, not a measurement
+    formats["step"] = ".0f"
+io.save_text(snakemake.output.md, tables.markdown(summary, formats))

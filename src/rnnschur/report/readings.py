@@ -239,9 +239,14 @@ def refit_reading(summary: pd.DataFrame) -> str:
     return (
         f"A readout refit on the ablated network recovers a median {np.median(shares):.0%} of "
         f"the harm of the {len(shares)} single-block ablations that lose more than 0.01 "
-        f"(least {low[0]:.0%}, {low[1]}; most {high[0]:.0%}, {high[1]}; above 100 %: the refit "
-        "ablated network beats the full one's fixed readout). What a refit does not recover is "
-        "lost from the state itself, not only from the readout's alignment."
+        f"(least {low[0]:.0%}, {low[1]}; most {high[0]:.0%}, {high[1]}"
+        + (
+            "; above 100 %: the refit ablated network beats the full one's fixed readout"
+            if high[0] > 1
+            else ""
+        )
+        + "). What a refit does not recover is lost from the state itself, not only from the "
+        "readout's alignment."
     )
 
 
