@@ -398,9 +398,13 @@ def scale_summary(folder: Path) -> str:
     profile = pd.read_csv(folder / "tables" / "block_profile.csv")
     indexed = profile.set_index(["construction", "n_hidden", "subset"])
     copy = ablation[(ablation["task"] == "copy") & np.isclose(ablation["alpha"], 0.9)]
-    full = copy[copy["subset"] == "none"].merge(
-        models[["construction", "n_hidden", "seed", "learned"]],
-        on=["construction", "n_hidden", "seed"],
+    full = (
+        copy[copy["subset"] == "none"]
+        .drop(columns="learned", errors="ignore")
+        .merge(
+            models[["construction", "n_hidden", "seed", "learned"]],
+            on=["construction", "n_hidden", "seed"],
+        )
     )
     lines = [
         "| construction | N_h | seeds reaching the target | learned | accuracy (full) | "
@@ -554,14 +558,6 @@ def check(folder: Path, document: Path) -> int:
 
 
 NOT_REMADE = "*(not remade in this version: the previous run's tables.)*"
-WITHDRAWN = (
-    "*(withdrawn until remade: the last published tables of `{preset}` were made before the "
-    "learned gate and gave verdicts for models that did not learn. Remake: `snakemake -c8 "
-    "--configfile {preset}`, then `python docs/build_results.py`.)*"
-)
-BEFORE_THE_LEARNED_GATE = {"presets/scale.yaml"}
-"""Runs whose last published tables predate the learned gate (every verdict counted every
-model): where such a run is not remade, its sections are withdrawn, not kept."""
 NOT_RUN = "*(not run for this version of the document)*"
 MISSING = "*(not in the previous document)*"
 
@@ -619,13 +615,10 @@ def main() -> None:
         raise SystemExit(f"{r}/tables has no claims.csv: the paper-scale run comes first")
     previous = (REPO / "docs" / "results.md").read_text()
 
-    def kept(folders: list[Path], heading: str, render, preset: str | None = None) -> str:
-        """``render()`` when every folder has tables; else the document's own text, marked (or
-        withdrawn, for a ``preset`` in :data:`BEFORE_THE_LEARNED_GATE`)."""
+    def kept(folders: list[Path], heading: str, render) -> str:
+        """``render()`` when every folder has tables; else the document's own text, marked."""
         if all((f / "tables").is_dir() for f in folders):
             return render()
-        if preset in BEFORE_THE_LEARNED_GATE:
-            return WITHDRAWN.format(preset=preset)
         text = previous_section(previous, heading)
         if text in (MISSING, NOT_RUN) or text.endswith(MISSING) or text.endswith(NOT_RUN):
             return NOT_RUN
@@ -694,13 +687,11 @@ def main() -> None:
             [args.scale],
             "#### Accuracy, n_R and the harm of each block per N_h",
             lambda: scale_summary(args.scale),
-            "presets/scale.yaml",
         ),
         scale_claims=kept(
             [args.scale],
             "#### The paper's claims at each N_h",
             lambda: table(args.scale, "claims_by_size.md"),
-            "presets/scale.yaml",
         ),
         family_claims=kept(
             [r, args.leaky_tanh, args.leaky_relu],
@@ -725,8 +716,6 @@ def main() -> None:
     for name, (folders, render) in blocks.items():
         if all((f / "tables").is_dir() for f in folders):
             readme = replace_block(readme, name, render())
-        elif name == "scale" and "presets/scale.yaml" in BEFORE_THE_LEARNED_GATE:
-            readme = replace_block(readme, name, WITHDRAWN.format(preset="presets/scale.yaml"))
         else:
             readme = replace_block(readme, name, marked(block_content(readme, name)))
     readme = replace_block(readme, "gaps", gap_summary(r))

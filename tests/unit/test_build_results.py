@@ -70,6 +70,7 @@ def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict(tmp_path):
 
     (tmp_path / "tables").mkdir()
     base = {"task": "copy", "construction": "cayley", "n_hidden": 128, "subset": "none"}
+    base |= {"learned": True}  # the ablation table carries it too (collect_ablations)
     ablation = [
         base | {"seed": 0, "alpha": 0.9, "n_R": 60, "accuracy": 0.9},
         base | {"seed": 1, "alpha": 0.9, "n_R": 64, "accuracy": 1.0},
