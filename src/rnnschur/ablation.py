@@ -18,6 +18,7 @@ from rnnschur import metrics
 from rnnschur.dynamics import DISCRETE, Dynamics
 from rnnschur.rnn import rollout
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks, n_dominant
+from rnnschur.seeds import job_rng
 from rnnschur.tasks import Batch
 
 SUBSETS: tuple[tuple[str, ...], ...] = tuple(
@@ -48,6 +49,20 @@ def scoring_batch(batch: Batch, task: ModuleType, fvu_steps: str) -> Batch:
     return batch
 
 
+def evaluation_noise(
+    batch: Batch, n_hidden: int, sigma: float, dynamics: Dynamics, base_seed: int, *identity
+) -> np.ndarray | None:
+    """Hidden noise of standard deviation ``sigma`` for every trial and step of ``batch``
+    (n, time, N_h), in the family's own form (:meth:`Dynamics.drive_noise`), drawn from a
+    generator of the model's ``identity``; None for ``sigma == 0``. One draw is shared by every
+    ablation of the model, so ΔFVU compares networks on the same noise."""
+    if not sigma:
+        return None
+    rng = job_rng(base_seed, "evaluation noise", *identity)
+    n, time, _ = batch.inputs.shape
+    return dynamics.drive_noise(sigma) * rng.standard_normal((n, time, n_hidden))
+
+
 def ablated_recurrent(W: np.ndarray, schur: OrderedSchur, dT: np.ndarray) -> np.ndarray:
     """W̃ = W − Q ΔT Qᵀ (= Q T̃ Qᵀ up to the decomposition's rounding)."""
     return W - schur.Q @ dT @ schur.Q.T
@@ -66,6 +81,8 @@ def evaluate_ablations(
     offsets: dict[str, np.ndarray] | None = None,
     dynamics: Dynamics = DISCRETE,
     forward: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+    noise: np.ndarray | None = None,
+    fvu_mean: str = "pooled",
 ) -> list[dict]:
     """Score every subset S for every alpha on the held-out set, in one batched rollout.
 
@@ -73,6 +90,9 @@ def evaluate_ablations(
     :func:`rnnschur.rnn.rollout`; the ablations act on W_hh alone. ``forward(W_stack, inputs)``,
     if given, replaces that rollout (a user's own torch module,
     :mod:`rnnschur.external.torch_module`; W_xh and W_hy are then not used).
+    ``noise`` (n, time, N_h), if given, is added to the drive of every rollout, the same draw
+    for every subset (hidden noise at evaluation); ``fvu_mean`` is the ȳ of the FVU's normaliser
+    (:func:`rnnschur.metrics.fvu`).
 
     Identical ablations (the same ΔT for several alphas, or an empty block) are rolled out once.
 
@@ -100,13 +120,17 @@ def evaluate_ablations(
     dTs = np.stack(unique)
     W_tilde = np.stack([ablated_recurrent(W_hh, schur, dT) for dT in dTs])
     if forward is None:
-        outputs = rollout(W_xh, W_tilde, W_hy, heldout.inputs, **(offsets or {}), dynamics=dynamics)
+        outputs = rollout(
+            W_xh, W_tilde, W_hy, heldout.inputs, **(offsets or {}), dynamics=dynamics, noise=noise
+        )
+    elif noise is not None:
+        raise ValueError("noise at evaluation needs the built-in rollout, not a forward function")
     else:
         outputs = forward(W_tilde, heldout.inputs)
     full = index[np.zeros_like(schur.T).tobytes()]
     targets, mask = heldout.targets, heldout.mask
     score = np.asarray(task.score(outputs, heldout))
-    fvu = metrics.fvu(outputs, targets, mask)
+    fvu = metrics.fvu(outputs, targets, mask, fvu_mean)
     fvu_trial = (
         metrics.fvu_per_trial(outputs, targets, mask)
         if task.SCORE == "fvu"

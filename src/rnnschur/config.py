@@ -246,17 +246,81 @@ def check(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
         )
     task_schema = Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/task"})
     for name, variation in config["fidelity"]["variations"].items():
-        for task in set(variation["tasks"]) & set(tasks):
+        outside = set(variation.get("per_task", {})) - set(variation["tasks"])
+        if outside:
+            raise ConfigError(
+                f"config key fidelity.variations.{name}.per_task names {sorted(outside)}, "
+                f"which is not in fidelity.variations.{name}.tasks"
+            )
+        for task in sorted(set(variation["tasks"]) & set(tasks)):
             trial = copy.deepcopy(config["tasks"][task])
-            trial["generator"].update(variation.get("generator", {}))
-            trial["training"].update(variation.get("training", {}))
+            trial["generator"], trial["training"] = gap_training(config, name, task)
             try:
                 for error in task_schema.iter_errors(trial):
                     key = _key(["tasks", task, *error.absolute_path])
                     raise ConfigError(f"config key {key}: {error.message}")
                 if task not in neurogym_tasks:
                     check_generator("generator", task, trial["generator"])
+                    held_out = gap_evaluation(config, name, task)["generator"]
+                    check_generator("heldout_generator", task, held_out)
             except ConfigError as error:
                 raise ConfigError(
                     f"config key fidelity.variations.{name} does not fit tasks.{task}: {error}"
                 ) from None
+
+
+def training_settings(config: dict, task: str, construction: str) -> dict:
+    """A task's training settings (``tasks.<task>.training``) with the construction's
+    overrides (``tasks.<task>.training_overrides.<construction>``) applied."""
+    settings = dict(config["tasks"][task]["training"])
+    settings.update(config["tasks"][task]["training_overrides"].get(construction, {}))
+    return settings
+
+
+def gap_model(config: dict, task: str) -> tuple[str, int]:
+    """(construction, N_h) of the gap study's models of a task: dense_orthogonal (the paper's)
+    if the task trains it, else its first construction, at the largest N_h."""
+    constructions = config["tasks"][task]["constructions"]
+    construction = "dense_orthogonal" if "dense_orthogonal" in constructions else constructions[0]
+    return construction, max(config["tasks"][task]["sizes"])
+
+
+def gap_training(config: dict, variation: str, task: str) -> tuple[dict, dict]:
+    """(generator, training settings) of a gap-study variation's model of a task: the task's,
+    changed by the variation's ``generator`` and ``training``, then by its ``per_task`` entry."""
+    change = config["fidelity"]["variations"][variation]
+    own = change.get("per_task", {}).get(task, {})
+    construction, _ = gap_model(config, task)
+    generator = {
+        **config["tasks"][task]["generator"],
+        **change.get("generator", {}),
+        **own.get("generator", {}),
+    }
+    training = {
+        **training_settings(config, task, construction),
+        **change.get("training", {}),
+        **own.get("training", {}),
+    }
+    return generator, training
+
+
+def gap_evaluation(config: dict, variation: str, task: str) -> dict:
+    """How a gap-study variation's models are ablated and scored: the held-out generator (the
+    model's, changed by ``heldout_generator``, then by its ``per_task`` entry's) and the ablation settings (``ablation``, changed
+    by the variation's ``evaluation``: hidden noise, the FVU's mean and steps)."""
+    change = config["fidelity"]["variations"][variation]
+    own = change.get("per_task", {}).get(task, {})
+    generator, _ = gap_training(config, variation, task)
+    return {
+        "generator": {
+            **generator,
+            **change.get("heldout_generator", {}),
+            **own.get("heldout_generator", {}),
+        },
+        "ablation": {
+            "hidden_noise": 0.0,
+            "fvu_mean": "pooled",
+            **config["ablation"],
+            **change.get("evaluation", {}),
+        },
+    }

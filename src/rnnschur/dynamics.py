@@ -23,6 +23,7 @@ against torch autograd share one definition of φ and φ'.
 
 from __future__ import annotations
 
+import math
 import sys
 from dataclasses import dataclass
 
@@ -83,6 +84,12 @@ class Dynamics:
     def current_form(self) -> bool:
         """True for ``leaky_current``: the state is the current z, the rate is φ(z)."""
         return self.kind == "leaky_current"
+
+    def drive_noise(self, sigma: float) -> float:
+        """The standard deviation of noise added to the drive W_xh x_t that gives hidden noise of
+        standard deviation ``sigma`` in the family's own form: σ inside φ for the rate forms;
+        √a σ on z_t in the current form (Schuessler et al.'s √dt σ), i.e. σ / √a in the drive."""
+        return sigma / (math.sqrt(self.leak) if self.current_form else 1)
 
     @property
     def split_leak(self) -> float:

@@ -23,13 +23,25 @@ def replay_accuracy(outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray) 
     return masked_mean(np.sign(outputs) == targets, mask)
 
 
-def fvu(outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """FVU = E‖ŷ − y‖² / E‖y − ȳ‖² over the masked steps (eq. 7); ȳ is the mean target of the
-    evaluation set (per output line, over its masked steps). Perfect prediction → 0, predicting
-    ȳ → 1. The normaliser pools trials and steps, as eq. (7) reads; see :func:`fvu_per_trial`.
+FVU_MEANS = ("pooled", "per_step")
+"""The ȳ of eq. (7)'s normaliser: pooled over trials and steps, or one per time step."""
+
+
+def fvu(
+    outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray, mean: str = "pooled"
+) -> np.ndarray:
+    """FVU = E‖ŷ − y‖² / E‖y − ȳ‖² over the masked steps (eq. 7). Perfect prediction → 0,
+    predicting ȳ → 1. ``mean="pooled"`` (as eq. (7) reads): ȳ is the mean target of the
+    evaluation set per output line over its masked steps; ``"per_step"``: ȳ_t, one mean per
+    time step and line over the trials (the variance a time-locked average leaves; smaller for a
+    task whose target follows the clock). See also :func:`fvu_per_trial`.
     """
+    if mean not in FVU_MEANS:
+        raise ValueError(f"the FVU's mean must be one of {FVU_MEANS}, got {mean!r}")
     weight = mask[..., None] if mask.ndim == 2 else mask
-    y_bar = (targets * weight).sum(axis=(0, 1)) / np.broadcast_to(weight, targets.shape).sum((0, 1))
+    axes = (0, 1) if mean == "pooled" else (0,)
+    count = np.broadcast_to(weight, targets.shape).sum(axes)
+    y_bar = (targets * weight).sum(axis=axes) / np.maximum(count, 1)
     residual = (((outputs - targets) ** 2) * weight).sum(axis=(-3, -2, -1))
     total = (((targets - y_bar) ** 2) * weight).sum()
     if total == 0:

@@ -28,6 +28,7 @@ def rollout(
     b_y: np.ndarray | None = None,
     h0: np.ndarray | None = None,
     dynamics: Dynamics = DISCRETE,
+    noise: np.ndarray | None = None,
 ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Run the network of ``dynamics`` (eqs. 1–2 for the paper's) on a batch of trials.
 
@@ -45,6 +46,9 @@ def rollout(
         for ``leaky_current``) of a model trained elsewhere; the paper's networks have none
         (None: zero).
     dynamics : the network family (:class:`rnnschur.dynamics.Dynamics`).
+    noise : optional (n, time, N_h) added to the drive W_xh x_t at every step, the same for
+        every matrix of the stack (hidden noise at evaluation; scale it with
+        :meth:`rnnschur.dynamics.Dynamics.drive_noise`).
 
     Returns
     -------
@@ -54,6 +58,8 @@ def rollout(
     stack = W_hh.shape[:-2]
     N_h = W_hh.shape[-1]
     drive = inputs @ W_xh.T if b_h is None else inputs @ W_xh.T + b_h
+    if noise is not None:
+        drive = drive + noise
     drive = np.ascontiguousarray(drive.transpose(1, 0, 2), dtype=dtype)  # (time, n, N_h)
     W_T = np.ascontiguousarray(np.swapaxes(W_hh, -1, -2), dtype=dtype)  # BLAS needs contiguity
     W_hy_T = np.ascontiguousarray(W_hy.T, dtype=dtype)

@@ -43,6 +43,7 @@ from rnnschur.config import (  # noqa: E402
     read_schema,
 )
 from rnnschur.config import check as check_config  # noqa: E402
+from rnnschur import config as config_lib  # noqa: E402
 from rnnschur.beyond.registry import ANALYSES  # noqa: E402
 from rnnschur.training.constructions import CONSTRUCTIONS  # noqa: E402
 from rnnschur.external import OUTPUT_NAMES as EXTERNAL_OUTPUT_NAMES  # noqa: E402
@@ -173,9 +174,7 @@ def learned_criteria():
 
 def training_settings(task, construction):
     """The task's training settings with the construction's overrides applied."""
-    settings = dict(task_config(task)["training"])
-    settings.update(task_config(task)["training_overrides"].get(construction, {}))
-    return settings
+    return config_lib.training_settings(config, task, construction)
 
 
 def models(task):
@@ -244,11 +243,8 @@ def external_settings(name):
 
 
 def fidelity_model(task):
-    """(construction, N_h) of the gap study's models of a task: dense_orthogonal (the paper's)
-    if the task trains it, else its first construction, at the largest N_h."""
-    constructions = task_config(task)["constructions"]
-    construction = "dense_orthogonal" if "dense_orthogonal" in constructions else constructions[0]
-    return construction, max(task_config(task)["sizes"])
+    """(construction, N_h) of the gap study's models of a task (rnnschur.config.gap_model)."""
+    return config_lib.gap_model(config, task)
 
 
 def fidelity_files(pattern):
@@ -273,11 +269,12 @@ def fidelity_variations():
 
 def fidelity_settings(variation, task):
     """(generator, training settings) of a variation's model of a task."""
-    change = config["fidelity"]["variations"][variation]
-    construction, _ = fidelity_model(task)
-    generator = {**task_config(task)["generator"], **change.get("generator", {})}
-    training = {**training_settings(task, construction), **change.get("training", {})}
-    return generator, training
+    return config_lib.gap_training(config, variation, task)
+
+
+def fidelity_evaluation(variation, task):
+    """The held-out generator and the ablation settings of a variation's model of a task."""
+    return config_lib.gap_evaluation(config, variation, task)
 
 
 def fidelity_network(variation, task):

@@ -52,7 +52,7 @@ rule fidelity_ablate:
         base_seed=config["base_seed"],
         split=config["schur_split"],
         alpha_grid=config["alpha_grid"],
-        ablation=config["ablation"],
+        evaluation=lambda w: fidelity_evaluation(w.variation, w.task),
     script:
         "../scripts/fidelity_ablate.py"
 

@@ -57,6 +57,11 @@ class TrainSettings:
         set of that many batches once and iterates it, reshuffled every epoch.
     target_mse : stop when the validation mean squared error over the masked entries reaches it
         (checked like ``target_score``; None: not used).
+    loss_steps : ``"masked"``: the loss over the task's scored (masked) steps; ``"all"``: over
+        every step of a trial (validation and held-out scores keep the task's own steps).
+    W_hh_init : ``"construction"``: the construction's initial W_hh; ``"gaussian"``: W_ij ~
+        N(0, 1/N_h) (Schuessler et al.'s default, their g = 1); dense constructions only.
+    W_hh_gain : the initial W_hh multiplied by this (their g); dense constructions only.
     device : torch device of the training computation.
     """
 
@@ -77,6 +82,9 @@ class TrainSettings:
     hidden_noise: float = 0.0
     train_set_batches: int | None = None
     target_mse: float | None = None
+    loss_steps: str = "masked"
+    W_hh_init: str = "construction"
+    W_hh_gain: float = 1.0
     device: str = "cpu"
 
 
@@ -182,6 +190,26 @@ def _io_weights(
     return W_xh, W_hy
 
 
+W_HH_INITS = ("construction", "gaussian")
+
+
+def _initial_W_hh(construction: str, rng: np.random.Generator, n: int, settings: TrainSettings):
+    """The initial recurrent parameters: the construction's
+    (:func:`rnnschur.training.constructions.initial_recurrent`), or W_ij ~ N(0, 1/N_h) for
+    ``W_hh_init="gaussian"``, times ``W_hh_gain``."""
+    if settings.W_hh_init not in W_HH_INITS:
+        raise ValueError(f"W_hh_init must be one of {W_HH_INITS}, got {settings.W_hh_init!r}")
+    if settings.W_hh_init == "construction" and settings.W_hh_gain == 1.0:
+        return initial_recurrent(construction, rng, n)
+    if construction == "cayley":
+        raise ValueError("W_hh_init and W_hh_gain apply to the dense constructions, not cayley")
+    if settings.W_hh_init == "gaussian":
+        W = rng.normal(0.0, n**-0.5, (n, n))
+    else:
+        W = initial_recurrent(construction, rng, n)
+    return settings.W_hh_gain * W
+
+
 def fixed_training_set(rng: np.random.Generator, module, params: dict, settings: TrainSettings):
     """Batches from a training set of ``settings.train_set_batches`` batches drawn once and
     iterated in epochs, its trials reshuffled every epoch (the paper's "30 epochs of 128
@@ -219,15 +247,13 @@ def train(
     module = tasks.get(task)
     N_x, N_y = module.dims(**task_params)
     as_array = _array_maker(settings.device)
-    recurrent = _Recurrent(initial_recurrent(construction, rng, n_hidden), as_array)
+    recurrent = _Recurrent(_initial_W_hh(construction, rng, n_hidden, settings), as_array)
     W_xh, W_hy = map(as_array, _io_weights(rng, settings.io_init, N_x, n_hidden, N_y))
     params = [W_xh, W_hy, *recurrent.params]
     optimizer = Adam(params)
     sign = 1.0 if module.HIGHER_IS_BETTER else -1.0
     loss = getattr(module, "LOSS", "mse")  # cross-entropy for a NeuroGym task
-    # Hidden noise in each family's own form: inside φ for the rate forms; √a σ ξ added to z_t
-    # in the current form (Schuessler et al.'s √dt σ), i.e. σ ξ / √a in the drive.
-    noise_scale = settings.hidden_noise / (math.sqrt(dynamics.leak) if dynamics.current_form else 1)
+    noise_scale = dynamics.drive_noise(settings.hidden_noise)
 
     def as_numpy() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """float64 copies of W_xh, W_hh, W_hy."""
@@ -242,6 +268,8 @@ def train(
         mse = masked_mean((outputs - batch.targets) ** 2, batch.mask)
         return float(module.score(outputs, batch)), float(mse)
 
+    if settings.loss_steps not in ("masked", "all"):
+        raise ValueError(f"loss_steps must be 'masked' or 'all', got {settings.loss_steps!r}")
     if settings.train_set_batches is not None and settings.curriculum:
         raise ValueError(f"{name}: a fixed training set cannot follow a curriculum")
     validation = module.generate(rng, settings.n_validation, **task_params)
@@ -266,7 +294,8 @@ def train(
             batch = module.generate(rng, settings.batch_size, **batch_params)
         else:
             batch = next(fixed_set)
-        x, y, mask = (as_array(a.swapaxes(0, 1)) for a in (batch.inputs, batch.targets, batch.mask))
+        loss_mask = batch.mask if settings.loss_steps == "masked" else np.ones_like(batch.mask)
+        x, y, mask = (as_array(a.swapaxes(0, 1)) for a in (batch.inputs, batch.targets, loss_mask))
         noise = None
         if settings.hidden_noise:
             noise = as_array(noise_scale * rng.standard_normal((*x.shape[:2], n_hidden)))
