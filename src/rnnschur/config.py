@@ -306,8 +306,9 @@ def gap_training(config: dict, variation: str, task: str) -> tuple[dict, dict]:
 
 def gap_evaluation(config: dict, variation: str, task: str) -> dict:
     """How a gap-study variation's models are ablated and scored: the held-out generator (the
-    model's, changed by ``heldout_generator``, then by its ``per_task`` entry's) and the ablation settings (``ablation``, changed
-    by the variation's ``evaluation``: hidden noise, the FVU's mean and steps)."""
+    model's, changed by ``heldout_generator``, then by its ``per_task`` entry's) and the
+    ablation settings (``ablation``, changed by the variation's ``evaluation``: hidden noise,
+    the FVU's mean and steps)."""
     change = config["fidelity"]["variations"][variation]
     own = change.get("per_task", {}).get(task, {})
     generator, _ = gap_training(config, variation, task)

@@ -3,6 +3,7 @@ import pytest
 
 from rnnschur import metrics, tasks
 from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, evaluate_ablations
+from rnnschur.rnn import rollout
 from rnnschur.schur import coupling_masks, n_dominant, ordered_real_schur
 
 
@@ -165,3 +166,35 @@ def test_epsilon_zero_keeps_the_full_model_a_stabilizer_of_itself():
     rows = evaluate_ablations(W_xh, W_hh, W_hy, schur, [0.9], heldout, tasks.get("copy"), 0.0, 0.0)
     assert rows[0]["subset"] == "none" and rows[0]["stabilizer"]
     assert not rows[0]["candidate_invariance"]  # it removes nothing: not above a floor of 0
+
+
+def test_noise_at_evaluation_is_one_draw_shared_by_every_subset():
+    from rnnschur.ablation import evaluation_noise
+    from rnnschur.dynamics import Dynamics
+
+    W_xh, W_hh, W_hy = model(4)
+    sine = tasks.get("sine")
+    heldout = sine.generate(np.random.default_rng(2), 16, length=12)
+    W_xh = W_xh[:, :1]  # sine has one input
+    W_hy = W_hy[:1]
+    assert evaluation_noise(heldout, 10, 0.0, Dynamics(), 0, "sine", 0) is None
+    noise = evaluation_noise(heldout, 10, 0.05, Dynamics(), 0, "sine", 0)
+    assert noise.shape == (16, 12, 10)
+    np.testing.assert_array_equal(
+        noise, evaluation_noise(heldout, 10, 0.05, Dynamics(), 0, "sine", 0)
+    )
+    current = evaluation_noise(
+        heldout, 10, 0.05, Dynamics("leaky_current", leak=0.25), 0, "sine", 0
+    )
+    np.testing.assert_allclose(current, 2 * noise)  # σ/√a in the drive: √a σ on z_t
+    schur = ordered_real_schur(W_hh)
+    plain = evaluate_ablations(W_xh, W_hh, W_hy, schur, [0.9], heldout, sine, 1e-3, 0.01)
+    noisy = evaluate_ablations(
+        W_xh, W_hh, W_hy, schur, [0.9], heldout, sine, 1e-3, 0.01, noise=noise
+    )
+    assert noisy[0]["fvu"] != plain[0]["fvu"]
+    assert noisy[0]["discrepancy"] == 0  # the full network against itself on the same noise
+    outputs = rollout(W_xh, W_hh, W_hy, heldout.inputs, noise=noise)
+    expected = metrics.fvu(outputs, heldout.targets, heldout.mask)
+    assert noisy[0]["fvu"] == pytest.approx(expected, rel=1e-6)
+

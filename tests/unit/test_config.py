@@ -140,6 +140,30 @@ CASES = [
         "config key fidelity.variations.v.tasks names the unknown task 'parity'",
     ),
     (
+        "variation with a per-task change for a task it does not train",
+        "fidelity:\n  variations:\n    v: {description: d, tasks: [sine],"
+        " per_task: {flip_flop: {training: {lr: 0.1}}}}\n",
+        "config key fidelity.variations.v.per_task names ['flip_flop'], which is not in "
+        "fidelity.variations.v.tasks",
+    ),
+    (
+        "variation with a held-out generator key its task lacks",
+        "fidelity:\n  variations:\n    v: {description: d, tasks: [sine],"
+        " per_task: {sine: {heldout_generator: {n_bits: 2}}}}\n",
+        "config key fidelity.variations.v does not fit tasks.sine: config key heldout_generator:",
+    ),
+    (
+        "variation with an unknown FVU mean",
+        "fidelity:\n  variations:\n    v: {description: d, tasks: [sine],"
+        " evaluation: {fvu_mean: median}}\n",
+        "config key fidelity.variations.v.evaluation.fvu_mean: ",
+    ),
+    (
+        "an unknown initial W_hh",
+        "tasks:\n  sine:\n    training: {W_hh_init: identity}\n",
+        "config key tasks.sine.training.W_hh_init: ",
+    ),
+    (
         "fidelity run names an unknown variation",
         "fidelity: {run: [nosuch]}\n",
         "fidelity.run names ['nosuch']",
@@ -231,3 +255,26 @@ def test_a_preset_with_a_yaml_syntax_error_names_file_and_line(tmp_path):
         checks.read_preset("broken", tmp_path)
     with pytest.raises(checks.ConfigError, match="no file .*nosuch.yaml .*'broken'"):
         checks.read_preset("nosuch", tmp_path)
+
+
+def test_a_variation_changes_its_tasks_in_order_task_variation_per_task():
+    config = run_checks(
+        yaml.safe_load(
+            "fidelity:\n  run: [v]\n  variations:\n    v:\n      description: d\n"
+            "      tasks: [sine, flip_flop]\n      training: {lr: 0.01, keep_best: false}\n"
+            "      per_task: {sine: {training: {lr: 0.02}, heldout_generator: {length: 60}}}\n"
+            "      evaluation: {hidden_noise: 0.05}\n"
+        )
+    )
+    generator, training = checks.gap_training(config, "v", "sine")
+    assert training["lr"] == 0.02 and training["keep_best"] is False
+    assert training["batch_size"] == config["tasks"]["sine"]["training"]["batch_size"]
+    assert generator["length"] == config["tasks"]["sine"]["generator"]["length"]  # trains as before
+    assert checks.gap_training(config, "v", "flip_flop")[1]["lr"] == 0.01
+    evaluation = checks.gap_evaluation(config, "v", "sine")
+    assert evaluation["generator"]["length"] == 60
+    assert evaluation["ablation"]["hidden_noise"] == 0.05
+    assert evaluation["ablation"]["fvu_mean"] == "pooled"
+    assert evaluation["ablation"]["epsilon"] == config["ablation"]["epsilon"]
+    flip_flop = checks.gap_evaluation(config, "v", "flip_flop")["generator"]
+    assert flip_flop == checks.gap_training(config, "v", "flip_flop")[0]

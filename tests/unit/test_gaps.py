@@ -90,3 +90,83 @@ def test_distance_and_movement_rules():
     assert gaps.movement(0.79, 1.0) == "toward"
     assert gaps.movement(1.26, 1.0) == "away"
     assert gaps.movement(1.0, 1.0) == "little change"
+
+
+def planted_gaps(means: dict[str, dict[tuple, float]]) -> pd.DataFrame:
+    """Gap rows: ``means`` maps variation → {(task, subset, quantity): seed mean}; the paper's
+    values are 1e-2 for a full FVU and 1.0 otherwise, in range where the mean equals it."""
+    out = []
+    for variation, numbers in means.items():
+        for (task, subset, quantity), mean in numbers.items():
+            paper_value = 1e-2 if quantity == "fvu" else 1.0
+            out.append(
+                {
+                    "task": task,
+                    "subset": subset,
+                    "quantity": quantity,
+                    "paper_value": paper_value,
+                    "variation": variation,
+                    "description": f"about {variation}",
+                    "mean": mean,
+                    "paper_in_range": mean == paper_value,
+                }
+            )
+    return pd.DataFrame(out)
+
+
+FF, SINE, CONTEXT = (
+    ("flip_flop", "none", "fvu"),
+    ("sine", "none", "fvu"),
+    ("context_integration", "none", "fvu"),
+)
+DELTA = ("sine", "T_CC", "delta_fvu")
+
+
+def test_ranking_by_decades_from_the_paper_like_with_like():
+    table = planted_gaps(
+        {
+            "paper_config": {FF: 1e-4, SINE: 1e-3, CONTEXT: 1e-4, DELTA: 0.1},  # 2, 1, 2, 1
+            "near": {FF: 1e-2, SINE: 1e-2, CONTEXT: 1e-1, DELTA: -0.5},  # 0, 0, 1, capped 3
+            "sine_only": {SINE: 1e-2, DELTA: 1.0},  # 0, 0
+            "ordered": {FF: 1e-3, SINE: 1e-4, CONTEXT: 1e-2, DELTA: 10.0},  # 1, 2, 0, 1
+        }
+    )
+    ranked = gaps.ranking(table).set_index("variation")
+    assert ranked.loc["paper_config", "distance"] == pytest.approx(1.5)
+    assert ranked.loc["near", "distance"] == pytest.approx(1.0)
+    assert ranked.loc["sine_only", "distance"] == 0
+    assert ranked.loc["sine_only", "paper_config_distance"] == pytest.approx(1.0)  # sine only
+    assert ranked.loc["sine_only", "tasks"] == "sine"
+    assert np.isnan(ranked.loc["sine_only", "distance_flip_flop"])
+    assert ranked.loc["ordered", "distance_sine"] == pytest.approx(1.5)
+    assert ranked["rank"].tolist() == [1, 2, 3, 4]
+    assert ranked.index.tolist() == ["sine_only", "near", "ordered", "paper_config"]
+    assert ranked.loc["ordered", "fvu_order"] == "yes"  # sine < flip-flop < context
+    assert ranked.loc["near", "fvu_order"] == "no"  # flip-flop = sine
+    assert ranked.loc["sine_only", "fvu_order"] == "—"
+    assert ranked.loc["near", "n_in_range"] == 2
+    assert gaps.log_distance(0.0, 1.0) == gaps.LOG_CAP
+    assert gaps.log_distance(1e9, 1.0) == gaps.LOG_CAP
+    markdown = gaps.ranking_markdown(gaps.ranking(table))
+    assert "| 1 | sine_only | sine | 0.00 | 1.00 | — | 0.00 | — | 2/2 |" in markdown
+
+
+def test_the_conclusion_names_the_nearest_and_what_remains():
+    from rnnschur.report.readings import gap_conclusion
+
+    table = planted_gaps(
+        {
+            "paper_config": {FF: 1e-4, SINE: 1e-3, CONTEXT: 1e-4, DELTA: 0.1},
+            "near": {FF: 1.5e-2, SINE: 1e-2, CONTEXT: 1e-1, DELTA: -0.5},
+        }
+    )
+    text = gap_conclusion(gaps.ranking(table), table)
+    assert "the nearest variation is near at 1.04" in text
+    assert "against the paper config's 1.50 (a factor 32)" in text
+    assert "1 of the 1 others come nearer" in text
+    assert "flip-flop full FVU 0.015 under near (paper 0.01; paper config 0.0001)" in text
+    assert "sine ΔFVU(−T_CC) 0.1, the paper config's own (paper 1)" in text
+    # context: 10× at best (both 1e-4 and 1e-1 are a decade or more off); ΔFVU 10× off
+    assert "No variation brings 2 numbers within a factor of 2" in text
+    assert "context full FVU (10× higher at best)" in text
+    assert "(sine < flip-flop < context) is kept by near." in text  # 0.01 < 0.015 < 0.1

@@ -84,3 +84,19 @@ def test_fvu_per_trial_with_partial_masks_and_small_variances():
 def test_fvu_of_constant_targets_is_refused():
     with pytest.raises(ValueError, match="no variance"):
         metrics.fvu(np.zeros((2, 3, 1)), np.ones((2, 3, 1)), np.ones((2, 3)))
+
+
+def test_fvu_with_a_mean_per_step_is_the_variance_a_time_locked_average_leaves():
+    # Targets that follow the clock plus a per-trial offset: predicting the time-locked average
+    # leaves exactly the offsets' variance, so its per-step FVU is 1 and its pooled FVU below 1.
+    t = np.arange(6)
+    offsets = np.array([-1.0, 1.0, 0.5, -0.5])
+    y = (np.sin(t)[None, :] + offsets[:, None])[..., None]
+    mask = np.ones((4, 6))
+    average = np.broadcast_to(y.mean(axis=0), y.shape)
+    assert metrics.fvu(average, y, mask, mean="per_step") == pytest.approx(1.0)
+    pooled = np.sum(offsets**2) * 6 / np.sum((y - y.mean()) ** 2)
+    assert metrics.fvu(average, y, mask) == pytest.approx(pooled)
+    assert pooled < 1
+    with pytest.raises(ValueError, match="per_step"):
+        metrics.fvu(y, y, mask, mean="median")

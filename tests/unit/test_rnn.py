@@ -70,3 +70,14 @@ def test_leaky_rollout_with_biases_and_initial_state(dynamics):
                 state = (1 - a) * state + a * phi(drive + state @ W_hh[k].T)
                 rate = state
             np.testing.assert_allclose(out[k, :, t], rate @ W_hy.T + b_y, rtol=1e-12, atol=1e-12)
+
+
+def test_noise_in_the_drive_equals_the_same_drive_through_the_inputs():
+    # Noise ξ_t = W_xh u_t added to the drive is the rollout of the inputs x + u.
+    rng = np.random.default_rng(3)
+    W_xh, W_hh, W_hy = rng.standard_normal((5, 5)), rng.standard_normal((5, 5)) / 3, np.eye(5)
+    x, u = rng.standard_normal((4, 7, 5)), rng.standard_normal((4, 7, 5))
+    for dynamics in (Dynamics(), Dynamics("leaky_current", leak=0.2)):
+        shifted = rollout(W_xh, W_hh, W_hy, x + u, dynamics=dynamics, dtype=np.float64)
+        noisy = rollout(W_xh, W_hh, W_hy, x, dynamics=dynamics, dtype=np.float64, noise=u @ W_xh.T)
+        np.testing.assert_allclose(noisy, shifted, rtol=1e-12, atol=1e-12)

@@ -146,3 +146,23 @@ def test_retained_memory_changes_the_speed_not_the_weights():
         for patch in ("", "t.retain_freed_memory = lambda: False\n")
     ]
     assert hashes[0] == hashes[1] and len(hashes[0].strip()) == 64
+
+
+def test_W_hh_gain_scales_the_constructions_draw_and_gaussian_draws_its_own():
+    base = run(max_steps=1).checkpoints["W_hh"][0]
+    half = run(max_steps=1, W_hh_gain=0.5).checkpoints["W_hh"][0]
+    np.testing.assert_array_equal(half, 0.5 * base)  # the same draw, scaled
+    gaussian = run(max_steps=1, W_hh_init="gaussian", W_hh_gain=2.0).checkpoints["W_hh"][0]
+    assert not np.allclose(gaussian @ gaussian.T, 4 * np.eye(8))  # not a scaled orthogonal
+    with pytest.raises(ValueError, match="cayley"):
+        run("cayley", W_hh_gain=0.5)
+    with pytest.raises(ValueError, match="W_hh_init"):
+        run(W_hh_init="identity")
+
+
+def test_loss_over_all_steps_trains_on_the_unscored_steps_too():
+    masked, everywhere = run(max_steps=5), run(max_steps=5, loss_steps="all")
+    assert masked.log[0][1] != everywhere.log[0][1]  # the first loss already differs
+    np.testing.assert_array_equal(masked.checkpoints["W_hh"][0], everywhere.checkpoints["W_hh"][0])
+    with pytest.raises(ValueError, match="loss_steps"):
+        run(loss_steps="some")

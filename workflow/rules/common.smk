@@ -327,7 +327,9 @@ def all_targets():
     tables += ["claims.csv", "claims.md", "claims_by_size.csv", "claims_by_size.md"]
     tables += ["block_profile.csv", "block_profile.md"]
     if fidelity_files("{variation}{task}{seed}"):
-        tables += ["gap_attribution.csv", "gap_attribution.md", "gap_claims.csv", "gap_claims.md"]
+        tables += [
+            f"gap_{name}.{ext}" for name in ("attribution", "claims", "ranking") for ext in ("csv", "md")
+        ]
     if "copy" in TASKS:
         tables += ["table1.csv", "table1.md"]
     if config["beyond_models"] != "none":

@@ -59,8 +59,9 @@ rule fidelity_ablate:
 
 rule gap_attribution:
     """For every number of the paper, the reproduced value under the paper config and under each
-    variation, with the seed spread, and whether it moves toward the paper's; and the paper's
-    claims tested under each variation."""
+    variation, with the seed spread, and whether it moves toward the paper's; the variations
+    ranked by their distance to the paper's Figure 2; and the paper's claims tested under each
+    variation."""
     input:
         ablation=f"{TABLES}/ablation.csv",
         variations=fidelity_files(f"{R}/fidelity/{{variation}}/{{task}}/seed{{seed}}/ablation.csv"),
@@ -73,6 +74,8 @@ rule gap_attribution:
         md=f"{TABLES}/gap_attribution.md",
         claims_csv=f"{TABLES}/gap_claims.csv",
         claims_md=f"{TABLES}/gap_claims.md",
+        ranking_csv=f"{TABLES}/gap_ranking.csv",
+        ranking_md=f"{TABLES}/gap_ranking.md",
     log:
         f"{R}/logs/aggregate/gap_attribution.log",
     benchmark:

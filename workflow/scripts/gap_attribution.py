@@ -12,7 +12,13 @@ from rnnschur.paper.claims import (  # noqa: E402
     claims_per_variation,
     paper_claims,
 )
-from rnnschur.paper.gap_study import gap_markdown, gap_table  # noqa: E402
+from rnnschur.paper.gap_study import (  # noqa: E402
+    best_claims_markdown,
+    gap_markdown,
+    gap_table,
+    ranking,
+    ranking_markdown,
+)
 
 descriptions = {k: v["description"] for k, v in snakemake.params.variations.items()}
 variations = pd.concat([pd.read_csv(path) for path in snakemake.input.variations])
@@ -35,3 +41,9 @@ per_variation = claims_per_variation(
 )
 io.save_csv(snakemake.output.claims_csv, per_variation)
 io.save_text(snakemake.output.claims_md, claims_grid_markdown(per_variation, "variation"))
+ranked = ranking(table)
+io.save_csv(snakemake.output.ranking_csv, ranked)
+io.save_text(
+    snakemake.output.ranking_md,
+    ranking_markdown(ranked) + best_claims_markdown(per_variation, ranked),
+)

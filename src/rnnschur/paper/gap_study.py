@@ -146,3 +146,105 @@ def gap_markdown(table: pd.DataFrame) -> str:
             f"{'yes' if r.paper_in_range else 'no'} | {r.moves} |"
         )
     return "\n".join(lines) + "\n"
+
+
+FIGURE2_TASKS = ("flip_flop", "sine", "context_integration")
+"""The tasks of the paper's Figure 2, whose numbers the ranking compares."""
+
+LOG_CAP = 3.0
+"""The distance, in decades, given to a value that is not positive (a ΔFVU of the wrong sign)
+and the most any one number contributes."""
+
+
+def log_distance(value: float, target: float) -> float:
+    """|log10(value / target)|, at most :data:`LOG_CAP`; :data:`LOG_CAP` for value <= 0."""
+    if not value > 0:
+        return LOG_CAP
+    return min(abs(float(np.log10(value / target))), LOG_CAP)
+
+
+def _fvu_order(full: dict[str, float]) -> str:
+    """'yes' where the full-model FVUs keep the paper's order (sine < flip-flop < context),
+    'no' where not, '—' where a task is missing."""
+    if any(t not in full for t in FIGURE2_TASKS):
+        return "—"
+    return "yes" if full["sine"] < full["flip_flop"] < full["context_integration"] else "no"
+
+
+def ranking(gaps: pd.DataFrame) -> pd.DataFrame:
+    """The variations of the gap study (the paper config and its per-trial reading included)
+    ranked by their distance to the paper over its Figure 2 numbers (the full-model FVU, the
+    ΔFVUs and S_ΔT of flip-flop, sine and context at α = 0.9): the mean over the numbers a
+    variation has of |log10(seed mean / paper's value)| (:func:`log_distance`), 0 for every
+    number equal, 1 for every number 10× off. Per row: that distance overall and per task, the
+    paper config's on the same numbers (a variation of fewer tasks is compared like with like),
+    how many numbers the seeds' range contains, the full FVUs and whether they keep the paper's
+    order."""
+    rows = gaps[gaps["task"].isin(FIGURE2_TASKS)].copy()
+    rows["log_distance"] = [
+        log_distance(m, p) for m, p in zip(rows["mean"], rows["paper_value"], strict=True)
+    ]
+    keys = ["task", "subset", "quantity"]
+    base = rows[rows["variation"] == BASELINE].set_index(keys)["log_distance"]
+    table = []
+    for variation, part in rows.groupby("variation", sort=False):
+        covered = [t for t in FIGURE2_TASKS if t in set(part["task"])]
+        full = part[part["quantity"] == "fvu"].set_index("task")["mean"].to_dict()
+        same = base.reindex(pd.MultiIndex.from_frame(part[keys]))
+        entry = {
+            "variation": variation,
+            "tasks": ", ".join(covered),
+            "n_numbers": len(part),
+            "distance": float(part["log_distance"].mean()),
+            "paper_config_distance": float(same.mean()),
+            "n_in_range": int(part["paper_in_range"].astype(bool).sum()),
+            "fvu_order": _fvu_order(full),
+        }
+        for task in FIGURE2_TASKS:
+            own = part[part["task"] == task]
+            entry[f"distance_{task}"] = float(own["log_distance"].mean()) if len(own) else np.nan
+            entry[f"fvu_{task}"] = full.get(task, np.nan)
+        entry["description"] = part["description"].iloc[0]
+        table.append(entry)
+    table = pd.DataFrame(table).sort_values(["distance", "variation"], kind="stable")
+    table.insert(0, "rank", range(1, len(table) + 1))
+    return table.reset_index(drop=True)
+
+
+def ranking_markdown(table: pd.DataFrame) -> str:
+    """The ranked variations as Markdown."""
+    lines = [
+        "| rank | variation | tasks | distance (decades) | paper config, same numbers | "
+        "flip-flop | sine | context | in seed range | full FVU flip-flop, sine, context | "
+        "paper's order |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+
+    def cell(value: float, fmt: str = ".2f") -> str:
+        return "—" if np.isnan(value) else format(value, fmt)
+
+    for r in table.itertuples(index=False):
+        fvus = ", ".join(cell(getattr(r, f"fvu_{t}"), ".3g") for t in FIGURE2_TASKS)
+        lines.append(
+            f"| {r.rank} | {r.variation} | {r.tasks} | {r.distance:.2f} | "
+            f"{r.paper_config_distance:.2f} | "
+            + " | ".join(cell(getattr(r, f"distance_{t}")) for t in FIGURE2_TASKS)
+            + f" | {r.n_in_range}/{r.n_numbers} | {fvus} | {r.fvu_order} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def best_claims_markdown(claims: pd.DataFrame, ranked: pd.DataFrame, n_best: int = 3) -> str:
+    """The paper's claims of the Figure 2 tasks under the paper config and the ``n_best``
+    variations nearest the paper (``claims``: the gap study's claims per variation)."""
+    from rnnschur.paper.claims import claims_grid_markdown
+
+    best = [v for v in ranked["variation"] if v in set(claims["variation"]) and v != BASELINE]
+    keep = [BASELINE, *best[:n_best]]
+    rows = claims[claims["variation"].isin(keep) & claims["task"].isin(FIGURE2_TASKS)]
+    rows = rows.assign(order=rows["variation"].map(keep.index)).sort_values("order", kind="stable")
+    heading = (
+        "\nThe paper's Figure 2 claims under the paper config and the "
+        f"{len(keep) - 1} nearest variations:\n\n"
+    )
+    return heading + claims_grid_markdown(rows.drop(columns="order"), "variation")

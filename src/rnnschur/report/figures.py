@@ -581,6 +581,43 @@ def fig_gap_attribution(gaps: pd.DataFrame) -> plt.Figure:
     return fig
 
 
+def fig_gap_ranking(ranking: pd.DataFrame) -> plt.Figure:
+    """The gap study's variations ranked by their distance to the paper over its Figure 2
+    numbers (bars, mean |log10 ratio|), each task's own distance as a marker and the paper
+    config's distance on the same numbers as a grey tick."""
+    fig, ax = plt.subplots(figsize=(8.0, 0.32 * len(ranking) + 1.6))
+    y = np.arange(len(ranking))
+    colours = ["0.35" if v == "paper_config" else "C0" for v in ranking["variation"]]
+    ax.barh(y, ranking["distance"], color=colours, height=0.6, label="all numbers")
+    markers = {"flip_flop": "o", "sine": "s", "context_integration": "^"}
+    for k, (task, marker) in enumerate(markers.items()):
+        ax.scatter(
+            ranking[f"distance_{task}"],
+            y,
+            marker=marker,
+            s=22,
+            color=f"C{k + 1}",
+            zorder=3,
+            label=task,
+        )
+    ax.scatter(
+        ranking["paper_config_distance"],
+        y,
+        marker="|",
+        s=140,
+        color="0.2",
+        zorder=4,
+        label="paper config, same numbers",
+    )
+    ax.set_yticks(y, ranking["variation"], fontsize=7)
+    ax.set_ylim(len(ranking) - 0.5, -0.5)
+    ax.set_xlabel("distance to the paper: mean |log10(reproduced / paper)| (decades)")
+    ax.set_title("Gap study: variations ranked by distance to the paper's Figure 2", fontsize=9)
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
 def fig_external_profile(ablation: pd.DataFrame, alpha: float, name: str) -> plt.Figure:
     """The ablation profile of one model trained elsewhere: its score for every subset at
     ``alpha`` (the paper's Figure 1 order), the removed Schur mass written above each bar."""

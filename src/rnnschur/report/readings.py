@@ -138,6 +138,99 @@ def gap_reading(gaps: pd.DataFrame) -> str:
     return text
 
 
+def _off(value: float, target: float) -> str:
+    """'2.9× higher', '99× lower', 'equal' or 'of the wrong sign' against ``target``."""
+    if not value > 0:
+        return "of the wrong sign"
+    ratio = value / target
+    if _times(ratio) == "1":
+        return "equal to two digits"
+    return f"{_times(ratio)}× higher" if ratio > 1 else f"{_times(1 / ratio)}× lower"
+
+
+def _number_name(task: str, subset: str, quantity: str) -> str:
+    """E.g. 'sine S_ΔT(−T_C→R)', 'flip-flop full FVU'."""
+    quantity_names = {"fvu": "FVU", "delta_fvu": "ΔFVU", "s_delta_t": "S_ΔT"}
+    task_names = {"flip_flop": "flip-flop", "context_integration": "context"}
+    name = task_names.get(task, task)
+    if subset == "none":
+        return f"{name} full {quantity_names.get(quantity, quantity)}"
+    return f"{name} {quantity_names.get(quantity, quantity)}({BLOCK_NAMES.get(subset, subset)})"
+
+
+def gap_conclusion(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
+    """The gap study's answer, from ``gap_ranking.csv`` and ``gap_attribution.csv``: the nearest
+    variation and how near, per number of Figure 2 the variation that comes closest, the
+    numbers no variation brings within a factor of 2, whether any keeps the paper's order of
+    full FVUs, and the copy task's n_R and −T_C→R accuracy under each variation of it."""
+    from rnnschur.paper.gap_study import BASELINE, FIGURE2_TASKS
+
+    base = ranking[ranking["variation"] == BASELINE]
+    if ranking.empty or base.empty:
+        return "The gap study did not run."
+    base = base.iloc[0]
+    best = ranking.iloc[0]
+    nearer = ranking[ranking["distance"] < base["distance"]]
+    text = (
+        f"Ranked by the distance to the paper's Figure 2 numbers (mean |log10 ratio|, in "
+        f"decades), the nearest variation is {best['variation']} at {best['distance']:.2f} "
+        f"(a factor {_times(10 ** best['distance'])} per number on average), against the paper "
+        f"config's {base['distance']:.2f} (a factor {_times(10 ** base['distance'])}); "
+        f"{len(nearer)} of the {len(ranking) - 1} others come nearer than the paper config."
+    )
+    figure2 = gaps[gaps["task"].isin(FIGURE2_TASKS)]
+    closest, remaining = [], []
+    for (task, subset, quantity), rows in figure2.groupby(
+        ["task", "subset", "quantity"], sort=False
+    ):
+        paper_value = rows["paper_value"].iloc[0]
+        ratio = np.abs(np.log10(rows["mean"].where(rows["mean"] > 0) / paper_value))
+        if ratio.isna().all():
+            remaining.append(_number_name(task, subset, quantity))
+            continue
+        c = rows.loc[ratio.idxmin()]
+        own = rows[rows["variation"] == BASELINE]["mean"]
+        name = _number_name(task, subset, quantity)
+        if c["variation"] == BASELINE:
+            closest.append(
+                f"{name} {c['mean']:.3g}, the paper config's own (paper {paper_value:.3g})"
+            )
+        else:
+            mine = f"; paper config {own.iloc[0]:.3g}" if len(own) else ""
+            closest.append(
+                f"{name} {c['mean']:.3g} under {c['variation']} (paper {paper_value:.3g}{mine})"
+            )
+        if ratio.min() > np.log10(2):
+            remaining.append(
+                f"{_number_name(task, subset, quantity)} ({_off(c['mean'], paper_value)} at best)"
+            )
+    if closest:
+        text += f" Per number, the variation that comes closest: {_join(closest)}."
+    if remaining:
+        text += (
+            f" No variation brings {_count(len(remaining), 'number')} within a factor of 2 of "
+            f"the paper's: {_join(remaining)}."
+        )
+    else:
+        text += " Every number comes within a factor of 2 of the paper's under some variation."
+    ordered = ranking[ranking["fvu_order"] == "yes"]["variation"].tolist()
+    text += (
+        " The paper's order of full FVUs (sine < flip-flop < context) is kept by "
+        + (_join(ordered) if ordered else "no variation")
+        + "."
+    )
+    copy = gaps[(gaps["task"] == "copy") & gaps["quantity"].isin(["n_R", "accuracy"])]
+    copy = copy[(copy["quantity"] == "n_R") | (copy["subset"] == "T_CR")]
+    parts = []
+    for (_, quantity), rows in copy.groupby(["subset", "quantity"], sort=False):
+        name = "n_R" if quantity == "n_R" else "−T_C→R accuracy"
+        values = _join([f"{r.variation} {r.mean:.3g}" for r in rows.itertuples(index=False)])
+        parts.append(f"{name} paper {rows['paper_value'].iloc[0]:.3g}, {values}")
+    if parts:
+        text += f" Copy (Figure 1): {'; '.join(parts)}."
+    return text
+
+
 def families_reading(profiles: dict[str, pd.DataFrame]) -> str:
     """Per coupling block, its leading verdict in each network family (``{family: block
     profile}``), e.g. '−T_C→R is fragile in 5 of 5 tasks as discrete tanh and 4 of 5 as leaky
