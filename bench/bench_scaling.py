@@ -30,10 +30,11 @@ import torch
 import yaml
 
 from rnnschur import tasks
-from rnnschur.ablation import evaluate_ablations
+from rnnschur.ablation import Scoring, evaluate_ablations
 from rnnschur.beyond import basis, refit, subspace
 from rnnschur.beyond.along_training import evaluate_checkpoints
 from rnnschur.dynamics import DISCRETE
+from rnnschur.network import Network
 from rnnschur.rnn import rollout
 from rnnschur.schur import ordered_real_schur
 from rnnschur.training.bptt import loss_and_gradients
@@ -98,14 +99,13 @@ def costs(n: int) -> dict[str, float]:
     W_xh, W_hh, W_hy = model(rng, n)
     heldout = COPY.generate(rng, 1024)
     schur = ordered_real_schur(W_hh)
+    network = Network(W_xh, W_hh, W_hy)
     out = {
         "train_step": training_step(rng, n, "dense_orthogonal"),
         "train_step_cayley": training_step(rng, n, "cayley"),
     }
     out["schur"] = timed(lambda: ordered_real_schur(W_hh), repeat=3)
-    out["ablate"] = timed(
-        lambda: evaluate_ablations(W_xh, W_hh, W_hy, schur, ALPHAS, heldout, COPY, 0.01, 0.01)
-    )
+    out["ablate"] = timed(lambda: evaluate_ablations(network, schur, ALPHAS, heldout, COPY))
     controls = tasks.Batch(heldout.inputs[:256], heldout.targets[:256], heldout.mask[:256])
 
     def subspace_control():
@@ -118,14 +118,14 @@ def costs(n: int) -> dict[str, float]:
             "readout": subspace.readout_subspace(W_hy),
         }
         subspace.evaluate_controls(
-            W_xh, W_hh, W_hy, schur, 0.9, controls, COPY, spaces, 2, np.random.default_rng(0)
+            network, schur, 0.9, controls, COPY, spaces, 2, np.random.default_rng(0)
         )
 
     out["subspace_control"] = timed(subspace_control)
     fitting = COPY.generate(rng, 512)
     out["readout_refit"] = timed(
         lambda: refit.evaluate_refits(
-            W_xh, W_hh, W_hy, schur, 0.9, fitting, heldout, COPY, 0.25, [1e-6, 1e-4, 1e-2]
+            network, schur, 0.9, fitting, heldout, COPY, 0.25, [1e-6, 1e-4, 1e-2]
         )
     )
     E = basis.perturbations(np.random.default_rng(1), W_hh, 1e-8, 5)
@@ -139,7 +139,7 @@ def costs(n: int) -> dict[str, float]:
     }
     selected = [(k, [("step", k)]) for k in range(CHECKPOINTS)]
     out["checkpoint_ablation"] = timed(
-        lambda: evaluate_checkpoints(stack, selected, 0.9, heldout, COPY, 0.01, 0.01)
+        lambda: evaluate_checkpoints(stack, selected, 0.9, heldout, COPY, Scoring())
     )
     return out
 

@@ -30,6 +30,7 @@ import torch
 from rnnschur import tasks
 from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, evaluate_ablations
 from rnnschur.beyond import subspace
+from rnnschur.network import Network
 from rnnschur.rnn import rollout
 from rnnschur.schur import coupling_masks, ordered_real_schur
 from rnnschur.training.bptt import hidden_states
@@ -102,7 +103,7 @@ def ablation_timing(repeats=3):
     alphas = [0.85, 0.9, 0.95]
 
     def batched():
-        evaluate_ablations(W_xh, W_hh, W_hy, schur, alphas, heldout, tasks.get("copy"), 0.01, 0.01)
+        evaluate_ablations(Network(W_xh, W_hh, W_hy), schur, alphas, heldout, tasks.get("copy"))
 
     def looped():
         for alpha in alphas:
@@ -131,7 +132,7 @@ def control_timing(repeats=2):
         rng = np.random.default_rng(0)
         copy = tasks.get("copy")
         return lambda: subspace.evaluate_controls(
-            W_xh, W_hh, W_hy, schur, 0.9, batch, copy, subspaces, 2, rng, chunk=chunk
+            Network(W_xh, W_hh, W_hy), schur, 0.9, batch, copy, subspaces, 2, rng, chunk=chunk
         )
 
     return {chunk: min(_timed(run(chunk)) for _ in range(repeats)) for chunk in (1, 64, 256)}

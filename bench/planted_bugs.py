@@ -85,9 +85,21 @@ BUGS = [
     ),
     (
         S + "ablation.py",
-        '"candidate_invariance": stabilizer and bool(mass[k] > mass_floor),',
-        '"candidate_invariance": stabilizer and bool(mass[k] < mass_floor),',
+        '"candidate_invariance": stabilizer and bool(mass[k] > scoring.mass_floor),',
+        '"candidate_invariance": stabilizer and bool(mass[k] < scoring.mass_floor),',
         "candidate invariance below the mass floor",
+    ),
+    (
+        S + "metrics.py",
+        'axes = (0, 1) if mean == "pooled" else (0,)',
+        "axes = (0, 1)",
+        "the FVU's per-step mean pooled over the steps",
+    ),
+    (
+        S + "paper/gap_study.py",
+        "return min(abs(float(np.log10(value / target))), LOG_CAP)",
+        "return min(float(np.log10(value / target)), LOG_CAP)",
+        "the gap ranking's distance signed (below the paper counts as near)",
     ),
     (
         S + "metrics.py",
@@ -122,8 +134,10 @@ BUGS = [
     (
         S + "rnn.py",
         "            h = s if a == 1 else (1 - a) * h + a * s\n"
-        "            outputs[..., t, :, :] = h @ W_hy_T\n",
-        "            outputs[..., t, :, :] = h @ W_hy_T\n"
+        "            if not before:\n"
+        "                emit(t, h)\n",
+        "            if not before:\n"
+        "                emit(t, h)\n"
         "            h = s if a == 1 else (1 - a) * h + a * s\n",
         "output read from h_{t−1} (off by one step)",
     ),
@@ -275,8 +289,8 @@ BUGS = [
     ),
     (
         S + "tasks/_neurogym.py",
-        "    hit = np.argmax(outputs, axis=-1) == np.argmax(targets, axis=-1)",
-        "    hit = np.argmax(outputs, axis=-1) == np.argmin(targets, axis=-1)",
+        "    truth = np.argmax(targets, axis=-1)",
+        "    truth = np.argmin(targets, axis=-1)",
         "choice score against the wrong action",
     ),
     (

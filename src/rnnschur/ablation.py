@@ -9,14 +9,15 @@ exactly. S is an ε-stabilizer on D when d_D(f_W, f_W̃(S)) <= ε.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from itertools import combinations
 from types import ModuleType
 
 import numpy as np
 
 from rnnschur import metrics
-from rnnschur.dynamics import DISCRETE, Dynamics
-from rnnschur.rnn import rollout
+from rnnschur.dynamics import Dynamics
+from rnnschur.network import Network
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks, n_dominant
 from rnnschur.seeds import job_rng
 from rnnschur.tasks import Batch
@@ -68,31 +69,38 @@ def ablated_recurrent(W: np.ndarray, schur: OrderedSchur, dT: np.ndarray) -> np.
     return W - schur.Q @ dT @ schur.Q.T
 
 
+@dataclass(frozen=True)
+class Scoring:
+    """How an ablation is judged (config key ``ablation``): S is an ε-stabilizer when d_D <=
+    ``epsilon``, a candidate invariance when it also removes more than ``mass_floor`` of the
+    Schur mass; ``fvu_mean`` is the ȳ of the FVU's normaliser (:func:`rnnschur.metrics.fvu`)."""
+
+    epsilon: float = 0.01
+    mass_floor: float = 0.01
+    fvu_mean: str = "pooled"
+
+    @classmethod
+    def from_config(cls, block: dict) -> Scoring:
+        """From the config's ``ablation`` block (its other keys are not the scoring's)."""
+        return cls(**{k: block[k] for k in ("epsilon", "mass_floor", "fvu_mean") if k in block})
+
+
 def evaluate_ablations(
-    W_xh: np.ndarray,
-    W_hh: np.ndarray,
-    W_hy: np.ndarray,
+    network: Network,
     schur: OrderedSchur,
     alphas: list[float],
     heldout: Batch,
     task: ModuleType,
-    epsilon: float,
-    mass_floor: float,
-    offsets: dict[str, np.ndarray] | None = None,
-    dynamics: Dynamics = DISCRETE,
+    scoring: Scoring = Scoring(),
     forward: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
     noise: np.ndarray | None = None,
-    fvu_mean: str = "pooled",
 ) -> list[dict]:
-    """Score every subset S for every alpha on the held-out set, in one batched rollout.
-
-    ``offsets`` (``b_h``, ``b_y``, ``h0``) and ``dynamics`` (the network family) are passed to
-    :func:`rnnschur.rnn.rollout`; the ablations act on W_hh alone. ``forward(W_stack, inputs)``,
-    if given, replaces that rollout (a user's own torch module,
-    :mod:`rnnschur.external.torch_module`; W_xh and W_hy are then not used).
-    ``noise`` (n, time, N_h), if given, is added to the drive of every rollout, the same draw
-    for every subset (hidden noise at evaluation); ``fvu_mean`` is the ȳ of the FVU's normaliser
-    (:func:`rnnschur.metrics.fvu`).
+    """Score every subset S for every alpha on the held-out set, in one batched rollout of
+    ``network`` (its offsets and description included); the ablations act on W_hh alone.
+    ``forward(W_stack, inputs)``, if given, replaces that rollout (a user's own torch module,
+    :mod:`rnnschur.external.torch_module`; W_xh and W_hy are then not used). ``noise`` (n, time,
+    N_h), if given, is added to the drive of every rollout, the same draw for every subset
+    (hidden noise at evaluation).
 
     Identical ablations (the same ΔT for several alphas, or an empty block) are rolled out once.
 
@@ -103,8 +111,9 @@ def evaluate_ablations(
     score), ``accuracy`` (copy only, else NaN), ``fvu``, ``delta_fvu``, ``s_delta_t`` (eq. 9; NaN
     where nothing was removed), ``fvu_per_trial`` and ``delta_fvu_per_trial`` (FVU normalised per
     trial, FVU tasks only), ``discrepancy`` (d_D: mean squared output difference to the full
-    network over the scored steps), ``sign_disagreement``, ``stabilizer`` (d_D <= epsilon) and
-    ``candidate_invariance`` (a stabilizer that removes more than ``mass_floor``).
+    network over the scored steps), ``sign_disagreement``, ``stabilizer`` (d_D <= ε) and
+    ``candidate_invariance`` (a stabilizer that removes more than the mass floor), by
+    ``scoring``.
     """
     cases, unique, index = [], [], {}
     for alpha in alphas:
@@ -118,11 +127,9 @@ def evaluate_ablations(
                 unique.append(dT)
             cases.append((alpha, n_R, subset, index[key]))
     dTs = np.stack(unique)
-    W_tilde = np.stack([ablated_recurrent(W_hh, schur, dT) for dT in dTs])
+    W_tilde = np.stack([ablated_recurrent(network.W_hh, schur, dT) for dT in dTs])
     if forward is None:
-        outputs = rollout(
-            W_xh, W_tilde, W_hy, heldout.inputs, **(offsets or {}), dynamics=dynamics, noise=noise
-        )
+        outputs = network.rollout(heldout.inputs, W_tilde, noise=noise)
     elif noise is not None:
         raise ValueError("noise at evaluation needs the built-in rollout, not a forward function")
     else:
@@ -130,7 +137,7 @@ def evaluate_ablations(
     full = index[np.zeros_like(schur.T).tobytes()]
     targets, mask = heldout.targets, heldout.mask
     score = np.asarray(task.score(outputs, heldout))
-    fvu = metrics.fvu(outputs, targets, mask, fvu_mean)
+    fvu = metrics.fvu(outputs, targets, mask, scoring.fvu_mean)
     fvu_trial = (
         metrics.fvu_per_trial(outputs, targets, mask)
         if task.SCORE == "fvu"
@@ -147,7 +154,7 @@ def evaluate_ablations(
     s_delta_t = metrics.effect_per_mass(fvu - fvu[full], mass)
     rows = []
     for alpha, n_R, subset, k in cases:
-        stabilizer = bool(discrepancy[k] <= epsilon)
+        stabilizer = bool(discrepancy[k] <= scoring.epsilon)
         rows.append(
             {
                 "alpha": alpha,
@@ -166,7 +173,7 @@ def evaluate_ablations(
                 "discrepancy": discrepancy[k],
                 "sign_disagreement": disagreement[k],
                 "stabilizer": stabilizer,
-                "candidate_invariance": stabilizer and bool(mass[k] > mass_floor),
+                "candidate_invariance": stabilizer and bool(mass[k] > scoring.mass_floor),
             }
         )
     return rows

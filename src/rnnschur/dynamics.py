@@ -45,13 +45,13 @@ eigenvalues |1 − a + a λ| (the default), or by W_hh's own |λ|."""
 class Dynamics:
     """A network description: the update ``kind`` (one of :data:`KINDS`) with its ``leak``
     a ∈ (0, 1] (1 for ``discrete``) and ``nonlinearity`` φ (one of :data:`NONLINEARITIES`), the
-    ``readout`` (one of :data:`READOUTS`), the output ``timing`` (one of :data:`TIMINGS`), and
-    the α ``split`` (one of :data:`SPLITS`)."""
+    ``readout`` (one of :data:`READOUTS`) and the output ``timing`` (one of :data:`TIMINGS`).
+    How the α split orders its Schur blocks is the analysis's choice, not the network's
+    (:meth:`split_leak`)."""
 
     kind: str = "discrete"
     leak: float = 1.0
     nonlinearity: str = "tanh"
-    split: str = "propagator"
     readout: str = "rate"
     timing: str = "after"
 
@@ -62,8 +62,6 @@ class Dynamics:
             raise ValueError(
                 f"nonlinearity must be one of {NONLINEARITIES}, got {self.nonlinearity!r}"
             )
-        if self.split not in SPLITS:
-            raise ValueError(f"split must be one of {SPLITS}, got {self.split!r}")
         if self.readout not in READOUTS:
             raise ValueError(f"readout must be one of {READOUTS}, got {self.readout!r}")
         if self.timing not in TIMINGS:
@@ -91,10 +89,13 @@ class Dynamics:
         √a σ on z_t in the current form (Schuessler et al.'s √dt σ), i.e. σ / √a in the drive."""
         return sigma / (math.sqrt(self.leak) if self.current_form else 1)
 
-    @property
-    def split_leak(self) -> float:
-        """The a whose propagator orders and splits the Schur blocks (1: W_hh's own moduli)."""
-        return self.leak if self.split == "propagator" else 1.0
+    def split_leak(self, split: str = "propagator") -> float:
+        """The a whose propagator orders and splits the Schur blocks under the α split ``split``
+        (one of :data:`SPLITS`): this network's leak for ``"propagator"``, 1 (W_hh's own
+        moduli) for ``"weights"``."""
+        if split not in SPLITS:
+            raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
+        return self.leak if split == "propagator" else 1.0
 
     @property
     def reads_state(self) -> bool:
@@ -123,12 +124,11 @@ class Dynamics:
             "nonlinearity": self.nonlinearity,
             "readout": self.readout,
             "timing": self.timing,
-            "split": self.split,
         }
 
     @classmethod
     def from_config(cls, block: dict | None) -> Dynamics:
-        """From a config block ``{dynamics, leak, nonlinearity, readout, timing, split}``; any
+        """From a config block ``{dynamics, leak, nonlinearity, readout, timing}``; any
         but ``leak`` may be missing (a leaky update needs its leak: no default is guessed)."""
         block = block or {}
         kind = block.get("dynamics", "discrete")
@@ -138,7 +138,6 @@ class Dynamics:
             kind=kind,
             leak=block.get("leak", 1.0),
             nonlinearity=block.get("nonlinearity", "tanh"),
-            split=block.get("split", "propagator"),
             readout=block.get("readout", "rate"),
             timing=block.get("timing", "after"),
         )
@@ -153,7 +152,6 @@ def resolve(
     dynamics: str | None = None,
     leak: float | None = None,
     nonlinearity: str | None = None,
-    split: str = "propagator",
     readout: str | None = None,
     timing: str | None = None,
 ) -> Dynamics:
@@ -180,7 +178,6 @@ def resolve(
         "nonlinearity": nonlinearity or stored.nonlinearity,
         "readout": readout or (stored.readout if kind == stored.kind else "rate"),
         "timing": timing or (stored.timing if kind == stored.kind else "after"),
-        "split": split,
     }
     if leak is not None:
         block["leak"] = leak
@@ -199,8 +196,8 @@ class Description:
     timing: str
     source: str
 
-    def with_leak(self, leak: float = 1.0, split: str = "propagator") -> Dynamics:
-        return Dynamics(self.kind, leak, self.nonlinearity, split, self.readout, self.timing)
+    def with_leak(self, leak: float = 1.0) -> Dynamics:
+        return Dynamics(self.kind, leak, self.nonlinearity, self.readout, self.timing)
 
 
 CATALOGUE = (

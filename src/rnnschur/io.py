@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from rnnschur.dynamics import Dynamics
+from rnnschur.network import OFFSET_KEYS, WEIGHT_KEYS, Network
 from rnnschur.provenance import software_versions
 from rnnschur.schur import OrderedSchur, SchurCheckError, check_schur
 from rnnschur.tasks import Batch
@@ -204,12 +205,6 @@ def load_batch(path: str | os.PathLike, N_x: int | None = None, N_y: int | None 
     return Batch(inputs, targets, mask)
 
 
-WEIGHT_KEYS = ("W_xh", "W_hh", "W_hy")
-"""The weights of every network here: input (N_h, N_x), recurrent (N_h, N_h), readout (N_y, N_h)."""
-OFFSET_KEYS = ("b_h", "b_y", "h0")
-"""The offsets a network trained elsewhere may have: hidden and output bias, initial state."""
-
-
 def check_weights(path, W_xh: np.ndarray, W_hh: np.ndarray, W_hy: np.ndarray) -> None:
     """Consistent shapes, (..., N_h, N_x), (..., N_h, N_h), (..., N_y, N_h) (leading axes: a
     stack, e.g. checkpoints), and finite entries; an :class:`ArtifactError` naming the file and
@@ -268,15 +263,24 @@ def dynamics_arrays(dynamics: Dynamics) -> dict[str, np.ndarray]:
     return arrays
 
 
-def load_dynamics(path: str | os.PathLike, split: str = "propagator") -> Dynamics:
-    """The network family stored in a weights ``.npz`` (:func:`dynamics_arrays`), with the
-    α split ``split``; :class:`ArtifactError` naming the file for a value that is not one."""
+def load_dynamics(path: str | os.PathLike) -> Dynamics:
+    """The network family stored in a weights ``.npz`` (:func:`dynamics_arrays`);
+    :class:`ArtifactError` naming the file for a value that is not one."""
     present = [k for k in DYNAMICS_KEYS if k in npz_keys(path)]
     stored = {k: v.item() for k, v in load_npz(path, tuple(present)).items()}
     try:
-        return Dynamics.from_config({**stored, "split": split})
+        return Dynamics.from_config(stored)
     except (ValueError, TypeError) as error:
         raise ArtifactError(f"{path}: {error}") from None
+
+
+def load_network(path: str | os.PathLike) -> Network:
+    """The network of a weights ``.npz``, read once: its weights (:func:`load_weights`), the
+    offsets it stores and its description (:func:`load_dynamics`)."""
+    W_xh, W_hh, W_hy = load_weights(path)
+    present = tuple(k for k in OFFSET_KEYS if k in npz_keys(path))
+    offsets = load_npz(path, present) if present else {}
+    return Network(W_xh, W_hh, W_hy, load_dynamics(path), dict(offsets))
 
 
 def load_checkpoints(path: str | os.PathLike) -> dict[str, np.ndarray]:
@@ -298,16 +302,14 @@ def load_checkpoints(path: str | os.PathLike) -> dict[str, np.ndarray]:
 
 def load_model(
     weights: str | os.PathLike, schur: str | os.PathLike, heldout: str | os.PathLike
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, OrderedSchur, Batch]:
-    """(W_xh, W_hh, W_hy, ordered Schur form of W_hh, held-out set), each checked, the held-out
-    set against the model's N_x and N_y."""
-    W_xh, W_hh, W_hy = load_weights(weights)
+) -> tuple[Network, OrderedSchur, Batch]:
+    """(the network, the ordered Schur form of its W_hh, the held-out set), each checked, the
+    held-out set against the network's N_x and N_y."""
+    network = load_network(weights)
     return (
-        W_xh,
-        W_hh,
-        W_hy,
-        load_schur(schur, W_hh),
-        load_batch(heldout, W_xh.shape[1], W_hy.shape[0]),
+        network,
+        load_schur(schur, network.W_hh),
+        load_batch(heldout, network.W_xh.shape[1], network.W_hy.shape[0]),
     )
 
 

@@ -2,7 +2,8 @@ import numpy as np
 import pytest
 
 from rnnschur import metrics, tasks
-from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, evaluate_ablations
+from rnnschur.ablation import SUBSETS, Scoring, ablated_recurrent, delta_T, evaluate_ablations
+from rnnschur.network import Network
 from rnnschur.rnn import rollout
 from rnnschur.schur import coupling_masks, n_dominant, ordered_real_schur
 
@@ -43,16 +44,9 @@ def evaluate(seed, alphas=(0.85, 0.9, 0.95)):
         np.random.default_rng(9), 32, n_symbols=3, symbol_dim=4, n_lags=6
     )
     schur = ordered_real_schur(W_hh)
+    network = Network(W_xh, W_hh, W_hy)
     return evaluate_ablations(
-        W_xh,
-        W_hh,
-        W_hy,
-        schur,
-        list(alphas),
-        heldout,
-        tasks.get("copy"),
-        epsilon=1e-3,
-        mass_floor=0.01,
+        network, schur, list(alphas), heldout, tasks.get("copy"), Scoring(1e-3, 0.01)
     )
 
 
@@ -84,15 +78,12 @@ def test_ablation_of_a_normal_matrix_changes_nothing():
     W_xh, _, W_hy = model(2)
     heldout = tasks.get("copy").generate(rng, 16, n_symbols=3, symbol_dim=4, n_lags=6)
     rows = evaluate_ablations(
-        W_xh,
-        W_hh,
-        W_hy,
+        Network(W_xh, W_hh, W_hy),
         ordered_real_schur(W_hh),
         [0.9],
         heldout,
         tasks.get("copy"),
-        epsilon=1e-6,
-        mass_floor=0.01,
+        Scoring(1e-6, 0.01),
     )
     for row in rows:
         assert row["mass_removed"] < 1e-12 and row["discrepancy"] < 1e-20
@@ -108,7 +99,8 @@ def test_every_row_of_an_fvu_task_follows_from_its_own_rollout():
     heldout = task.generate(np.random.default_rng(5), 24, n_bits=3, length=25)
     schur = ordered_real_schur(W_hh)
     alphas = (0.8, 1.0)
-    rows = evaluate_ablations(W_xh, W_hh, W_hy, schur, list(alphas), heldout, task, 1e-4, 0.01)
+    network = Network(W_xh, W_hh, W_hy)
+    rows = evaluate_ablations(network, schur, list(alphas), heldout, task, Scoring(1e-4, 0.01))
 
     def outputs(W):
         h, out = np.zeros((24, 10)), []
@@ -163,7 +155,8 @@ def test_epsilon_zero_keeps_the_full_model_a_stabilizer_of_itself():
         np.random.default_rng(1), 8, n_symbols=3, symbol_dim=4, n_lags=6
     )
     schur = ordered_real_schur(W_hh)
-    rows = evaluate_ablations(W_xh, W_hh, W_hy, schur, [0.9], heldout, tasks.get("copy"), 0.0, 0.0)
+    network = Network(W_xh, W_hh, W_hy)
+    rows = evaluate_ablations(network, schur, [0.9], heldout, tasks.get("copy"), Scoring(0.0, 0.0))
     assert rows[0]["subset"] == "none" and rows[0]["stabilizer"]
     assert not rows[0]["candidate_invariance"]  # it removes nothing: not above a floor of 0
 
@@ -188,13 +181,11 @@ def test_noise_at_evaluation_is_one_draw_shared_by_every_subset():
     )
     np.testing.assert_allclose(current, 2 * noise)  # σ/√a in the drive: √a σ on z_t
     schur = ordered_real_schur(W_hh)
-    plain = evaluate_ablations(W_xh, W_hh, W_hy, schur, [0.9], heldout, sine, 1e-3, 0.01)
-    noisy = evaluate_ablations(
-        W_xh, W_hh, W_hy, schur, [0.9], heldout, sine, 1e-3, 0.01, noise=noise
-    )
+    network = Network(W_xh, W_hh, W_hy)
+    plain = evaluate_ablations(network, schur, [0.9], heldout, sine)
+    noisy = evaluate_ablations(network, schur, [0.9], heldout, sine, noise=noise)
     assert noisy[0]["fvu"] != plain[0]["fvu"]
     assert noisy[0]["discrepancy"] == 0  # the full network against itself on the same noise
     outputs = rollout(W_xh, W_hh, W_hy, heldout.inputs, noise=noise)
     expected = metrics.fvu(outputs, heldout.targets, heldout.mask)
     assert noisy[0]["fvu"] == pytest.approx(expected, rel=1e-6)
-

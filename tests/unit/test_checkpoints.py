@@ -3,6 +3,7 @@
 import numpy as np
 
 from rnnschur import tasks
+from rnnschur.ablation import Scoring
 from rnnschur.beyond.along_training import evaluate_checkpoints, select_checkpoints
 
 STEPS = np.array([0, 100, 200, 300, 400])
@@ -48,7 +49,7 @@ def test_checkpoint_rows_follow_the_weights():
     task = tasks.get("flip_flop")
     batch = task.generate(rng, 8, n_bits=3, length=10)
     selected = [(0, [("step", 0)]), (1, [("milestone", 0.5), ("last", None)])]
-    rows = evaluate_checkpoints(checkpoints, selected, 0.9, batch, task, 0.01, 0.01)
+    rows = evaluate_checkpoints(checkpoints, selected, 0.9, batch, task, Scoring(0.01, 0.01))
     # One block of 8 subsets per reason; a checkpoint chosen twice repeats its block.
     assert len(rows) == 24 and [r["step"] for r in rows[::8]] == [0, 50, 50]
     assert [(r["selection"], r["selection_value"]) for r in rows[:16:8]] == [

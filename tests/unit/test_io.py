@@ -106,3 +106,31 @@ def test_a_schur_file_of_another_format_version_is_refused(tmp_path):
     np.savez(path, **(arrays | {"format_version": np.array(io.FORMAT_VERSION + 1)}))
     with pytest.raises(io.ArtifactError, match="written in format 2"):
         io.load_schur(path, W)
+
+
+def test_a_network_is_read_once_with_its_offsets_and_description(tmp_path):
+    from rnnschur.dynamics import Dynamics
+    from rnnschur.network import Network
+    from rnnschur.rnn import rollout
+
+    rng = np.random.default_rng(4)
+    W_xh, W_hh, W_hy = rng.standard_normal((5, 2)), rng.standard_normal((5, 5)) / 3, np.ones((1, 5))
+    dynamics = Dynamics("leaky", 0.3, "relu")
+    path = tmp_path / "w.npz"
+    b_h = rng.standard_normal(5)
+    io.save_npz(path, W_xh=W_xh, W_hh=W_hh, W_hy=W_hy, b_h=b_h, **io.dynamics_arrays(dynamics))
+    network = io.load_network(path)
+    assert network.dynamics == dynamics and list(network.offsets) == ["b_h"]
+    x = rng.standard_normal((3, 7, 2))
+    direct = rollout(W_xh, W_hh, W_hy, x, b_h=b_h, dynamics=dynamics)
+    np.testing.assert_array_equal(network.rollout(x), direct)
+    stack = np.stack([W_hh, 0.5 * W_hh])
+    np.testing.assert_array_equal(
+        network.rollout(x, stack)[1], rollout(W_xh, 0.5 * W_hh, W_hy, x, b_h=b_h, dynamics=dynamics)
+    )
+    with pytest.raises(ValueError, match="unknown offsets"):
+        Network(W_xh, W_hh, W_hy, offsets={"bias": b_h})
+    # the α split is the analysis's: one network, two splits
+    assert dynamics.split_leak("propagator") == 0.3 and dynamics.split_leak("weights") == 1.0
+    with pytest.raises(ValueError, match="split"):
+        dynamics.split_leak("eigen")

@@ -4,6 +4,7 @@ import numpy as np
 
 from rnnschur import tasks
 from rnnschur.beyond import refit
+from rnnschur.network import Network
 from rnnschur.rnn import rollout
 from rnnschur.schur import ordered_real_schur
 from rnnschur.tasks import Batch
@@ -48,9 +49,7 @@ def test_refit_restores_a_network_whose_readout_was_spoiled():
 
     spoiled = 0.1 * rng.standard_normal((N_y, n))
     rows = refit.evaluate_refits(
-        W_xh,
-        W_hh,
-        spoiled,
+        Network(W_xh, W_hh, spoiled),
         ordered_real_schur(W_hh),
         0.9,
         teacher(60),

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from rnnschur import tasks
 from rnnschur.beyond import subspace
+from rnnschur.network import Network
 from rnnschur.schur import ordered_real_schur
 
 
@@ -84,8 +85,9 @@ def test_controls_are_scored_like_the_ablations():
     task = tasks.get("flip_flop")
     batch = task.generate(rng, 16, n_bits=3, length=12)
     subspaces = {"readout": subspace.readout_subspace(W_hy), "all": np.eye(n)}
+    network = Network(W_xh, W_hh, W_hy)
     rows = subspace.evaluate_controls(
-        W_xh, W_hh, W_hy, ordered_real_schur(W_hh), 0.9, batch, task, subspaces, 2, rng
+        network, ordered_real_schur(W_hh), 0.9, batch, task, subspaces, 2, rng
     )
     for row in rows:
         assert 0 <= row["overlap"] <= 1 and np.isfinite(row["harm"])

@@ -392,8 +392,7 @@ def test_the_leaky_model_is_analysed_as_it_was_trained(quick_run):
         "nonlinearity": "tanh",
         "readout": "state",
         "timing": "before",
-        "split": "propagator",
-    }
+    }  # the α split is the analysis's (config schur_split), not the network's
     ablation = pd.read_csv(folder / "ablation.csv")
     full = ablation[ablation["subset"] == "none"]["fvu"]
     assert np.allclose(full, meta["summary"]["heldout_fvu"], rtol=1e-6)

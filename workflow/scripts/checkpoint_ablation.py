@@ -5,14 +5,14 @@ import sys
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io, tasks  # noqa: E402
-from rnnschur.ablation import scoring_batch  # noqa: E402
+from rnnschur.ablation import Scoring, scoring_batch  # noqa: E402
 from rnnschur.beyond.along_training import evaluate_checkpoints, select_checkpoints  # noqa: E402
 
 w, settings = snakemake.wildcards, snakemake.params.settings
 ablation = settings["ablation"]
 task = tasks.get(w.task)
 checkpoints = io.load_checkpoints(snakemake.input.checkpoints)
-dynamics = io.load_dynamics(snakemake.input.checkpoints, settings["schur_split"])
+dynamics = io.load_dynamics(snakemake.input.checkpoints)
 heldout = io.load_batch(
     snakemake.input.heldout, checkpoints["W_xh"].shape[-1], checkpoints["W_hy"].shape[-2]
 )
@@ -30,8 +30,8 @@ rows = evaluate_checkpoints(
     settings["alpha"],
     scoring_batch(heldout, task, ablation["fvu_steps"]),
     task,
-    ablation["epsilon"],
-    ablation["mass_floor"],
+    Scoring(ablation["epsilon"], ablation["mass_floor"]),
     dynamics,
+    settings["schur_split"],
 )
 io.save_rows(snakemake.output[0], io.labelled(rows, w))

@@ -9,35 +9,36 @@ from types import SimpleNamespace  # noqa: E402
 
 from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import (  # noqa: E402
+    Scoring,
     evaluate_ablations,
-    evaluation_noise,  # noqa: E402
+    evaluation_noise,
     scoring_batch,
 )
 from rnnschur.schur import ordered_real_schur  # noqa: E402
 
 w, params = snakemake.wildcards, snakemake.params
 meta = json.loads(open(snakemake.input.meta).read())
-W_xh, W_hh, W_hy = io.load_weights(snakemake.input.weights)
-dynamics = io.load_dynamics(snakemake.input.weights, params.split)
+network = io.load_network(snakemake.input.weights)
 module = tasks.get(w.task)
 generator, ablation = params.evaluation["generator"], params.evaluation["ablation"]
 heldout = tasks.draw_heldout(w.task, params.n_heldout, params.base_seed, **generator)
 noise = evaluation_noise(
-    heldout, W_hh.shape[0], ablation["hidden_noise"], dynamics, params.base_seed, w.task, w.seed
+    heldout,
+    network.n_hidden,
+    ablation["hidden_noise"],
+    network.dynamics,
+    params.base_seed,
+    w.task,
+    w.seed,
 )
 rows = evaluate_ablations(
-    W_xh,
-    W_hh,
-    W_hy,
-    ordered_real_schur(W_hh, leak=dynamics.split_leak),
+    network,
+    ordered_real_schur(network.W_hh, leak=network.dynamics.split_leak(params.split)),
     list(params.alpha_grid),
     scoring_batch(heldout, module, ablation["fvu_steps"]),
     module,
-    epsilon=ablation["epsilon"],
-    mass_floor=ablation["mass_floor"],
-    dynamics=dynamics,
+    Scoring.from_config(ablation),
     noise=noise,
-    fvu_mean=ablation["fvu_mean"],
 )
 model = SimpleNamespace(
     task=w.task, construction=meta["construction"], size=meta["n_hidden"], seed=w.seed

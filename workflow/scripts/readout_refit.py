@@ -10,16 +10,14 @@ from rnnschur.beyond.refit import evaluate_refits  # noqa: E402
 
 w, settings = snakemake.wildcards, snakemake.params.settings
 fvu_steps = settings["ablation"]["fvu_steps"]
-W_xh, W_hh, W_hy, schur, heldout = io.load_model(
+network, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
 task = tasks.get(w.task)
 # The fitting set: one per task, drawn apart from the held-out set (rule fitting).
-fitting = io.load_batch(snakemake.input.fitting, W_xh.shape[1], W_hy.shape[0])
+fitting = io.load_batch(snakemake.input.fitting, network.W_xh.shape[1], network.W_hy.shape[0])
 rows = evaluate_refits(
-    W_xh,
-    W_hh,
-    W_hy,
+    network,
     schur,
     settings["alpha"],
     scoring_batch(fitting, task, fvu_steps),
@@ -27,6 +25,5 @@ rows = evaluate_refits(
     task,
     settings["validation_fraction"],
     list(settings["ridge_grid"]),
-    dynamics=io.load_dynamics(snakemake.input.weights),
 )
 io.save_rows(snakemake.output[0], io.labelled(rows, w))

@@ -9,10 +9,9 @@ from rnnschur.report import views  # noqa: E402
 from rnnschur.tasks import Batch  # noqa: E402
 
 k = snakemake.params.n_trials
-W_xh, W_hh, W_hy, schur, heldout = io.load_model(
+network, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
 batch = Batch(heldout.inputs[:k], heldout.targets[:k], heldout.mask[:k])
-dynamics = io.load_dynamics(snakemake.input.weights)
-rows = views.rollout_rows(W_xh, W_hh, W_hy, schur, snakemake.params.alpha, batch, dynamics)
+rows = views.rollout_rows(network, schur, snakemake.params.alpha, batch)
 io.save_rows(snakemake.output[0], io.labelled(rows, snakemake.wildcards))

@@ -7,15 +7,13 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import scoring_batch  # noqa: E402
 from rnnschur.beyond import subspace  # noqa: E402
-from rnnschur.rnn import rollout  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 from rnnschur.tasks import Batch  # noqa: E402
 
 w, settings = snakemake.wildcards, snakemake.params.settings
-W_xh, W_hh, W_hy, schur, heldout = io.load_model(
+network, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
-dynamics = io.load_dynamics(snakemake.input.weights)
 task = tasks.get(w.task)
 n = settings["n_trials"]
 batch = scoring_batch(
@@ -24,30 +22,20 @@ batch = scoring_batch(
     settings["ablation"]["fvu_steps"],
 )
 
-_, hidden = rollout(W_xh, W_hh, W_hy, batch.inputs, return_hidden=True, dynamics=dynamics)
+_, hidden = network.rollout(batch.inputs, return_hidden=True)
 axes, variance_ratio = subspace.principal_axes(hidden)
 k = subspace.components_for_variance(variance_ratio, settings["variance"])
 subspaces = {
     "top_pcs": axes[:, : settings["n_components"]],
     "variance_pcs": axes[:, :k],
-    "readout": subspace.readout_subspace(W_hy),
+    "readout": subspace.readout_subspace(network.W_hy),
 }
 print(
     f"subspace dimensions: { {name: b.shape[1] for name, b in subspaces.items()} }", file=sys.stderr
 )
 rng = job_rng(settings["base_seed"], "subspace_control", w.task, w.construction, w.size, w.seed)
 rows = subspace.evaluate_controls(
-    W_xh,
-    W_hh,
-    W_hy,
-    schur,
-    settings["alpha"],
-    batch,
-    task,
-    subspaces,
-    settings["n_draws"],
-    rng,
-    dynamics=dynamics,
+    network, schur, settings["alpha"], batch, task, subspaces, settings["n_draws"], rng
 )
 # the table says on how many of the held-out trials it was scored (config subspace_control.n_trials)
 scored_on = {"n_trials": len(batch.inputs), "n_heldout": len(heldout.inputs)}

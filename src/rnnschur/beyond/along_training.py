@@ -12,8 +12,9 @@ from types import ModuleType
 
 import numpy as np
 
-from rnnschur.ablation import evaluate_ablations
+from rnnschur.ablation import Scoring, evaluate_ablations
 from rnnschur.dynamics import DISCRETE, Dynamics
+from rnnschur.network import WEIGHT_KEYS, Network
 from rnnschur.schur import ordered_real_schur
 from rnnschur.tasks import Batch
 
@@ -55,30 +56,20 @@ def evaluate_checkpoints(
     alpha: float,
     heldout: Batch,
     task: ModuleType,
-    epsilon: float,
-    mass_floor: float,
+    scoring: Scoring,
     dynamics: Dynamics = DISCRETE,
+    split: str = "propagator",
 ) -> list[dict]:
     """The ablation rows of :func:`rnnschur.ablation.evaluate_ablations` at ``alpha`` for each
     selected checkpoint (each with its own ordered Schur form, evaluated once), repeated for
     each reason it was chosen and headed by ``selection`` and ``selection_value`` (the reason,
-    NaN for best and last), ``step`` and ``validation_score``."""
+    NaN for best and last), ``step`` and ``validation_score``; ``split``: the α split of a
+    leaky network's blocks (:meth:`rnnschur.dynamics.Dynamics.split_leak`)."""
     rows = []
     for k, reasons in selected:
-        W_xh, W_hh, W_hy = (checkpoints[key][k] for key in ("W_xh", "W_hh", "W_hy"))
-        schur = ordered_real_schur(W_hh, leak=dynamics.split_leak)
-        ablations = evaluate_ablations(
-            W_xh,
-            W_hh,
-            W_hy,
-            schur,
-            [alpha],
-            heldout,
-            task,
-            epsilon,
-            mass_floor,
-            dynamics=dynamics,
-        )
+        network = Network(*(checkpoints[key][k] for key in WEIGHT_KEYS), dynamics)
+        schur = ordered_real_schur(network.W_hh, leak=dynamics.split_leak(split))
+        ablations = evaluate_ablations(network, schur, [alpha], heldout, task, scoring)
         for kind, value in reasons:
             head = {
                 "selection": kind,

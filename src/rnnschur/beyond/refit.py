@@ -14,8 +14,7 @@ from types import ModuleType
 import numpy as np
 
 from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, subset_name
-from rnnschur.dynamics import DISCRETE, Dynamics
-from rnnschur.rnn import rollout
+from rnnschur.network import Network
 from rnnschur.schur import OrderedSchur, coupling_masks
 from rnnschur.tasks import Batch
 
@@ -85,16 +84,8 @@ def split(batch: Batch, validation_fraction: float) -> tuple[Batch, Batch]:
     return part(slice(0, cut)), part(slice(cut, None))
 
 
-def _run(W_xh, W_hh, W_hy, inputs, offsets, dynamics):
-    return rollout(
-        W_xh, W_hh, W_hy, inputs, return_hidden=True, **(offsets or {}), dynamics=dynamics
-    )
-
-
 def evaluate_refits(
-    W_xh: np.ndarray,
-    W_hh: np.ndarray,
-    W_hy: np.ndarray,
+    network: Network,
     schur: OrderedSchur,
     alpha: float,
     fitting: Batch,
@@ -102,11 +93,9 @@ def evaluate_refits(
     task: ModuleType,
     validation_fraction: float,
     grid: list[float],
-    offsets: dict[str, np.ndarray] | None = None,
-    dynamics: Dynamics = DISCRETE,
 ) -> list[dict]:
-    """For every subset S at ``alpha`` (the empty one too): the held-out score with the fixed
-    readout W_hy and with a ridge readout refit on W̃(S)'s hidden states.
+    """For every subset S of ``network`` at ``alpha`` (the empty one too): the held-out score
+    with the fixed readout W_hy and with a ridge readout refit on W̃(S)'s hidden states.
 
     Columns: ``subset``, ``metric``, ``fixed_score``, ``refit_score``, ``ridge_lambda``,
     ``readout_change`` (‖W' − W_hy‖_F / ‖W_hy‖_F). The refit readout has no bias (for a model
@@ -116,11 +105,11 @@ def evaluate_refits(
     masks = coupling_masks(schur, alpha)
     rows = []
     for subset in SUBSETS:
-        W_tilde = ablated_recurrent(W_hh, schur, delta_T(schur.T, masks, subset))
-        _, hidden_fit = _run(W_xh, W_tilde, W_hy, fit.inputs, offsets, dynamics)
-        _, hidden_val = _run(W_xh, W_tilde, W_hy, val.inputs, offsets, dynamics)
+        W_tilde = ablated_recurrent(network.W_hh, schur, delta_T(schur.T, masks, subset))
+        _, hidden_fit = network.rollout(fit.inputs, W_tilde, return_hidden=True)
+        _, hidden_val = network.rollout(val.inputs, W_tilde, return_hidden=True)
         W_refit, lam = fit_readout(hidden_fit, fit, hidden_val, val, grid)
-        fixed, hidden = _run(W_xh, W_tilde, W_hy, heldout.inputs, offsets, dynamics)
+        fixed, hidden = network.rollout(heldout.inputs, W_tilde, return_hidden=True)
         refit = hidden.astype(np.float64) @ W_refit.T
         rows.append(
             {
@@ -129,7 +118,9 @@ def evaluate_refits(
                 "fixed_score": float(task.score(fixed, heldout)),
                 "refit_score": float(task.score(refit, heldout)),
                 "ridge_lambda": lam,
-                "readout_change": float(np.linalg.norm(W_refit - W_hy) / np.linalg.norm(W_hy)),
+                "readout_change": float(
+                    np.linalg.norm(W_refit - network.W_hy) / np.linalg.norm(network.W_hy)
+                ),
             }
         )
     return rows

@@ -20,8 +20,7 @@ from types import ModuleType
 import numpy as np
 
 from rnnschur.ablation import SUBSETS, delta_T, subset_name
-from rnnschur.dynamics import DISCRETE, Dynamics
-from rnnschur.rnn import rollout
+from rnnschur.network import Network
 from rnnschur.schur import OrderedSchur, coupling_masks
 from rnnschur.tasks import Batch
 
@@ -113,9 +112,7 @@ def verdict(ablation_harm: float, control_harm: float, floor: float, ratio: floa
 
 
 def evaluate_controls(
-    W_xh: np.ndarray,
-    W_hh: np.ndarray,
-    W_hy: np.ndarray,
+    network: Network,
     schur: OrderedSchur,
     alpha: float,
     batch: Batch,
@@ -124,10 +121,9 @@ def evaluate_controls(
     n_draws: int,
     rng: np.random.Generator,
     chunk: int = 64,
-    offsets: dict[str, np.ndarray] | None = None,
-    dynamics: Dynamics = DISCRETE,
 ) -> list[dict]:
-    """Every non-empty ablation S at ``alpha`` beside its matched controls, scored on ``batch``.
+    """Every non-empty ablation S of ``network`` at ``alpha`` beside its matched controls,
+    scored on ``batch``.
 
     ``subspaces`` maps a name to an orthonormal basis (N_h, dim). For each S, subspace and side:
     one row ``kind="ablation"`` with the measured overlap, then ``n_draws`` rows for each
@@ -137,6 +133,7 @@ def evaluate_controls(
     ``score`` and ``harm`` (:func:`harm`, against the full network on ``batch``). A subset that
     removes nothing (ΔW = 0) gets no rows.
     """
+    W_hh = network.W_hh
     N_h = W_hh.shape[0]
     masks = coupling_masks(schur, alpha)
     cases, matrices = [], [W_hh]
@@ -167,19 +164,7 @@ def evaluate_controls(
     stack = np.stack(matrices)
     score = np.concatenate(
         [
-            np.atleast_1d(
-                task.score(
-                    rollout(
-                        W_xh,
-                        stack[i : i + chunk],
-                        W_hy,
-                        batch.inputs,
-                        **(offsets or {}),
-                        dynamics=dynamics,
-                    ),
-                    batch,
-                )
-            )
+            np.atleast_1d(task.score(network.rollout(batch.inputs, stack[i : i + chunk]), batch))
             for i in range(0, len(stack), chunk)
         ]
     )

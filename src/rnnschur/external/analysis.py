@@ -25,15 +25,15 @@ import numpy as np
 import pandas as pd
 
 from rnnschur import io, metrics
-from rnnschur.ablation import evaluate_ablations
+from rnnschur.ablation import Scoring, evaluate_ablations
 from rnnschur.beyond import refit, subspace
 from rnnschur.dynamics import Dynamics, catalogue_name
 from rnnschur.external import OPTIONAL_NAMES, OUTPUT_NAMES
-from rnnschur.external.arrays import OFFSET_KEYS, WEIGHT_KEYS, check_model
+from rnnschur.external.arrays import check_model
 from rnnschur.external.heldout import load_heldout
 from rnnschur.external.verify import Verification
+from rnnschur.network import Network
 from rnnschur.report import views
-from rnnschur.rnn import rollout
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, ordered_real_schur
 from rnnschur.tasks import Batch
 
@@ -128,6 +128,7 @@ class Settings:
     subspace_components: int = 8
     subspace_draws: int = 2
     seed: int = 2606  # config key base_seed
+    split: str = "propagator"  # config key schur_split
 
 
 def output_files(out: str | os.PathLike) -> dict[str, Path]:
@@ -235,33 +236,25 @@ def run(
 
     ``module`` = (its name, ``forward(W_stack, inputs)``): a user's own torch module
     (:mod:`rnnschur.external.torch_module`) run as it computes; ``model`` then holds W_hh alone
-    (or all its arrays), the split follows ``dynamics``, and the subspace control and the readout
-    refit, which need the hidden states of the rollout, are skipped."""
+    (or all its arrays), and the subspace control and the readout refit, which need the hidden
+    states of the rollout, are skipped. The α split is the settings' (``split``)."""
     if settings.score not in SCORES:
         raise ValueError(f"score must be one of {SCORES}, got {settings.score!r}")
     score = Score(settings.score)
-    W_xh, W_hh, W_hy = (model.get(k) for k in WEIGHT_KEYS)
-    offsets = {k: model[k] for k in OFFSET_KEYS if k in model}
+    net = Network.from_arrays(model, dynamics)
+    W_hh, W_hy = net.W_hh, net.W_hy
     network = f"{dynamics.describe()} RNN" if module is None else module[0]
+    leak = dynamics.split_leak(settings.split)
     progress(
         f"[1/5] ordered real Schur form of W_hh (N_h = {W_hh.shape[0]}; {network}, "
-        f"blocks ordered by the moduli of the propagator with a = {dynamics.split_leak:g})"
+        f"blocks ordered by the moduli of the propagator with a = {leak:g})"
     )
-    schur = ordered_real_schur(W_hh, leak=dynamics.split_leak)
+    schur = ordered_real_schur(W_hh, leak=leak)
     progress(f"[2/5] all 8 coupling subsets at alpha = {list(settings.alpha_grid)}")
+    scoring = Scoring(settings.epsilon, settings.mass_floor)
+    forward = None if module is None else module[1]
     rows = evaluate_ablations(
-        W_xh,
-        W_hh,
-        W_hy,
-        schur,
-        list(settings.alpha_grid),
-        heldout,
-        score,
-        settings.epsilon,
-        settings.mass_floor,
-        offsets,
-        dynamics,
-        forward=None if module is None else module[1],
+        net, schur, list(settings.alpha_grid), heldout, score, scoring, forward
     )
     ablation = pd.DataFrame(rows)
     full_score = ablation.loc[ablation["subset"] == "none", "score"].iloc[0]
@@ -276,9 +269,7 @@ def run(
         progress("[3/5] subspace control and [4/5] readout refit skipped: a module's own forward")
     else:
         progress("[3/5] subspace control (activity and readout subspaces, matched random controls)")
-        _, hidden = rollout(
-            W_xh, W_hh, W_hy, heldout.inputs, return_hidden=True, **offsets, dynamics=dynamics
-        )
+        _, hidden = net.rollout(heldout.inputs, return_hidden=True)
         axes, _ = subspace.principal_axes(hidden)
         spaces = {
             "top_pcs": axes[:, : min(settings.subspace_components, W_hh.shape[0] - 1)],
@@ -286,9 +277,7 @@ def run(
         }
         controls = pd.DataFrame(
             subspace.evaluate_controls(
-                W_xh,
-                W_hh,
-                W_hy,
+                net,
                 schur,
                 settings.alpha,
                 heldout,
@@ -296,17 +285,13 @@ def run(
                 spaces,
                 settings.subspace_draws,
                 np.random.default_rng(settings.seed),
-                offsets=offsets,
-                dynamics=dynamics,
             )
         )
         if fitting is not None:
             progress("[4/5] readout refit (ridge, on the fitting set)")
             refits = pd.DataFrame(
                 refit.evaluate_refits(
-                    W_xh,
-                    W_hh,
-                    W_hy,
+                    net,
                     schur,
                     settings.alpha,
                     fitting,
@@ -314,8 +299,6 @@ def run(
                     score,
                     0.25,
                     [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1],
-                    offsets,
-                    dynamics,
                 )
             )
         else:
@@ -327,7 +310,7 @@ def run(
         "N_y": int(heldout.targets.shape[2]),
         "n_trials": int(heldout.inputs.shape[0]),
         "n_steps": int(heldout.inputs.shape[1]),
-        "offsets": [k for k in OFFSET_KEYS if k in model],
+        "offsets": list(net.offsets),
     }
     return Result(
         name,
@@ -346,8 +329,8 @@ def run(
     )
 
 
-def _split_operator(dynamics: Dynamics) -> str:
-    if dynamics.split_leak == 1:
+def _split_operator(dynamics: Dynamics, split: str) -> str:
+    if dynamics.split_leak(split) == 1:
         return "W_hh"
     return f"(1 − a) I + a W_hh, a = {dynamics.leak:g}"
 
@@ -376,7 +359,7 @@ def summary_markdown(result: Result) -> str:
         f"- held-out set: {shapes['n_trials']} trials of {shapes['n_steps']} steps",
         f"- full model: {settings.score} = {full['score']:.4g}; at α = {settings.alpha:g}, "
         f"n_R = {int(full['n_R'])} dimensions in the dominant sector R (split by the moduli "
-        f"of {_split_operator(dynamics)})",
+        f"of {_split_operator(dynamics, settings.split)})",
         f"- ε = {settings.epsilon:g} (d_D, mean squared output difference); fragile: the score "
         f"moves by ≥ {settings.fragile_effect:g}",
         "",
@@ -412,7 +395,7 @@ def summary_html(result: Result, png_base64: str) -> str:
         f"<p class='{state}'><b>{html.escape(result.verification.line())}.</b></p>{warning}"
         f"<p>{html.escape(result.network)}: {html.escape(result.dynamics.describe())}; "
         f"N_h = {result.shapes['N_h']}; split by the moduli of "
-        f"{html.escape(_split_operator(result.dynamics))}; α = {settings.alpha:g}, "
+        f"{html.escape(_split_operator(result.dynamics, settings.split))}; α = {settings.alpha:g}, "
         f"ε = {settings.epsilon:g}, fragile effect {settings.fragile_effect:g}; score "
         f"{settings.score} on {result.shapes['n_trials']} held-out trials.</p>"
         f"<img alt='ablation profile' src='data:image/png;base64,{png_base64}'>"

@@ -82,7 +82,7 @@ def analyse(
     rnnschur.io.ArtifactError, ValueError : bad input, naming the file or option.
     """
     progress = progress or (lambda line: None)
-    settings = _settings(settings)
+    settings = _settings({**settings, "split": split or "propagator"})
     if isinstance(keys, str):
         keys = convert.parse_keys(keys)
     module = _as_module(model)

@@ -10,8 +10,8 @@ import os
 import numpy as np
 
 from rnnschur import io
-from rnnschur.io import OFFSET_KEYS, WEIGHT_KEYS
 from rnnschur.io import require as _require
+from rnnschur.network import OFFSET_KEYS, WEIGHT_KEYS
 
 
 def check_model(model: dict[str, np.ndarray], path) -> dict[str, np.ndarray]:

@@ -57,7 +57,8 @@ def model_outputs(model: dict[str, np.ndarray], inputs: np.ndarray, dynamics: Dy
 class Verification:
     """How the rollout compares with the model's own outputs: the description used, the
     relative RMS error and the largest absolute error (None: no outputs to compare with), the
-    tolerance, the trials compared and where the outputs came from."""
+    tolerance, the trials compared, where the outputs came from, how the description was found
+    and the α split the analysis uses (named in the line of a module run as it computes)."""
 
     dynamics: Dynamics
     error: float | None
@@ -66,6 +67,7 @@ class Verification:
     n_trials: int
     source: str
     found_by: str = "given"
+    split: str = "propagator"
 
     @property
     def verified(self) -> bool:
@@ -76,7 +78,7 @@ class Verification:
         if self.found_by == "module":
             split = (
                 "W_hh's own moduli (no description needed)"
-                if self.dynamics.split_leak == 1
+                if self.dynamics.split_leak(self.split) == 1
                 else f"the propagator of {self.dynamics.describe()}, a description not verified "
                 "(the module's parameters were not mapped onto W_xh, W_hh, W_hy: --keys)"
             )
@@ -154,18 +156,17 @@ def fit_leak(
     inputs: np.ndarray,
     outputs: np.ndarray,
     description: Description,
-    split: str = "propagator",
 ) -> Candidate:
     """The leak a ∈ [0.001, 1] whose rollout under ``description`` is closest to ``outputs``:
     the best point of :data:`LEAK_GRID`, refined by Brent's method between its neighbours, then
     the shortest decimal that is as close (0.2, not 0.2000003)."""
 
     def error(leak: float) -> float:
-        dynamics = description.with_leak(float(leak), split)
+        dynamics = description.with_leak(float(leak))
         return relative_rms(model_outputs(model, inputs, dynamics), outputs)
 
     if description.kind == "discrete":
-        return Candidate(description.with_leak(1.0, split), error(1.0))
+        return Candidate(description.with_leak(1.0), error(1.0))
     grid = [error(a) for a in LEAK_GRID]
     i = int(np.argmin(grid))
     low, high = LEAK_GRID[max(i - 1, 0)], LEAK_GRID[min(i + 1, len(LEAK_GRID) - 1)]
@@ -176,14 +177,13 @@ def fit_leak(
         if 0 < short <= 1 and (e := error(short)) <= 1.5 * best + 1e-12:
             leak, best = short, e
             break
-    return Candidate(description.with_leak(float(leak), split), best)
+    return Candidate(description.with_leak(float(leak)), best)
 
 
 def search(
     model: dict[str, np.ndarray],
     inputs: np.ndarray,
     outputs: np.ndarray,
-    split: str = "propagator",
     n_trials: int = SEARCH_TRIALS,
 ) -> list[Candidate]:
     """Every description there is (:func:`rnnschur.dynamics.every_description`), each with its
@@ -191,7 +191,7 @@ def search(
     trials: the closest first and, among rollouts equally close (within 2×), a catalogue
     entry before an unnamed one and a discrete update before a leaky one."""
     inputs, outputs = inputs[:n_trials], outputs[:n_trials]
-    found = [fit_leak(model, inputs, outputs, d, split) for d in every_description()]
+    found = [fit_leak(model, inputs, outputs, d) for d in every_description()]
     best = min(c.error for c in found)
 
     def rank(c: Candidate):
@@ -210,12 +210,11 @@ def auto(
     inputs: np.ndarray,
     outputs: np.ndarray,
     tolerance: float = TOLERANCE,
-    split: str = "propagator",
     source: str = "held-out outputs",
 ) -> Verification:
     """The description that reproduces ``outputs`` (:func:`search`'s first), checked on every
     trial; :class:`RolloutMismatch` listing the closest ones when none does."""
-    candidates = search(model, inputs, outputs, split)
+    candidates = search(model, inputs, outputs)
     verification = check(model, inputs, outputs, candidates[0].dynamics, tolerance, source)
     if not verification.verified:
         raise RolloutMismatch(
@@ -241,7 +240,7 @@ def require_reproduced(
     verification = check(model, inputs, outputs, dynamics, tolerance, source)
     if verification.verified:
         return verification
-    candidates = search(model, inputs, outputs, dynamics.split)
+    candidates = search(model, inputs, outputs)
     good = [c for c in candidates if c.error <= tolerance]
     hint = (
         "descriptions that do reproduce them: " + "; ".join(c.text() for c in good[:4])
@@ -317,7 +316,7 @@ def resolve_description(
                 "--dynamics auto needs the model's arrays: map the module's parameters with "
                 "--keys W_xh=KEY,W_hh=KEY,W_hy=KEY (keys=...)"
             )
-        found = auto(arrays, batch.inputs, outputs, tolerance, split or "propagator", source)
+        found = auto(arrays, batch.inputs, outputs, tolerance, source)
         return found.dynamics, found
     described = any(
         v is not None for v in (asked.dynamics, asked.leak, asked.nonlinearity, asked.readout)
@@ -330,20 +329,19 @@ def resolve_description(
         )
     if isinstance(asked.dynamics, Dynamics):
         description = asked.dynamics
-        if split is not None:
-            description = Dynamics(**{**description.__dict__, "split": split})
     else:
         description = resolve_dynamics(
             stored or DISCRETE,
             asked.dynamics,
             asked.leak,
             asked.nonlinearity,
-            split or "propagator",
             asked.readout,
             asked.timing,
         )
     if runs_module and (arrays is None or not described):
-        unverified = Verification(description, None, None, tolerance, 0, "none", "module")
+        unverified = Verification(
+            description, None, None, tolerance, 0, "none", "module", split or "propagator"
+        )
         return description, unverified
     if outputs is None:
         return description, check(arrays, batch.inputs, None, description, tolerance)

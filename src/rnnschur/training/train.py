@@ -18,8 +18,8 @@ import numpy as np
 
 from rnnschur import tasks
 from rnnschur.dynamics import DISCRETE, Dynamics
-from rnnschur.io import WEIGHT_KEYS
 from rnnschur.metrics import masked_mean
+from rnnschur.network import WEIGHT_KEYS
 from rnnschur.rnn import rollout
 from rnnschur.training.bptt import loss_and_gradients
 from rnnschur.training.cayley import cayley_gradients, cayley_map
