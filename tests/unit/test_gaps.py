@@ -148,7 +148,10 @@ def test_ranking_by_decades_from_the_paper_like_with_like():
     assert gaps.log_distance(0.0, 1.0) == gaps.LOG_CAP
     assert gaps.log_distance(1e9, 1.0) == gaps.LOG_CAP
     markdown = gaps.ranking_markdown(gaps.ranking(table))
-    assert "| 1 | sine_only | sine | 0.00 | 1.00 | — | 0.00 | — | 2/2 |" in markdown
+    assert "| 1 | sine_only | sine | 0.00 | 1.00 | 0.00 (1.00) | — | 0.00 | — | 2/2 |" in markdown
+    # the effects alone (ΔFVU, S_ΔT): a full FVU matched by a stopping rule does not count
+    assert ranked.loc["near", "effects_distance"] == gaps.LOG_CAP
+    assert ranked.loc["near", "paper_config_effects_distance"] == pytest.approx(1.0)
 
 
 def test_the_conclusion_names_the_nearest_and_what_remains():

@@ -601,6 +601,16 @@ def fig_gap_ranking(ranking: pd.DataFrame) -> plt.Figure:
             label=task,
         )
     ax.scatter(
+        ranking["effects_distance"],
+        y,
+        marker="D",
+        s=20,
+        facecolor="white",
+        edgecolor="k",
+        zorder=4,
+        label="ΔFVU and S_ΔT alone",
+    )
+    ax.scatter(
         ranking["paper_config_distance"],
         y,
         marker="|",

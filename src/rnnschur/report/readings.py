@@ -178,6 +178,21 @@ def gap_conclusion(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
         f"config's {base['distance']:.2f} (a factor {_times(10 ** base['distance'])}); "
         f"{len(nearer)} of the {len(ranking) - 1} others come nearer than the paper config."
     )
+    effects = ranking.dropna(subset=["effects_distance"]).sort_values(
+        ["effects_distance", "variation"], kind="stable"
+    )
+    if len(effects):
+        e = effects.iloc[0]
+        text += (
+            f" On the effects alone (ΔFVU and S_ΔT, which no stopping rule sets), the nearest is "
+            f"{e['variation']} at {e['effects_distance']:.2f} against the paper config's "
+            f"{base['paper_config_effects_distance']:.2f}"
+            + (
+                f", and {best['variation']} is at {best['effects_distance']:.2f}."
+                if e["variation"] != best["variation"]
+                else "."
+            )
+        )
     figure2 = gaps[gaps["task"].isin(FIGURE2_TASKS)]
     closest, remaining = [], []
     for (task, subset, quantity), rows in figure2.groupby(
