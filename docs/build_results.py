@@ -107,6 +107,21 @@ def gap_summary(folder: Path) -> str:
     return "\n".join(lines)
 
 
+def gap_answer(folder: Path) -> str:
+    """The gap study's ranked answer: the conclusion in sentences, then the ranked variations
+    (``gap_ranking.csv``)."""
+    from rnnschur.paper.gap_study import ranking_markdown
+
+    path, gaps_path = (
+        folder / "tables" / "gap_ranking.csv",
+        folder / "tables" / "gap_attribution.csv",
+    )
+    if not path.is_file() or not gaps_path.is_file():
+        return f"*(`{path}` not found)*"
+    ranked, gaps = pd.read_csv(path), pd.read_csv(gaps_path)
+    return readings.gap_conclusion(ranked, gaps) + "\n\n" + ranking_markdown(ranked).rstrip()
+
+
 RESULTS = """# Results of the paper-scale run
 
 Made by `snakemake -c2` with the paper config (`config.yaml`) and by
@@ -143,6 +158,17 @@ columns "paper in range" and "per seed" say whether the paper's value lies among
 
 ## Table 1: α sensitivity of the copy task
 {table1}
+
+## The gaps, ranked
+Every variation of the gap study (below) ranked by its distance to the paper's Figure 2: the mean
+over the full-model FVUs, ΔFVUs and S_ΔT of flip-flop, sine and context of |log10(seed mean /
+paper's value)|, in decades; beside it the paper config's distance on the same numbers and the
+distance over the effects alone (a variation that stops training at the paper's FVU matches the
+full FVUs by its rule). `results/tables/gap_ranking.md`, `results/figures/fig_gap_ranking.pdf`.
+
+{gap_conclusion}
+
+{gap_ranking}
 
 ## The gaps, attributed
 Each variation retrains the paper's models (3 seeds) with one candidate cause of a gap changed
@@ -488,6 +514,7 @@ CHECKED_TABLES = (
     "table1.md",
     "gap_attribution.md",
     "gap_claims.md",
+    "gap_ranking.md",
     "subspace_control_summary.md",
     "readout_refit_summary.md",
     "basis_sensitivity_summary.md",
@@ -653,6 +680,8 @@ def main() -> None:
         paper_vs_reproduced=table(r, "paper_vs_reproduced.md"),
         table1=table(r, "table1.md"),
         gap_summary=gap_summary(r),
+        gap_conclusion=gap_answer(r).split("\n\n")[0],
+        gap_ranking=table(r, "gap_ranking.md"),
         gaps=table(r, "gap_attribution.md"),
         gap_claims=table(r, "gap_claims.md"),
         subspace=beyond(r, "subspace_control"),
@@ -718,7 +747,7 @@ def main() -> None:
             readme = replace_block(readme, name, render())
         else:
             readme = replace_block(readme, name, marked(block_content(readme, name)))
-    readme = replace_block(readme, "gaps", gap_summary(r))
+    readme = replace_block(readme, "gaps", gap_answer(r))
     (REPO / "README.md").write_text(readme)
     print("wrote docs/results.md and the result blocks of README.md")
 

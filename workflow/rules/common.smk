@@ -46,6 +46,7 @@ from rnnschur.config import check as check_config  # noqa: E402
 from rnnschur import config as config_lib  # noqa: E402
 from rnnschur.beyond.registry import ANALYSES  # noqa: E402
 from rnnschur.training.constructions import CONSTRUCTIONS  # noqa: E402
+from rnnschur import external as external_names  # noqa: E402
 from rnnschur.external import OUTPUT_NAMES as EXTERNAL_OUTPUT_NAMES  # noqa: E402
 from rnnschur.report.registry import FIGURES as FIGURE_REGISTRY  # noqa: E402
 from rnnschur.training.numerics import job_environment  # noqa: E402
@@ -221,10 +222,13 @@ def beyond_files(pattern):
 MODEL = "{task}/{construction}/n{size}/seed{seed}"
 
 
-# The files rule external_analyse writes per model (declared once, in rnnschur.external).
-EXTERNAL_FILES = {
-    name.replace(".", "_"): f"{R}/external/{{name}}/{name}" for name in EXTERNAL_OUTPUT_NAMES
-}
+def external_files(names):
+    """{key: path} of an external model's files ``names`` (declared once, in rnnschur.external:
+    TABLE_NAMES, FIGURE_NAMES, SUMMARY_NAMES for its three jobs)."""
+    return {name.replace(".", "_"): f"{R}/external/{{name}}/{name}" for name in names}
+
+
+EXTERNAL_FILES = external_files(EXTERNAL_OUTPUT_NAMES)
 
 
 def external_settings(name):
@@ -328,7 +332,9 @@ def all_targets():
     tables += ["block_profile.csv", "block_profile.md"]
     if fidelity_files("{variation}{task}{seed}"):
         tables += [
-            f"gap_{name}.{ext}" for name in ("attribution", "claims", "ranking") for ext in ("csv", "md")
+            f"gap_{name}.{ext}"
+            for name in ("attribution", "claims", "ranking")
+            for ext in ("csv", "md")
         ]
     if "copy" in TASKS:
         tables += ["table1.csv", "table1.md"]

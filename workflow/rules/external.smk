@@ -31,20 +31,13 @@ rule external_import:
 
 rule external_analyse:
     """Ordered Schur form, all 8 subsets at every alpha, spectrum, subspace control, readout
-    refit (with a fitting set), verdict per block, summary and profile figure of one model."""
+    refit (with a fitting set) and verdict per block of one model: its tables."""
     input:
         weights=f"{R}/external/{{name}}/weights.npz",
         heldout=lambda w: config["external_models"][w.name]["heldout"],
         fitting=lambda w: config["external_models"][w.name]["fitting"] or [],
     output:
-        **{
-            key: (
-                report(path, caption="../report/external.rst", category="External models")
-                if key in ("summary_html", "profile_pdf")
-                else path
-            )
-            for key, path in EXTERNAL_FILES.items()
-        },
+        **external_files(external_names.TABLE_NAMES),
     log:
         f"{R}/logs/external/{{name}}_analyse.log",
     benchmark:
@@ -59,6 +52,63 @@ rule external_analyse:
         model=lambda w: config["external_models"][w.name],
         settings=lambda w: external_settings(w.name),
         split=config["schur_split"],
-        style=STYLE,  # the profile figure in the shared style, as every figure
     script:
         "../scripts/external_analyse.py"
+
+
+rule external_profile:
+    """The ablation profile of one external model, drawn from its ablation table in the shared
+    style."""
+    input:
+        ablation=f"{R}/external/{{name}}/ablation.csv",
+        analysis=f"{R}/external/{{name}}/analysis.json",
+    output:
+        pdf=report(
+            f"{R}/external/{{name}}/profile.pdf",
+            caption="../report/external.rst",
+            category="External models",
+        ),
+        png=f"{R}/external/{{name}}/profile.png",
+    log:
+        f"{R}/logs/external/{{name}}_profile.log",
+    benchmark:
+        f"{R}/benchmarks/external/{{name}}_profile.tsv"
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        style=STYLE,  # the shared style, as every figure
+    script:
+        "../scripts/external_profile.py"
+
+
+rule external_summary:
+    """The summaries of one external model (Markdown, and HTML with the profile embedded), from
+    its tables and figure."""
+    input:
+        **external_files(external_names.TABLE_NAMES),
+        png=f"{R}/external/{{name}}/profile.png",
+        weights=f"{R}/external/{{name}}/weights.npz",
+    output:
+        md=f"{R}/external/{{name}}/summary.md",
+        html=report(
+            f"{R}/external/{{name}}/summary.html",
+            caption="../report/external.rst",
+            category="External models",
+        ),
+    log:
+        f"{R}/logs/external/{{name}}_summary.log",
+    benchmark:
+        f"{R}/benchmarks/external/{{name}}_summary.tsv"
+    localrule: True
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/external_summary.py"

@@ -1,4 +1,4 @@
-"""Rule external_analyse: the paper's analysis of one model trained elsewhere."""
+"""Rule external_analyse: the paper's analysis of one model trained elsewhere, its tables."""
 
 import sys
 
@@ -6,11 +6,8 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from pathlib import Path  # noqa: E402
 
-import matplotlib.pyplot as plt  # noqa: E402
-
 import rnnschur  # noqa: E402
 
-plt.style.use(snakemake.params.style)
 # The description stored by external_import; found again where the entry says auto, so the
 # summary says how it was found, as the command's does.
 auto = snakemake.params.model["dynamics"] == "auto"
@@ -24,4 +21,4 @@ result = rnnschur.analyse(
     progress=lambda line: print(line, file=sys.stderr),
     **snakemake.params.settings,
 )
-result.save(Path(snakemake.output.summary_md).parent, force=True)
+result.save_tables(Path(snakemake.output.ablation_csv).parent)

@@ -4,19 +4,23 @@ rollout reproduces it (:mod:`.verify`) and the analysis (:mod:`.analysis`; for n
 :func:`rnnschur.analyse`, :mod:`.api`). Nothing is imported with the package: torch only when a
 torch file or module is read."""
 
-OUTPUT_NAMES = (
+TABLE_NAMES = (
     "schur.npz",
     "ablation.csv",
     "spectrum.csv",
     "verdicts.csv",
     "subspace_control.csv",
     "verification.json",
-    "summary.md",
-    "summary.html",
-    "profile.pdf",
-    "profile.png",
+    "analysis.json",
 )
-"""The files an analysis of one model writes (:meth:`rnnschur.external.analysis.Result.save`;
-the workflow's rule ``external_analyse`` declares them from here), and ``readout_refit.csv``
-with a fitting set (:data:`OPTIONAL_NAMES`)."""
+"""What the analysis of one model computes (the workflow's job ``external_analyse``;
+:meth:`rnnschur.external.analysis.Result.save_tables`)."""
+FIGURE_NAMES = ("profile.pdf", "profile.png")
+"""Its profile figure, drawn from ``ablation.csv`` (job ``external_profile``)."""
+SUMMARY_NAMES = ("summary.md", "summary.html")
+"""Its summaries, from the tables and the figure (job ``external_summary``)."""
+OUTPUT_NAMES = TABLE_NAMES + FIGURE_NAMES + SUMMARY_NAMES
+"""Every file an analysis of one model writes (:meth:`rnnschur.external.analysis.Result.save`;
+the workflow's rules declare theirs from the three lists above), and ``readout_refit.csv`` with
+a fitting set (:data:`OPTIONAL_NAMES`)."""
 OPTIONAL_NAMES = ("readout_refit.csv",)

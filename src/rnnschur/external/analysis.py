@@ -15,7 +15,9 @@ the same files.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import html
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,7 +30,13 @@ from rnnschur import io, metrics
 from rnnschur.ablation import Scoring, evaluate_ablations
 from rnnschur.beyond import refit, subspace
 from rnnschur.dynamics import Dynamics, catalogue_name
-from rnnschur.external import OPTIONAL_NAMES, OUTPUT_NAMES
+from rnnschur.external import (
+    FIGURE_NAMES,
+    OPTIONAL_NAMES,
+    OUTPUT_NAMES,
+    SUMMARY_NAMES,
+    TABLE_NAMES,
+)
 from rnnschur.external.arrays import check_model
 from rnnschur.external.heldout import load_heldout
 from rnnschur.external.verify import Verification
@@ -131,9 +139,10 @@ class Settings:
     split: str = "propagator"  # config key schur_split
 
 
-def output_files(out: str | os.PathLike) -> dict[str, Path]:
-    """The files :meth:`Result.save` writes in the folder ``out`` for a model's own rollout."""
-    return {name.replace(".", "_"): Path(out) / name for name in OUTPUT_NAMES}
+def output_files(out: str | os.PathLike, names: tuple[str, ...] = OUTPUT_NAMES) -> dict[str, Path]:
+    """The files of ``names`` (default all that :meth:`Result.save` writes for a model's own
+    rollout) in the folder ``out``, keyed by name with ``.`` as ``_``."""
+    return {name.replace(".", "_"): Path(out) / name for name in names}
 
 
 def refuse_earlier_results(out: str | os.PathLike, force: bool) -> list[Path]:
@@ -189,7 +198,9 @@ class Result:
         return figures.fig_external_profile(self.ablation, self.settings.alpha, self.name)
 
     def save(self, out: str | os.PathLike, force: bool = False) -> dict[str, Path]:
-        """Write every table, the Schur form, the summaries and the profile into ``out``.
+        """Write every table, the Schur form, the profile and the summaries into ``out``: the
+        workflow's three jobs of one external model (:meth:`save_tables`, :meth:`save_profile`,
+        :meth:`save_summary`) in one call.
 
         A folder that already holds files of this analysis is refused (:class:`FileExistsError`
         naming them) unless ``force``; then they are all removed first, so no file of an earlier
@@ -197,7 +208,15 @@ class Result:
         out = Path(out)
         for path in refuse_earlier_results(out, force):
             path.unlink()
-        files = output_files(out)
+        files = self.save_tables(out)
+        files |= self.save_profile(out)
+        files |= self.save_summary(out)
+        return files
+
+    def save_tables(self, out: str | os.PathLike) -> dict[str, Path]:
+        """The computed part: the Schur form, every table, the verification record and
+        ``analysis.json`` (what :meth:`load` needs to rebuild this result)."""
+        files = output_files(out, TABLE_NAMES)
         if self.subspace_control is None:
             del files["subspace_control_csv"]
         io.save_schur(files["schur_npz"], self.schur)
@@ -207,17 +226,70 @@ class Result:
         if self.subspace_control is not None:
             io.save_csv(files["subspace_control_csv"], self.subspace_control)
         if self.readout_refit is not None:
-            files["readout_refit_csv"] = out / "readout_refit.csv"
+            files |= output_files(out, OPTIONAL_NAMES)
             io.save_csv(files["readout_refit_csv"], self.readout_refit)
         io.save_json(files["verification_json"], self.verification.as_dict())
-        io.save_text(files["summary_md"], self.summary())
+        record = {
+            "name": self.name,
+            "network": self.network,
+            "dynamics": self.dynamics.as_dict(),
+            "settings": dataclasses.asdict(self.settings),
+            "shapes": self.shapes,
+            "warning": self.warning,
+            "verification": {
+                k: v for k, v in self.verification.__dict__.items() if k != "dynamics"
+            },
+        }
+        io.save_json(files["analysis_json"], record)
+        return files
+
+    def save_profile(self, out: str | os.PathLike) -> dict[str, Path]:
+        """The profile figure (:meth:`plot`) as PDF and PNG."""
         from rnnschur.report import figures
 
-        figure = self.plot()
-        figures.save(figure, [files["profile_pdf"], files["profile_png"]])
-        png = base64.b64encode(files["profile_png"].read_bytes()).decode("ascii")
+        files = output_files(out, FIGURE_NAMES)
+        figures.save(self.plot(), [files["profile_pdf"], files["profile_png"]])
+        return files
+
+    def save_summary(self, out: str | os.PathLike) -> dict[str, Path]:
+        """The summaries: Markdown, and one HTML page that embeds ``profile.png`` (written by
+        :meth:`save_profile`)."""
+        files = output_files(out, SUMMARY_NAMES)
+        io.save_text(files["summary_md"], self.summary())
+        png = base64.b64encode((Path(out) / "profile.png").read_bytes()).decode("ascii")
         io.save_text(files["summary_html"], summary_html(self, png))
         return files
+
+    @classmethod
+    def load(cls, out: str | os.PathLike, weights: str | os.PathLike) -> Result:
+        """The result :meth:`save_tables` wrote into ``out``, its Schur form checked against the
+        model's W_hh (``weights``: the model's ``.npz``)."""
+        out = Path(out)
+        record = json.loads((out / "analysis.json").read_text())
+        dynamics = Dynamics.from_config(record["dynamics"])
+        settings = record["settings"]
+        settings = Settings(**{**settings, "alpha_grid": tuple(settings["alpha_grid"])})
+
+        def table(name: str) -> pd.DataFrame | None:
+            path = out / name
+            return pd.read_csv(path) if path.is_file() else None
+
+        W_hh = io.load_npz(weights, ("W_hh",))["W_hh"]
+        return cls(
+            record["name"],
+            record["network"],
+            dynamics,
+            Verification(dynamics, **record["verification"]),
+            settings,
+            io.load_schur(out / "schur.npz", W_hh),
+            table("ablation.csv"),
+            table("verdicts.csv"),
+            table("spectrum.csv"),
+            table("subspace_control.csv"),
+            table("readout_refit.csv"),
+            record["shapes"],
+            record["warning"],
+        )
 
 
 def run(
