@@ -84,9 +84,15 @@ def training_step(rng: np.random.Generator, n: int, construction: str) -> float:
 
     def step():
         _, _, (g_xh, g_hh, g_hy) = loss_and_gradients(
-            x, y, mask, W_xh, recurrent.weight(), W_hy, DISCRETE
-        )
-        grads = [g_xh, g_hy, *recurrent.gradients(g_hh)]
+            x[:, None],
+            y[:, None],
+            mask[:, None],
+            W_xh[None],
+            recurrent.weight()[None],
+            W_hy[None],
+            DISCRETE,
+        )  # a stack of one model
+        grads = [g_xh[0], g_hy[0], *recurrent.gradients(g_hh[0])]
         clip_grad_norm(grads, 1.0)
         optimizer.step(grads, 1e-3)
 

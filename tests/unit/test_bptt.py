@@ -21,6 +21,25 @@ FAMILIES = [
     for nonlinearity in ("tanh", "relu", "softplus")
     for timing in ("after", "before")
 ]
+
+
+def one(X, Y, mask, W_xh, W_hh, W_hy, dynamics, noise=None, loss="mse"):
+    """:func:`loss_and_gradients` of one model: a stack of one (K = 1 on axis 1 of the data,
+    axis 0 of the weights), unstacked."""
+    values, outputs, grads = loss_and_gradients(
+        X[:, None],
+        Y[:, None],
+        mask[:, None],
+        W_xh[None],
+        W_hh[None],
+        W_hy[None],
+        dynamics,
+        None if noise is None else noise[:, None],
+        loss,
+    )
+    return values[0], outputs[:, 0], tuple(g[0] for g in grads)
+
+
 ACTIVATION = {"tanh": torch.tanh, "relu": torch.relu, "softplus": torch.nn.functional.softplus}
 
 
@@ -56,7 +75,7 @@ def test_gradients_equal_autograd(dynamics, line_mask):
     mask = (rng.random((T, B, N_y) if line_mask else (T, B)) < 0.7).astype(float)
     weights = [rng.standard_normal(s) * 0.5 for s in ((N_h, N_x), (N_h, N_h), (N_y, N_h))]
     noise = 0.1 * rng.standard_normal((T, B, N_h))
-    loss, outputs, grads = loss_and_gradients(X, Y, mask, *weights, dynamics, noise.copy())
+    loss, outputs, grads = one(X, Y, mask, *weights, dynamics, noise.copy())
     tensors = [torch.tensor(w, requires_grad=True) for w in weights]
     expected, expected_out = reference(
         *map(torch.tensor, (X, Y, mask)), *tensors, dynamics, torch.tensor(noise)
@@ -74,7 +93,7 @@ def test_training_forward_equals_rollout(dynamics):
     rng = np.random.default_rng(4)
     X, Y = rng.standard_normal((9, 4, 2)), rng.standard_normal((9, 4, 3))
     W_xh, W_hh, W_hy = (rng.standard_normal(s) * 0.6 for s in ((5, 2), (5, 5), (3, 5)))
-    _, outputs, _ = loss_and_gradients(X, Y, np.ones((9, 4)), W_xh, W_hh, W_hy, dynamics)
+    _, outputs, _ = one(X, Y, np.ones((9, 4)), W_xh, W_hh, W_hy, dynamics)
     expected = rollout(W_xh, W_hh, W_hy, X.swapaxes(0, 1), dtype=np.float64, dynamics=dynamics)
     np.testing.assert_allclose(outputs.swapaxes(0, 1), expected, rtol=1e-12, atol=1e-14)
 
@@ -85,10 +104,10 @@ def test_leaky_at_leak_one_is_discrete_bit_for_bit():
     Y = rng.standard_normal((8, 6, 2)).astype(np.float32)
     weights = [rng.standard_normal(s).astype(np.float32) for s in ((7, 3), (7, 7), (2, 7))]
     for nonlinearity in ("tanh", "relu", "softplus"):
-        discrete = loss_and_gradients(
+        discrete = one(
             X, Y, np.ones((8, 6), np.float32), *weights, Dynamics("discrete", 1.0, nonlinearity)
         )
-        leaky = loss_and_gradients(
+        leaky = one(
             X, Y, np.ones((8, 6), np.float32), *weights, Dynamics("leaky", 1.0, nonlinearity)
         )
         assert discrete[0] == leaky[0]
@@ -105,9 +124,7 @@ def test_cross_entropy_gradients_equal_autograd():
     Y[4:, :2] = 0.0  # padding of two shorter trials
     weights = [rng.standard_normal(s) * 0.5 for s in ((N_h, N_x), (N_h, N_h), (N_y, N_h))]
     dynamics = Dynamics("leaky", 0.3, "relu")
-    loss, _, grads = loss_and_gradients(
-        X, Y, np.ones((T, B)), *weights, dynamics, loss="cross_entropy"
-    )
+    loss, _, grads = one(X, Y, np.ones((T, B)), *weights, dynamics, loss="cross_entropy")
     tensors = [torch.tensor(w, requires_grad=True) for w in weights]
     _, outputs = reference(
         torch.tensor(X),
@@ -123,3 +140,42 @@ def test_cross_entropy_gradients_equal_autograd():
     assert loss == pytest.approx(expected.item(), rel=1e-12)
     for grad, tensor in zip(grads, tensors, strict=True):
         np.testing.assert_allclose(grad, tensor.grad.numpy(), rtol=1e-10, atol=1e-13)
+
+
+@pytest.mark.parametrize(
+    "dynamics",
+    [FAMILIES[0], Dynamics("leaky", 0.2, "relu"), FAMILIES[-1]],
+    ids=lambda d: d.describe(),
+)
+@pytest.mark.parametrize("loss", ["mse", "mse per line", "cross_entropy"])
+def test_a_stack_gives_each_model_its_own_bits(dynamics, loss):
+    """K = 3 models as one computation: each model's loss, outputs and gradients are exactly
+    (bit for bit, float32) what it gets alone."""
+    rng = np.random.default_rng(7)
+    T, B, N_x, N_h, N_y, K = 9, 8, 3, 12, 3, 3
+
+    def f32(shape, scale=1.0):
+        return (scale * rng.standard_normal(shape)).astype(np.float32)
+
+    X, noise = f32((T, K, B, N_x)), f32((T, K, B, N_h), 0.1)
+    if loss == "cross_entropy":
+        Y = np.eye(N_y, dtype=np.float32)[rng.integers(0, N_y, (T, K, B))]
+    else:
+        Y = f32((T, K, B, N_y))
+    shape = (T, K, B, N_y) if loss == "mse per line" else (T, K, B)
+    mask = (rng.random(shape) < 0.7).astype(np.float32)
+    weights = [f32((K, *s), 0.5) for s in ((N_h, N_x), (N_h, N_h), (N_y, N_h))]
+    kind = "cross_entropy" if loss == "cross_entropy" else "mse"
+    values, outputs, grads = loss_and_gradients(X, Y, mask, *weights, dynamics, noise, kind)
+    for k in range(K):
+        alone = one(
+            *(np.ascontiguousarray(a[:, k]) for a in (X, Y, mask)),
+            *(w[k].copy() for w in weights),
+            dynamics,
+            np.ascontiguousarray(noise[:, k]),
+            kind,
+        )
+        assert values[k] == alone[0]
+        assert np.array_equal(outputs[:, k], alone[1])
+        for stacked, own in zip(grads, alone[2], strict=True):
+            assert np.array_equal(stacked[k], own)

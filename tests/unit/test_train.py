@@ -166,3 +166,79 @@ def test_loss_over_all_steps_trains_on_the_unscored_steps_too():
     np.testing.assert_array_equal(masked.checkpoints["W_hh"][0], everywhere.checkpoints["W_hh"][0])
     with pytest.raises(ValueError, match="loss_steps"):
         run(loss_steps="some")
+
+
+def bundle(construction="dense_orthogonal", seeds=(0, 1, 2), **overrides):
+    """The models of ``seeds`` trained as one bundle, with the settings of :func:`run`."""
+    from rnnschur.training.train import train_bundle
+
+    settings = TrainSettings(
+        **{
+            "lr": 3e-3,
+            "batch_size": 16,
+            "max_steps": 40,
+            "eval_every": 20,
+            "clip_grad_norm": 1.0,
+            **overrides,
+        }
+    )
+    heldout = tasks.get("copy").generate(job_rng(0, "heldout"), 32, **PARAMS)
+    rngs = [job_rng(0, construction, 8, seed) for seed in seeds]
+    names = [f"copy/{construction}/seed{seed}" for seed in seeds]
+    return train_bundle("copy", PARAMS, construction, 8, settings, rngs, heldout, names)
+
+
+def alone(construction, seed, **overrides):
+    settings = TrainSettings(
+        **{
+            "lr": 3e-3,
+            "batch_size": 16,
+            "max_steps": 40,
+            "eval_every": 20,
+            "clip_grad_norm": 1.0,
+            **overrides,
+        }
+    )
+    heldout = tasks.get("copy").generate(job_rng(0, "heldout"), 32, **PARAMS)
+    return train(
+        "copy", PARAMS, construction, 8, settings, job_rng(0, construction, 8, seed), heldout
+    )
+
+
+def same_bits(a, b):
+    for key in ("W_xh", "W_hh", "W_hy"):
+        assert getattr(a, key).tobytes() == getattr(b, key).tobytes(), key
+    for key, stack in a.checkpoints.items():
+        assert stack.tobytes() == b.checkpoints[key].tobytes(), key
+    assert a.log == b.log
+    drop = {"wall_seconds", "bundle_size"}
+    assert {k: v for k, v in a.summary.items() if k not in drop} == {
+        k: v for k, v in b.summary.items() if k not in drop
+    }
+
+
+@pytest.mark.parametrize("K", [1, 3, 8])
+def test_a_bundle_trains_each_model_to_the_bits_it_gets_alone(K):
+    """Curriculum stages and early stops that differ by seed, clipping, hidden noise."""
+    overrides = {
+        "curriculum": (2, 4, 6),
+        "curriculum_threshold": 0.6,
+        "target_score": 0.7,
+        "hidden_noise": 0.05,
+        "max_steps": 60,
+        "eval_every": 5,
+    }
+    trained = bundle(seeds=tuple(range(K)), **overrides)
+    for seed, model in enumerate(trained):
+        same_bits(model, alone("dense_orthogonal", seed, **overrides))
+        assert model.summary["bundle_size"] == K
+    if K == 8:  # the stack changed on the way: models stopped early, horizons apart
+        assert len({m.summary["steps"] for m in trained}) > 1
+        first_change = {[r[5] for r in m.log].index(4) for m in trained}
+        assert len(first_change) > 1
+
+
+@pytest.mark.parametrize("construction", ["dense_default", "dense_normal", "cayley"])
+def test_a_bundle_of_each_construction_keeps_the_bits(construction):
+    for seed, model in enumerate(bundle(construction)):
+        same_bits(model, alone(construction, seed))

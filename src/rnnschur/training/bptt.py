@@ -1,9 +1,15 @@
-"""Training's differentiable part: the loss of one batch and its gradients.
+"""Training's differentiable part: the loss of one batch and its gradients, for a stack of K
+models at once.
 
 :func:`loss_and_gradients` is backpropagation through time written out for every network family
 of :mod:`rnnschur.dynamics`, readout and loss included, on NumPy arrays (NumPy's tanh is about
 10× torch's on CPU, and no autograd graph is built) or on torch tensors for other devices.
-This module does not import torch; the Cayley map and its gradients are in
+K models that share a task's shapes and a description run as one computation: every product is
+a matrix product per model (a stacked ``matmul``, which computes each slice as the model's own
+product would), every elementwise step runs over the stack, and every sum over a model's
+entries is taken on that model's own contiguous slice, so each model's loss and gradients are
+the bits it would get alone; only the fixed cost of a step is paid once for the stack. This
+module does not import torch; the Cayley map and its gradients are in
 :mod:`rnnschur.training.cayley`, written out the same way.
 """
 
@@ -16,15 +22,30 @@ import numpy as np
 from rnnschur.dynamics import Dynamics, phi, phi_prime_of_phi
 
 
+def _permute(a, order):
+    """``a`` with its axes in ``order``, contiguous (NumPy or torch)."""
+    if isinstance(a, np.ndarray):
+        return np.ascontiguousarray(a.transpose(order))
+    return a.permute(*order).contiguous()
+
+
+def _by_model(a, K: int, rows: int):
+    """(T, K, B, n) time-major ``a`` as (K, T·B, n): each model's rows in the order its own
+    (T, B, n) array would have them."""
+    return _permute(a, (1, 0, 2, 3)).reshape(K, rows, a.shape[-1])
+
+
 def loss_and_gradients(
     X, Y, mask, W_xh, W_hh, W_hy, dynamics: Dynamics, noise=None, loss: str = "mse"
-) -> tuple[float, object, tuple]:
-    """Masked mean squared error (or cross-entropy) of one batch and its gradients, by BPTT
-    written out.
+) -> tuple[list[float], object, tuple]:
+    """Masked mean squared error (or cross-entropy) of one batch per model and its gradients,
+    for a stack of K models, by BPTT written out.
 
-    Arrays are time-major: ``X`` (T, B, N_x), ``Y`` (T, B, N_y), ``mask`` (T, B) or (T, B, N_y),
-    all of one floating type; NumPy arrays on the CPU, torch tensors on another device.
-    ``noise`` (T, B, N_h), if given, is added to the input drive W_xh x_t (hidden-state noise).
+    Arrays are time-major with the model axis second: ``X`` (T, K, B, N_x), ``Y`` (T, K, B,
+    N_y), ``mask`` (T, K, B) or (T, K, B, N_y), all of one floating type; the weights stacked,
+    ``W_xh`` (K, N_h, N_x), ``W_hh`` (K, N_h, N_h), ``W_hy`` (K, N_y, N_h); NumPy arrays on the
+    CPU, torch tensors on another device. ``noise`` (T, K, B, N_h), if given, is added to the
+    input drive W_xh x_t (hidden-state noise).
 
     Forward (:mod:`rnnschur.dynamics`; r_t the rate the readout reads, s_t = φ(·) of the step):
 
@@ -48,17 +69,21 @@ def loss_and_gradients(
 
     Returns
     -------
-    (loss, outputs ŷ (T, B, N_y), (∂W_xh, ∂W_hh, ∂W_hy))
+    (the K losses, outputs ŷ (T, K, B, N_y), (∂W_xh, ∂W_hh, ∂W_hy) stacked like the weights)
     """
     lib = np if isinstance(X, np.ndarray) else sys.modules["torch"]  # tensors: torch is loaded
-    T, B, N_x = X.shape
-    N_h = W_hh.shape[0]
+    T, K, B, N_x = X.shape
+    N_h = W_hh.shape[-1]
+    N_y = W_hy.shape[-2]
+    rows = T * B
     a = dynamics.leak
     leaky = a != 1.0
-    drive = X.reshape(T * B, N_x) @ W_xh.T
-    drive = drive.reshape(T, B, N_h)
+    X_by_model = _by_model(X, K, rows)  # (K, T·B, N_x)
+    drive = lib.matmul(X_by_model, W_xh.swapaxes(-1, -2)).reshape(K, T, B, N_h)
+    drive = _permute(drive, (1, 0, 2, 3))  # (T, K, B, N_h)
     if noise is not None:
         drive += noise
+    W_T = W_hh.swapaxes(-1, -2)
     S = lib.empty_like(drive)  # s_t = φ(u_t) (rate form) or φ(z_t) (current form)
     Z = lib.empty_like(drive) if dynamics.reads_state else None  # z_t, read by the readout
     if dynamics.current_form:
@@ -67,7 +92,7 @@ def loss_and_gradients(
         rate0 = phi(dynamics, z)
         previous = rate0
         for t in range(T):
-            pre = lib.matmul(previous, W_hh.T) + drive[t]
+            pre = lib.matmul(previous, W_T) + drive[t]
             z = (1.0 - a) * z + a * pre if leaky else pre
             if Z is not None:
                 Z[t] = z
@@ -79,7 +104,7 @@ def loss_and_gradients(
         previous = rate0
         for t in range(T):
             if t:  # h_0 = 0: the first step is its drive alone
-                lib.matmul(previous, W_hh.T, out=S[t])
+                lib.matmul(previous, W_T, out=S[t])
                 S[t] += drive[t]
             else:
                 S[t] = drive[t]
@@ -91,23 +116,32 @@ def loss_and_gradients(
     read = Z if Z is not None else R  # r_t after step t's update
     if dynamics.reads_before:  # ŷ_t reads r_{t-1}; r_0 from the initial state
         read = lib.concatenate([(drive[0] * 0.0 if Z is not None else rate0)[None], read[:-1]])
-    N_y = W_hy.shape[0]
-    outputs = (read.reshape(T * B, N_h) @ W_hy.T).reshape(T, B, N_y)
+    read_by_model = _by_model(read, K, rows)  # (K, T·B, N_h)
+    outputs = lib.matmul(read_by_model, W_hy.swapaxes(-1, -2)).reshape(K, T, B, N_y)
+    Y = _permute(Y, (1, 0, 2, 3))  # (K, T, B, N_y): each model's targets contiguous
     if loss == "cross_entropy":
         weight = Y.sum(-1, keepdims=True)
         shifted = outputs - outputs.max(-1, keepdims=True)
         log_p = shifted - lib.log(lib.exp(shifted).sum(-1, keepdims=True))
-        count = weight.sum()
-        value = float(-(Y * log_p).sum() / count)
-        d_out = (lib.exp(log_p) - Y) * (weight / count)
+        counts = [weight[k].sum() for k in range(K)]
+        values = [float(-(Y[k] * log_p[k]).sum() / counts[k]) for k in range(K)]
+        d_out = lib.exp(log_p) - Y
+        for k in range(K):
+            d_out[k] *= weight[k] / counts[k]
     else:
         residual = outputs - Y
-        weighted = residual * (mask[..., None] if mask.ndim == 2 else mask)
-        count = mask.sum() * (N_y if mask.ndim == 2 else 1)
-        value = float((weighted * residual).sum() / count)
-        d_out = weighted * (2.0 / count)
-    grad_W_hy = d_out.reshape(T * B, N_y).T @ read.reshape(T * B, N_h)
-    d_read = (d_out.reshape(T * B, N_y) @ W_hy).reshape(T, B, N_h)
+        line_mask = mask[..., None] if mask.ndim == 3 else mask
+        weighted = residual * _permute(line_mask, (1, 0, 2, 3))
+        mask = _permute(mask, (1, 0, 2) if mask.ndim == 3 else (1, 0, 2, 3))
+        counts = [mask[k].sum() * (N_y if mask.ndim == 3 else 1) for k in range(K)]
+        squares = weighted * residual
+        values = [float(squares[k].sum() / counts[k]) for k in range(K)]
+        d_out = weighted
+        for k in range(K):
+            d_out[k] *= 2.0 / counts[k]
+    d_out = d_out.reshape(K, rows, N_y)
+    grad_W_hy = lib.matmul(d_out.swapaxes(-1, -2), read_by_model)
+    d_read = _permute(lib.matmul(d_out, W_hy).reshape(K, T, B, N_h), (1, 0, 2, 3))
     if dynamics.reads_before:  # r_t is read by ŷ_{t+1}; the last update is read by none
         d_read = lib.concatenate([d_read[1:], d_read[:1] * 0.0])
 
@@ -138,8 +172,9 @@ def loss_and_gradients(
                 leak_carry = (1.0 - a) * E[t]
             E[t] *= slope[t]
         lib.matmul(E[t], W_hh, out=carry)
-    grad_W_hh = E[1:].reshape(-1, N_h).T @ R[:-1].reshape(-1, N_h)
+    later = (T - 1) * B
+    grad_W_hh = lib.matmul(_by_model(E[1:], K, later).swapaxes(-1, -2), _by_model(R[:-1], K, later))
     if dynamics.current_form:  # r_0 = φ(z_0) is not zero for every φ (softplus)
-        grad_W_hh += E[0].T @ rate0
-    grad_W_xh = E.reshape(T * B, N_h).T @ X.reshape(T * B, N_x)
-    return value, outputs, (grad_W_xh, grad_W_hh, grad_W_hy)
+        grad_W_hh += lib.matmul(E[0].swapaxes(-1, -2), rate0)
+    grad_W_xh = lib.matmul(_by_model(E, K, rows).swapaxes(-1, -2), X_by_model)
+    return values, _permute(outputs, (1, 0, 2, 3)), (grad_W_xh, grad_W_hh, grad_W_hy)

@@ -234,33 +234,77 @@ def train(
     name: str = "model",
     dynamics: Dynamics = DISCRETE,
 ) -> TrainedModel:
-    """Train one RNN of ``n_hidden`` units of the family ``dynamics`` on ``task``.
+    """Train one RNN of ``n_hidden`` units of the family ``dynamics`` on ``task``: a bundle of
+    one (:func:`train_bundle`)."""
+    return train_bundle(
+        task, task_params, construction, n_hidden, settings, [rng], heldout, [name], dynamics
+    )[0]
+
+
+class _Run:
+    """One model of a bundle: its random stream, parameters, optimizer and where its run is
+    (curriculum stage, log, checkpoints, the best validation, whether it stopped)."""
+
+    def __init__(self, rng, name, construction, n_hidden, N_x, N_y, settings, as_array, module):
+        self.rng, self.name, self.settings, self.module = rng, name, settings, module
+        self.recurrent = _Recurrent(_initial_W_hh(construction, rng, n_hidden, settings), as_array)
+        self.W_xh, self.W_hy = map(as_array, _io_weights(rng, settings.io_init, N_x, n_hidden, N_y))
+        self.optimizer = Adam([self.W_xh, self.W_hy, *self.recurrent.params])
+        self.stage, self.log, self.reached, self.best, self.step = 0, [], False, None, 0
+        self.done = False
+
+    def weights(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """float64 copies of W_xh, W_hh, W_hy."""
+        return tuple(
+            _to_numpy(w).astype(np.float64) for w in (self.W_xh, self.recurrent.weight(), self.W_hy)
+        )
+
+    def horizon(self):
+        curriculum = self.settings.curriculum
+        return curriculum[self.stage] if curriculum else None
+
+    def final_stage(self) -> bool:
+        return self.stage == len(self.settings.curriculum) - 1 or not self.settings.curriculum
+
+
+def train_bundle(
+    task: str,
+    task_params: dict,
+    construction: str,
+    n_hidden: int,
+    settings: TrainSettings,
+    rngs: list[np.random.Generator],
+    heldout: tasks.Batch,
+    names: list[str],
+    dynamics: Dynamics = DISCRETE,
+) -> list[TrainedModel]:
+    """Train K RNNs that share the task, construction, size, settings and family and differ
+    in their random stream (``rngs``: one per model, e.g. one per seed) as one computation.
+
+    Each model draws from its own stream exactly what it would draw alone (initial weights,
+    validation set, training batches, noise), keeps its own Adam state, clipping, curriculum
+    stage, early stopping, log and checkpoints; each step runs the models that have not stopped
+    as one stacked BPTT (:func:`rnnschur.training.bptt.loss_and_gradients`; models at different
+    curriculum horizons as one stack per horizon), whose products and sums are each model's
+    own, so every model's weights are the bits it gets trained alone.
 
     W_xh and W_hy scaled by their fan-in (``settings.io_init``; the paper does not say); W_hh
     from :func:`rnnschur.training.constructions.initial_recurrent`. Loss: mean squared error over
-    the masked steps (cross-entropy on the actions for a NeuroGym task, the task's ``LOSS``), its
-    gradients by :func:`rnnschur.training.bptt.loss_and_gradients`, in float32. Raises
-    :class:`TrainingDiverged`, naming ``name``, the step and the loss, when the loss is not
-    finite or exceeds ``settings.max_loss``.
+    the masked steps (cross-entropy on the actions for a NeuroGym task, the task's ``LOSS``), in
+    float32. Raises :class:`TrainingDiverged`, naming the model, the step and the loss, when a
+    loss is not finite or exceeds ``settings.max_loss``.
     """
     retain_freed_memory()  # each step's arrays reused, not faulted in again (speed only)
     module = tasks.get(task)
     N_x, N_y = module.dims(**task_params)
     as_array = _array_maker(settings.device)
-    recurrent = _Recurrent(_initial_W_hh(construction, rng, n_hidden, settings), as_array)
-    W_xh, W_hy = map(as_array, _io_weights(rng, settings.io_init, N_x, n_hidden, N_y))
-    params = [W_xh, W_hy, *recurrent.params]
-    optimizer = Adam(params)
+    if settings.train_set_batches is not None and settings.curriculum:
+        raise ValueError(f"{names[0]}: a fixed training set cannot follow a curriculum")
+    if settings.loss_steps not in ("masked", "all"):
+        raise ValueError(f"loss_steps must be 'masked' or 'all', got {settings.loss_steps!r}")
     sign = 1.0 if module.HIGHER_IS_BETTER else -1.0
     loss = getattr(module, "LOSS", "mse")  # cross-entropy for a NeuroGym task
     noise_scale = dynamics.drive_noise(settings.hidden_noise)
-
-    def as_numpy() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """float64 copies of W_xh, W_hh, W_hy."""
-        return tuple(_to_numpy(w).astype(np.float64) for w in (W_xh, recurrent.weight(), W_hy))
-
-    def score_on(batch: tasks.Batch, weights: tuple[np.ndarray, ...]) -> float:
-        return evaluate(batch, weights)[0]
 
     def evaluate(batch: tasks.Batch, weights: tuple[np.ndarray, ...]) -> tuple[float, float]:
         """(score, masked mean squared error) of one rollout."""
@@ -268,89 +312,168 @@ def train(
         mse = masked_mean((outputs - batch.targets) ** 2, batch.mask)
         return float(module.score(outputs, batch)), float(mse)
 
-    if settings.loss_steps not in ("masked", "all"):
-        raise ValueError(f"loss_steps must be 'masked' or 'all', got {settings.loss_steps!r}")
-    if settings.train_set_batches is not None and settings.curriculum:
-        raise ValueError(f"{name}: a fixed training set cannot follow a curriculum")
-    validation = module.generate(rng, settings.n_validation, **task_params)
-    initial = as_numpy()
-    checkpoints = [(0, score_on(validation, initial), initial)]
+    runs, start = [], time.perf_counter()
+    for rng, name in zip(rngs, names, strict=True):
+        run = _Run(rng, name, construction, n_hidden, N_x, N_y, settings, as_array, module)
+        run.validation = module.generate(rng, settings.n_validation, **task_params)
+        initial = run.weights()
+        run.checkpoints = [(0, evaluate(run.validation, initial)[0], initial)]
+        run.fixed_set = (
+            fixed_training_set(rng, module, task_params, settings)
+            if settings.train_set_batches is not None
+            else None
+        )
+        runs.append(run)
 
-    fixed_set = (
-        fixed_training_set(rng, module, task_params, settings)
-        if settings.train_set_batches is not None
-        else None
-    )
-    stage, log, reached, best, start = 0, [], False, None, time.perf_counter()
     for step in range(1, settings.max_steps + 1):
+        active = [run for run in runs if not run.done]
+        if not active:
+            break
         lr = settings.lr
         if settings.lr_halve_every:
             lr = max(settings.lr * 0.5 ** ((step - 1) // settings.lr_halve_every), settings.lr_min)
-        horizon = settings.curriculum[stage] if settings.curriculum else None
-        batch_params = dict(task_params)
-        if horizon is not None:
-            batch_params[module.CURRICULUM_PARAM] = horizon
-        if fixed_set is None:
-            batch = module.generate(rng, settings.batch_size, **batch_params)
+        by_horizon: dict = {}
+        for run in active:
+            by_horizon.setdefault(run.horizon(), []).append(run)
+        for horizon, group in by_horizon.items():
+            _step_group(
+                group,
+                horizon,
+                lr,
+                step,
+                task_params,
+                module,
+                settings,
+                dynamics,
+                as_array,
+                noise_scale,
+                loss,
+                n_hidden,
+            )
+        for run in active:
+            score = math.nan
+            if step % settings.eval_every == 0 or step == settings.max_steps:
+                current = run.weights()
+                score, mse = evaluate(run.validation, current)
+                run.checkpoints.append((step, score, current))
+                if run.best is None or sign * score > sign * run.best[1]:
+                    run.best = (step, score, current)
+                run.reached = run.was_final and (
+                    (
+                        settings.target_score is not None
+                        and sign * score >= sign * settings.target_score
+                    )
+                    or (settings.target_mse is not None and mse <= settings.target_mse)
+                )
+            run.log[-1] = (*run.log[-1][:3], score, *run.log[-1][4:])
+            if run.reached:
+                run.done = True
+
+    wall = time.perf_counter() - start
+    return [_trained(run, settings, heldout, evaluate, module, wall, len(runs)) for run in runs]
+
+
+def _step_group(
+    group,
+    horizon,
+    lr,
+    step,
+    task_params,
+    module,
+    settings,
+    dynamics,
+    as_array,
+    noise_scale,
+    loss,
+    n_hidden,
+) -> None:
+    """One optimisation step of the models of ``group`` (one curriculum horizon) as one stack:
+    each draws its batch (and noise), the stacked BPTT gives each its loss and gradients, each
+    clips and steps its own Adam, advances its curriculum and logs the step."""
+    sign = 1.0 if module.HIGHER_IS_BETTER else -1.0
+    batch_params = dict(task_params)
+    if horizon is not None:
+        batch_params[module.CURRICULUM_PARAM] = horizon
+    batches, xs, ys, masks, noises = [], [], [], [], []
+    for run in group:
+        run.step = step
+        if run.fixed_set is None:
+            batch = module.generate(run.rng, settings.batch_size, **batch_params)
         else:
-            batch = next(fixed_set)
+            batch = next(run.fixed_set)
         loss_mask = batch.mask if settings.loss_steps == "masked" else np.ones_like(batch.mask)
         x, y, mask = (as_array(a.swapaxes(0, 1)) for a in (batch.inputs, batch.targets, loss_mask))
-        noise = None
         if settings.hidden_noise:
-            noise = as_array(noise_scale * rng.standard_normal((*x.shape[:2], n_hidden)))
-        W_hh = recurrent.weight()
-        loss_value, y_hat, (g_xh, g_hh, g_hy) = loss_and_gradients(
-            x, y, mask, W_xh, W_hh, W_hy, dynamics, noise, loss
-        )
-        if not loss_value <= settings.max_loss:  # also catches NaN
+            noises.append(as_array(noise_scale * run.rng.standard_normal((*x.shape[:2], n_hidden))))
+        batches.append(batch)
+        xs.append(x)
+        ys.append(y)
+        masks.append(mask)
+    stack = _stacker(xs[0])
+    W_hh = stack([run.recurrent.weight() for run in group])
+    values, y_hat, grads = loss_and_gradients(
+        stack(xs, 1),
+        stack(ys, 1),
+        stack(masks, 1),
+        stack([run.W_xh for run in group]),
+        W_hh,
+        stack([run.W_hy for run in group]),
+        dynamics,
+        stack(noises, 1) if noises else None,
+        loss,
+    )
+    for k, (run, batch) in enumerate(zip(group, batches, strict=True)):
+        if not values[k] <= settings.max_loss:  # also catches NaN
             raise TrainingDiverged(
-                f"training of {name} diverged: loss {loss_value} at step {step} (lr {lr:g})"
+                f"training of {run.name} diverged: loss {values[k]} at step {step} (lr {lr:g})"
             )
-        grads = [g_xh, g_hy, *recurrent.gradients(g_hh)]
+        g_xh, g_hh, g_hy = (g[k] for g in grads)
+        model_grads = [g_xh, g_hy, *run.recurrent.gradients(g_hh)]
         if settings.clip_grad_norm is not None:
-            clip_grad_norm(grads, settings.clip_grad_norm)
-        optimizer.step(grads, lr)
+            clip_grad_norm(model_grads, settings.clip_grad_norm)
+        run.optimizer.step(model_grads, lr)
+        own = _to_numpy(y_hat[:, k])
+        batch_score = float(module.score(np.ascontiguousarray(own).swapaxes(0, 1), batch))
+        run.was_final = run.final_stage()  # the stage this step trained in decides its stop
+        if not run.was_final and sign * batch_score >= sign * settings.curriculum_threshold:
+            run.stage += 1
+        run.log.append((step, values[k], batch_score, math.nan, lr, horizon if horizon else -1))
 
-        batch_score = float(module.score(_to_numpy(y_hat).swapaxes(0, 1), batch))
-        final_stage = stage == len(settings.curriculum) - 1 or not settings.curriculum
-        if not final_stage and sign * batch_score >= sign * settings.curriculum_threshold:
-            stage += 1
-        score = math.nan
-        if step % settings.eval_every == 0 or step == settings.max_steps:
-            current = as_numpy()
-            score, mse = evaluate(validation, current)
-            checkpoints.append((step, score, current))
-            if best is None or sign * score > sign * best[1]:
-                best = (step, score, current)
-            reached = final_stage and (
-                (settings.target_score is not None and sign * score >= sign * settings.target_score)
-                or (settings.target_mse is not None and mse <= settings.target_mse)
-            )
-        log.append((step, loss_value, batch_score, score, lr, horizon if horizon else -1))
-        if reached:
-            break
 
-    weights = best[2] if settings.keep_best else as_numpy()
+def _trained(run, settings, heldout, evaluate, module, wall, bundle) -> TrainedModel:
+    """The :class:`TrainedModel` of one finished run."""
+    weights = run.best[2] if settings.keep_best else run.weights()
     if not all(np.all(np.isfinite(w)) for w in weights):
-        raise TrainingDiverged(f"training of {name} ended with non-finite weights at step {step}")
-    final = score_on(heldout, weights)
+        raise TrainingDiverged(
+            f"training of {run.name} ended with non-finite weights at step {run.step}"
+        )
     summary = {
-        "steps": step,
-        "reached_target": bool(reached),
-        "final_loss": loss_value,
-        f"heldout_{module.SCORE}": final,
-        "best_step": best[0],
-        f"best_validation_{module.SCORE}": best[1],
+        "steps": run.step,
+        "reached_target": bool(run.reached),
+        "final_loss": run.log[-1][1],
+        f"heldout_{module.SCORE}": evaluate(heldout, weights)[0],
+        "best_step": run.best[0],
+        f"best_validation_{module.SCORE}": run.best[1],
         "kept_best": settings.keep_best,
-        "wall_seconds": time.perf_counter() - start,
+        "wall_seconds": wall,
+        "bundle_size": bundle,
     }
+    checkpoints = run.checkpoints
     stacked = {
         "step": np.array([c[0] for c in checkpoints]),
         "validation_score": np.array([c[1] for c in checkpoints]),
         **{key: np.stack([c[2][i] for c in checkpoints]) for i, key in enumerate(WEIGHT_KEYS)},
     }
-    return TrainedModel(*weights, log, summary, stacked)
+    return TrainedModel(*weights, run.log, summary, stacked)
+
+
+def _stacker(example):
+    """``stack(arrays, axis=0)`` for NumPy arrays or torch tensors, like ``example``."""
+    if isinstance(example, np.ndarray):
+        return lambda arrays, axis=0: np.stack(arrays, axis=axis)
+    import torch
+
+    return lambda arrays, axis=0: torch.stack(arrays, dim=axis)
 
 
 def _array_maker(device: str):
