@@ -220,6 +220,13 @@ def beyond_files(pattern):
 
 
 MODEL = "{task}/{construction}/n{size}/seed{seed}"
+MODEL_FILES = {
+    "weights": "weights.npz",
+    "meta": "meta.json",
+    "log_csv": "train_log.csv",
+    "checkpoints": "checkpoints.npz",
+}
+"""The files of one trained model, under results/models/{MODEL}/."""
 
 
 def external_files(names):

@@ -1,33 +1,84 @@
-rule train:
-    """Train one model; stops early at the target validation score, fails on divergence.
+# Training: one job per bundle of models (the seeds of a task, construction and N_h in blocks of
+# config training_bundle), one rule per bundle, named train_<task>_<construction>_n<N>_b<block>;
+# each model's files are those a model trained alone writes, at the same paths.
 
-    Keeps the weights at initialisation and at every validation step as checkpoints."""
+
+def training_bundles():
+    """(task, construction, N_h, block, seeds) of every training job: a task's seeds in blocks
+    by value, block b holding seeds b*K to b*K + K - 1 (K = config training_bundle), so that a
+    new seed changes one block only."""
+    K = config["training_bundle"]
+    bundles = []
+    for task in TASKS:
+        settings = task_config(task)
+        blocks = {}
+        for seed in sorted(settings["seeds"]):
+            blocks.setdefault(seed // K, []).append(seed)
+        for construction in settings["constructions"]:
+            for size in settings["sizes"]:
+                bundles += [(task, construction, size, b, s) for b, s in sorted(blocks.items())]
+    return bundles
+
+
+def bundle_resource(base, size, n_models):
+    """A bundle's resource: ``base`` per model (per_model's growth with N_h) times its models."""
+    return int(base * max(1.0, (size / 128) ** 1.5) * n_models)
+
+
+def trained_model_files(task, construction, size, seeds):
+    """{output key: path} of every model file of a bundle (key: kind and seed)."""
+    model = f"{R}/models/{task}/{construction}/n{size}"
+    return {
+        f"{kind}_{seed}": f"{model}/seed{seed}/{name}"
+        for seed in seeds
+        for kind, name in MODEL_FILES.items()
+    }
+
+
+for _task, _construction, _size, _block, _seeds in training_bundles():
+
+    rule:
+        # Trains the bundle's models as one computation (rnnschur.training.train.train_bundle);
+        # stops each early at the target validation score, fails on divergence, keeps the
+        # weights at initialisation and every validation step as checkpoints. The params are
+        # those of one model's training (the same for every seed of the bundle): the script
+        # reads the task, construction, N_h and seeds from its output paths.
+        name:
+            f"train_{_task}_{_construction}_n{_size}_b{_block}"
+        input:
+            heldout=f"{R}/data/{_task}/heldout.npz",
+        output:
+            **trained_model_files(_task, _construction, _size, _seeds),
+        log:
+            **{
+                f"seed{seed}": f"{R}/logs/train/{_task}/{_construction}/n{_size}/seed{seed}.log"
+                for seed in _seeds
+            },
+        benchmark:
+            f"{R}/benchmarks/train/{_task}/{_construction}/n{_size}/b{_block}.tsv"
+        conda:
+            "../../envs/train.yaml"
+        threads: 1
+        resources:
+            mem_mb=bundle_resource(1000, _size, len(_seeds)),
+            runtime=bundle_resource(30, _size, len(_seeds)),
+            # One GPU per training job when training on CUDA: `--resources gpu=N` (local) or
+            # the SLURM executor's native gpu resource keeps -cN from stacking N trainings on
+            # one GPU.
+            gpu=GPUS_PER_TRAINING,
+        params:
+            generator=trial_source(_task),
+            training=training_settings(_task, _construction),
+            model=task_config(_task)["model"],
+            base_seed=config["base_seed"],
+            device=config["device"],
+            numerics=config["numerics"],
+        script:
+            "../scripts/train.py"
+
+
+rule trained:
+    """Every model of the run trained (a target: `snakemake -c8 trained`)."""
     input:
-        heldout=f"{R}/data/{{task}}/heldout.npz",
-    output:
-        weights=f"{R}/models/{MODEL}/weights.npz",
-        meta=f"{R}/models/{MODEL}/meta.json",
-        log_csv=f"{R}/models/{MODEL}/train_log.csv",
-        checkpoints=f"{R}/models/{MODEL}/checkpoints.npz",
-    log:
-        f"{R}/logs/train/{MODEL}.log",
-    benchmark:
-        f"{R}/benchmarks/train/{MODEL}.tsv"
-    conda:
-        "../../envs/train.yaml"
-    threads: 1
-    resources:
-        mem_mb=per_model(1000),
-        runtime=per_model(30),
-        # One GPU per training job when training on CUDA: `--resources gpu=N` (local) or the
-        # SLURM executor's native gpu resource keeps -cN from stacking N trainings on one GPU.
-        gpu=GPUS_PER_TRAINING,
-    params:
-        generator=lambda w: trial_source(w.task),
-        training=lambda w: training_settings(w.task, w.construction),
-        model=lambda w: task_config(w.task)["model"],
-        base_seed=config["base_seed"],
-        device=config["device"],
-        numerics=config["numerics"],
-    script:
-        "../scripts/train.py"
+        model_files(f"{R}/models/{MODEL}/weights.npz"),
+    localrule: True

@@ -1,4 +1,5 @@
-"""Rule train: train one model and write its weights, training log and meta data."""
+"""Training rule (one per bundle): train a bundle of models as one computation and write each
+model's weights, checkpoints, training log and meta data, as a model trained alone writes them."""
 
 import sys
 
@@ -6,6 +7,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import dataclasses  # noqa: E402
 import os  # noqa: E402
+import re  # noqa: E402
 import time  # noqa: E402
 
 from rnnschur import io, tasks  # noqa: E402
@@ -14,7 +16,7 @@ from rnnschur.provenance import software_versions  # noqa: E402
 from rnnschur.rnn import rollout  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 from rnnschur.tasks._neurogym import NeurogymTask, heldout_performance  # noqa: E402
-from rnnschur.training.train import LOG_COLUMNS, TrainSettings, train  # noqa: E402
+from rnnschur.training.train import LOG_COLUMNS, TrainSettings, train_bundle  # noqa: E402
 
 started = time.time()
 # NumPy's BLAS (and torch, for the Cayley map) take their threads from OMP_NUM_THREADS, which
@@ -24,45 +26,54 @@ print(
     f"started {started:.3f}",
     file=sys.stderr,
 )
-w, params = snakemake.wildcards, snakemake.params
-name = f"{w.task}/{w.construction}/n{w.size}/seed{w.seed}"
+params = snakemake.params
+# The bundle's models, from its output paths (its params are one model's training settings).
+where = re.compile(r"models/(?P<task>[^/]+)/(?P<construction>[^/]+)/n(?P<size>\d+)/seed(\d+)/")
+found = [where.search(path) for key, path in snakemake.output.items() if key.startswith("weights")]
+task, construction, size = found[0]["task"], found[0]["construction"], int(found[0]["size"])
+seeds = [int(m[4]) for m in found]
+names = [f"{task}/{construction}/n{size}/seed{seed}" for seed in seeds]
 training = dict(params.training)
 training["curriculum"] = tuple(training.get("curriculum", ()))
 settings = TrainSettings(**training, device=params.device)
-module = tasks.get(w.task)
+module = tasks.get(task)
 heldout = io.load_batch(snakemake.input.heldout, *module.dims(**params.generator))
-rng = job_rng(params.base_seed, w.task, w.construction, int(w.size), int(w.seed))
-
+rngs = [job_rng(params.base_seed, task, construction, size, seed) for seed in seeds]
 dynamics = Dynamics.from_config(params.model)
-model = train(
-    w.task, params.generator, w.construction, int(w.size), settings, rng, heldout, name, dynamics
+print(f"bundle of {len(seeds)}: {names}", file=sys.stderr)
+models = train_bundle(
+    task, params.generator, construction, size, settings, rngs, heldout, names, dynamics
 )
 
-if isinstance(module, NeurogymTask):  # NeuroGym's own per-trial correctness, reported
-    outputs = rollout(model.W_xh, model.W_hh, model.W_hy, heldout.inputs, dynamics=dynamics)
-    performance = heldout_performance(w.task, params.base_seed, heldout, outputs)
-    model.summary["trial_performance"] = float(performance.mean())
-
-io.save_rows(snakemake.output.log_csv, [dict(zip(LOG_COLUMNS, r, strict=True)) for r in model.log])
 family = io.dynamics_arrays(dynamics)  # none for the paper's discrete tanh network
-io.save_npz(snakemake.output.weights, W_xh=model.W_xh, W_hh=model.W_hh, W_hy=model.W_hy, **family)
-io.save_npz(snakemake.output.checkpoints, **model.checkpoints, **family)
-io.save_json(
-    snakemake.output.meta,
-    {
-        "task": w.task,
-        "construction": w.construction,
-        "n_hidden": int(w.size),
-        "seed": int(w.seed),
-        "base_seed": params.base_seed,
-        "generator": params.generator,
-        "training": training,
-        "model": dynamics.as_dict(),
-        "effective_training": dataclasses.asdict(settings),
-        "metric": module.SCORE,
-        "summary": model.summary,
-        "versions": software_versions(),
-    },
-)
-print(f"{name}: {model.summary}", file=sys.stderr)
-print(f"finished {time.time():.3f}", file=sys.stderr)
+for seed, name, model in zip(seeds, names, models, strict=True):
+    if isinstance(module, NeurogymTask):  # NeuroGym's own per-trial correctness, reported
+        outputs = rollout(model.W_xh, model.W_hh, model.W_hy, heldout.inputs, dynamics=dynamics)
+        performance = heldout_performance(task, params.base_seed, heldout, outputs)
+        model.summary["trial_performance"] = float(performance.mean())
+    out = {kind: snakemake.output[f"{kind}_{seed}"] for kind in ("weights", "meta", "log_csv")}
+    io.save_rows(out["log_csv"], [dict(zip(LOG_COLUMNS, r, strict=True)) for r in model.log])
+    io.save_npz(out["weights"], W_xh=model.W_xh, W_hh=model.W_hh, W_hy=model.W_hy, **family)
+    io.save_npz(snakemake.output[f"checkpoints_{seed}"], **model.checkpoints, **family)
+    io.save_json(
+        out["meta"],
+        {
+            "task": task,
+            "construction": construction,
+            "n_hidden": size,
+            "seed": seed,
+            "base_seed": params.base_seed,
+            "generator": params.generator,
+            "training": training,
+            "model": dynamics.as_dict(),
+            "effective_training": dataclasses.asdict(settings),
+            "metric": module.SCORE,
+            "summary": model.summary,
+            "versions": software_versions(),
+        },
+    )
+    print(f"{name}: {model.summary}", file=sys.stderr)
+finished = time.time()
+print(f"finished {finished:.3f}", file=sys.stderr)
+for log in list(snakemake.log)[1:]:  # each model's own log: the bundle's record
+    io.save_text(log, open(snakemake.log[0]).read())
