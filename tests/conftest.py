@@ -1,5 +1,6 @@
 """Shared helpers: run the real snakemake on a copy of the workflow in a temporary folder."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -35,8 +36,18 @@ def snakemake(cwd: Path, *args: str, timeout: int = 900) -> subprocess.Completed
     )
 
 
+TRAINING_RULE = re.compile(r"^train_\w+_b\d+$")
+"""The training rules, one per bundle of seeds (train_<task>_<construction>_n<N>_b<block>)."""
+
+
+def rule_kind(rule: str) -> str:
+    """A rule's name, every training bundle's as ``train``."""
+    return "train" if TRAINING_RULE.match(rule) else rule
+
+
 def job_counts(output: str) -> dict[str, int]:
-    """The 'Job stats' table of a snakemake (dry) run as {rule: count}."""
+    """The 'Job stats' table of a snakemake (dry) run as {rule: count}, the training bundles'
+    jobs counted together as ``train``."""
     counts, inside = {}, False
     for line in output.splitlines():
         if line.startswith("Job stats:"):
@@ -49,7 +60,8 @@ def job_counts(output: str) -> dict[str, int]:
                     inside = False
                 continue
             if len(parts) == 2 and parts[1].isdigit() and parts[0] not in ("total",):
-                counts[parts[0]] = int(parts[1])
+                kind = rule_kind(parts[0])
+                counts[kind] = counts.get(kind, 0) + int(parts[1])
     return counts
 
 

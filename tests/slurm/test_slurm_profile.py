@@ -81,10 +81,11 @@ def test_quick_preset_on_slurm_equals_local(cluster, quick_run):
             subprocess.run(["scancel", *own])
         pytest.fail("the SLURM run did not finish in 15 minutes:\n" + output[-3000:])
     assert process.returncode == 0, output[-5000:]
-    # 8 trainings one job each, and the 8 Schur + 8 ablation jobs bundled in one group job.
-    assert output.count("has been submitted with SLURM jobid") == 8 + 1, output[-5000:]
+    # 4 training jobs (each a construction's two seeds as one bundle), and the 8 Schur + 8
+    # ablation jobs bundled in one group job.
+    assert output.count("has been submitted with SLURM jobid") == 4 + 1, output[-5000:]
     jobs = job_counts(output)
-    assert jobs["train"] == 8 and jobs["ablate"] == 8
+    assert jobs["train"] == 4 and jobs["ablate"] == 8
 
     local, remote = quick_run / "results/quick", quick_run / "results/slurm"
     assert assert_same_weights(remote, local) == 8

@@ -12,6 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from rnnschur.training.constructions import CONSTRUCTIONS
+
 from conftest import assert_same_weights, copy_workflow, job_counts, snakemake
 
 pytestmark = pytest.mark.workflow
@@ -102,7 +104,8 @@ def test_truncated_weights_stop_the_schur_job(interrupted):
     assert not schur.exists()  # the failed job's output is removed, never left half-written
     assert ablation.stat().st_mtime == before  # nothing downstream was written
     # Repair: retrain that one model and decompose it again.
-    assert _rebuild(folder, schur, "train") == {"train": 1, "schur": 1}
+    # (the model's bundle trains again: seeds 0 and 1, the same bits)
+    assert _rebuild(folder, schur, "train_copy_cayley_n16_b0") == {"train": 1, "schur": 1}
 
 
 def test_schur_that_does_not_reconstruct_W_stops_the_ablation(interrupted):
@@ -161,18 +164,18 @@ def test_threads_follow_the_rule_and_never_exceed_the_cores(interrupted):
     """Each training job's BLAS runs the rule's threads; under -c2 the running jobs never hold
     more threads than cores (checked from the start and end times the jobs log)."""
     folder, _ = interrupted
+    bundles = [f"train_copy_{c}_n16_b0" for c in CONSTRUCTIONS]  # each construction's 2 seeds
     result = snakemake(
         folder,
+        "trained",  # the target before --config, which reads every word up to the next option
         "-c2",
         *COPY_ONLY,
         "results_dir=results/threads",
-        "--until",
-        "train",
         "--set-threads",
-        "train=2",
+        *(f"{rule}=2" for rule in bundles),
     )
     assert result.returncode == 0, result.stdout[-3000:]
-    intervals = []
+    intervals = set()  # one per job: a bundle writes its record into each model's log
     for log in (folder / "results/threads/logs/train").rglob("*.log"):
         text = log.read_text()
         # NumPy's OpenBLAS (and torch, for the Cayley map) read OMP_NUM_THREADS when loaded
@@ -180,12 +183,12 @@ def test_threads_follow_the_rule_and_never_exceed_the_cores(interrupted):
         assert rule_threads == omp == "2"
         start = float(re.search(r"started ([\d.]+)", text).group(1))
         end = float(re.search(r"finished ([\d.]+)", text).group(1))
-        intervals.append((start, end))
-    assert len(intervals) == 8
+        intervals.add((start, end))
+    assert len(intervals) == len(bundles)
     for start, end in intervals:  # at most one 2-thread job at any moment
         overlapping = [s for s, e in intervals if s < end and e > start]
         assert len(overlapping) == 1
-    assert job_counts(result.stdout)["train"] == 8
+    assert job_counts(result.stdout)["train"] == len(bundles)
 
 
 @pytest.mark.skipif(
