@@ -38,11 +38,16 @@ def snakemake(cwd: Path, *args: str, timeout: int = 900) -> subprocess.Completed
 
 TRAINING_RULE = re.compile(r"^train_\w+_b\d+$")
 """The training rules, one per bundle of seeds (train_<task>_<construction>_n<N>_b<block>)."""
+GAP_TRAINING_RULE = re.compile(r"^fidelity_model_\w+_b\d+$")
+"""The gap study's, fidelity_model_<variation>_<task>_b<block>."""
 
 
 def rule_kind(rule: str) -> str:
-    """A rule's name, every training bundle's as ``train``."""
-    return "train" if TRAINING_RULE.match(rule) else rule
+    """A rule's name, every training bundle's as ``train`` (``fidelity_model`` in the gap
+    study)."""
+    if TRAINING_RULE.match(rule):
+        return "train"
+    return "fidelity_model" if GAP_TRAINING_RULE.match(rule) else rule
 
 
 def job_counts(output: str) -> dict[str, int]:

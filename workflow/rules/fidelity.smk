@@ -1,32 +1,60 @@
 # The gap attribution study: the paper's models retrained under variations of the paper config.
 
 
-rule fidelity_model:
-    """Train one model of one variation (its held-out set follows the variation's generator)."""
-    output:
-        weights=f"{R}/fidelity/{{variation}}/{{task}}/seed{{seed}}/weights.npz",
-        meta=f"{R}/fidelity/{{variation}}/{{task}}/seed{{seed}}/meta.json",
-    log:
-        f"{R}/logs/fidelity/{{variation}}/{{task}}/seed{{seed}}.log",
-    benchmark:
-        f"{R}/benchmarks/fidelity/{{variation}}/{{task}}/seed{{seed}}.tsv"
-    conda:
-        "../../envs/train.yaml"
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=30,
-        gpu=GPUS_PER_TRAINING,
-    params:
-        model=lambda w: fidelity_model(w.task),
-        settings=lambda w: fidelity_settings(w.variation, w.task),
-        network=lambda w: fidelity_network(w.variation, w.task),
-        n_heldout=lambda w: task_config(w.task)["n_heldout"],
-        base_seed=config["base_seed"],
-        device=config["device"],
-        numerics=config["numerics"],
-    script:
-        "../scripts/fidelity_model.py"
+def fidelity_bundles():
+    """(variation, task, block, seeds) of every training job of the gap study: its seeds in
+    blocks by value, as the main models' (config training_bundle)."""
+    K = config["training_bundle"]
+    blocks = {}
+    for seed in sorted(config["fidelity"]["seeds"]):
+        blocks.setdefault(seed // K, []).append(seed)
+    return [
+        (name, task, block, seeds)
+        for name, variation in fidelity_variations().items()
+        for task in variation["tasks"]
+        if task in TASKS
+        for block, seeds in sorted(blocks.items())
+    ]
+
+
+for _variation, _task, _block, _seeds in fidelity_bundles():
+
+    rule:
+        # Trains the bundle's models of one variation as one computation (its held-out set
+        # follows the variation's generator). The params are one model's (the same for every
+        # seed): the script reads the variation, task and seeds from its output paths.
+        name:
+            f"fidelity_model_{_variation}_{_task}_b{_block}"
+        output:
+            **{
+                f"{kind}_{seed}": f"{R}/fidelity/{_variation}/{_task}/seed{seed}/{kind}.{ext}"
+                for seed in _seeds
+                for kind, ext in (("weights", "npz"), ("meta", "json"))
+            },
+        log:
+            **{
+                f"seed{seed}": f"{R}/logs/fidelity/{_variation}/{_task}/seed{seed}.log"
+                for seed in _seeds
+            },
+        benchmark:
+            f"{R}/benchmarks/fidelity/{_variation}/{_task}/b{_block}.tsv"
+        conda:
+            "../../envs/train.yaml"
+        threads: 1
+        resources:
+            mem_mb=1000 * len(_seeds),
+            runtime=30 * len(_seeds),
+            gpu=GPUS_PER_TRAINING,
+        params:
+            model=fidelity_model(_task),
+            settings=fidelity_settings(_variation, _task),
+            network=fidelity_network(_variation, _task),
+            n_heldout=task_config(_task)["n_heldout"],
+            base_seed=config["base_seed"],
+            device=config["device"],
+            numerics=config["numerics"],
+        script:
+            "../scripts/fidelity_model.py"
 
 
 rule fidelity_ablate:
