@@ -172,4 +172,9 @@ def test_the_conclusion_names_the_nearest_and_what_remains():
     # context: 10× at best (both 1e-4 and 1e-1 are a decade or more off); ΔFVU 10× off
     assert "No variation brings 2 numbers within a factor of 2" in text
     assert "context full FVU (10× higher at best)" in text
-    assert "(sine < flip-flop < context) is kept by near." in text  # 0.01 < 0.015 < 0.1
+    assert "(sine < flip-flop < context) is kept by near." in text
+    assert (
+        "Under near itself, 2 numbers of 4 stay more than a factor of 2 from the paper's: "
+        "context full FVU 0.1 (the paper's 0.01: 10× higher) and sine ΔFVU(−T_CC) -0.5 (the "
+        "paper's 1: of the wrong sign)."
+    ) in text  # 0.01 < 0.015 < 0.1

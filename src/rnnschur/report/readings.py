@@ -228,6 +228,34 @@ def gap_conclusion(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
         )
     else:
         text += " Every number comes within a factor of 2 of the paper's under some variation."
+    if best["variation"] != BASELINE:
+        own = figure2[figure2["variation"] == best["variation"]]
+        off = [
+            f"{_number_name(r.task, r.subset, r.quantity)} {r.mean:.3g} "
+            f"(the paper's {r.paper_value:.3g}: {_off(r.mean, r.paper_value)})"
+            for r in own.itertuples(index=False)
+            if not (r.mean > 0 and abs(np.log10(r.mean / r.paper_value)) <= np.log10(2))
+        ]
+        text += (
+            f" Under {best['variation']} itself, {_count(len(off), 'number')} of {len(own)} "
+            "stay more than a factor of 2 from the paper's"
+            + (f": {_join(off)}." if off else ".")
+        )
+    if "moves" in gaps:
+        parts = []
+        for r in ranking.head(6).itertuples(index=False):
+            if r.variation == BASELINE:
+                continue
+            rows = figure2[figure2["variation"] == r.variation]
+            toward = int((rows["moves"] == "toward").sum())
+            away = int((rows["moves"] == "away").sum())
+            parts.append(f"{r.variation} {toward} toward and {away} away")
+        if parts:
+            text += (
+                " Of its numbers, each of the nearest moves (against the paper config): "
+                + _join(parts)
+                + "."
+            )
     ordered = ranking[ranking["fvu_order"] == "yes"]["variation"].tolist()
     text += (
         " The paper's order of full FVUs (sine < flip-flop < context) is kept by "
