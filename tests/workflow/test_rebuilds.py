@@ -1,5 +1,6 @@
 """Partial rebuilds (dry runs after a real quick run): only what changed reruns."""
 
+import re
 from contextlib import contextmanager
 
 import pytest
@@ -113,14 +114,23 @@ def test_a_finished_run_moved_elsewhere_has_nothing_to_do(quick_run, tmp_path):
     assert job_counts(result.stdout) == {}, result.stdout[-3000:]
 
 
+BUNDLE_OUTPUT = re.compile(r"/(?:models|fidelity/[^/]+)/(?P<task>[^/]+)/")
+"""A training bundle's task, read from its first output (its rule has no wildcards)."""
+
+
 def scheduled(output: str) -> list[tuple[str, dict]]:
-    """(rule, wildcards) of every job a dry run lists."""
+    """(rule, wildcards) of every job a dry run lists; a training bundle's as ``train`` (or
+    ``fidelity_model``) with the task of its outputs."""
     jobs, rule = [], None
     for line in output.splitlines():
         line = line.strip()
         if line.startswith(("rule ", "localrule ")) and line.endswith(":"):
             rule = rule_kind(line.split()[1].rstrip(":"))
             jobs.append((rule, {}))
+        elif line.startswith("output:") and jobs and rule in ("train", "fidelity_model"):
+            found = BUNDLE_OUTPUT.search(line)
+            if found:
+                jobs[-1] = (rule, {"task": found["task"]})
         elif line.startswith("wildcards:") and jobs:
             pairs = (item.split("=", 1) for item in line[len("wildcards:") :].split(","))
             jobs[-1] = (rule, {k.strip(): v.strip() for k, v in pairs})
