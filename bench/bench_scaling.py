@@ -84,9 +84,9 @@ def training_step(rng: np.random.Generator, n: int, construction: str) -> float:
 
     def step():
         _, _, (g_xh, g_hh, g_hy) = loss_and_gradients(
-            x[:, None],
-            y[:, None],
-            mask[:, None],
+            x[None],
+            y[None],
+            mask[None],
             W_xh[None],
             recurrent.weight()[None],
             W_hy[None],

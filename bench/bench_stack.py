@@ -33,7 +33,10 @@ import sys, time, numpy as np
 sys.path.insert(0, {src!r})
 from rnnschur import tasks
 from rnnschur.seeds import job_rng
-from rnnschur.training.train import TrainSettings, train
+try:
+    from rnnschur.training.train import TrainSettings, train
+except ImportError:  # a tree of the flat layout (before 0.6)
+    from rnnschur.train import TrainSettings, train
 settings = TrainSettings(**{settings!r})
 heldout = tasks.draw_heldout({task!r}, 64, 0, **{generator!r})
 start = time.perf_counter()

@@ -24,20 +24,19 @@ FAMILIES = [
 
 
 def one(X, Y, mask, W_xh, W_hh, W_hy, dynamics, noise=None, loss="mse"):
-    """:func:`loss_and_gradients` of one model: a stack of one (K = 1 on axis 1 of the data,
-    axis 0 of the weights), unstacked."""
+    """:func:`loss_and_gradients` of one model: a stack of one, unstacked."""
     values, outputs, grads = loss_and_gradients(
-        X[:, None],
-        Y[:, None],
-        mask[:, None],
+        X[None],
+        Y[None],
+        mask[None],
         W_xh[None],
         W_hh[None],
         W_hy[None],
         dynamics,
-        None if noise is None else noise[:, None],
+        None if noise is None else noise[None],
         loss,
     )
-    return values[0], outputs[:, 0], tuple(g[0] for g in grads)
+    return values[0], outputs[0], tuple(g[0] for g in grads)
 
 
 ACTIVATION = {"tanh": torch.tanh, "relu": torch.relu, "softplus": torch.nn.functional.softplus}
@@ -157,25 +156,25 @@ def test_a_stack_gives_each_model_its_own_bits(dynamics, loss):
     def f32(shape, scale=1.0):
         return (scale * rng.standard_normal(shape)).astype(np.float32)
 
-    X, noise = f32((T, K, B, N_x)), f32((T, K, B, N_h), 0.1)
+    X, noise = f32((K, T, B, N_x)), f32((K, T, B, N_h), 0.1)
     if loss == "cross_entropy":
-        Y = np.eye(N_y, dtype=np.float32)[rng.integers(0, N_y, (T, K, B))]
+        Y = np.eye(N_y, dtype=np.float32)[rng.integers(0, N_y, (K, T, B))]
     else:
-        Y = f32((T, K, B, N_y))
-    shape = (T, K, B, N_y) if loss == "mse per line" else (T, K, B)
+        Y = f32((K, T, B, N_y))
+    shape = (K, T, B, N_y) if loss == "mse per line" else (K, T, B)
     mask = (rng.random(shape) < 0.7).astype(np.float32)
     weights = [f32((K, *s), 0.5) for s in ((N_h, N_x), (N_h, N_h), (N_y, N_h))]
     kind = "cross_entropy" if loss == "cross_entropy" else "mse"
     values, outputs, grads = loss_and_gradients(X, Y, mask, *weights, dynamics, noise, kind)
     for k in range(K):
         alone = one(
-            *(np.ascontiguousarray(a[:, k]) for a in (X, Y, mask)),
+            *(a[k].copy() for a in (X, Y, mask)),
             *(w[k].copy() for w in weights),
             dynamics,
-            np.ascontiguousarray(noise[:, k]),
+            noise[k].copy(),
             kind,
         )
         assert values[k] == alone[0]
-        assert np.array_equal(outputs[:, k], alone[1])
+        assert np.array_equal(outputs[k], alone[1])
         for stacked, own in zip(grads, alone[2], strict=True):
             assert np.array_equal(stacked[k], own)

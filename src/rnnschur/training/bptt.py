@@ -22,30 +22,19 @@ import numpy as np
 from rnnschur.dynamics import Dynamics, phi, phi_prime_of_phi
 
 
-def _permute(a, order):
-    """``a`` with its axes in ``order``, contiguous (NumPy or torch)."""
-    if isinstance(a, np.ndarray):
-        return np.ascontiguousarray(a.transpose(order))
-    return a.permute(*order).contiguous()
-
-
-def _by_model(a, K: int, rows: int):
-    """(T, K, B, n) time-major ``a`` as (K, T·B, n): each model's rows in the order its own
-    (T, B, n) array would have them."""
-    return _permute(a, (1, 0, 2, 3)).reshape(K, rows, a.shape[-1])
-
-
 def loss_and_gradients(
     X, Y, mask, W_xh, W_hh, W_hy, dynamics: Dynamics, noise=None, loss: str = "mse"
 ) -> tuple[list[float], object, tuple]:
     """Masked mean squared error (or cross-entropy) of one batch per model and its gradients,
     for a stack of K models, by BPTT written out.
 
-    Arrays are time-major with the model axis second: ``X`` (T, K, B, N_x), ``Y`` (T, K, B,
-    N_y), ``mask`` (T, K, B) or (T, K, B, N_y), all of one floating type; the weights stacked,
-    ``W_xh`` (K, N_h, N_x), ``W_hh`` (K, N_h, N_h), ``W_hy`` (K, N_y, N_h); NumPy arrays on the
-    CPU, torch tensors on another device. ``noise`` (T, K, B, N_h), if given, is added to the
-    input drive W_xh x_t (hidden-state noise).
+    Arrays are model-major, then time-major: ``X`` (K, T, B, N_x), ``Y`` (K, T, B, N_y),
+    ``mask`` (K, T, B) or (K, T, B, N_y), all of one floating type, each model's block
+    contiguous; the weights stacked, ``W_xh`` (K, N_h, N_x), ``W_hh`` (K, N_h, N_h), ``W_hy``
+    (K, N_y, N_h); NumPy arrays on the CPU, torch tensors on another device. ``noise`` (K, T,
+    B, N_h), if given, is added to the input drive W_xh x_t (hidden-state noise). A model's
+    rows of every product are those of its own (T·B, ·) array, read in place: nothing is
+    copied to another layout.
 
     Forward (:mod:`rnnschur.dynamics`; r_t the rate the readout reads, s_t = φ(·) of the step):
 
@@ -69,18 +58,17 @@ def loss_and_gradients(
 
     Returns
     -------
-    (the K losses, outputs ŷ (T, K, B, N_y), (∂W_xh, ∂W_hh, ∂W_hy) stacked like the weights)
+    (the K losses, outputs ŷ (K, T, B, N_y), (∂W_xh, ∂W_hh, ∂W_hy) stacked like the weights)
     """
     lib = np if isinstance(X, np.ndarray) else sys.modules["torch"]  # tensors: torch is loaded
-    T, K, B, N_x = X.shape
+    K, T, B, N_x = X.shape
     N_h = W_hh.shape[-1]
     N_y = W_hy.shape[-2]
     rows = T * B
     a = dynamics.leak
     leaky = a != 1.0
-    X_by_model = _by_model(X, K, rows)  # (K, T·B, N_x)
-    drive = lib.matmul(X_by_model, W_xh.swapaxes(-1, -2)).reshape(K, T, B, N_h)
-    drive = _permute(drive, (1, 0, 2, 3))  # (T, K, B, N_h)
+    X_rows = X.reshape(K, rows, N_x)
+    drive = lib.matmul(X_rows, W_xh.swapaxes(-1, -2)).reshape(K, T, B, N_h)
     if noise is not None:
         drive += noise
     W_T = W_hh.swapaxes(-1, -2)
@@ -88,37 +76,38 @@ def loss_and_gradients(
     Z = lib.empty_like(drive) if dynamics.reads_state else None  # z_t, read by the readout
     if dynamics.current_form:
         R = S  # the rates r_t = φ(z_t), which W_hh multiplies
-        z = drive[0] * 0.0
+        z = drive[:, 0] * 0.0
         rate0 = phi(dynamics, z)
         previous = rate0
         for t in range(T):
-            pre = lib.matmul(previous, W_T) + drive[t]
+            pre = lib.matmul(previous, W_T) + drive[:, t]
             z = (1.0 - a) * z + a * pre if leaky else pre
             if Z is not None:
-                Z[t] = z
-            phi(dynamics, z, out=S[t])
-            previous = S[t]
+                Z[:, t] = z
+            phi(dynamics, z, out=S[:, t])
+            previous = S[:, t]
     else:
         R = lib.empty_like(drive) if leaky else S  # h_t
-        rate0 = drive[0] * 0.0
+        rate0 = drive[:, 0] * 0.0
         previous = rate0
         for t in range(T):
+            s_t = S[:, t]
             if t:  # h_0 = 0: the first step is its drive alone
-                lib.matmul(previous, W_T, out=S[t])
-                S[t] += drive[t]
+                lib.matmul(previous, W_T, out=s_t)
+                s_t += drive[:, t]
             else:
-                S[t] = drive[t]
-            phi(dynamics, S[t], out=S[t])
+                s_t[...] = drive[:, t]
+            phi(dynamics, s_t, out=s_t)
             if leaky:
-                R[t] = (1.0 - a) * previous + a * S[t]
-            previous = R[t]
+                R[:, t] = (1.0 - a) * previous + a * s_t
+            previous = R[:, t]
 
     read = Z if Z is not None else R  # r_t after step t's update
     if dynamics.reads_before:  # ŷ_t reads r_{t-1}; r_0 from the initial state
-        read = lib.concatenate([(drive[0] * 0.0 if Z is not None else rate0)[None], read[:-1]])
-    read_by_model = _by_model(read, K, rows)  # (K, T·B, N_h)
-    outputs = lib.matmul(read_by_model, W_hy.swapaxes(-1, -2)).reshape(K, T, B, N_y)
-    Y = _permute(Y, (1, 0, 2, 3))  # (K, T, B, N_y): each model's targets contiguous
+        first = drive[:, 0] * 0.0 if Z is not None else rate0
+        read = lib.concatenate([first[:, None], read[:, :-1]], 1)
+    read_rows = read.reshape(K, rows, N_h)
+    outputs = lib.matmul(read_rows, W_hy.swapaxes(-1, -2)).reshape(K, T, B, N_y)
     if loss == "cross_entropy":
         weight = Y.sum(-1, keepdims=True)
         shifted = outputs - outputs.max(-1, keepdims=True)
@@ -130,9 +119,7 @@ def loss_and_gradients(
             d_out[k] *= weight[k] / counts[k]
     else:
         residual = outputs - Y
-        line_mask = mask[..., None] if mask.ndim == 3 else mask
-        weighted = residual * _permute(line_mask, (1, 0, 2, 3))
-        mask = _permute(mask, (1, 0, 2) if mask.ndim == 3 else (1, 0, 2, 3))
+        weighted = residual * (mask[..., None] if mask.ndim == 3 else mask)
         counts = [mask[k].sum() * (N_y if mask.ndim == 3 else 1) for k in range(K)]
         squares = weighted * residual
         values = [float(squares[k].sum() / counts[k]) for k in range(K)]
@@ -140,41 +127,44 @@ def loss_and_gradients(
         for k in range(K):
             d_out[k] *= 2.0 / counts[k]
     d_out = d_out.reshape(K, rows, N_y)
-    grad_W_hy = lib.matmul(d_out.swapaxes(-1, -2), read_by_model)
-    d_read = _permute(lib.matmul(d_out, W_hy).reshape(K, T, B, N_h), (1, 0, 2, 3))
+    grad_W_hy = lib.matmul(d_out.swapaxes(-1, -2), read_rows)
+    d_read = lib.matmul(d_out, W_hy).reshape(K, T, B, N_h)
     if dynamics.reads_before:  # r_t is read by ŷ_{t+1}; the last update is read by none
-        d_read = lib.concatenate([d_read[1:], d_read[:1] * 0.0])
+        d_read = lib.concatenate([d_read[:, 1:], d_read[:, :1] * 0.0], 1)
 
     slope = phi_prime_of_phi(dynamics, S)
     if leaky:
         slope *= a
     E = d_read  # overwritten step by step with e_t, the gradient of the drive d_t
-    carry = drive[0] * 0.0  # Wᵀ e_{t+1} (in row form e_{t+1} W)
-    leak_carry = drive[0] * 0.0  # (1 − a) δh_{t+1} or (1 − a) e_{t+1}
+    carry = drive[:, 0] * 0.0  # Wᵀ e_{t+1} (in row form e_{t+1} W)
+    leak_carry = drive[:, 0] * 0.0  # (1 − a) δh_{t+1} or (1 − a) e_{t+1}
     for t in range(T - 1, -1, -1):
+        e = E[:, t]
         if dynamics.reads_state:  # e_t = a φ'_t Wᵀ e_{t+1} + a ∂z_t + (1 − a) e_{t+1}
             if leaky:
-                E[t] *= a
-            E[t] += carry * slope[t]
+                e *= a
+            e += carry * slope[:, t]
             if leaky:
-                E[t] += leak_carry
-                leak_carry = (1.0 - a) * E[t]
+                e += leak_carry
+                leak_carry = (1.0 - a) * e
         elif dynamics.current_form:  # e_t = a φ'_t (∂r_t + Wᵀ e_{t+1}) + (1 − a) e_{t+1}
-            E[t] += carry
-            E[t] *= slope[t]
+            e += carry
+            e *= slope[:, t]
             if leaky:
-                E[t] += leak_carry
-                leak_carry = (1.0 - a) * E[t]
+                e += leak_carry
+                leak_carry = (1.0 - a) * e
         else:  # δh_t = ∂r_t + Wᵀ e_{t+1} + (1 − a) δh_{t+1}, e_t = a φ'_t δh_t
-            E[t] += carry
+            e += carry
             if leaky:
-                E[t] += leak_carry
-                leak_carry = (1.0 - a) * E[t]
-            E[t] *= slope[t]
-        lib.matmul(E[t], W_hh, out=carry)
+                e += leak_carry
+                leak_carry = (1.0 - a) * e
+            e *= slope[:, t]
+        lib.matmul(e, W_hh, out=carry)
     later = (T - 1) * B
-    grad_W_hh = lib.matmul(_by_model(E[1:], K, later).swapaxes(-1, -2), _by_model(R[:-1], K, later))
+    grad_W_hh = lib.matmul(
+        E[:, 1:].reshape(K, later, N_h).swapaxes(-1, -2), R[:, :-1].reshape(K, later, N_h)
+    )
     if dynamics.current_form:  # r_0 = φ(z_0) is not zero for every φ (softplus)
-        grad_W_hh += lib.matmul(E[0].swapaxes(-1, -2), rate0)
-    grad_W_xh = lib.matmul(_by_model(E, K, rows).swapaxes(-1, -2), X_by_model)
-    return values, _permute(outputs, (1, 0, 2, 3)), (grad_W_xh, grad_W_hh, grad_W_hy)
+        grad_W_hh += lib.matmul(E[:, 0].swapaxes(-1, -2), rate0)
+    grad_W_xh = lib.matmul(E.reshape(K, rows, N_h).swapaxes(-1, -2), X_rows)
+    return values, outputs, (grad_W_xh, grad_W_hh, grad_W_hy)

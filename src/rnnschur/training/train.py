@@ -412,14 +412,14 @@ def _step_group(
     stack = _stacker(xs[0])
     W_hh = stack([run.recurrent.weight() for run in group])
     values, y_hat, grads = loss_and_gradients(
-        stack(xs, 1),
-        stack(ys, 1),
-        stack(masks, 1),
+        stack(xs),
+        stack(ys),
+        stack(masks),
         stack([run.W_xh for run in group]),
         W_hh,
         stack([run.W_hy for run in group]),
         dynamics,
-        stack(noises, 1) if noises else None,
+        stack(noises) if noises else None,
         loss,
     )
     for k, (run, batch) in enumerate(zip(group, batches, strict=True)):
@@ -432,7 +432,7 @@ def _step_group(
         if settings.clip_grad_norm is not None:
             clip_grad_norm(model_grads, settings.clip_grad_norm)
         run.optimizer.step(model_grads, lr)
-        own = _to_numpy(y_hat[:, k])
+        own = _to_numpy(y_hat[k])
         batch_score = float(module.score(np.ascontiguousarray(own).swapaxes(0, 1), batch))
         run.was_final = run.final_stage()  # the stage this step trained in decides its stop
         if not run.was_final and sign * batch_score >= sign * settings.curriculum_threshold:
@@ -468,12 +468,13 @@ def _trained(run, settings, heldout, evaluate, module, wall, bundle) -> TrainedM
 
 
 def _stacker(example):
-    """``stack(arrays, axis=0)`` for NumPy arrays or torch tensors, like ``example``."""
+    """``stack(arrays)`` (a new leading axis) for NumPy arrays or torch tensors, like
+    ``example``."""
     if isinstance(example, np.ndarray):
-        return lambda arrays, axis=0: np.stack(arrays, axis=axis)
+        return np.stack
     import torch
 
-    return lambda arrays, axis=0: torch.stack(arrays, dim=axis)
+    return torch.stack
 
 
 def _array_maker(device: str):
