@@ -178,3 +178,28 @@ def test_a_stack_gives_each_model_its_own_bits(dynamics, loss):
         assert np.array_equal(outputs[k], alone[1])
         for stacked, own in zip(grads, alone[2], strict=True):
             assert np.array_equal(stacked[k], own)
+
+
+@pytest.mark.parametrize("dynamics", [FAMILIES[0], FAMILIES[-1]], ids=lambda d: d.describe())
+@pytest.mark.parametrize("loss", ["mse", "mse per line", "cross_entropy"])
+def test_the_stacked_step_on_torch_tensors_equals_numpys(dynamics, loss):
+    """The device path (torch tensors, here on the CPU in float64): the same losses, outputs
+    and gradients as NumPy's, to rounding."""
+    rng = np.random.default_rng(8)
+    K, T, B, N_x, N_h, N_y = 4, 6, 5, 3, 7, 3
+    X = rng.standard_normal((K, T, B, N_x))
+    if loss == "cross_entropy":
+        Y = np.eye(N_y)[rng.integers(0, N_y, (K, T, B))]
+    else:
+        Y = rng.standard_normal((K, T, B, N_y))
+    mask = (rng.random((K, T, B, N_y) if loss == "mse per line" else (K, T, B)) < 0.7) * 1.0
+    weights = [rng.standard_normal((K, *s)) * 0.5 for s in ((N_h, N_x), (N_h, N_h), (N_y, N_h))]
+    noise = 0.1 * rng.standard_normal((K, T, B, N_h))
+    kind = "cross_entropy" if loss == "cross_entropy" else "mse"
+    ours = loss_and_gradients(X, Y, mask, *weights, dynamics, noise.copy(), kind)
+    tensors = [torch.tensor(a) for a in (X, Y, mask, *weights)]
+    theirs = loss_and_gradients(*tensors, dynamics, torch.tensor(noise), kind)
+    np.testing.assert_allclose(theirs[0], ours[0], rtol=1e-12)
+    np.testing.assert_allclose(theirs[1].numpy(), ours[1], rtol=1e-12, atol=1e-14)
+    for a, b in zip(theirs[2], ours[2], strict=True):
+        np.testing.assert_allclose(a.numpy(), b, rtol=1e-10, atol=1e-13)

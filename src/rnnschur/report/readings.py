@@ -238,8 +238,7 @@ def gap_conclusion(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
         ]
         text += (
             f" Under {best['variation']} itself, {_count(len(off), 'number')} of {len(own)} "
-            "stay more than a factor of 2 from the paper's"
-            + (f": {_join(off)}." if off else ".")
+            "stay more than a factor of 2 from the paper's" + (f": {_join(off)}." if off else ".")
         )
     if "moves" in gaps:
         parts = []

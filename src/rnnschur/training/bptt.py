@@ -110,7 +110,8 @@ def loss_and_gradients(
     outputs = lib.matmul(read_rows, W_hy.swapaxes(-1, -2)).reshape(K, T, B, N_y)
     if loss == "cross_entropy":
         weight = Y.sum(-1, keepdims=True)
-        shifted = outputs - outputs.max(-1, keepdims=True)
+        peak = outputs.max(-1, keepdims=True) if lib is np else outputs.amax(-1, keepdim=True)
+        shifted = outputs - peak
         log_p = shifted - lib.log(lib.exp(shifted).sum(-1, keepdims=True))
         counts = [weight[k].sum() for k in range(K)]
         values = [float(-(Y[k] * log_p[k]).sum() / counts[k]) for k in range(K)]
