@@ -8,8 +8,8 @@ from rnnschur.training.train import TrainingDiverged, TrainSettings, train
 PARAMS = {"n_symbols": 3, "symbol_dim": 3, "n_lags": 6}
 
 
-def run(construction="dense_orthogonal", **overrides):
-    settings = TrainSettings(
+def settings(**overrides) -> TrainSettings:
+    return TrainSettings(
         **{
             "lr": 3e-3,
             "batch_size": 16,
@@ -19,15 +19,22 @@ def run(construction="dense_orthogonal", **overrides):
             **overrides,
         }
     )
-    heldout = tasks.get("copy").generate(job_rng(0, "heldout"), 32, **PARAMS)
+
+
+def heldout():
+    return tasks.get("copy").generate(job_rng(0, "heldout"), 32, **PARAMS)
+
+
+def run(construction="dense_orthogonal", seed=0, **overrides):
+    """One copy model of ``seed`` trained alone."""
     return train(
         "copy",
         PARAMS,
         construction,
         8,
-        settings,
-        job_rng(0, construction, 8, 0),
-        heldout,
+        settings(**overrides),
+        job_rng(0, construction, 8, seed),
+        heldout(),
         name=f"copy/{construction}",
     )
 
@@ -172,36 +179,10 @@ def bundle(construction="dense_orthogonal", seeds=(0, 1, 2), **overrides):
     """The models of ``seeds`` trained as one bundle, with the settings of :func:`run`."""
     from rnnschur.training.train import train_bundle
 
-    settings = TrainSettings(
-        **{
-            "lr": 3e-3,
-            "batch_size": 16,
-            "max_steps": 40,
-            "eval_every": 20,
-            "clip_grad_norm": 1.0,
-            **overrides,
-        }
-    )
-    heldout = tasks.get("copy").generate(job_rng(0, "heldout"), 32, **PARAMS)
     rngs = [job_rng(0, construction, 8, seed) for seed in seeds]
     names = [f"copy/{construction}/seed{seed}" for seed in seeds]
-    return train_bundle("copy", PARAMS, construction, 8, settings, rngs, heldout, names)
-
-
-def alone(construction, seed, **overrides):
-    settings = TrainSettings(
-        **{
-            "lr": 3e-3,
-            "batch_size": 16,
-            "max_steps": 40,
-            "eval_every": 20,
-            "clip_grad_norm": 1.0,
-            **overrides,
-        }
-    )
-    heldout = tasks.get("copy").generate(job_rng(0, "heldout"), 32, **PARAMS)
-    return train(
-        "copy", PARAMS, construction, 8, settings, job_rng(0, construction, 8, seed), heldout
+    return train_bundle(
+        "copy", PARAMS, construction, 8, settings(**overrides), rngs, heldout(), names
     )
 
 
@@ -230,7 +211,7 @@ def test_a_bundle_trains_each_model_to_the_bits_it_gets_alone(K):
     }
     trained = bundle(seeds=tuple(range(K)), **overrides)
     for seed, model in enumerate(trained):
-        same_bits(model, alone("dense_orthogonal", seed, **overrides))
+        same_bits(model, run("dense_orthogonal", seed, **overrides))
         assert model.summary["bundle_size"] == K
     if K == 8:  # the stack changed on the way: models stopped early, horizons apart
         assert len({m.summary["steps"] for m in trained}) > 1
@@ -241,4 +222,4 @@ def test_a_bundle_trains_each_model_to_the_bits_it_gets_alone(K):
 @pytest.mark.parametrize("construction", ["dense_default", "dense_normal", "cayley"])
 def test_a_bundle_of_each_construction_keeps_the_bits(construction):
     for seed, model in enumerate(bundle(construction)):
-        same_bits(model, alone(construction, seed))
+        same_bits(model, run(construction, seed))

@@ -303,8 +303,16 @@ def train_bundle(
     if settings.loss_steps not in ("masked", "all"):
         raise ValueError(f"loss_steps must be 'masked' or 'all', got {settings.loss_steps!r}")
     sign = 1.0 if module.HIGHER_IS_BETTER else -1.0
-    loss = getattr(module, "LOSS", "mse")  # cross-entropy for a NeuroGym task
-    noise_scale = dynamics.drive_noise(settings.hidden_noise)
+    shared = _Shared(
+        module,
+        task_params,
+        settings,
+        dynamics,
+        as_array,
+        dynamics.drive_noise(settings.hidden_noise),
+        getattr(module, "LOSS", "mse"),  # cross-entropy for a NeuroGym task
+        n_hidden,
+    )
 
     def evaluate(batch: tasks.Batch, weights: tuple[np.ndarray, ...]) -> tuple[float, float]:
         """(score, masked mean squared error) of one rollout."""
@@ -336,20 +344,7 @@ def train_bundle(
         for run in active:
             by_horizon.setdefault(run.horizon(), []).append(run)
         for horizon, group in by_horizon.items():
-            _step_group(
-                group,
-                horizon,
-                lr,
-                step,
-                task_params,
-                module,
-                settings,
-                dynamics,
-                as_array,
-                noise_scale,
-                loss,
-                n_hidden,
-            )
+            _step_group(group, horizon, lr, step, shared)
         for run in active:
             score = math.nan
             if step % settings.eval_every == 0 or step == settings.max_steps:
@@ -370,28 +365,36 @@ def train_bundle(
                 run.done = True
 
     wall = time.perf_counter() - start
-    return [_trained(run, settings, heldout, evaluate, module, wall, len(runs)) for run in runs]
+    trained = []
+    for run in runs:
+        weights = _kept(run, settings)
+        score = evaluate(heldout, weights)[0]
+        trained.append(_trained(run, weights, settings, module, score, wall, len(runs)))
+    return trained
 
 
-def _step_group(
-    group,
-    horizon,
-    lr,
-    step,
-    task_params,
-    module,
-    settings,
-    dynamics,
-    as_array,
-    noise_scale,
-    loss,
-    n_hidden,
-) -> None:
+@dataclass(frozen=True)
+class _Shared:
+    """What every model of a bundle shares: the task's module and parameters, the settings,
+    the family, how arrays are made, the drive noise's scale, the loss and N_h."""
+
+    module: object
+    task_params: dict
+    settings: TrainSettings
+    dynamics: Dynamics
+    as_array: object
+    noise_scale: float
+    loss: str
+    n_hidden: int
+
+
+def _step_group(group: list[_Run], horizon, lr: float, step: int, shared: _Shared) -> None:
     """One optimisation step of the models of ``group`` (one curriculum horizon) as one stack:
     each draws its batch (and noise), the stacked BPTT gives each its loss and gradients, each
     clips and steps its own Adam, advances its curriculum and logs the step."""
+    module, settings, as_array = shared.module, shared.settings, shared.as_array
     sign = 1.0 if module.HIGHER_IS_BETTER else -1.0
-    batch_params = dict(task_params)
+    batch_params = dict(shared.task_params)
     if horizon is not None:
         batch_params[module.CURRICULUM_PARAM] = horizon
     batches, xs, ys, masks, noises = [], [], [], [], []
@@ -404,7 +407,8 @@ def _step_group(
         loss_mask = batch.mask if settings.loss_steps == "masked" else np.ones_like(batch.mask)
         x, y, mask = (as_array(a.swapaxes(0, 1)) for a in (batch.inputs, batch.targets, loss_mask))
         if settings.hidden_noise:
-            noises.append(as_array(noise_scale * run.rng.standard_normal((*x.shape[:2], n_hidden))))
+            shape = (*x.shape[:2], shared.n_hidden)
+            noises.append(as_array(shared.noise_scale * run.rng.standard_normal(shape)))
         batches.append(batch)
         xs.append(x)
         ys.append(y)
@@ -418,9 +422,9 @@ def _step_group(
         stack([run.W_xh for run in group]),
         W_hh,
         stack([run.W_hy for run in group]),
-        dynamics,
+        shared.dynamics,
         stack(noises) if noises else None,
-        loss,
+        shared.loss,
     )
     for k, (run, batch) in enumerate(zip(group, batches, strict=True)):
         if not values[k] <= settings.max_loss:  # also catches NaN
@@ -440,18 +444,24 @@ def _step_group(
         run.log.append((step, values[k], batch_score, math.nan, lr, horizon if horizon else -1))
 
 
-def _trained(run, settings, heldout, evaluate, module, wall, bundle) -> TrainedModel:
-    """The :class:`TrainedModel` of one finished run."""
+def _kept(run: _Run, settings: TrainSettings) -> tuple[np.ndarray, ...]:
+    """The weights a finished run returns (the best validated with ``keep_best``), finite."""
     weights = run.best[2] if settings.keep_best else run.weights()
     if not all(np.all(np.isfinite(w)) for w in weights):
         raise TrainingDiverged(
             f"training of {run.name} ended with non-finite weights at step {run.step}"
         )
+    return weights
+
+
+def _trained(run: _Run, weights, settings, module, heldout_score, wall, bundle) -> TrainedModel:
+    """The :class:`TrainedModel` of one finished run: its kept ``weights`` and their held-out
+    score, its log, summary and checkpoints."""
     summary = {
         "steps": run.step,
         "reached_target": bool(run.reached),
         "final_loss": run.log[-1][1],
-        f"heldout_{module.SCORE}": evaluate(heldout, weights)[0],
+        f"heldout_{module.SCORE}": heldout_score,
         "best_step": run.best[0],
         f"best_validation_{module.SCORE}": run.best[1],
         "kept_best": settings.keep_best,
