@@ -178,6 +178,54 @@ def training_settings(task, construction):
     return config_lib.training_settings(config, task, construction)
 
 
+def training_bundles():
+    """(task, construction, N_h, block, seeds) of every training job: a task's seeds in blocks
+    by value, block b holding seeds b*K to b*K + K - 1 (K = config training_bundle), so that a
+    new seed changes one block only."""
+    K = config["training_bundle"]
+    bundles = []
+    for task in TASKS:
+        settings = task_config(task)
+        blocks = {}
+        for seed in sorted(settings["seeds"]):
+            blocks.setdefault(seed // K, []).append(seed)
+        for construction in settings["constructions"]:
+            for size in settings["sizes"]:
+                bundles += [(task, construction, size, b, s) for b, s in sorted(blocks.items())]
+    return bundles
+
+
+def bundle_resource(base, size, n_models):
+    """A bundle's resource: ``base`` per model (per_model's growth with N_h) times its models."""
+    return int(base * max(1.0, (size / 128) ** 1.5) * n_models)
+
+
+def trained_model_files(task, construction, size, seeds):
+    """{output key: path} of every model file of a bundle (key: kind and seed)."""
+    model = f"{R}/models/{task}/{construction}/n{size}"
+    return {
+        f"{kind}_{seed}": f"{model}/seed{seed}/{name}"
+        for seed in seeds
+        for kind, name in MODEL_FILES.items()
+    }
+
+
+def fidelity_bundles():
+    """(variation, task, block, seeds) of every training job of the gap study: its seeds in
+    blocks by value, as the main models' (config training_bundle)."""
+    K = config["training_bundle"]
+    blocks = {}
+    for seed in sorted(config["fidelity"]["seeds"]):
+        blocks.setdefault(seed // K, []).append(seed)
+    return [
+        (name, task, block, seeds)
+        for name, variation in fidelity_variations().items()
+        for task in variation["tasks"]
+        if task in TASKS
+        for block, seeds in sorted(blocks.items())
+    ]
+
+
 def models(task):
     """(construction, size, seed) of every model of a task."""
     c = task_config(task)

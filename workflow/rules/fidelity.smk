@@ -1,22 +1,6 @@
 # The gap attribution study: the paper's models retrained under variations of the paper config.
 
 
-def fidelity_bundles():
-    """(variation, task, block, seeds) of every training job of the gap study: its seeds in
-    blocks by value, as the main models' (config training_bundle)."""
-    K = config["training_bundle"]
-    blocks = {}
-    for seed in sorted(config["fidelity"]["seeds"]):
-        blocks.setdefault(seed // K, []).append(seed)
-    return [
-        (name, task, block, seeds)
-        for name, variation in fidelity_variations().items()
-        for task in variation["tasks"]
-        if task in TASKS
-        for block, seeds in sorted(blocks.items())
-    ]
-
-
 for _variation, _task, _block, _seeds in fidelity_bundles():
 
     rule:
