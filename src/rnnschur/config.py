@@ -325,3 +325,40 @@ def gap_evaluation(config: dict, variation: str, task: str) -> dict:
             **change.get("evaluation", {}),
         },
     }
+
+
+def style_settings(path: Path) -> dict[str, str]:
+    """The matplotlib settings of a style file ({key: value} as written): a parameter of every
+    figure rule, so that an edit reruns the figures and a moved run (another absolute path)
+    does not."""
+    settings = {}
+    for line in Path(path).read_text().splitlines():
+        key, _, value = line.split("#", 1)[0].partition(":")
+        if value.strip():
+            settings[key.strip()] = value.strip()
+    return settings
+
+
+def load_checked(path: Path) -> dict:
+    """The NeuroGym envs already checked (``path``: a JSON cache in the working directory),
+    for the installed NeuroGym version only; empty where NeuroGym is not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        current = version("neurogym")
+    except PackageNotFoundError:
+        return {}
+    try:
+        saved = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return {"version": current}
+    return saved if saved.get("version") == current else {"version": current}
+
+
+def save_checked(path: Path, checked: dict) -> None:
+    """Write the cache of :func:`load_checked`; a read-only working directory checks again."""
+    try:
+        Path(path).parent.mkdir(exist_ok=True)
+        Path(path).write_text(json.dumps(checked, sort_keys=True))
+    except OSError:
+        pass

@@ -278,3 +278,20 @@ def test_a_variation_changes_its_tasks_in_order_task_variation_per_task():
     assert evaluation["ablation"]["epsilon"] == config["ablation"]["epsilon"]
     flip_flop = checks.gap_evaluation(config, "v", "flip_flop")["generator"]
     assert flip_flop == checks.gap_training(config, "v", "flip_flop")[0]
+
+
+def test_the_style_parameter_reads_a_style_file_as_written(tmp_path):
+    style = tmp_path / "s.mplstyle"
+    style.write_text("# a comment\nfont.size: 8  # small\naxes.grid : True\n\nlines.linewidth:\n")
+    assert checks.style_settings(style) == {"font.size": "8", "axes.grid": "True"}
+
+
+def test_the_neurogym_check_cache_is_kept_per_version(tmp_path):
+    from importlib.metadata import version
+
+    path = tmp_path / ".snakemake" / "checked.json"
+    assert checks.load_checked(path) == {"version": version("neurogym")}  # nothing saved yet
+    checks.save_checked(path, {"version": version("neurogym"), "GoNogo-v0 {}": [3, 2]})
+    assert checks.load_checked(path)["GoNogo-v0 {}"] == [3, 2]
+    path.write_text('{"version": "0.0.1", "GoNogo-v0 {}": [3, 2]}')  # another NeuroGym
+    assert checks.load_checked(path) == {"version": version("neurogym")}

@@ -19,19 +19,6 @@ os.environ.update(
 )
 
 
-def style_settings(path):
-    """The matplotlib settings of a style file ({key: value} as written): a parameter of every
-    figure rule, so that an edit reruns the figures and a moved run (another absolute path)
-    does not."""
-    settings = {}
-    for line in Path(path).read_text().splitlines():
-        key, _, value = line.split("#", 1)[0].partition(":")
-        if value.strip():
-            settings[key.strip()] = value.strip()
-    return settings
-
-
-STYLE = style_settings(ROOT / "workflow" / "style.mplstyle")
 # The registries of tasks, constructions and beyond-the-paper analyses (light imports: NumPy).
 sys.path.insert(0, str(ROOT / "src"))
 from rnnschur import tasks as task_registry  # noqa: E402
@@ -44,6 +31,9 @@ from rnnschur.config import (  # noqa: E402
 )
 from rnnschur.config import check as check_config  # noqa: E402
 from rnnschur import config as config_lib  # noqa: E402
+
+# The shared matplotlib style, as a parameter of every figure rule.
+STYLE = config_lib.style_settings(ROOT / "workflow" / "style.mplstyle")
 from rnnschur.beyond.registry import ANALYSES  # noqa: E402
 from rnnschur.training.constructions import CONSTRUCTIONS  # noqa: E402
 from rnnschur import external as external_names  # noqa: E402
@@ -103,34 +93,12 @@ TASKS = config["run_tasks"]
 NEUROGYM_CHECKED = Path(".snakemake") / "rnnschur_neurogym_checked.json"
 
 
-def _load_checked():
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        current = version("neurogym")
-    except PackageNotFoundError:
-        return {}
-    try:
-        saved = json.loads(NEUROGYM_CHECKED.read_text())
-    except (OSError, ValueError):
-        return {"version": current}
-    return saved if saved.get("version") == current else {"version": current}
-
-
-def _save_checked(checked):
-    try:
-        NEUROGYM_CHECKED.parent.mkdir(exist_ok=True)
-        NEUROGYM_CHECKED.write_text(json.dumps(checked, sort_keys=True))
-    except OSError:
-        pass  # a read-only working directory: check again next time
-
-
 def _neurogym_tasks():
     """Check each task that comes from NeuroGym (tasks.<name>.neurogym) and pass them to every
     job (rnnschur.tasks._neurogym.SPECS_VARIABLE); NeuroGym is imported here only if the
     config names one, and only for an env not checked before in this working directory."""
     blocks = [t for t, s in config["tasks"].items() if "neurogym" in s]
-    checked = _load_checked() if blocks else {}
+    checked = config_lib.load_checked(NEUROGYM_CHECKED) if blocks else {}
 
     def check_env(env, kwargs):
         from rnnschur.tasks._neurogym import check  # imports NeuroGym: a second or two
@@ -139,7 +107,7 @@ def _neurogym_tasks():
 
     specs = config_checked(check_neurogym, config, check_env, checked)
     if blocks:
-        _save_checked(checked)
+        config_lib.save_checked(NEUROGYM_CHECKED, checked)
     os.environ[neurogym_specs.SPECS_VARIABLE] = json.dumps(specs, sort_keys=True)
     return list(specs)
 
