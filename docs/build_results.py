@@ -536,6 +536,22 @@ def published_rows(published: list[str], header: str) -> list[str] | None:
     return rows
 
 
+def tables_of(lines: list[str]) -> list[tuple[str, list[str]]]:
+    """(header, rows) of every Markdown table in ``lines`` (a table file may hold several,
+    with prose between them)."""
+    tables, k = [], 0
+    while k < len(lines):
+        if lines[k].startswith("|") and k + 1 < len(lines) and lines[k + 1].startswith("|---"):
+            header, k, rows = lines[k], k + 2, []
+            while k < len(lines) and lines[k].startswith("|"):
+                rows.append(lines[k])
+                k += 1
+            tables.append((header, rows))
+        else:
+            k += 1
+    return tables
+
+
 def row_difference(mine: str, theirs: str) -> str:
     """How two table rows differ: the largest absolute difference of their numbers, or the
     cells that differ where the numbers cannot be paired."""
@@ -561,24 +577,23 @@ def check(folder: Path, document: Path) -> int:
         if not path.is_file():
             print(f"{name}: not in {folder}/tables (not compared)")
             continue
-        lines = path.read_text().strip().splitlines()
-        theirs = published_rows(published, lines[0])
-        if theirs is None:
-            print(f"{name}: its header is not in {document} (another configuration?)")
-            differing += 1
-            continue
-        mine = lines[2:]
-        compared += len(mine)
-        for k, row in enumerate(mine):
-            other = theirs[k] if k < len(theirs) else None
-            if row != other:
+        for header, mine in tables_of(path.read_text().splitlines()):
+            theirs = published_rows(published, header)
+            if theirs is None:
+                print(f"{name}: its header is not in {document} (another configuration?)")
                 differing += 1
-                where = row.split("|")[1].strip() if row.count("|") > 1 else row
-                detail = row_difference(row, other) if other else "not published"
-                print(f"{name} row {k + 1} ({where}): {detail}")
-        if len(theirs) > len(mine):
-            differing += len(theirs) - len(mine)
-            print(f"{name}: {len(theirs) - len(mine)} published rows missing from the run")
+                continue
+            compared += len(mine)
+            for k, row in enumerate(mine):
+                other = theirs[k] if k < len(theirs) else None
+                if row != other:
+                    differing += 1
+                    where = row.split("|")[1].strip() if row.count("|") > 1 else row
+                    detail = row_difference(row, other) if other else "not published"
+                    print(f"{name} row {k + 1} ({where}): {detail}")
+            if len(theirs) > len(mine):
+                differing += len(theirs) - len(mine)
+                print(f"{name}: {len(theirs) - len(mine)} published rows missing from the run")
     verdict = "equal" if differing == 0 else f"{differing} rows differ"
     print(f"{verdict} ({compared} rows compared with {document})")
     return differing

@@ -36,6 +36,23 @@ def test_check_reports_equal_and_the_row_that_differs(tmp_path, capsys):
     assert "1 rows differ" in out
 
 
+def test_a_table_file_with_two_tables_is_checked_table_by_table(tmp_path, capsys):
+    """gap_ranking.md: the ranking, a sentence, then the claims under the nearest three."""
+    first = ["| rank | variation |", "|---|---|", "| 1 | near |"]
+    second = ["| claim | near |", "|---|---|", "| a > b | 3/3 holds |"]
+    document = tmp_path / "results.md"
+    document.write_text("\n".join([*first, "", "prose", "", *second]) + "\n")
+    run = tmp_path / "run"
+    (run / "tables").mkdir(parents=True)
+    table = run / "tables" / "gap_ranking.md"
+    table.write_text("\n".join([*first, "", "The claims:", "", *second]) + "\n")
+    assert build_results.check(run, document) == 0
+    assert "equal (2 rows compared" in capsys.readouterr().out
+    table.write_text("\n".join([*first, "", *second[:2], "| a > b | 2/3 inconclusive |"]))
+    assert build_results.check(run, document) == 1
+    assert "gap_ranking.md row 1 (a > b)" in capsys.readouterr().out
+
+
 def test_the_published_document_agrees_with_itself(tmp_path, capsys):
     """Every checked table of docs/results.md, written out as a run's table, checks equal."""
     lines = (REPO / "docs" / "results.md").read_text().splitlines()
