@@ -1,5 +1,7 @@
 """A wrong config is refused before any job starts, with a message naming the key."""
 
+import re
+
 import pytest
 
 from conftest import copy_workflow, snakemake
@@ -51,7 +53,7 @@ def test_refused_before_any_job(folder, name, text, expected):
 def test_task_missing_its_settings(tmp_path):
     folder = copy_workflow(tmp_path)
     config = (folder / "config.yaml").read_text()
-    head, _, _ = config.partition("  flip_flop:")
+    head = re.split(r"(?m)^  flip_flop:", config, maxsplit=1)[0]  # the task block, not a key
     (folder / "config.yaml").write_text(head)  # only the copy task is configured
     result = snakemake(folder, "-n", "--config", "results_dir=results/x")
     assert result.returncode != 0

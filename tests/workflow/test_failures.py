@@ -175,7 +175,7 @@ def test_threads_follow_the_rule_and_never_exceed_the_cores(interrupted):
         *(f"{rule}=2" for rule in bundles),
     )
     assert result.returncode == 0, result.stdout[-3000:]
-    intervals = set()  # one per job: a bundle writes its record into each model's log
+    intervals = set()  # one per job (a bundle of seeds: one log)
     for log in (folder / "results/threads/logs/train").rglob("*.log"):
         text = log.read_text()
         # NumPy's OpenBLAS (and torch, for the Cayley map) read OMP_NUM_THREADS when loaded

@@ -16,10 +16,7 @@ for _variation, _task, _block, _seeds in fidelity_bundles():
                 for kind, ext in (("weights", "npz"), ("meta", "json"))
             },
         log:
-            **{
-                f"seed{seed}": f"{R}/logs/fidelity/{_variation}/{_task}/seed{seed}.log"
-                for seed in _seeds
-            },
+            f"{R}/logs/fidelity/{_variation}/{_task}/b{_block}.log",
         benchmark:
             f"{R}/benchmarks/fidelity/{_variation}/{_task}/b{_block}.tsv"
         conda:

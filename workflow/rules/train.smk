@@ -18,10 +18,7 @@ for _task, _construction, _size, _block, _seeds in training_bundles():
         output:
             **trained_model_files(_task, _construction, _size, _seeds),
         log:
-            **{
-                f"seed{seed}": f"{R}/logs/train/{_task}/{_construction}/n{_size}/seed{seed}.log"
-                for seed in _seeds
-            },
+            f"{R}/logs/train/{_task}/{_construction}/n{_size}/b{_block}.log",
         benchmark:
             f"{R}/benchmarks/train/{_task}/{_construction}/n{_size}/b{_block}.tsv"
         conda:

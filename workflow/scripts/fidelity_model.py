@@ -54,5 +54,3 @@ for seed, name, model in zip(seeds, names, models, strict=True):
         },
     )
     print(f"{name}: {model.summary}", file=sys.stderr)
-for log in list(snakemake.log)[1:]:  # each model's own log: the bundle's record
-    io.save_text(log, open(snakemake.log[0]).read())

@@ -110,7 +110,7 @@ FIGURES = {
         caption=(
             "The gap study's variations ranked by their distance to the paper over its Figure 2 "
             "numbers (full-model FVU, ΔFVU and S_ΔT of flip-flop, sine and context, α = 0.9): "
-            "the mean over a variation's numbers of |log10(seed mean / the paper's value)|, in "
+            "the mean over a variation's numbers of abs(log10(seed mean / the paper's value)), in "
             "decades (0: every number equal; 1: every number 10× off; a value of the wrong sign "
             "counts 3). Markers: each task's own distance; white diamond: the ΔFVUs and S_ΔT "
             "alone (a variation stopped at the paper's FVU matches the full FVUs by its rule); "
