@@ -1,7 +1,9 @@
-"""Training of one RNN on one task: Adam on the masked mean squared error of eq. (2)'s output.
+"""Training of RNNs on one task, one model or a bundle of seeds as one computation: Adam on the
+masked mean squared error of eq. (2)'s output.
 
-Every random draw (initial weights, training batches) comes from one ``numpy.random.Generator``;
-on one machine the same seed gives the same weights bit for bit. The loop reads top to bottom:
+Every random draw of a model (initial weights, training batches) comes from its own
+``numpy.random.Generator``; on one machine the same seed gives the same weights bit for bit,
+alone or in a bundle. The loop reads top to bottom:
 draw a batch, roll out, step, adjust the learning rate and the curriculum, evaluate now and then
 on a validation set drawn from the same generator, stop early at the target score, and score
 the final weights on the fixed held-out set. The weights at initialisation and at every validation
@@ -245,13 +247,22 @@ class _Run:
     """One model of a bundle: its random stream, parameters, optimizer and where its run is
     (curriculum stage, log, checkpoints, the best validation, whether it stopped)."""
 
-    def __init__(self, rng, name, construction, n_hidden, N_x, N_y, settings, as_array, module):
-        self.rng, self.name, self.settings, self.module = rng, name, settings, module
+    def __init__(self, rng, name, construction, n_hidden, settings, as_array, module, task_params):
+        """Draw, in the order a model alone draws them: W_hh, W_xh and W_hy, the validation set;
+        the fixed training set (if any) is drawn at its first batch."""
+        self.rng, self.name, self.settings = rng, name, settings
+        N_x, N_y = module.dims(**task_params)
         self.recurrent = _Recurrent(_initial_W_hh(construction, rng, n_hidden, settings), as_array)
         self.W_xh, self.W_hy = map(as_array, _io_weights(rng, settings.io_init, N_x, n_hidden, N_y))
         self.optimizer = Adam([self.W_xh, self.W_hy, *self.recurrent.params])
-        self.stage, self.log, self.reached, self.best, self.step = 0, [], False, None, 0
-        self.done = False
+        self.validation = module.generate(rng, settings.n_validation, **task_params)
+        self.fixed_set = (
+            fixed_training_set(rng, module, task_params, settings)
+            if settings.train_set_batches is not None
+            else None
+        )
+        self.stage, self.log, self.checkpoints = 0, [], []
+        self.reached, self.best, self.step, self.done, self.was_final = False, None, 0, False, False
 
     def weights(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """float64 copies of W_xh, W_hh, W_hy."""
@@ -296,7 +307,6 @@ def train_bundle(
     """
     retain_freed_memory()  # each step's arrays reused, not faulted in again (speed only)
     module = tasks.get(task)
-    N_x, N_y = module.dims(**task_params)
     as_array = _array_maker(settings.device)
     if settings.train_set_batches is not None and settings.curriculum:
         raise ValueError(f"{names[0]}: a fixed training set cannot follow a curriculum")
@@ -322,15 +332,9 @@ def train_bundle(
 
     runs, start = [], time.perf_counter()
     for rng, name in zip(rngs, names, strict=True):
-        run = _Run(rng, name, construction, n_hidden, N_x, N_y, settings, as_array, module)
-        run.validation = module.generate(rng, settings.n_validation, **task_params)
+        run = _Run(rng, name, construction, n_hidden, settings, as_array, module, task_params)
         initial = run.weights()
-        run.checkpoints = [(0, evaluate(run.validation, initial)[0], initial)]
-        run.fixed_set = (
-            fixed_training_set(rng, module, task_params, settings)
-            if settings.train_set_batches is not None
-            else None
-        )
+        run.checkpoints.append((0, evaluate(run.validation, initial)[0], initial))
         runs.append(run)
 
     for step in range(1, settings.max_steps + 1):
