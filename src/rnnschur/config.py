@@ -157,6 +157,7 @@ def check_neurogym(config: dict, check_env: Callable, checked: dict) -> dict[str
 def _check_names(config: dict, neurogym_tasks: list[str]) -> None:
     """Every task and construction the config names is in its registry."""
     known = task_registry.names() + tuple(neurogym_tasks)
+    known += tuple(t for t in config["tasks"] if task_registry.task_of(t) in task_registry.names())
     places = [("run_tasks", config["run_tasks"]), ("tasks", list(config["tasks"]))]
     places += [
         (f"fidelity.variations.{name}.tasks", variation["tasks"])
@@ -267,6 +268,55 @@ def check(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
                 raise ConfigError(
                     f"config key fidelity.variations.{name} does not fit tasks.{task}: {error}"
                 ) from None
+
+
+def expand_atlas(config: dict) -> None:
+    """Make the coupling atlas's task blocks (config key ``atlas``): for every task of
+    ``atlas.tasks`` and description of ``atlas.descriptions`` a block ``<task>__<description>``
+    (:data:`rnnschur.tasks.INSTANCE`), the task's block with the description's ``model``, its
+    ``training`` changes, and the atlas's sizes, seeds and constructions; ``run_tasks`` becomes
+    those blocks, task-major. ConfigError naming the key of an atlas task without its block or
+    an unknown construction."""
+    atlas = config["atlas"]
+    for task in atlas["tasks"]:
+        if task not in config["tasks"]:
+            raise ConfigError(
+                f"config key atlas.tasks names {task!r}, but tasks.{task} is missing "
+                "(the atlas takes each task's generator, held-out trials and training from it)"
+            )
+    for task, constructions in atlas["task_constructions"].items():
+        if task not in config["tasks"]:
+            raise ConfigError(
+                f"config key atlas.task_constructions names {task!r}, which has no block in tasks"
+            )
+    for key, constructions in [("constructions", atlas["constructions"])] + [
+        (f"task_constructions.{t}", c) for t, c in atlas["task_constructions"].items()
+    ]:
+        unknown = [c for c in constructions if c not in CONSTRUCTIONS]
+        if unknown:
+            raise ConfigError(
+                f"config key atlas.{key} names the unknown construction {unknown[0]!r}; "
+                f"constructions: {list(CONSTRUCTIONS)}"
+            )
+    run = []
+    for task in atlas["tasks"]:
+        constructions = atlas["task_constructions"].get(task, atlas["constructions"])
+        for name, description in atlas["descriptions"].items():
+            block = copy.deepcopy(config["tasks"][task])
+            block["model"] = copy.deepcopy(description["model"])
+            block["training"] = {**block["training"], **description["training"]}
+            block["training_overrides"] = {
+                k: v for k, v in block["training_overrides"].items() if k in constructions
+            }
+            block.update(
+                sizes=list(atlas["sizes"]),
+                seeds=list(atlas["seeds"]),
+                constructions=list(constructions),
+            )
+            instance = f"{task}{task_registry.INSTANCE}{name}"
+            config["tasks"][instance] = block
+            run.append(instance)
+    config["run_tasks"] = run
 
 
 def training_settings(config: dict, task: str, construction: str) -> dict:

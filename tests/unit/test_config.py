@@ -45,7 +45,7 @@ CASES = [
     (
         "unknown key",
         "alhpa: 0.9\n",
-        "config key alhpa: not a key here ('alhpa' was unexpected); close: ['alpha']",
+        "config key alhpa: not a key here ('alhpa' was unexpected); close: ['alpha', 'atlas']",
     ),
     ("wrong type", "alpha: high\n", "config key alpha: "),
     ("alpha zero", "alpha: 0\nalpha_grid: [0, 0.9]\n", "alpha"),

@@ -70,6 +70,10 @@ if config.get("preset"):
 SCHEMA = read_schema(ROOT / "workflow" / "schemas" / "config.schema.yaml")
 config_checked(check_schema, config, SCHEMA)  # one line naming the key (and close ones)
 validate(config, "../schemas/config.schema.yaml")  # fills in the schema's defaults
+# The coupling atlas: one task block per task and network description (run_tasks becomes them).
+if config.get("atlas"):
+    config_checked(config_lib.expand_atlas, config)
+    validate(config, "../schemas/config.schema.yaml")  # the new blocks' defaults
 
 # Portable bits (config key numerics): every job, local or on a cluster node, inherits the pinned
 # kernel choice from this environment (a library reads it when a job's process loads it).
@@ -373,7 +377,7 @@ def all_targets():
 
 
 wildcard_constraints:
-    task="|".join(task_registry.names() + tuple(NEUROGYM_TASKS)),
+    task="|".join(dict.fromkeys(task_registry.names() + tuple(NEUROGYM_TASKS) + tuple(TASKS))),
     construction="|".join(CONSTRUCTIONS),
     size=r"\d+",
     seed=r"\d+",

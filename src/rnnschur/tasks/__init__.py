@@ -54,6 +54,18 @@ class Batch:
         return np.broadcast_to(self.mask[..., None], self.targets.shape)
 
 
+INSTANCE = "__"
+"""The separator of an instance's name: a task block named ``<task>__<label>`` is task
+``<task>`` under a label of its own (the coupling atlas's network descriptions: one block per
+task and description). It has the task's generator and held-out trials, and its own models."""
+
+
+def task_of(name: str) -> str:
+    """The task a task block stands for: ``<task>`` of an instance ``<task>__<label>``, else
+    ``name`` itself."""
+    return name.partition(INSTANCE)[0]
+
+
 @functools.cache
 def names() -> tuple[str, ...]:
     """Every task: the names of this package's modules (read once)."""
@@ -65,8 +77,8 @@ def names() -> tuple[str, ...]:
 def get(name: str) -> ModuleType:
     """The generator module of task ``name``, or the adapter of a NeuroGym task of this run
     (:mod:`rnnschur.tasks._neurogym`), which has the same interface."""
-    if name in names():
-        return importlib.import_module(f"{__name__}.{name}")
+    if task_of(name) in names():
+        return importlib.import_module(f"{__name__}.{task_of(name)}")
     from rnnschur.tasks import _neurogym
 
     neurogym_task = _neurogym.task(name)
@@ -107,7 +119,8 @@ def window(length: int, start: np.ndarray, width) -> np.ndarray:
 
 def draw_heldout(name: str, n: int, base_seed: int, **generator) -> Batch:
     """The fixed held-out set of task ``name``: ``n`` trials from the generator with its
-    ``generator`` settings, drawn from the seed of (``base_seed``, "heldout", ``name``)."""
+    ``generator`` settings, drawn from the seed of (``base_seed``, "heldout", task) with task
+    :func:`task_of` ``name`` (an instance is scored on its task's trials)."""
     from rnnschur.seeds import job_rng
 
-    return get(name).generate(job_rng(base_seed, "heldout", name), n, **generator)
+    return get(name).generate(job_rng(base_seed, "heldout", task_of(name)), n, **generator)

@@ -205,9 +205,10 @@ def heldout_performance(name: str, base_seed: int, heldout: Batch, outputs: np.n
     """:func:`trial_performance` on the held-out set of the NeuroGym task ``name`` of this run
     (drawn by :func:`rnnschur.tasks.draw_heldout` from ``base_seed``)."""
     from rnnschur.seeds import job_rng
+    from rnnschur.tasks import task_of
 
     spec = task(name)
-    rng = job_rng(base_seed, "heldout", name)
+    rng = job_rng(base_seed, "heldout", task_of(name))
     return trial_performance(rng, len(heldout.inputs), spec.env, spec.kwargs, heldout, outputs)
 
 
