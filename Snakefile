@@ -26,6 +26,7 @@ include: "workflow/rules/beyond.smk"
 include: "workflow/rules/views.smk"
 include: "workflow/rules/aggregate.smk"
 include: "workflow/rules/fidelity.smk"
+include: "workflow/rules/atlas.smk"
 include: "workflow/rules/external.smk"
 include: "workflow/rules/figures.smk"
 

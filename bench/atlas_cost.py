@@ -85,8 +85,15 @@ def time_steps(config: dict, task: str, construction: str, size: int, steps: int
     dynamics = Dynamics.from_config(block["model"])
     start = time.perf_counter()
     train_bundle(
-        task, generator, construction, size, settings, [job_rng(0, "cost", 0)], heldout,
-        [task], dynamics,
+        task,
+        generator,
+        construction,
+        size,
+        settings,
+        [job_rng(0, "cost", 0)],
+        heldout,
+        [task],
+        dynamics,
     )
     return time.perf_counter() - start
 

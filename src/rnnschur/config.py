@@ -284,7 +284,7 @@ def expand_atlas(config: dict) -> None:
                 f"config key atlas.tasks names {task!r}, but tasks.{task} is missing "
                 "(the atlas takes each task's generator, held-out trials and training from it)"
             )
-    for task, constructions in atlas["task_constructions"].items():
+    for task in atlas["task_constructions"]:
         if task not in config["tasks"]:
             raise ConfigError(
                 f"config key atlas.task_constructions names {task!r}, which has no block in tasks"

@@ -225,11 +225,20 @@ def test_refused_naming_the_key(name, text, expected):
     assert "\n" not in str(refused.value)  # one line
 
 
+LAYERED = {
+    "leaky_relu": "leaky",
+    "neurogym_leaky": "neurogym_battery",
+    "atlas_published": "atlas",
+    "atlas_quick": "atlas",
+}
+"""The presets layered over another one, and that one."""
+
+
 def test_the_paper_config_and_every_preset_pass():
     for preset in sorted((REPO / "presets").glob("*.yaml")):
         layers = [yaml.safe_load(preset.read_text())]
-        if preset.stem in ("leaky_relu", "neurogym_leaky"):  # layered over another preset
-            base = "leaky" if preset.stem == "leaky_relu" else "neurogym_battery"
+        if preset.stem in LAYERED:  # layered over another preset
+            base = LAYERED[preset.stem]
             layers.insert(0, yaml.safe_load((REPO / "presets" / f"{base}.yaml").read_text()))
         config = merged(BASE, {})
         for layer in layers:

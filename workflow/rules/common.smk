@@ -339,6 +339,7 @@ def figure_names():
         "copy": "copy" in TASKS,
         "fvu": bool(FVU_TASKS),
         "gap study": bool(fidelity_files("{variation}{task}{seed}")),
+        "atlas": bool(config.get("atlas")),
     }
     names = [name for name, figure in FIGURE_REGISTRY.items() if meets[figure.needs]]
     if config["beyond_models"] != "none":
@@ -365,6 +366,8 @@ def all_targets():
         ]
     if "copy" in TASKS:
         tables += ["table1.csv", "table1.md"]
+    if config.get("atlas"):
+        tables += ["atlas.csv", "atlas.md", "atlas_readings.md"]
     if config["beyond_models"] != "none":
         for name, analysis in ANALYSES.items():
             tables += [f"{name}_summary.csv", f"{name}_summary.md"]
@@ -372,6 +375,7 @@ def all_targets():
     return (
         [f"{TABLES}/{t}" for t in tables]
         + [f"{FIGURES}/{name}.{ext}" for name in figure_names() for ext in ("pdf", "png")]
+        + ([f"{R}/atlas.html"] if config.get("atlas") else [])  # the atlas's one page
         + external
     )
 

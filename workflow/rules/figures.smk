@@ -15,7 +15,7 @@ for name, figure in FIGURE_REGISTRY.items():
             pdf=report(
                 f"{FIGURES}/{name}.pdf",
                 caption="../report/figure.rst",
-                category="Figures",
+                category="Atlas" if figure.needs == "atlas" else "Figures",
             ),
             png=f"{FIGURES}/{name}.png",
         log:

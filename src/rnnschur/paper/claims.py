@@ -553,6 +553,19 @@ def claims_markdown(table: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
+def block_harms(ablation: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    """The single coupling-block ablations at ``alpha`` with their ``harm``: accuracy or choice
+    lost (a score that is higher when better), FVU gained; and a ``learned`` column (every
+    model learned, where the table has none)."""
+    rows = ablation[
+        np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(COUPLING_BLOCKS)
+    ].copy()
+    rows["harm"] = np.where(rows["metric"] == "fvu", 1, -1) * rows["delta_score"]
+    if "learned" not in rows:
+        rows["learned"] = True
+    return rows
+
+
 def block_profile(
     ablation: pd.DataFrame, alpha: float, level: float, fragile_effect: float, min_models: int = 3
 ) -> pd.DataFrame:
@@ -565,13 +578,7 @@ def block_profile(
     *harmless* where it lies within ±``fragile_effect``, *empty* where no model's block has
     mass, :data:`rnnschur.learned.TOO_FEW` with fewer than ``min_models`` learned models, else
     *inconclusive*; ``n_learned`` of ``n_trained``."""
-    rows = ablation[
-        np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(COUPLING_BLOCKS)
-    ].copy()
-    # harm: accuracy or choice lost (higher is better), FVU gained
-    rows["harm"] = np.where(rows["metric"] == "fvu", 1, -1) * rows["delta_score"]
-    if "learned" not in rows:
-        rows["learned"] = True
+    rows = block_harms(ablation, alpha)
     out = []
     keys = ["task", "construction", "n_hidden", "subset"]
     for key, everyone in rows.groupby(keys, sort=False):

@@ -724,3 +724,121 @@ def text_clashes(fig: plt.Figure, tolerance: float = 1.0) -> list[str]:
             if width > tolerance and height > tolerance:
                 out.append(f"{a!r} overlaps {b!r}")
     return out
+
+
+def _atlas_rows(atlas: pd.DataFrame) -> pd.DataFrame:
+    """The atlas with a row label per task (and construction, where a task has several)."""
+    several = atlas.groupby("task")["construction"].transform("nunique") > 1
+    label = atlas["task"].where(~several, atlas["task"] + " · " + atlas["construction"])
+    return atlas.assign(row=label)
+
+
+def fig_atlas(atlas: pd.DataFrame) -> plt.Figure:
+    """The coupling atlas: one task × block heat map per network description (columns) and N_h
+    (rows) of the harm of removing the block (mean over the learned models; a symmetric log
+    colour scale), each cell marked with its verdict at the atlas's false-discovery rate (▲
+    fragile, ○ harmless, ? inconclusive, – empty); a group with too few learned models greyed
+    and marked ✕."""
+    atlas = _atlas_rows(atlas)
+    descriptions = list(dict.fromkeys(atlas["description"]))
+    sizes = sorted(atlas["n_hidden"].unique())
+    rows = list(dict.fromkeys(atlas["row"]))
+    limit = float(np.nanmax(np.abs(atlas["harm_mean"]))) if atlas["harm_mean"].notna().any() else 1
+    norm = matplotlib.colors.SymLogNorm(
+        linthresh=0.01, vmin=-max(limit, 0.02), vmax=max(limit, 0.02)
+    )
+    fig, axes = plt.subplots(
+        len(sizes),
+        len(descriptions),
+        figsize=(2.3 * len(descriptions) + 2.2, 0.32 * len(rows) * len(sizes) + 1.6),
+        squeeze=False,
+        layout="constrained",
+    )
+    image = None
+    for i, size in enumerate(sizes):
+        for j, description in enumerate(descriptions):
+            ax = axes[i, j]
+            part = atlas[(atlas["n_hidden"] == size) & (atlas["description"] == description)]
+            cells = part.set_index(["row", "block"])
+            harm = part.pivot_table(index="row", columns="block", values="harm_mean").reindex(
+                index=rows, columns=list(SINGLE_BLOCKS)
+            )
+            image = ax.imshow(harm.to_numpy(), cmap="RdBu_r", norm=norm, aspect="auto")
+            for r, row in enumerate(rows):
+                for b, block in enumerate(SINGLE_BLOCKS):
+                    if (row, block) not in cells.index:
+                        continue
+                    call = cells.loc[(row, block), "verdict"]
+                    value = harm.iloc[r, b]
+                    dark = np.isfinite(value) and abs(float(norm(value)) - 0.5) > 0.3
+                    if call == "too few learned models":
+                        ax.add_patch(Rectangle((b - 0.5, r - 0.5), 1, 1, color="0.82", zorder=2))
+                        dark = False
+                    ax.text(
+                        b,
+                        r,
+                        VERDICT_MARKS.get(call, ""),
+                        ha="center",
+                        va="center",
+                        fontsize=7,
+                        zorder=3,
+                        color="w" if dark else "k",
+                    )
+            ax.set_xticks(range(len(SINGLE_BLOCKS)), [label(b) for b in SINGLE_BLOCKS], fontsize=7)
+            ax.set_yticks(range(len(rows)), rows if j == 0 else [], fontsize=7)
+            ax.grid(False)
+            ax.set_title(f"{description}, N_h = {size}", fontsize=8)
+    fig.colorbar(image, ax=axes, label="harm of removing the block", shrink=0.6)
+    fig.suptitle(
+        "▲ fragile  ○ harmless  ? inconclusive  – empty  ✕ too few learned "
+        f"(FDR {atlas['fdr'].iloc[0]:g}, Benjamini–Hochberg over the atlas)",
+        fontsize=8,
+    )
+    return fig
+
+
+def fig_atlas_shift(atlas: pd.DataFrame) -> plt.Figure:
+    """How each block's harm moves between network descriptions, paired per task: one panel per
+    block (columns) and N_h (rows), the descriptions along x, one line per task joining its mean
+    harm under each (a symmetric log axis); a filled marker where the verdict is fragile, an
+    open one where harmless, a small dot otherwise; groups with too few learned models left
+    out."""
+    atlas = _atlas_rows(atlas)
+    descriptions = list(dict.fromkeys(atlas["description"]))
+    sizes = sorted(atlas["n_hidden"].unique())
+    rows = list(dict.fromkeys(atlas["row"]))
+    colours = dict(zip(rows, plt.cm.tab20(np.linspace(0, 1, max(len(rows), 2))), strict=False))
+    fig, axes = plt.subplots(
+        len(sizes),
+        len(SINGLE_BLOCKS),
+        figsize=(12, 3.4 * len(sizes) + 0.8),
+        squeeze=False,
+        sharey=True,
+        layout="constrained",
+    )
+    x = {d: k for k, d in enumerate(descriptions)}
+    for i, size in enumerate(sizes):
+        for j, block in enumerate(SINGLE_BLOCKS):
+            ax = axes[i, j]
+            part = atlas[(atlas["n_hidden"] == size) & (atlas["block"] == block)]
+            part = part[part["verdict"] != "too few learned models"]
+            for row, line in part.groupby("row", sort=False):
+                line = line.sort_values("description", key=lambda d: d.map(x))
+                xs = line["description"].map(x).to_numpy()
+                ax.plot(xs, line["harm_mean"], color=colours[row], lw=1, alpha=0.8, label=row)
+                for xv, yv, call in zip(xs, line["harm_mean"], line["verdict"], strict=True):
+                    style = {
+                        "fragile": dict(marker="o", ms=5, mfc=colours[row]),
+                        "harmless": dict(marker="o", ms=5, mfc="white"),
+                    }.get(call, dict(marker=".", ms=3, mfc=colours[row]))
+                    ax.plot([xv], [yv], color=colours[row], ls="none", **style)
+            ax.axhline(0, color="0.5", lw=0.6)
+            ax.set_yscale("symlog", linthresh=0.01)
+            ax.set_xticks(range(len(descriptions)), descriptions, rotation=20, fontsize=7)
+            ax.set_title(f"{label(block)}, N_h = {size}", fontsize=9)
+            if j == 0:
+                ax.set_ylabel("harm of removing the block")
+    handles, names = axes[0, 0].get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, names, loc="outside right upper", fontsize=7, title="task")
+    return fig

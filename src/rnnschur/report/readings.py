@@ -422,3 +422,137 @@ def checkpoint_reading(summary: pd.DataFrame) -> str:
         "Scores of the full and each ablated model, at the first milestone checkpoint → at the "
         "kept one: " + " ".join(sentences)
     )
+
+
+UNIVERSAL = 0.9
+"""A block is universal in the atlas when one verdict holds in at least this share of its
+decided groups, at least half of its groups with enough learned models are decided, and the
+verdict holds in at least half of the atlas's tasks (two at least)."""
+
+
+def _task_label(task: str, construction: str, constructions: set[str]) -> str:
+    """A task's name, with its construction where the atlas trains it with more than one."""
+    return f"{task} ({construction})" if len(constructions) > 1 else task
+
+
+def atlas_reading(atlas: pd.DataFrame) -> str:
+    """What the coupling atlas (``atlas.csv``) says, in sentences with their counts: per block
+    whether it is fragile or harmless nearly everywhere (*universal*, :data:`UNIVERSAL`) or
+    depends on the
+    task (*task-restricted*: some tasks fragile, others harmless); how often a verdict changes
+    between the first description and each other one, and between the sizes, for the same
+    task; the groups whose models did not learn; how many rows the multiplicity control left
+    undecided. A group is one task, construction, description and N_h."""
+    if atlas.empty:
+        return "The atlas has no rows: the run trained no model."
+    out = []
+    fdr, tests = float(atlas["fdr"].iloc[0]), int(atlas["tests"].iloc[0])
+    decided = atlas["verdict"].isin(["fragile", "harmless"])
+    alone = atlas["row_verdict"].isin(["fragile", "harmless"])
+    out.append(
+        f"Verdicts at a false-discovery rate of {fdr:g} over the atlas's {tests} tests "
+        f"(Benjamini–Hochberg): {int(decided.sum())} of {len(atlas)} rows are decided; their own "
+        f"intervals alone would decide {int(alone.sum())}."
+    )
+    constructions = {t: set(rows["construction"]) for t, rows in atlas.groupby("task", sort=False)}
+    atlas = atlas.assign(
+        label=[
+            _task_label(t, c, constructions[t])
+            for t, c in zip(atlas["task"], atlas["construction"], strict=True)
+        ]
+    )
+    for block, name in BLOCK_NAMES.items():
+        rows = atlas[atlas["block"] == block]
+        if rows.empty:
+            continue
+        counts = rows["verdict"].value_counts()
+        n_fragile, n_harmless = int(counts.get("fragile", 0)), int(counts.get("harmless", 0))
+        able = rows[~rows["verdict"].isin([TOO_FEW, "empty"])]
+        n_decided = n_fragile + n_harmless
+        tally = _join([f"{v} in {int(counts[v])}" for v in VERDICTS if counts.get(v, 0) > 0])
+        sentence = f"{name}: {tally} of its {len(rows)} groups"
+        fragile_tasks = list(dict.fromkeys(rows.loc[rows["verdict"] == "fragile", "label"]))
+        harmless_tasks = list(dict.fromkeys(rows.loc[rows["verdict"] == "harmless", "label"]))
+        lead, share = (
+            ("fragile", n_fragile) if n_fragile >= n_harmless else ("harmless", n_harmless)
+        )
+        n_tasks = rows["label"].nunique()
+        spread = rows.loc[rows["verdict"] == lead, "label"].nunique()
+        if (
+            n_decided
+            and share >= UNIVERSAL * n_decided
+            and n_decided >= 0.5 * len(able)
+            and spread >= max(2, n_tasks / 2)
+        ):
+            others = harmless_tasks if lead == "fragile" else fragile_tasks
+            sentence += (
+                f" — universal: {lead} in {share} of the {n_decided} decided "
+                f"({share / n_decided:.0%}; decided in {n_decided} of the {len(able)} with "
+                "enough learned models)"
+            )
+            if others:
+                sentence += f", the exceptions in {_join(others)}"
+        elif n_fragile and n_harmless:
+            sentence += (
+                f" — task-restricted: fragile in {_count(len(fragile_tasks), 'task')} "
+                f"({_join(fragile_tasks)}), harmless in {_count(len(harmless_tasks), 'task')} "
+                f"({_join(harmless_tasks)})"
+            )
+            both = [t for t in fragile_tasks if t in harmless_tasks]
+            if both:
+                sentence += f"; {_join(both)} in both, by description or size"
+        else:
+            sentence += f" — neither universal nor task-restricted ({n_decided} decided)"
+        out.append(sentence + ".")
+    out += _atlas_changes(atlas, "description", "under", "as")
+    out += _atlas_changes(atlas, "n_hidden", "at N_h =", "at N_h =")
+    short = atlas[atlas["verdict"] == TOO_FEW].drop_duplicates(["label", "description", "n_hidden"])
+    if len(short):
+        which = [
+            f"{r.label} · {r.description} · N_h {r.n_hidden} ({r.n_learned}/{r.n_trained})"
+            for r in short.itertuples()
+        ]
+        n_groups = atlas.drop_duplicates(["label", "description", "n_hidden"]).shape[0]
+        out.append(
+            f"Too few models learned for a verdict in {len(short)} of the {n_groups} groups "
+            f"({_join(which)} learned): their cells say so and enter no count above."
+        )
+    return "\n\n".join(out) + "\n"
+
+
+def _atlas_changes(atlas: pd.DataFrame, column: str, before: str, after: str) -> list[str]:
+    """Per value of ``column`` after the first: for how many (task, block, other keys) decided
+    under both the verdict is the same as under the first value, and which changed."""
+    values = list(dict.fromkeys(atlas[column]))
+    if len(values) < 2:
+        return []
+    others = [c for c in ("label", "description", "n_hidden") if c != column]
+    decided = atlas[atlas["verdict"].isin(["fragile", "harmless"])]
+    first = decided[decided[column] == values[0]].set_index(others + ["block"])["verdict"]
+    words = dict(zip(atlas[column], atlas.get("words", atlas[column]), strict=False))
+    sentences = []
+    for value in values[1:]:
+        now = decided[decided[column] == value].set_index(others + ["block"])["verdict"]
+        both = first.index.intersection(now.index)
+        if len(both) == 0:
+            sentences.append(
+                f"No row is decided both {before} {_word(values[0], column, words)} and "
+                f"{after} {_word(value, column, words)}."
+            )
+            continue
+        changed = [k for k in both if first[k] != now[k]]
+        text = (
+            f"{after.capitalize()} {_word(value, column, words)} against "
+            f"{_word(values[0], column, words)}: of the {len(both)} rows decided under both, "
+            f"{len(both) - len(changed)} keep their verdict and {len(changed)} change"
+        )
+        if changed:
+            shown = [f"{k[0]} {BLOCK_NAMES[k[-1]]} {first[k]} → {now[k]}" for k in changed[:6]]
+            more = f" and {len(changed) - 6} more" if len(changed) > 6 else ""
+            text += f" ({', '.join(shown)}{more})"
+        sentences.append(text + ".")
+    return sentences
+
+
+def _word(value, column: str, words: dict) -> str:
+    return str(value) if column == "n_hidden" else words.get(value, str(value))

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-NEEDS = ("models", "copy", "fvu", "gap study")
-"""When a run draws a figure: it trains any model, the copy task, a task scored by FVU, or runs
-the gap study."""
+NEEDS = ("models", "copy", "fvu", "gap study", "atlas")
+"""When a run draws a figure: it trains any model, the copy task, a task scored by FVU, runs
+the gap study, or builds the coupling atlas (config key ``atlas``)."""
 
 
 @dataclass(frozen=True)
@@ -118,5 +118,29 @@ FIGURES = {
             "tasks compared like with like)."
         ),
         needs="gap study",
+    ),
+    "fig_atlas": Figure(
+        tables={"atlas": "atlas"},
+        caption=(
+            "The coupling atlas: for each network description (columns) and N_h (rows), the "
+            "harm of removing each coupling block (T_RR, T_C→R, T_CC) at alpha in every task, "
+            "mean over the models that learned (accuracy or choice lost, FVU gained; red: "
+            "harmful; a symmetric log scale, linear within ±0.01). Marks: the verdict decided "
+            "over the whole atlas at its false-discovery rate (Benjamini–Hochberg): ▲ fragile, "
+            "○ harmless (the equivalence test), ? inconclusive, – empty; grey ✕: too few models "
+            "learned for a verdict."
+        ),
+        needs="atlas",
+    ),
+    "fig_atlas_shift": Figure(
+        tables={"atlas": "atlas"},
+        caption=(
+            "How each block's harm moves between network descriptions, paired per task: one "
+            "line per task through its mean harm under each description (a symmetric log axis, "
+            "linear within ±0.01); filled marker: fragile, open: harmless, dot: inconclusive or "
+            "empty, at the atlas's false-discovery rate. Groups with too few learned models are "
+            "left out."
+        ),
+        needs="atlas",
     ),
 }

@@ -1,0 +1,376 @@
+"""The coupling atlas: its preset, its task instances, its multiplicity control, its verdicts
+on planted ablation tables, its sentences and its page (in a real browser)."""
+
+import itertools
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+from scipy import stats
+from snakemake.utils import update_config
+
+from rnnschur import config as config_lib
+from rnnschur import tasks
+from rnnschur.beyond.atlas import (
+    atlas_markdown,
+    atlas_table,
+    benjamini_hochberg,
+    p_fragile,
+    split_instance,
+)
+from rnnschur.learned import TOO_FEW
+from rnnschur.report.page import atlas_page
+from rnnschur.report.readings import atlas_reading
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMA = config_lib.read_schema(REPO / "workflow" / "schemas" / "config.schema.yaml")
+
+
+def preset(*names: str) -> dict:
+    """config.yaml with the presets layered in order, defaults filled (the workflow's order)."""
+    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    for name in names:
+        update_config(config, yaml.safe_load((REPO / "presets" / f"{name}.yaml").read_text()))
+    return config_lib.with_defaults(config, SCHEMA)
+
+
+# The preset
+
+
+def test_the_preset_plans_every_task_description_size_and_seed():
+    config = preset("atlas")
+    config_lib.expand_atlas(config)
+    atlas = config["atlas"]
+    assert len(atlas["tasks"]) == 14 and len(atlas["descriptions"]) == 4
+    assert len(config["run_tasks"]) == 14 * 4
+    models = [
+        (t, k, n, s)
+        for t in config["run_tasks"]
+        for k in config["tasks"][t]["constructions"]
+        for n in config["tasks"][t]["sizes"]
+        for s in config["tasks"][t]["seeds"]
+    ]
+    dense = [m for m in models if m[1] == "dense_orthogonal"]
+    cayley = [m for m in models if m[1] == "cayley"]
+    assert len(dense) == 14 * 4 * 2 * 10 == 1120
+    assert len(cayley) == 4 * 2 * 10 and {tasks.task_of(m[0]) for m in cayley} == {"copy"}
+    assert len(set(models)) == len(models) == 1200
+
+
+def test_the_preset_takes_its_tasks_from_their_own_presets():
+    """Each task block of presets/atlas.yaml is the block of the preset it comes from."""
+    atlas = yaml.safe_load((REPO / "presets" / "atlas.yaml").read_text())["tasks"]
+    for source in ("more_tasks", "neurogym_battery"):
+        theirs = yaml.safe_load((REPO / "presets" / f"{source}.yaml").read_text())["tasks"]
+        for task, block in theirs.items():
+            assert atlas[task] == block, (source, task)
+    paper = yaml.safe_load((REPO / "config.yaml").read_text())["tasks"]
+    assert set(atlas) | set(paper) >= set(
+        yaml.safe_load((REPO / "presets" / "atlas.yaml").read_text())["atlas"]["tasks"]
+    )
+
+
+def test_an_instance_is_its_task_under_a_description():
+    config = preset("atlas")
+    config_lib.expand_atlas(config)
+    block = config["tasks"]["flip_flop__leaky_relu"]
+    assert block["model"] == {"dynamics": "leaky", "leak": 0.2, "nonlinearity": "relu"}
+    assert block["generator"] == config["tasks"]["flip_flop"]["generator"]
+    schuessler = config["tasks"]["sine__schuessler"]["training"]
+    assert schuessler["io_init"] == "oblique" and schuessler["hidden_noise"] == 0.05
+    assert schuessler["max_steps"] == config["tasks"]["sine"]["training"]["max_steps"]
+    assert config["tasks"]["sine"]["training"].get("hidden_noise", 0.0) == 0.0  # its own kept
+    assert tasks.task_of("flip_flop__leaky_relu") == "flip_flop"
+    assert tasks.get("flip_flop__leaky_relu") is tasks.get("flip_flop")
+    assert split_instance("go_nogo__schuessler") == ("go_nogo", "schuessler")
+    assert split_instance("flip_flop") == ("flip_flop", "")
+
+
+def test_an_instance_is_scored_on_its_tasks_heldout_trials():
+    generator = {"n_bits": 2, "length": 12}
+    ours = tasks.draw_heldout("flip_flop__leaky_tanh", 16, 7, **generator)
+    theirs = tasks.draw_heldout("flip_flop", 16, 7, **generator)
+    np.testing.assert_array_equal(ours.inputs, theirs.inputs)
+    np.testing.assert_array_equal(ours.targets, theirs.targets)
+
+
+@pytest.mark.parametrize(
+    "change, key",
+    [
+        ({"tasks": ["flip_flop", "no_such_task"]}, "atlas.tasks names 'no_such_task'"),
+        ({"constructions": ["dense_orthogonl"]}, "atlas.constructions names the unknown"),
+        ({"task_constructions": {"nothing": ["cayley"]}}, "atlas.task_constructions names"),
+    ],
+)
+def test_a_wrong_atlas_is_refused_naming_the_key(change, key):
+    config = preset("atlas")
+    config["atlas"].update(change)
+    with pytest.raises(config_lib.ConfigError, match=key):
+        config_lib.expand_atlas(config)
+
+
+def test_a_misspelt_description_key_is_refused_by_the_schema():
+    config = preset("atlas")
+    config["atlas"]["descriptions"]["leaky_tanh"]["modle"] = {}
+    with pytest.raises(config_lib.ConfigError, match="atlas.descriptions.leaky_tanh.modle"):
+        config_lib.check_schema(config, SCHEMA)
+
+
+# Multiplicity control
+
+
+def bh_by_definition(p):
+    """q_i = min over j with p_j >= p_i of m p_j / rank_j (ties ranked by position)."""
+    p = np.asarray(p, float)
+    ok = np.flatnonzero(np.isfinite(p))
+    m = len(ok)
+    order = sorted(ok, key=lambda i: (p[i], i))
+    rank = {i: r + 1 for r, i in enumerate(order)}
+    q = np.full(len(p), np.nan)
+    for i in ok:
+        q[i] = min(1.0, min(m * p[j] / rank[j] for j in ok if rank[j] >= rank[i]))
+    return q
+
+
+def test_benjamini_hochberg_by_hand():
+    q = benjamini_hochberg([0.01, 0.04, 0.03, 0.005, np.nan])
+    # sorted 0.005, 0.01, 0.03, 0.04: 4p/rank = 0.02, 0.02, 0.04, 0.04
+    np.testing.assert_allclose(q[:4], [0.02, 0.04, 0.04, 0.02])
+    assert np.isnan(q[4])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_benjamini_hochberg_is_its_definition(seed):
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(0, 1, rng.integers(1, 30)) ** 3
+    p[rng.uniform(size=len(p)) < 0.2] = np.nan
+    p[: len(p) // 3] = np.round(p[: len(p) // 3], 1)  # ties
+    np.testing.assert_allclose(benjamini_hochberg(p), bh_by_definition(p), equal_nan=True)
+
+
+def test_p_fragile_is_the_one_sided_t_test():
+    harm = np.array([0.5, 0.6, 0.75, 0.4])
+    expected = stats.ttest_1samp(harm, 0.1, alternative="greater").pvalue
+    assert p_fragile(harm, 0.1) == pytest.approx(expected, rel=1e-10)
+    assert p_fragile(np.array([0.3, 0.3]), 0.1) == 0.0
+    assert np.isnan(p_fragile(np.array([0.3]), 0.1))
+
+
+# Verdicts on planted ablation tables
+
+
+def planted_ablation(groups: dict[str, dict]) -> pd.DataFrame:
+    """Ablation rows of a choice-scored task: per instance name, its per-seed harms of each
+    block (``{"T_RR": [...], ...}``) and which seeds learned (``learned``, default all)."""
+    rows = []
+    for name, planted in groups.items():
+        learned = planted.get("learned")
+        for block in ("T_RR", "T_CR", "T_CC"):
+            for seed, harm in enumerate(planted[block]):
+                rows.append(
+                    {
+                        "task": name,
+                        "construction": "dense_orthogonal",
+                        "n_hidden": 64,
+                        "seed": seed,
+                        "alpha": 0.9,
+                        "subset": block,
+                        "metric": "choice",
+                        "delta_score": -harm,  # choice lost
+                        "mass_removed": 0.0 if planted.get("empty") == block else 0.2,
+                        "stabilizer": False,
+                        "learned": True if learned is None else learned[seed],
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+FRAGILE = [0.50, 0.55, 0.60, 0.52, 0.58]
+HARMLESS = [0.001, -0.002, 0.0, 0.002, 0.001]
+NOISY = [0.3, -0.2, 0.5, 0.0, 0.9]
+# Each alone decided by its own 95 % interval, [0.101, 0.149] just above 0.1; one-sided p ≈ 0.02.
+MARGINAL = [0.115, 0.125, 0.135, 0.11, 0.14]
+
+
+def table(groups, **kw):
+    settings = dict(alpha=0.9, level=0.05, fragile_effect=0.1, fdr=0.05, min_models=3)
+    settings.update(kw)
+    return atlas_table(planted_ablation(groups), words={"d1": "one", "d2": "two"}, **settings)
+
+
+def test_planted_verdicts_come_out():
+    atlas = table(
+        {
+            "a__d1": {"T_RR": FRAGILE, "T_CR": HARMLESS, "T_CC": NOISY},
+            "a__d2": {"T_RR": FRAGILE, "T_CR": FRAGILE, "T_CC": HARMLESS, "empty": "T_CC"},
+            "b__d1": {
+                "T_RR": FRAGILE,
+                "T_CR": FRAGILE,
+                "T_CC": FRAGILE,
+                "learned": [True, True, False, False, False],
+            },
+        }
+    )
+    call = atlas.set_index(["task", "description", "block"])["verdict"]
+    assert call[("a", "d1", "T_RR")] == "fragile"
+    assert call[("a", "d1", "T_CR")] == "harmless"
+    assert call[("a", "d1", "T_CC")] == "inconclusive"
+    assert call[("a", "d2", "T_CR")] == "fragile"
+    assert call[("a", "d2", "T_CC")] == "empty"
+    assert (atlas.loc[atlas["task"] == "b", "verdict"] == TOO_FEW).all()
+    assert (atlas.loc[atlas["task"] == "b", ["n_learned", "n_trained"]] == [2, 5]).all().all()
+    # two tests per decidable row: a's five blocks with mass
+    assert atlas["tests"].iloc[0] == 2 * 5
+    assert set(atlas["words"]) == {"one", "two"}
+    markdown = atlas_markdown(atlas)
+    assert "Benjamini–Hochberg" in markdown and markdown.count("\n| a |") == 2
+
+
+def test_the_multiplicity_control_undecides_a_marginal_row_among_many():
+    alone = table({"a__d1": {"T_RR": MARGINAL, "T_CR": FRAGILE, "T_CC": FRAGILE}})
+    marginal = alone.set_index("block").loc["T_RR"]
+    assert marginal["row_verdict"] == "fragile" and marginal["verdict"] == "fragile"
+    # the same row among 30 noisy rows: its own interval still says fragile, the atlas does not
+    many = {"a__d1": {"T_RR": MARGINAL, "T_CR": FRAGILE, "T_CC": FRAGILE}}
+    many |= {f"n{k}__d1": {"T_RR": NOISY, "T_CR": NOISY, "T_CC": NOISY} for k in range(10)}
+    crowded = table(many)
+    row = crowded.set_index(["task", "block"]).loc[("a", "T_RR")]
+    assert row["row_verdict"] == "fragile"
+    assert row["q_fragile"] > 0.05 and row["verdict"] == "inconclusive"
+    assert row["p_fragile"] == pytest.approx(marginal["p_fragile"])
+    # a strongly fragile row stays decided
+    assert crowded.set_index(["task", "block"]).loc[("a", "T_CC"), "verdict"] == "fragile"
+
+
+# Sentences
+
+
+def reading_table(verdicts: dict) -> pd.DataFrame:
+    """A planted atlas: {(task, description): {block: verdict}} at N_h 64."""
+    rows = []
+    for (task, description), blocks in verdicts.items():
+        for block, verdict in blocks.items():
+            rows.append(
+                {
+                    "task": task,
+                    "description": description,
+                    "words": description,
+                    "construction": "dense_orthogonal",
+                    "n_hidden": 64,
+                    "block": block,
+                    "n_trained": 5,
+                    "n_learned": 1 if verdict == TOO_FEW else 5,
+                    "verdict": verdict,
+                    "row_verdict": verdict,
+                    "fdr": 0.05,
+                    "tests": 40,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_the_sentences_count_what_the_table_says():
+    tasks_ = [f"t{k}" for k in range(6)]
+    verdicts = {}
+    for k, task in enumerate(tasks_):
+        for description in ("first", "second"):
+            verdicts[(task, description)] = {
+                "T_RR": "fragile",  # fragile everywhere: universal
+                "T_CR": "fragile" if k < 3 else "harmless",  # by task: task-restricted
+                "T_CC": "harmless" if description == "first" else "fragile",  # by description
+            }
+    verdicts[("t5", "second")] = dict.fromkeys(("T_RR", "T_CR", "T_CC"), TOO_FEW)
+    text = atlas_reading(reading_table(verdicts))
+    lines = text.split("\n\n")
+    rr = next(line for line in lines if line.startswith("−T_RR"))
+    assert "universal: fragile in 11 of the 11 decided" in rr
+    cr = next(line for line in lines if line.startswith("−T_C→R"))
+    assert "task-restricted: fragile in 3 tasks (t0, t1 and t2)" in cr
+    assert "harmless in 3 tasks (t3, t4 and t5)" in cr
+    change = next(line for line in lines if line.startswith("As second"))
+    # decided under both: t0..t4, 3 blocks = 15; T_CC changes in each of the 5 tasks
+    assert "of the 15 rows decided under both, 10 keep their verdict and 5 change" in change
+    assert "t0 −T_CC harmless → fragile" in change
+    assert "in 1 of the 12 groups (t5 · second · N_h 64 (1/5) learned)" in text
+
+
+def test_a_block_decided_in_one_task_is_not_called_universal():
+    verdicts = {("t0", "d"): {"T_CC": "fragile"}, ("t1", "d"): {"T_CC": "inconclusive"}}
+    verdicts |= {(f"t{k}", "d"): {"T_CC": TOO_FEW} for k in range(2, 6)}
+    text = atlas_reading(reading_table(verdicts))
+    assert "universal:" not in text and "neither universal nor task-restricted" in text
+
+
+# The page, in a real browser
+
+
+def chromium() -> str | None:
+    return next(
+        (
+            shutil.which(n)
+            for n in ("chromium", "chromium-browser", "google-chrome")
+            if shutil.which(n)
+        ),
+        None,
+    )
+
+
+def test_the_page_holds_the_readings_the_figures_and_every_row():
+    atlas = table({"a__d1": {"T_RR": FRAGILE, "T_CR": HARMLESS, "T_CC": NOISY}})
+    page = atlas_page(atlas, "First.\n\nSecond <b>.", {"fig_atlas": ("A caption", b"\x89PNG")})
+    assert page.count("<tr>") == 1 + len(atlas)
+    assert "<p>Second &lt;b&gt;.</p>" in page and "A caption" in page
+    assert "data:image/png;base64,iVBORw" in page
+
+
+@pytest.mark.skipif(
+    chromium() is None and not os.environ.get("RNNSCHUR_REQUIRE_BROWSER"),
+    reason="no Chromium here (CI installs it and sets RNNSCHUR_REQUIRE_BROWSER)",
+)
+def test_the_page_loads_sorts_and_shows_its_figures_in_chromium(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from rnnschur.report import figures
+
+    groups = {
+        f"{t}__{d}": {"T_RR": FRAGILE, "T_CR": HARMLESS, "T_CC": NOISY}
+        for t, d in itertools.product(["a", "b"], ["d1", "d2"])
+    }
+    groups["b__d2"]["T_CC"] = [h * 3 for h in FRAGILE]
+    atlas = table(groups)
+    pngs = {}
+    for name in ("fig_atlas", "fig_atlas_shift"):
+        fig = getattr(figures, name)(atlas)
+        figures.save(fig, [str(tmp_path / f"{name}.pdf"), str(tmp_path / f"{name}.png")])
+        pngs[name] = ("caption", (tmp_path / f"{name}.png").read_bytes())
+    path = tmp_path / "atlas.html"
+    path.write_text(atlas_page(atlas, atlas_reading(atlas), pngs))
+    browser = chromium()
+    assert browser, "RNNSCHUR_REQUIRE_BROWSER is set, but no Chromium is installed"
+    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000"]
+    url = f"{path.as_uri()}#sort=-harm_mean"
+    dom = subprocess.run(
+        [*flags, "--dump-dom", url], capture_output=True, text=True, timeout=120, check=True
+    ).stdout
+    assert 'data-figures-shown="2"' in dom
+    assert 'data-sorted="-harm_mean"' in dom
+    body = dom.split("<tbody>")[1].split("</tbody>")[0]
+    rows = body.split("<tr>")[1:]
+    assert len(rows) == len(atlas)
+    shown = [float(r.split('data-value="')[4].split('"')[0]) for r in rows]  # harm column
+    assert shown == sorted(atlas["harm_mean"], reverse=True)
+    shot = tmp_path / "atlas_page.png"
+    subprocess.run(
+        [*flags, "--window-size=1400,2000", f"--screenshot={shot}", url],
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    assert shot.stat().st_size > 10_000
+    print(f"screenshot of the atlas page: {shot} ({shot.stat().st_size} bytes)")

@@ -1,0 +1,84 @@
+"""The coupling atlas through the real workflow: the whole preset planned (1,200 models), the
+quick atlas run for real and read back (its table against the run's own models and ablations,
+its sentences, its page), and a change to the false-discovery rate rerunning the atlas alone."""
+
+import re
+
+import pandas as pd
+import pytest
+
+from conftest import copy_workflow, job_counts, snakemake
+
+pytestmark = pytest.mark.workflow
+ATLAS = ["--configfile", "presets/atlas.yaml", "presets/atlas_quick.yaml"]
+
+
+@pytest.fixture(scope="module")
+def atlas_run(tmp_path_factory):
+    folder = copy_workflow(tmp_path_factory.mktemp("atlas"))
+    result = snakemake(folder, "-c2", *ATLAS)
+    assert result.returncode == 0, result.stdout[-5000:]
+    return folder
+
+
+def test_the_whole_preset_plans_its_models(tmp_path):
+    folder = copy_workflow(tmp_path)
+    result = snakemake(folder, "-n", "--configfile", "presets/atlas.yaml")
+    assert result.returncode == 0, result.stdout[-3000:]
+    counts = job_counts(result.stdout)
+    # 14 tasks x 4 descriptions x 2 sizes x 10 seeds dense orthogonal, and copy's Cayley models
+    assert counts["schur"] == counts["ablate"] == 14 * 4 * 2 * 10 + 4 * 2 * 10
+    # one training job per bundle of 5 seeds (training_bundle: 5): two per task, size, construction
+    assert counts["train"] == (14 * 4 * 2 + 4 * 2) * 2
+    assert counts["atlas"] == counts["atlas_page"] == 1
+
+
+def test_the_table_is_the_runs_own_models_and_ablations(atlas_run):
+    tables = atlas_run / "results/atlas_quick/tables"
+    atlas = pd.read_csv(tables / "atlas.csv")
+    models = pd.read_csv(tables / "models.csv")
+    profile = pd.read_csv(tables / "block_profile.csv")
+    assert len(atlas) == 2 * 4 * 3  # tasks x descriptions x blocks
+    assert set(atlas["description"]) == {"discrete_tanh", "leaky_tanh", "leaky_relu", "schuessler"}
+    assert (atlas["n_trained"] == 3).all()
+    for row in atlas.itertuples():
+        instance = f"{row.task}__{row.description}"
+        mine = models[models["task"] == instance]
+        assert row.n_learned == int(mine["learned"].sum()), instance
+        same = profile[(profile["task"] == instance) & (profile["subset"] == row.block)].iloc[0]
+        assert row.harm_mean == pytest.approx(same["harm_mean"], nan_ok=True)
+        assert row.row_verdict == same["verdict"]
+        if row.n_learned < 2:  # the preset's min_models
+            assert row.verdict == "too few learned models"
+        else:
+            assert row.verdict in ("fragile", "harmless", "inconclusive", "empty")
+    decidable = ~atlas["verdict"].isin(["too few learned models", "empty"])
+    assert atlas["tests"].iloc[0] == 2 * decidable.sum()
+    assert atlas.loc[decidable, "q_fragile"].ge(atlas.loc[decidable, "p_fragile"]).all()
+
+
+def test_the_sentences_and_the_page_come_from_the_table(atlas_run):
+    results = atlas_run / "results/atlas_quick"
+    atlas = pd.read_csv(results / "tables/atlas.csv")
+    text = (results / "tables/atlas_readings.md").read_text()
+    decided = atlas["verdict"].isin(["fragile", "harmless"]).sum()
+    assert f"{decided} of {len(atlas)} rows are decided" in text
+    page = (results / "atlas.html").read_text()
+    assert page.count("<tr>") == len(atlas) + 1
+    assert len(re.findall(r'src="data:image/png;base64,', page)) == 2
+    first = text.split("\n\n")[0]
+    assert first.replace("'", "&#x27;") in page
+
+
+def test_a_new_false_discovery_rate_reruns_the_atlas_alone(atlas_run):
+    layer = atlas_run / "fdr.yaml"
+    layer.write_text("atlas: {fdr: 0.2}\n")
+    result = snakemake(atlas_run, "-n", *ATLAS, str(layer))
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert set(job_counts(result.stdout)) == {
+        "atlas",
+        "fig_atlas",
+        "fig_atlas_shift",
+        "atlas_page",
+        "all",
+    }

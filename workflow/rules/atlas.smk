@@ -1,0 +1,66 @@
+# The coupling atlas (config key atlas, presets/atlas.yaml): one table of every task, network
+# description, N_h and coupling block with its verdict decided over the whole atlas, the
+# sentences that say what it shows, and one static page (its figures are the registry's
+# fig_atlas and fig_atlas_shift, in figures.smk).
+
+
+rule atlas:
+    """Per task, description, construction, N_h and block: the harm of removing the block in
+    the learned models, its own interval, and the verdict at the atlas's false-discovery rate;
+    what the atlas says, in sentences with their counts."""
+    input:
+        f"{TABLES}/ablation.csv",
+    output:
+        csv=report(f"{TABLES}/atlas.csv", caption="../report/atlas.rst", category="Atlas"),
+        md=f"{TABLES}/atlas.md",
+        readings=report(
+            f"{TABLES}/atlas_readings.md", caption="../report/atlas.rst", category="Atlas"
+        ),
+    log:
+        f"{R}/logs/aggregate/atlas.log",
+    benchmark:
+        f"{R}/benchmarks/aggregate/atlas.tsv"
+    localrule: True
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        alpha=config["alpha"],
+        level=config["claims"]["level"],
+        fragile_effect=config["claims"]["fragile_effect"],
+        fdr=config.get("atlas", {}).get("fdr", 0.05),
+        min_models=config["learned"]["min_models"],
+        words={k: v["words"] for k, v in config.get("atlas", {}).get("descriptions", {}).items()},
+    script:
+        "../scripts/atlas.py"
+
+
+rule atlas_page:
+    """The atlas as one static HTML page: its sentences, its figures and its sortable table."""
+    input:
+        atlas=f"{TABLES}/atlas.csv",
+        readings=f"{TABLES}/atlas_readings.md",
+        fig_atlas=f"{FIGURES}/fig_atlas.png",
+        fig_atlas_shift=f"{FIGURES}/fig_atlas_shift.png",
+    output:
+        report(f"{R}/atlas.html", caption="../report/atlas_page.rst", category="Atlas"),
+    log:
+        f"{R}/logs/aggregate/atlas_page.log",
+    benchmark:
+        f"{R}/benchmarks/aggregate/atlas_page.tsv"
+    localrule: True
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        captions=lambda w: {
+            name: FIGURE_REGISTRY[name].caption for name in ("fig_atlas", "fig_atlas_shift")
+        },
+    script:
+        "../scripts/atlas_page.py"
