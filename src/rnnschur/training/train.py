@@ -393,15 +393,16 @@ class _Shared:
 
 
 def _step_group(group: list[_Run], horizon, lr: float, step: int, shared: _Shared) -> None:
-    """One optimisation step of the models of ``group`` (one curriculum horizon) as one stack:
-    each draws its batch (and noise), the stacked BPTT gives each its loss and gradients, each
+    """One optimisation step of the models of ``group`` (one curriculum horizon): each draws
+    its batch (and noise); the models whose batches have the same length are one stack (a
+    NeuroGym env's trials are padded to the longest of each batch, so its batches differ in
+    length from model to model), whose stacked BPTT gives each its loss and gradients; each
     clips and steps its own Adam, advances its curriculum and logs the step."""
     module, settings, as_array = shared.module, shared.settings, shared.as_array
-    sign = 1.0 if module.HIGHER_IS_BETTER else -1.0
     batch_params = dict(shared.task_params)
     if horizon is not None:
         batch_params[module.CURRICULUM_PARAM] = horizon
-    batches, xs, ys, masks, noises = [], [], [], [], []
+    by_length: dict = {}
     for run in group:
         run.step = step
         if run.fixed_set is None:
@@ -410,27 +411,35 @@ def _step_group(group: list[_Run], horizon, lr: float, step: int, shared: _Share
             batch = next(run.fixed_set)
         loss_mask = batch.mask if settings.loss_steps == "masked" else np.ones_like(batch.mask)
         x, y, mask = (as_array(a.swapaxes(0, 1)) for a in (batch.inputs, batch.targets, loss_mask))
+        noise = None
         if settings.hidden_noise:
             shape = (*x.shape[:2], shared.n_hidden)
-            noises.append(as_array(shared.noise_scale * run.rng.standard_normal(shape)))
-        batches.append(batch)
-        xs.append(x)
-        ys.append(y)
-        masks.append(mask)
-    stack = _stacker(xs[0])
-    W_hh = stack([run.recurrent.weight() for run in group])
+            noise = as_array(shared.noise_scale * run.rng.standard_normal(shape))
+        by_length.setdefault(tuple(x.shape), []).append((run, batch, x, y, mask, noise))
+    for drawn in by_length.values():
+        _step_stack(drawn, horizon, lr, step, shared)
+
+
+def _step_stack(drawn: list, horizon, lr: float, step: int, shared: _Shared) -> None:
+    """The stacked BPTT step of models whose batches are drawn (``(run, batch, x, y, mask,
+    noise)`` each, batches of one length), then each model's own update and log."""
+    module, settings = shared.module, shared.settings
+    sign = 1.0 if module.HIGHER_IS_BETTER else -1.0
+    group = [d[0] for d in drawn]
+    stack = _stacker(drawn[0][2])
+    noises = [d[5] for d in drawn if d[5] is not None]
     values, y_hat, grads = loss_and_gradients(
-        stack(xs),
-        stack(ys),
-        stack(masks),
+        stack([d[2] for d in drawn]),
+        stack([d[3] for d in drawn]),
+        stack([d[4] for d in drawn]),
         stack([run.W_xh for run in group]),
-        W_hh,
+        stack([run.recurrent.weight() for run in group]),
         stack([run.W_hy for run in group]),
         shared.dynamics,
         stack(noises) if noises else None,
         shared.loss,
     )
-    for k, (run, batch) in enumerate(zip(group, batches, strict=True)):
+    for k, (run, batch, *_) in enumerate(drawn):
         if not values[k] <= settings.max_loss:  # also catches NaN
             raise TrainingDiverged(
                 f"training of {run.name} diverged: loss {values[k]} at step {step} (lr {lr:g})"
