@@ -10,8 +10,9 @@ horizon (an upper bound per step) and is charged the steps the paper-scale model
 the results hold them (results/models/copy/<construction>/n<N_h>/seed*/meta.json), else its
 budget. The analysis jobs of a model (Schur, ablation) are charged ``--analysis`` seconds each
 (measured in the NeuroGym battery: 1.4 s). Prints the table, the totals per N_h and the wall
-time on ``--cores`` cores (the jobs in parallel, one thread each) and writes the table to
-``--out`` (CSV) if given.
+time on ``--cores`` cores (the jobs in parallel, one thread each), the longest job on a cluster
+that runs every bundle of ``--bundle`` seeds at once, and writes the table to ``--out`` (CSV)
+if given.
 
 Usage: OMP_NUM_THREADS=1 python bench/atlas_cost.py [--steps 128] [--sizes 64 128] [--seeds 10]
            [--cores 2] [--out atlas_cost.csv]
@@ -105,6 +106,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--analysis", type=float, default=1.4)
+    parser.add_argument("--bundle", type=int, default=5, help="the preset's training_bundle")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     from rnnschur.tasks import task_of
@@ -152,6 +154,13 @@ def main() -> None:
     print(
         f"all: {int(table['models'].sum())} models, {total / 3600:.2f} CPU-hours, "
         f"{total / args.cores / 3600:.1f} h on {args.cores} cores"
+    )
+    longest = table.loc[table["s_per_model"].idxmax()]
+    bundle = min(args.bundle, args.seeds)
+    print(
+        f"on a cluster, one job per bundle of {bundle} seeds all at once: the longest job, "
+        f"{longest['task']} {longest['construction']} N_h = {longest['n_hidden']}, "
+        f"{longest['s_per_model'] * bundle / 60:.0f} min"
     )
 
 

@@ -9,6 +9,7 @@ read it, never a number, so the documents cannot drift from the tables. Rerun af
                                  [--leaky-tanh results/leaky_tanh] [--leaky-relu results/leaky_relu]
                                  [--battery results/neurogym_battery]
                                  [--battery-leaky results/neurogym_leaky] [--scale results/scale]
+                                 [--atlas results/atlas]
 
 A run folder that is not there keeps its sections as the document has them, marked as not
 remade (so one run can be remade without the others).
@@ -247,6 +248,21 @@ verdict of each claim, tested on the models of each size (`results/scale/tables/
 #### The paper's claims at each N_h
 {scale_claims}
 
+## The coupling atlas
+Every task of the registry under four network descriptions (`presets/atlas.yaml`: the paper's
+discrete tanh, leaky tanh a = 0.2, the NeuroGym tutorial's leaky relu, Schuessler et al.'s
+RNN_Net as it computes), dense orthogonal (the copy task also Cayley), trained as in each task's
+own preset. A row is one task, description, construction, N_h and coupling block; its verdict is
+decided over the whole atlas (Benjamini–Hochberg at a false-discovery rate of `atlas.fdr` over
+every row's fragile test and equivalence test), beside the row's own 95 % t interval and the
+verdict that interval gives alone. The sentences are generated from the table
+(`results/atlas/tables/atlas_readings.md`); the whole table `results/atlas/tables/atlas.md`,
+the figures `results/atlas/figures/fig_atlas.pdf` and `fig_atlas_shift.pdf`, and one page,
+`results/atlas/atlas.html`.
+
+### What the atlas says
+{atlas}
+
 ## Beyond the paper
 Four analyses the paper leaves open (README, "Beyond the paper" for what each does).
 
@@ -391,6 +407,68 @@ def battery_summary(folder: Path) -> str:
             + " |"
         )
     return readings.profile_reading(profile, "tasks") + "\n\n" + "\n".join(lines)
+
+
+MARKS = {"fragile": "▲", "harmless": "○", "inconclusive": "?", "empty": "–", TOO_FEW: "✕"}
+
+
+def run_span(folder: Path) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds, jobs) of a finished run, from its benchmark files: the wall
+    from the first job's start (its file's time less its duration) to the last job's end."""
+    starts, ends, cpu = [], [], 0.0
+    for path in (folder / "benchmarks").rglob("*.tsv"):
+        frame = pd.read_csv(path, sep="\t")
+        ends.append(path.stat().st_mtime)
+        starts.append(ends[-1] - float(frame["s"].sum()))
+        cpu += float(frame["cpu_time"].sum())
+    return (max(ends) - min(starts), cpu, len(ends)) if ends else (np.nan, np.nan, 0)
+
+
+def atlas_part(atlas: pd.DataFrame, folder: Path) -> str:
+    """Which part of the atlas a run holds (its tasks, descriptions, sizes, seeds, models) and
+    what it cost (:func:`run_span`)."""
+    models = pd.read_csv(folder / "tables" / "models.csv")
+    seeds = sorted(models["seed"].unique())
+    wall, cpu, jobs = run_span(folder)
+    return (
+        f"Published here: {atlas['task'].nunique()} tasks × {atlas['description'].nunique()} "
+        f"descriptions at N_h = {', '.join(str(n) for n in sorted(atlas['n_hidden'].unique()))}"
+        f" with seeds {', '.join(str(s) for s in seeds)}: {len(models)} models "
+        f"({', '.join(sorted(atlas['construction'].unique()))}), of the whole preset's 1,200. "
+        f"The run took {wall / 60:.0f} min of wall time on 2 cores for its {jobs} jobs "
+        f"({cpu / 3600:.1f} CPU-hours in the jobs; from the run's benchmark files)."
+    )
+
+
+def atlas_summary(folder: Path) -> str:
+    """The atlas: the part published and its cost, its sentences, and a grid of task (rows) by
+    description and N_h (columns), each cell the verdicts of T_RR, T_C→R and T_CC as marks."""
+    atlas = pd.read_csv(folder / "tables" / "atlas.csv")
+    columns = list(dict.fromkeys(zip(atlas["description"], atlas["n_hidden"], strict=True)))
+    lines = [
+        "| task | " + " | ".join(f"{d}, N_h {n}" for d, n in columns) + " |",
+        "|---|" + "---|" * len(columns),
+    ]
+    for (task, construction), rows in atlas.groupby(["task", "construction"], sort=False):
+        cells = []
+        for description, size in columns:
+            here = rows[(rows["description"] == description) & (rows["n_hidden"] == size)]
+            by_block = dict(zip(here["block"], here["verdict"], strict=True))
+            cells.append(
+                " ".join(MARKS.get(by_block.get(b), "·") for b in ("T_RR", "T_CR", "T_CC"))
+            )
+        name = (
+            task
+            if atlas.loc[atlas["task"] == task, "construction"].nunique() == 1
+            else (f"{task} ({construction})")
+        )
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    key = (
+        "Each cell: the verdicts of −T_RR, −T_C→R and −T_CC in that order (▲ fragile, "
+        "○ harmless, ? inconclusive, – empty, ✕ too few learned models)."
+    )
+    readings_text = (folder / "tables" / "atlas_readings.md").read_text().strip()
+    return "\n\n".join([atlas_part(atlas, folder), readings_text, key, "\n".join(lines)])
 
 
 def restriction_summary(folders: list[Path]) -> str:
@@ -643,6 +721,7 @@ def main() -> None:
     parser.add_argument("--battery", type=Path, default=REPO / "results" / "neurogym_battery")
     parser.add_argument("--battery-leaky", type=Path, default=REPO / "results" / "neurogym_leaky")
     parser.add_argument("--scale", type=Path, default=REPO / "results" / "scale")
+    parser.add_argument("--atlas", type=Path, default=REPO / "results" / "atlas")
     parser.add_argument(
         "--check",
         type=Path,
@@ -682,6 +761,7 @@ def main() -> None:
                 "`presets/neurogym_battery.yaml`": args.battery,
                 "`presets/neurogym_leaky.yaml`": args.battery_leaky,
                 "`presets/scale.yaml`": args.scale,
+                "`presets/atlas.yaml`": args.atlas,
             }
         ),
         claims=readings.claims_reading(pd.read_csv(r / "tables" / "claims.csv"))
@@ -737,6 +817,11 @@ def main() -> None:
             "#### The paper's claims at each N_h",
             lambda: table(args.scale, "claims_by_size.md"),
         ),
+        atlas=kept(
+            [args.atlas],
+            "### What the atlas says",
+            lambda: atlas_summary(args.atlas),
+        ),
         family_claims=kept(
             [r, args.leaky_tanh, args.leaky_relu],
             "#### The paper's claims, per family",
@@ -756,6 +841,7 @@ def main() -> None:
         "battery": ([args.battery], lambda: battery_summary(args.battery)),
         "battery_leaky": ([args.battery_leaky], lambda: battery_summary(args.battery_leaky)),
         "scale": ([args.scale], lambda: scale_summary(args.scale)),
+        "atlas": ([args.atlas], lambda: atlas_summary(args.atlas)),
     }
     for name, (folders, render) in blocks.items():
         if all((f / "tables").is_dir() for f in folders):
