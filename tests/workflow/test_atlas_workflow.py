@@ -82,3 +82,22 @@ def test_a_new_false_discovery_rate_reruns_the_atlas_alone(atlas_run):
         "atlas_page",
         "all",
     }
+
+
+@pytest.mark.parametrize("name", ["fig_atlas", "fig_atlas_shift"])
+def test_the_atlas_figures_are_drawn_without_clashing_text(atlas_run, name):
+    import matplotlib.pyplot as plt
+    from matplotlib.image import imread
+
+    from rnnschur.report import figures
+
+    folder = atlas_run / "results/atlas_quick"
+    assert (folder / f"figures/{name}.pdf").read_bytes()[:5] == b"%PDF-"
+    image = imread(folder / f"figures/{name}.png")
+    assert image.shape[0] > 200 and image[..., :3].std() > 0.05  # not a blank canvas
+    plt.style.use(str(atlas_run / "workflow" / "style.mplstyle"))
+    fig = getattr(figures, name)(pd.read_csv(folder / "tables/atlas.csv"))
+    try:
+        assert figures.text_clashes(fig) == []
+    finally:
+        plt.close(fig)
