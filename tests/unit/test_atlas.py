@@ -332,7 +332,7 @@ def test_the_page_holds_the_readings_the_figures_and_every_row():
     chromium() is None and not os.environ.get("RNNSCHUR_REQUIRE_BROWSER"),
     reason="no Chromium here (CI installs it and sets RNNSCHUR_REQUIRE_BROWSER)",
 )
-def test_the_page_loads_sorts_and_shows_its_figures_in_chromium(tmp_path):
+def test_the_page_loads_sorts_and_shows_its_figures_in_chromium(tmp_path, capsys):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -373,4 +373,5 @@ def test_the_page_loads_sorts_and_shows_its_figures_in_chromium(tmp_path):
         check=True,
     )
     assert shot.stat().st_size > 10_000
-    print(f"screenshot of the atlas page: {shot} ({shot.stat().st_size} bytes)")
+    with capsys.disabled():  # into the test log, also where output is captured
+        print(f"\nscreenshot of the atlas page in Chromium: {shot} ({shot.stat().st_size} bytes)")

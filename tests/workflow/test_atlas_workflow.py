@@ -101,3 +101,17 @@ def test_the_atlas_figures_are_drawn_without_clashing_text(atlas_run, name):
         assert figures.text_clashes(fig) == []
     finally:
         plt.close(fig)
+
+
+def test_the_report_holds_the_atlas_as_its_own_category(atlas_run):
+    import zipfile
+
+    result = snakemake(atlas_run, *ATLAS, "--report", "atlas_report.zip")
+    assert result.returncode == 0, result.stdout[-3000:]
+    with zipfile.ZipFile(atlas_run / "atlas_report.zip") as report:
+        page = next(n for n in report.namelist() if n.endswith("report.html"))
+        text = report.read(page).decode("utf-8")
+    category = text[text.index('"Atlas": {') :].split("}", 1)[0]
+    for name in ("atlas.csv", "atlas_readings.md", "atlas.html", "fig_atlas.pdf"):
+        assert name in category, name
+    assert "fig_schur_spectra" not in category  # the other figures keep their own category

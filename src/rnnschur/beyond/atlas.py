@@ -16,6 +16,9 @@ The atlas holds hundreds of such tests; at 5 % each, about one in twenty decided
 chance. Every p-value of every decidable row enters one family, controlled by the
 Benjamini–Hochberg step-up procedure at false-discovery rate ``fdr`` (:func:`benjamini_hochberg`):
 a row is fragile (harmless) when its adjusted p-value is at most ``fdr``, else inconclusive.
+(Benjamini–Hochberg controls the rate for independent or positively dependent tests; a row's
+two tests are negatively dependent, at most one of them can reject, and rows of one task share
+its held-out trials: the rate is the procedure's nominal one, not a proven bound.)
 Beside the adjusted verdict each row keeps its own two-sided t interval and the verdict that
 interval alone gives (:func:`rnnschur.paper.claims.block_profile`), unadjusted.
 """
