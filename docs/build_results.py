@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -258,7 +259,8 @@ every row's fragile test and equivalence test), beside the row's own 95 % t inte
 verdict that interval gives alone. The sentences are generated from the table
 (`results/atlas/tables/atlas_readings.md`); the whole table `results/atlas/tables/atlas.md`,
 the figures `results/atlas/figures/fig_atlas.pdf` and `fig_atlas_shift.pdf`, and one page,
-`results/atlas/atlas.html`.
+`results/atlas/atlas.html`, published beside this document as `docs/atlas.html` (open it in any
+browser: the sentences, both figures and the whole table, sortable).
 
 ### What the atlas says
 {atlas}
@@ -829,6 +831,10 @@ def main() -> None:
         ),
     )
     (REPO / "docs" / "results.md").write_text(text)
+    written = ["docs/results.md"]
+    if (args.atlas / "atlas.html").is_file():  # the atlas's page, readable without a run
+        shutil.copyfile(args.atlas / "atlas.html", REPO / "docs" / "atlas.html")
+        written.append("docs/atlas.html")
     readme = (REPO / "README.md").read_text()
     readme = replace_block(readme, "claims", verdict_summary(r))
     blocks = {
@@ -850,7 +856,7 @@ def main() -> None:
             readme = replace_block(readme, name, marked(block_content(readme, name)))
     readme = replace_block(readme, "gaps", gap_answer(r))
     (REPO / "README.md").write_text(readme)
-    print("wrote docs/results.md and the result blocks of README.md")
+    print(f"wrote {', '.join(written)} and the result blocks of README.md")
 
 
 if __name__ == "__main__":

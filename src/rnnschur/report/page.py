@@ -3,7 +3,8 @@
 
 One self-contained file: the figures are embedded (PNG as data URIs), the sorting is a few
 lines of plain JavaScript, nothing is fetched. ``#sort=<column>`` (``-<column>`` descending)
-in the page's address sorts the table on load; a click on a column's header sorts by it.
+in the page's address sorts the table on load; a click on a column's header sorts by it (a
+second click reverses it); cells without a value sort last either way.
 """
 
 from __future__ import annotations
@@ -47,8 +48,11 @@ function sortBy(column, descending) {
   };
   rows.sort((a, b) => {
     const x = key(a), y = key(b);
-    const order = typeof x === "number" && typeof y === "number"
-      ? (isNaN(x) ? 1 : isNaN(y) ? -1 : x - y) : String(x).localeCompare(String(y));
+    if (typeof x === "number" && typeof y === "number") {
+      if (isNaN(x) || isNaN(y)) return isNaN(x) - isNaN(y);  // no value: last, either way
+      return descending ? y - x : x - y;
+    }
+    const order = String(x).localeCompare(String(y));
     return descending ? -order : order;
   });
   rows.forEach(row => body.appendChild(row));
