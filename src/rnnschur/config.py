@@ -3,7 +3,8 @@ schema cannot express, each refusing a config with one :class:`ConfigError` that
 (and, for a misspelt key, the closest valid ones), before any job starts.
 
 ``workflow/rules/common.smk`` calls :func:`read_preset`, :func:`check_schema`, then Snakemake's
-own ``validate`` (which fills in the schema's defaults), :func:`check_neurogym` and
+own ``validate`` (which fills in the schema's defaults), :func:`expand_atlas` where the config
+has an ``atlas`` (and ``validate`` again, for the blocks it makes), :func:`check_neurogym` and
 :func:`check`; the tests call the same functions on configs built in memory. jsonschema (a
 dependency of Snakemake) and yaml are imported where used: the rest of the library needs
 neither.
