@@ -110,10 +110,11 @@ def parser() -> argparse.ArgumentParser:
         help="a stabiliser is a candidate invariance only above this removed mass (0.01)",
     )
     a.add_argument(
-        "--fragile",
+        "--threshold",
         type=float,
-        default=0.1,
-        help="a block is a fragile direction when its removal moves the score by this (0.1)",
+        default=0.02,
+        help="θ: a block is a fragile direction when its removal takes more than this share "
+        "of the learned performance (1 − FVU, or the chance-corrected accuracy; 0.02)",
     )
     a.add_argument(
         "--dynamics",
@@ -253,7 +254,7 @@ def settings_of(args) -> dict:
         "alpha_grid": tuple(args.alpha_grid),
         "epsilon": args.epsilon,
         "mass_floor": args.mass_floor,
-        "fragile_effect": args.fragile,
+        "threshold": args.threshold,
         "seed": args.seed,
     }
 

@@ -16,18 +16,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rnnschur.verdicts import Verdict, performance
+
 DEFAULTS = {"fvu_max": 0.1, "chance_corrected_min": 0.5, "min_models": 3}
 """The criterion a reader accepts when the config says nothing else."""
-CHANCE = {"accuracy": 0.5, "choice": 0.0}
-"""A score's value at chance: sign accuracy 1/2; the choice score is corrected already."""
-TOO_FEW = "too few learned models"
+TOO_FEW = Verdict.TOO_FEW
 """The verdict of a group with fewer learned models than ``min_models``."""
 
 
 def chance_corrected(metric: str, score: float) -> float:
-    """(score − chance) / (1 − chance) for a score that is higher when better."""
-    chance = CHANCE[metric]
-    return (score - chance) / (1.0 - chance)
+    """(score − chance) / (1 − chance) for a score that is higher when better (the learned
+    performance of :func:`rnnschur.verdicts.performance`)."""
+    return float(performance(metric, score))
 
 
 def has_learned(metric: str, score: float, criterion: dict) -> bool:

@@ -11,21 +11,15 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from scipy import stats
 from snakemake.utils import update_config
 
 from rnnschur import config as config_lib
 from rnnschur import tasks
-from rnnschur.beyond.atlas import (
-    atlas_markdown,
-    atlas_table,
-    benjamini_hochberg,
-    p_fragile,
-    split_instance,
-)
+from rnnschur.beyond.atlas import atlas_markdown, atlas_table, split_instance
 from rnnschur.learned import TOO_FEW
 from rnnschur.report.page import atlas_page
 from rnnschur.report.readings import atlas_reading
+from rnnschur.verdicts import Thresholds, benjamini_hochberg
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = config_lib.read_schema(REPO / "workflow" / "schemas" / "config.schema.yaml")
@@ -153,20 +147,13 @@ def test_benjamini_hochberg_is_its_definition(seed):
     np.testing.assert_allclose(benjamini_hochberg(p), bh_by_definition(p), equal_nan=True)
 
 
-def test_p_fragile_is_the_one_sided_t_test():
-    harm = np.array([0.5, 0.6, 0.75, 0.4])
-    expected = stats.ttest_1samp(harm, 0.1, alternative="greater").pvalue
-    assert p_fragile(harm, 0.1) == pytest.approx(expected, rel=1e-10)
-    assert p_fragile(np.array([0.3, 0.3]), 0.1) == 0.0
-    assert np.isnan(p_fragile(np.array([0.3]), 0.1))
-
-
 # Verdicts on planted ablation tables
 
 
 def planted_ablation(groups: dict[str, dict]) -> pd.DataFrame:
-    """Ablation rows of a choice-scored task: per instance name, its per-seed harms of each
-    block (``{"T_RR": [...], ...}``) and which seeds learned (``learned``, default all)."""
+    """Ablation rows of a choice-scored task whose full models score κ = 1 (so a harm is its
+    own share): per instance name, its per-seed harms of each block (``{"T_RR": [...], ...}``)
+    and which seeds learned (``learned``, default all)."""
     rows = []
     for name, planted in groups.items():
         learned = planted.get("learned")
@@ -181,6 +168,7 @@ def planted_ablation(groups: dict[str, dict]) -> pd.DataFrame:
                         "alpha": 0.9,
                         "subset": block,
                         "metric": "choice",
+                        "score": 1.0 - harm,
                         "delta_score": -harm,  # choice lost
                         "mass_removed": 0.0 if planted.get("empty") == block else 0.2,
                         "stabilizer": False,
@@ -198,7 +186,7 @@ MARGINAL = [0.115, 0.125, 0.135, 0.11, 0.14]
 
 
 def table(groups, **kw):
-    settings = dict(alpha=0.9, level=0.05, fragile_effect=0.1, fdr=0.05, min_models=3)
+    settings = dict(alpha=0.9, thresholds=Thresholds(threshold=0.1), fdr=0.05, min_models=3)
     settings.update(kw)
     return atlas_table(planted_ablation(groups), words={"d1": "one", "d2": "two"}, **settings)
 
@@ -219,7 +207,7 @@ def test_planted_verdicts_come_out():
     call = atlas.set_index(["task", "description", "block"])["verdict"]
     assert call[("a", "d1", "T_RR")] == "fragile"
     assert call[("a", "d1", "T_CR")] == "harmless"
-    assert call[("a", "d1", "T_CC")] == "inconclusive"
+    assert call[("a", "d1", "T_CC")] == "underpowered"  # NOISY: its MDE exceeds θ
     assert call[("a", "d2", "T_CR")] == "fragile"
     assert call[("a", "d2", "T_CC")] == "empty"
     assert (atlas.loc[atlas["task"] == "b", "verdict"] == TOO_FEW).all()
@@ -241,7 +229,9 @@ def test_the_multiplicity_control_undecides_a_marginal_row_among_many():
     crowded = table(many)
     row = crowded.set_index(["task", "block"]).loc[("a", "T_RR")]
     assert row["row_verdict"] == "fragile"
-    assert row["q_fragile"] > 0.05 and row["verdict"] == "inconclusive"
+    # undecided, but its n and spread could decide an effect θ away: on the threshold
+    assert row["q_fragile"] > 0.05 and row["verdict"] == "on the threshold"
+    assert row["mde"] < 0.1
     assert row["p_fragile"] == pytest.approx(marginal["p_fragile"])
     # a strongly fragile row stays decided
     assert crowded.set_index(["task", "block"]).loc[("a", "T_CC"), "verdict"] == "fragile"
@@ -250,10 +240,13 @@ def test_the_multiplicity_control_undecides_a_marginal_row_among_many():
 # Sentences
 
 
-def reading_table(verdicts: dict) -> pd.DataFrame:
-    """A planted atlas: {(task, description): {block: verdict}} at N_h 64."""
+def reading_table(verdicts: dict, metrics: dict | None = None) -> pd.DataFrame:
+    """A planted atlas: {(task, description): {block: verdict}} at N_h 64, each task scored by
+    ``metrics[task]`` (κ where not given)."""
+    metrics = metrics or {}
     rows = []
     for (task, description), blocks in verdicts.items():
+        metric = metrics.get(task, "choice")
         for block, verdict in blocks.items():
             rows.append(
                 {
@@ -263,6 +256,7 @@ def reading_table(verdicts: dict) -> pd.DataFrame:
                     "construction": "dense_orthogonal",
                     "n_hidden": 64,
                     "block": block,
+                    "metric": metric,
                     "n_trained": 5,
                     "n_learned": 1 if verdict == TOO_FEW else 5,
                     "verdict": verdict,
@@ -295,15 +289,38 @@ def test_the_sentences_count_what_the_table_says():
     change = next(line for line in lines if line.startswith("As second"))
     # decided under both: t0..t4, 3 blocks = 15; T_CC changes in each of the 5 tasks
     assert "of the 15 rows decided under both, 10 keep their verdict and 5 change" in change
+    # t5's three blocks are decided as first, too few learned as second
+    assert "3 more are decided under one of the two only (3 under first, 0 as second)" in change
     assert "t0 −T_CC harmless → fragile" in change
     assert "in 1 of the 12 groups (t5 · second · N_h 64 (1/5) learned)" in text
 
 
 def test_a_block_decided_in_one_task_is_not_called_universal():
-    verdicts = {("t0", "d"): {"T_CC": "fragile"}, ("t1", "d"): {"T_CC": "inconclusive"}}
+    verdicts = {("t0", "d"): {"T_CC": "fragile"}, ("t1", "d"): {"T_CC": "underpowered"}}
     verdicts |= {(f"t{k}", "d"): {"T_CC": TOO_FEW} for k in range(2, 6)}
     text = atlas_reading(reading_table(verdicts))
     assert "universal:" not in text and "neither universal nor task-restricted" in text
+
+
+def test_universal_needs_every_kind_of_score():
+    """−T_C→R planted fragile in all six κ tasks and decided nowhere among the three FVU tasks
+    (undecided there): 6 of 6 decided groups, but not in half the FVU tasks, so not universal;
+    once two of the FVU tasks are fragile too, it is."""
+    kappa = {(f"k{i}", "d"): {"T_CR": "fragile"} for i in range(6)}
+    fvu = {(f"f{i}", "d"): {"T_CR": "underpowered"} for i in range(3)}
+    metrics = {f"f{i}": "fvu" for i in range(3)}
+    text = atlas_reading(reading_table(kappa | fvu, metrics))
+    line = next(x for x in text.split("\n\n") if x.startswith("−T_C→R"))
+    assert "universal" not in line.replace("neither universal", "")
+    assert "fragile in 6 of 6 κ tasks and 0 of 3 FVU tasks" in line
+    fvu[("f0", "d")] = fvu[("f1", "d")] = {"T_CR": "fragile"}
+    line = next(
+        x
+        for x in atlas_reading(reading_table(kappa | fvu, metrics)).split("\n\n")
+        if x.startswith("−T_C→R")
+    )
+    assert "— universal: fragile in 8 of the 8 decided" in line
+    assert "fragile in 6 of 6 κ tasks and 2 of 3 FVU tasks" in line
 
 
 # The page, in a real browser

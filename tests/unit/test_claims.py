@@ -9,6 +9,7 @@ from scipy import stats
 
 from rnnschur.ablation import SUBSETS, subset_name
 from rnnschur.paper import claims
+from rnnschur.verdicts import Thresholds
 
 SUBSET_NAMES = [subset_name(s) for s in SUBSETS]
 
@@ -21,6 +22,7 @@ def copy_rows(construction, per_seed, n_R=60, alphas=(0.85, 0.9, 0.95), n_hidden
         for alpha in alphas:
             for subset in SUBSET_NAMES:
                 acc = accuracy.get((subset, alpha), accuracy.get(subset, accuracy["none"]))
+                full = accuracy.get(("none", alpha), accuracy["none"])
                 rows.append(
                     {
                         "task": "copy",
@@ -31,6 +33,10 @@ def copy_rows(construction, per_seed, n_R=60, alphas=(0.85, 0.9, 0.95), n_hidden
                         "subset": subset,
                         "n_R": n_R if not callable(n_R) else n_R(seed, alpha),
                         "accuracy": acc,
+                        "metric": "accuracy",
+                        "score": acc,
+                        "delta_score": acc - full,
+                        "mass_removed": 0.0 if subset == "none" else 0.1,
                         "delta_fvu": np.nan,
                         "s_delta_t": np.nan,
                     }
@@ -38,12 +44,15 @@ def copy_rows(construction, per_seed, n_R=60, alphas=(0.85, 0.9, 0.95), n_hidden
     return pd.DataFrame(rows)
 
 
-def neuro_rows(task, per_seed):
-    """``per_seed`` maps seed → {subset: (delta_fvu, s_delta_t)}."""
+def neuro_rows(task, per_seed, full_fvu=0.0):
+    """``per_seed`` maps seed → {subset: (delta_fvu, s_delta_t)}; the full model's FVU is
+    ``full_fvu`` (0: the harm share is the ΔFVU itself), the removed mass ΔFVU / S_ΔT (0.1
+    where S_ΔT is not given)."""
     rows = []
     for seed, values in per_seed.items():
         for subset in SUBSET_NAMES:
             d, s = values.get(subset, (0.0, np.nan))
+            mass = d / s if np.isfinite(s) and s else 0.1
             rows.append(
                 {
                     "task": task,
@@ -54,6 +63,10 @@ def neuro_rows(task, per_seed):
                     "subset": subset,
                     "n_R": 2,
                     "accuracy": np.nan,
+                    "metric": "fvu",
+                    "score": full_fvu + d,
+                    "delta_score": d,
+                    "mass_removed": 0.0 if subset == "none" else mass,
                     "delta_fvu": d,
                     "s_delta_t": s,
                 }
@@ -61,9 +74,12 @@ def neuro_rows(task, per_seed):
     return pd.DataFrame(rows)
 
 
+THRESHOLDS = Thresholds()  # θ = 0.02 on the harm-share scale, level 0.05
+
+
 def verdicts(frame, **kw):
-    settings = {"tolerance_accuracy": 0.02, "much_greater": 10.0} | kw
-    table = claims.evaluate_claims(frame, claims.paper_claims(**settings), level=0.05)
+    settings = {"theta": 0.02, "much_greater": 10.0} | kw
+    table = claims.evaluate_claims(frame, claims.paper_claims(**settings), THRESHOLDS)
     return table.set_index("claim_id")
 
 
@@ -73,6 +89,11 @@ PAPER_LIKE |= {"T_CR+T_CC": 0.639, "T_RR+T_CR": 0.624, "T_RR+T_CR+T_CC": 0.624}
 
 def jitter(accuracy, shift):
     return {k: v + shift for k, v in accuracy.items()}
+
+
+def share(full, ablated):
+    """The harm share of a sign accuracy, by hand: (full − ablated) / (full − 1/2)."""
+    return (full - ablated) / (full - 0.5)
 
 
 def test_paper_like_copy_models_make_every_copy_claim_hold():
@@ -90,12 +111,22 @@ def test_paper_like_copy_models_make_every_copy_claim_hold():
     # The neuroscience claims have no models here.
     assert (table.loc[table.index.difference(copy_claims), "verdict"] == "not run").all()
     row = table.loc["copy_T_CR_harmful"]
-    # Planted: acc(full) − acc(−T_C→R) = 1 − 0.639 = 0.361 for every seed.
-    np.testing.assert_allclose(list(json.loads(row["per_seed"]).values()), [0.361] * 3)
+    expected = [share(1.0 + 0.001 * s, 0.639 + 0.001 * s) for s in range(3)]
+    np.testing.assert_allclose(list(json.loads(row["per_seed"]).values()), expected, atol=1e-6)
     assert row["sign_test_p"] == pytest.approx(1 / 8)  # 3 of 3 seeds: 0.5³
+    # the ledger: the Cayley claims are true by construction, n_R constant implies the scores
+    basis = table.loc[copy_claims, "basis"]
+    assert basis.str.startswith("by construction").sum() == 3
+    assert all(basis.loc[c].startswith("by construction") for c in copy_claims if "cayley" in c)
+    assert (
+        basis.loc["table1_dense_orthogonal_scores_constant"]
+        == "implied by table1_dense_orthogonal_n_R_constant"
+    )
+    # the paper's 0.722 (1 − 0.639 over 1 − 1/2) lies in the planted seeds' interval
+    assert row["paper_value"] == pytest.approx(0.722) and row["agreement"] == "agrees"
 
 
-def test_a_harmful_T_CC_fails_and_a_mixed_one_is_inconclusive():
+def test_a_harmful_T_CC_fails_and_a_mixed_one_is_undecided():
     harmful = {s: jitter(PAPER_LIKE, 0.001 * s) | {"T_CC": 0.8 + 0.01 * s} for s in range(3)}
     table = verdicts(copy_rows("dense_orthogonal", harmful))
     assert table.loc["copy_T_CC_harmless", "verdict"] == "fails"
@@ -105,12 +136,15 @@ def test_a_harmful_T_CC_fails_and_a_mixed_one_is_inconclusive():
     mixed = {0: PAPER_LIKE, 1: PAPER_LIKE | {"T_CC": 0.9}, 2: PAPER_LIKE}
     table = verdicts(copy_rows("dense_orthogonal", mixed))
     row = table.loc["copy_T_CC_harmless"]
-    assert row["verdict"] == "inconclusive" and row["n_agree"] == 2
-    # The interval is derived by hand: values 0, −0.1, 0; mean −1/30, sd 0.0577.
-    values = np.array([0.0, -0.1, 0.0])
+    assert row["n_agree"] == 2
+    # The interval by hand: shares 0, 0.2, 0; its minimum detectable effect exceeds θ.
+    values = np.array([0.0, share(1.0, 0.9), 0.0])
     half = stats.t.ppf(0.975, 2) * values.std(ddof=1) / np.sqrt(3)
     assert row["ci_low"] == pytest.approx(values.mean() - half)
     assert row["ci_high"] == pytest.approx(values.mean() + half)
+    mde = (stats.t.ppf(0.975, 2) + stats.t.ppf(0.8, 2)) * values.std(ddof=1) / np.sqrt(3)
+    assert row["mde"] == pytest.approx(mde) and mde > 0.02
+    assert row["verdict"] == "underpowered"
 
 
 def test_table1_claims_see_a_change_of_n_R_and_of_scores_across_alpha():
@@ -120,7 +154,8 @@ def test_table1_claims_see_a_change_of_n_R_and_of_scores_across_alpha():
     assert table.loc["table1_dense_orthogonal_n_R_constant", "verdict"] == "fails"
     assert table.loc["table1_dense_orthogonal_n_R_constant", "mean"] == 1
     assert table.loc["table1_dense_orthogonal_scores_constant", "verdict"] == "fails"
-    assert table.loc["table1_dense_orthogonal_scores_constant", "mean"] == pytest.approx(0.139)
+    spread = share(1.0, 0.5) - share(1.0, 0.639)
+    assert table.loc["table1_dense_orthogonal_scores_constant", "mean"] == pytest.approx(spread)
 
 
 def test_neuroscience_claims_follow_the_planted_orderings():
@@ -140,45 +175,70 @@ def test_neuroscience_claims_follow_the_planted_orderings():
     )
     table = verdicts(pd.concat([flip, sine, context]))
     assert table.loc["flip_flop_T_CR_above_T_CC", "verdict"] == "holds"
-    # 0.05 vs 10 × 0.001: holds; with ΔFVU(−T_RR) = 0.01, 10× is 0.1 > 0.05: fails.
+    # 0.05 vs 10 × 0.001: holds; 60 × 0.001 = 0.06 > 0.05 on every seed: fails.
     assert table.loc["flip_flop_T_CC_much_above_T_RR", "verdict"] == "holds"
-    assert verdicts(pd.concat([flip, sine]), much_greater=60.0).loc[
-        "flip_flop_T_CC_much_above_T_RR", "verdict"
-    ] in ("fails", "inconclusive")
+    assert (
+        verdicts(pd.concat([flip, sine]), much_greater=60.0).loc[
+            "flip_flop_T_CC_much_above_T_RR", "verdict"
+        ]
+        == "fails"
+    )
     assert table.loc["sine_both_destroy", "verdict"] == "holds"
     assert table.loc["sine_S_T_CR_above_T_CC", "verdict"] == "holds"
+    assert table.loc["sine_T_CC_above_T_CR", "verdict"] == "holds"
+    assert table.loc["sine_T_RR_changes_little", "verdict"] == "holds"  # −T_RR planted at 0
     row = table.loc["context_T_CC_above_T_CR"]
-    assert row["n_agree"] == 1 and row["verdict"] == "inconclusive"
+    assert row["n_agree"] == 1 and row["verdict"] == "underpowered"
 
 
-def test_verdict_rules_at_their_edges():
-    assert claims.verdict(0.1, 0.2, "greater", 0.0) == "holds"
-    assert claims.verdict(-0.2, -0.1, "greater", 0.0) == "fails"
-    assert claims.verdict(-0.1, 0.1, "greater", 0.0) == "inconclusive"
-    assert claims.verdict(-0.01, 0.01, "within", 0.02) == "holds"
-    assert claims.verdict(0.03, 0.05, "within", 0.02) == "fails"
-    assert claims.verdict(-0.05, -0.03, "within", 0.02) == "fails"
-    assert claims.verdict(0.0, 0.03, "within", 0.02) == "inconclusive"
-    assert claims.verdict(np.nan, np.nan, "greater", 0.0) == "inconclusive"
-    assert np.isnan(claims.t_interval(np.array([0.3]), 0.05)[0])  # one seed: no interval
-    assert claims.t_interval(np.array([0.3, 0.3, 0.3]), 0.05) == (0.3, 0.3)
-    assert claims.sign_test(3, 3) == pytest.approx(0.125)
-    assert claims.sign_test(0, 3) == pytest.approx(1.0)
+def test_a_full_fvu_scales_the_harm_share():
+    """The same ΔFVU is a larger share of a worse model's learned variance: ΔFVU 0.015 is a
+    share of 0.015 at FVU 0 (harmless at θ = 0.02 … within its test) but 0.03 at FVU 0.5."""
+    rows = {s: {"T_RR": (0.015 + 0.0001 * s, np.nan)} for s in range(3)}
+    good = verdicts(neuro_rows("sine", rows)).loc["sine_T_RR_changes_little"]
+    worse = verdicts(neuro_rows("sine", rows, full_fvu=0.5)).loc["sine_T_RR_changes_little"]
+    assert good["mean"] == pytest.approx(0.0151) and good["verdict"] == "holds"
+    assert worse["mean"] == pytest.approx(0.0302) and worse["verdict"] == "fails"
+
+
+def _claim(kind, bound, margin=None):
+    return claims.Claim(
+        "c", "s", "w", "copy", "dense_orthogonal", 72, "x", None, kind, bound, margin
+    )
+
+
+def test_claim_verdict_rules_at_their_edges():
+    """Planted values around each bound (three seeds, spread ±1e-3): the interval's ends and
+    the equivalence test move the verdict across the bound; what neither decides says why."""
+    t = THRESHOLDS
+    spread = np.array([-1.0, 0.0, 1.0]) * 1e-3
+    half = stats.t.ppf(0.975, 2) * 1e-3 / np.sqrt(3)
+    greater = _claim("greater", 0.0, margin=0.02)
+    assert claims.claim_verdict(half + 1e-4 + spread, greater, t) == "holds"
+    assert claims.claim_verdict(-half - 1e-4 + spread, greater, t) == "fails"
+    assert claims.claim_verdict(spread, greater, t) == "equivalent"  # a tie within 0.02
+    wide = np.array([-0.3, 0.0, 0.3])
+    assert claims.claim_verdict(wide, greater, t) == "underpowered"
+    no_margin = _claim("greater", 0.0)
+    assert claims.claim_verdict(spread, no_margin, t) == "on the threshold"  # MDE < θ
+    within = _claim("within", 0.02)
+    equal_half = stats.t.ppf(0.95, 2) * 1e-3 / np.sqrt(3)
+    assert claims.claim_verdict(0.02 - equal_half - 1e-4 + spread, within, t) == "holds"
+    assert claims.claim_verdict(0.02 + half + 1e-4 + spread, within, t) == "fails"
+    assert claims.claim_verdict(0.02 + spread, within, t) == "on the threshold"
     with pytest.raises(ValueError, match="kind"):
-        claims.verdict(0.0, 1.0, "less", 0.0)
+        claims.claim_verdict(spread, _claim("less", 0.0), t)
 
 
 @pytest.mark.parametrize("n", range(1, 15))
-def test_sign_test_and_interval_equal_scipy_stats(n):
+def test_sign_test_equals_scipy_stats(n):
     """The exact integer tail equals scipy.stats' binomial survival function bit for bit at every
-    count of seeds up to 14 (beyond, scipy's is off by an ulp: P(X ≥ 8 | n = 15) is 0.5 exactly),
-    and the t quantile is scipy.stats' Student t one."""
+    count of seeds up to 14 (beyond, scipy's is off by an ulp: P(X ≥ 8 | n = 15) is 0.5
+    exactly)."""
     for n_agree in range(n + 1):
         assert claims.sign_test(n_agree, n) == float(stats.binom.sf(n_agree - 1, n, 0.5))
     assert claims.sign_test(8, 15) == 0.5
-    values = np.random.default_rng(n).normal(size=n + 1)
-    half = stats.t.ppf(0.975, n) * np.std(values, ddof=1) / np.sqrt(n + 1)
-    assert claims.t_interval(values, 0.05) == (np.mean(values) - half, np.mean(values) + half)
+    assert claims.sign_test(3, 3) == pytest.approx(0.125)
 
 
 def test_claims_use_the_paper_size_or_the_largest_trained():
@@ -189,15 +249,17 @@ def test_claims_use_the_paper_size_or_the_largest_trained():
 
 
 def test_block_profile_verdicts_on_planted_harms():
-    from rnnschur.paper.claims import block_profile
+    from rnnschur.verdicts import block_profile
 
     planted = {  # (task, metric, block): delta_score per seed, mass removed
-        ("flip_flop", "fvu", "T_CR"): ([0.5, 0.6, 0.7], 0.2),  # interval [0.35, 0.85]
-        ("flip_flop", "fvu", "T_CC"): ([0.01, 0.02, 0.0], 0.1),  # [−0.015, 0.035]
-        ("flip_flop", "fvu", "T_RR"): ([0.0, 0.5, 1.0], 0.1),  # [−0.74, 1.74]
-        ("copy", "accuracy", "T_CR"): ([-0.3, -0.35, -0.4], 0.3),  # harm = accuracy lost
+        ("flip_flop", "fvu", "T_CR"): ([0.5, 0.6, 0.7], 0.2),  # share = ΔFVU at FVU 0
+        ("flip_flop", "fvu", "T_CC"): ([0.001, 0.002, 0.0], 0.1),  # within ±0.02
+        ("flip_flop", "fvu", "T_RR"): ([0.0, 0.5, 1.0], 0.1),  # wide: underpowered
+        ("copy", "accuracy", "T_CR"): ([-0.3, -0.35, -0.4], 0.3),  # accuracy lost, from 1.0
         ("copy", "accuracy", "T_CC"): ([0.0, 0.0, 0.0], 0.0),  # no mass in the block
+        ("copy", "accuracy", "T_RR"): ([0.0, 0.0, 0.0], 0.005),  # mass below the floor
     }
+    full = {"fvu": 0.0, "accuracy": 1.0}
     rows = [
         {
             "task": task,
@@ -207,6 +269,7 @@ def test_block_profile_verdicts_on_planted_harms():
             "alpha": alpha,
             "subset": block,
             "metric": metric,
+            "score": full[metric] + (delta[seed] if alpha == 0.9 else 9.0),
             "delta_score": delta[seed] if alpha == 0.9 else 9.0,  # other alphas are ignored
             "mass_removed": mass,
             "stabilizer": seed == 0,
@@ -215,17 +278,20 @@ def test_block_profile_verdicts_on_planted_harms():
         for seed in range(3)
         for alpha in (0.85, 0.9)
     ]
-    profile = block_profile(pd.DataFrame(rows), 0.9, 0.05, 0.1).set_index(["task", "subset"])
+    profile = block_profile(pd.DataFrame(rows), 0.9, THRESHOLDS).set_index(["task", "subset"])
     assert profile["verdict"].to_dict() == {
         ("flip_flop", "T_CR"): "fragile",
         ("flip_flop", "T_CC"): "harmless",
-        ("flip_flop", "T_RR"): "inconclusive",
+        ("flip_flop", "T_RR"): "underpowered",
         ("copy", "T_CR"): "fragile",
         ("copy", "T_CC"): "empty",
+        ("copy", "T_RR"): "empty",
     }
     half = 4.302652729911275 * 0.1 / np.sqrt(3)  # t(0.975, 2) · sd / √n
     assert profile.loc[("flip_flop", "T_CR"), "ci_low"] == pytest.approx(0.6 - half)
-    assert profile.loc[("copy", "T_CR"), "harm_mean"] == pytest.approx(0.35)
+    # the copy task: 0.35 accuracy lost of the 0.5 learned is a share of 0.7
+    assert profile.loc[("copy", "T_CR"), "delta_mean"] == pytest.approx(0.35)
+    assert profile.loc[("copy", "T_CR"), "harm_mean"] == pytest.approx(0.7)
     assert (profile["n_stabilizer"] == 1).all() and (profile["n_seeds"] == 3).all()
 
 
@@ -238,13 +304,13 @@ def test_claims_per_variation_keep_each_variations_own_seeds():
     weak = {s: {"T_CR": (0.01, np.nan), "T_CC": (1.0 + 0.01 * s, np.nan)} for s in range(3)}
     paper = neuro_rows("flip_flop", strong)
     variation = neuro_rows("flip_flop", weak).assign(variation="noisy")
-    table = claims.claims_per_variation(paper, variation, ours, 0.05)
+    table = claims.claims_per_variation(paper, variation, ours, THRESHOLDS)
     assert set(table["variation"]) == {"paper_config", "noisy"}
     assert not table["task"].eq("copy").any()
     ff = table[table["claim_id"] == "flip_flop_T_CR_above_T_CC"]
     assert len(ff) == 2
-    verdicts = dict(zip(ff["variation"], ff["verdict"], strict=True))
-    assert verdicts == {"paper_config": "holds", "noisy": "fails"}
+    calls = dict(zip(ff["variation"], ff["verdict"], strict=True))
+    assert calls == {"paper_config": "holds", "noisy": "fails"}
     markdown = claims.claims_grid_markdown(table, "variation")
     assert "| paper_config | noisy |" in markdown and "3/3 holds | 0/3 fails |" in markdown
 
@@ -264,7 +330,7 @@ def test_claims_by_size_test_every_size_on_its_own_models():
     )
     ours = claims.paper_claims(0.02, 10.0)
     assert verdicts(frame).loc["copy_T_CC_harmless", "n_hidden"] == 72
-    table = claims.claims_by_size(frame, ours, 0.05)
+    table = claims.claims_by_size(frame, ours, THRESHOLDS)
     cc = table[table["claim_id"] == "copy_T_CC_harmless"].set_index("n_hidden")
     assert cc["verdict"].to_dict() == {72: "holds", 256: "fails"}
     assert cc.loc[256, "n_agree"] == 0 and cc.loc[72, "n_agree"] == 3
@@ -278,58 +344,23 @@ def test_claims_by_size_test_every_size_on_its_own_models():
     assert cc_line.endswith("| 3/3 holds | — | 0/3 fails |")
 
 
-def test_tost_at_and_around_its_margin():
-    """Planted values whose mean and spread put the 90 % interval just inside, on and just
-    outside ±margin; the p-value against scipy's one-sided t tests."""
-    base = np.array([-1.0, 0.0, 1.0])  # mean 0, sd 1, se 1/√3
-    t95 = stats.t.ppf(0.95, 2)
-    half = t95 / np.sqrt(3)  # the 90 % interval is ±half
-    assert claims.tost(base, half * 1.0001, 0.05) < 0.05
-    assert claims.tost(base, half * 0.9999, 0.05) > 0.05
-    assert claims.tost(base, half, 0.05) == pytest.approx(0.05, rel=1e-9)
-    shifted = base * 0.1 + 0.3  # mean 0.3, sd 0.1
-    low = stats.ttest_1samp(shifted, -0.5, alternative="greater").pvalue
-    high = stats.ttest_1samp(shifted, 0.5, alternative="less").pvalue
-    assert claims.tost(shifted, 0.5, 0.05) == pytest.approx(max(low, high), rel=1e-12)
-    assert claims.tost(np.array([0.1, 0.1]), 0.2, 0.05) == 0.0
-    assert np.isnan(claims.tost(np.array([0.1]), 0.2, 0.05))
-
-
-def test_an_ordering_that_is_a_tie_is_equivalent_not_inconclusive():
-    assert claims.claim_verdict(-0.1, 0.1, 0.01, "greater", 0.0, 0.05) == claims.EQUIVALENT
-    assert claims.claim_verdict(-0.1, 0.1, 0.2, "greater", 0.0, 0.05) == "inconclusive"
-    assert claims.claim_verdict(0.1, 0.2, 0.01, "greater", 0.0, 0.05) == "holds"
-    assert claims.claim_verdict(-0.01, 0.01, 0.04, "within", 0.02, 0.05) == "holds"
-    assert claims.claim_verdict(-0.01, 0.03, 0.06, "within", 0.02, 0.05) == "inconclusive"
-    assert claims.claim_verdict(0.03, 0.05, 0.9, "within", 0.02, 0.05) == "fails"
-
-
-def test_seeds_needed_is_the_least_n_whose_interval_clears_the_bound():
-    """Planted: mean 1, sd 2 (three seeds); the least n with t_{n−1, 0.975}·2/√n < 1, found
-    here by counting, and no n for a mean on the bound."""
-    values = np.array([-1.0, 1.0, 3.0])
-    expected = next(n for n in range(2, 10_000) if stats.t.ppf(0.975, n - 1) * 2 / np.sqrt(n) < 1)
-    assert claims.seeds_needed(values, "greater", 0.0, 0.05) == expected
-    assert claims.seeds_needed(values, "greater", 1.0, 0.05) == np.inf  # mean on the bound
-    # a tie: |mean| 0.1 inside the margin 0.5, sd 1: the 90 % interval must fit in ±0.4
-    tie = np.array([-0.9, 0.1, 1.1])
-    expected_tie = next(
-        n for n in range(2, 10_000) if stats.t.ppf(0.95, n - 1) * 1 / np.sqrt(n) < 0.4
-    )
-    assert claims.seeds_needed(tie, "greater", 0.0, 0.05, margin=0.5) == expected_tie
-
-
-def test_the_paper_value_of_an_ordering_is_checked_against_the_interval():
+def test_the_paper_values_are_on_the_harm_share_scale():
     ours = {c.claim_id: c for c in claims.paper_claims(0.02, 10.0)}
-    assert ours["sine_S_T_CR_above_T_CC"].paper_value == pytest.approx(21.1 - 12.3)
-    assert ours["flip_flop_T_CR_above_T_CC"].paper_value == pytest.approx(0.0945 - 0.0496)
+    assert ours["sine_S_T_CR_above_T_CC"].paper_value == pytest.approx((21.1 - 12.3) / 0.9964)
+    assert ours["flip_flop_T_CR_above_T_CC"].paper_value == pytest.approx(
+        (0.0945 - 0.0496) / 0.9952
+    )
+    assert ours["sine_T_CC_above_T_CR"].paper_value == pytest.approx((2.08 - 1.73) / 0.9964)
+    assert ours["copy_adding_T_CC_changes_little"].paper_value == pytest.approx(0.002)
     assert np.isnan(ours["flip_flop_T_CC_much_above_T_RR"].paper_value)
+    assert np.isnan(ours["sine_T_RR_changes_little"].paper_value)
 
 
-def test_claims_markdown_names_untested_claims_below_and_gives_seeds_needed():
-    """Planted: the copy claims hold on 3 paper-like seeds; −T_C→R harmful becomes inconclusive
-    when one seed barely drops (its row gives the seeds its spread would need); the 5 Figure 2
-    claims have no models: one line below the table, no rows, no 'nan'."""
+def test_claims_markdown_names_untested_claims_and_the_paper_agreement():
+    """Planted: the copy claims hold on 3 paper-like seeds; −T_C→R harmful is undecided when one
+    seed barely drops (its MDE shown, the paper's 0.722 inside the wide interval); the 7 Figure 2
+    claims have no models: one line below the table, no rows, no 'nan'; the by-construction
+    claims say why below it."""
     per_seed = {s: jitter(PAPER_LIKE, 0.001 * s) for s in range(3)}
     per_seed[2] = per_seed[2] | {"T_CR": 0.99, "T_CR+T_CC": 0.99}
     frame = pd.concat(
@@ -338,23 +369,24 @@ def test_claims_markdown_names_untested_claims_below_and_gives_seeds_needed():
             copy_rows("cayley", {s: {"none": 0.995 + 0.001 * s} for s in range(3)}, n_R=68),
         ]
     )
-    table = claims.evaluate_claims(frame, claims.paper_claims(0.02, 10.0), level=0.05).reset_index(
-        drop=True
-    )
+    table = claims.evaluate_claims(frame, claims.paper_claims(0.02, 10.0), THRESHOLDS)
     text = claims.claims_markdown(table)
     rows = [line for line in text.splitlines() if line.startswith("| ") and "claim |" not in line]
     assert len(rows) == 9 and "nan" not in text and "| 72 |" in text
-    assert text.rstrip().endswith(
-        "Not tested here (5 claims): this run trains no flip_flop, sine, context_integration model."
+    assert (
+        "Not tested here (7 claims): this run trains no flip_flop, sine, context_integration "
+        "model." in text
     )
+    assert "- copy_cayley_inert: by construction: the Cayley W is normal" in text
     harmful = next(line for line in rows if line.startswith("| −T_C→R is harmful"))
     row = table[table["claim_id"] == "copy_T_CR_harmful"].iloc[0]
-    assert row["verdict"] == "inconclusive"
-    assert harmful.endswith(f"| **inconclusive** | {int(row['seeds_needed'])} |")
-    assert harmful.split(" | ")[8] == "—"  # the paper states this claim in words, no number
+    assert row["verdict"] == "underpowered"
+    assert harmful.endswith("| 0.722: agrees | 0.125 | **underpowered** |")
+    assert f"| {row['mde']:.2g} |" in harmful
     sine = claims.claims_markdown(
         verdicts(
             neuro_rows("sine", {s: {"T_CC": (1.5, 2.0), "T_CR": (2.0, 9.0)} for s in range(3)})
         ).reset_index()
     )
-    assert "| 1.73 (no) |" in sine  # min(ΔFVU) is 1.5 on every seed: 1.73 lies outside
+    # min(share) is 1.5 on every seed: the paper's 1.74 lies outside, 0.86× of it
+    assert "| 1.74: differs (0.86×) |" in sine

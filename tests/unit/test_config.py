@@ -249,7 +249,7 @@ def test_the_paper_config_and_every_preset_pass():
 
 def test_defaults_are_filled_as_the_schema_gives_them():
     config = run_checks({})
-    assert config["learned"]["fvu_max"] == 0.1 and config["claims"]["margin_delta_fvu"] == 0.01
+    assert config["learned"]["fvu_max"] == 0.1 and config["verdicts"]["power"] == 0.8
     assert config["tasks"]["sine"]["generator"]  # the module's defaults, filled in
 
 

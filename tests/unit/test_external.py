@@ -13,6 +13,7 @@ from rnnschur.network import Network
 from rnnschur.rnn import rollout
 from rnnschur.schur import ordered_real_schur
 from rnnschur.tasks import Batch
+from rnnschur.verdicts import Thresholds
 
 
 class Net(nn.Module):
@@ -175,14 +176,20 @@ def test_verdicts_follow_their_definitions():
             "alpha": 0.9,
             "subset": ["none", "T_RR", "T_CR", "T_CC"],
             "n_R": 2,
-            "mass_removed": [0.0, 0.0, 0.3, 0.2],
-            "score": [0.01, 0.01, 0.5, 0.05],
-            "delta_score": [0.0, 0.0, 0.49, 0.04],
+            "mass_removed": [0.0, 0.005, 0.3, 0.2],  # T_RR below the mass floor 0.01
+            "score": [0.01, 0.01, 0.5, 0.0297],
+            "delta_score": [0.0, 0.0, 0.49, 0.0197],
             "discrepancy": [0.0, 0.0, 0.4, 0.02],
             "stabilizer": [True, True, False, True],
         }
     )
-    verdicts = external.block_verdicts(rows, 0.9, fragile_effect=0.1).set_index("subset")
+    verdicts = external.block_verdicts(rows, 0.9, "fvu", Thresholds()).set_index("subset")
+    # the harm share ΔFVU / (1 − FVU(W)): 0.49/0.99 above θ = 0.02, 0.0197/0.99 just below
+    assert verdicts["harm_share"].to_dict() == {
+        "T_RR": 0.0,
+        "T_CR": pytest.approx(0.49 / 0.99),
+        "T_CC": pytest.approx(0.0197 / 0.99),
+    }
     # the workflow's words; an ε-stabiliser is a column beside the verdict, not a verdict
     assert verdicts["verdict"].to_dict() == {"T_RR": "empty", "T_CR": "fragile", "T_CC": "harmless"}
     assert verdicts["stabilizer"].to_dict() == {"T_RR": True, "T_CR": False, "T_CC": True}

@@ -7,9 +7,10 @@ import pytest
 
 from rnnschur import learned
 from rnnschur.paper import claims
-from rnnschur.paper.claims import block_profile
+from rnnschur.verdicts import Thresholds, block_profile
 
 CRITERION = dict(learned.DEFAULTS)
+T = Thresholds()
 
 
 @pytest.mark.parametrize(
@@ -54,19 +55,21 @@ def test_a_model_that_did_not_learn_enters_no_block_verdict():
     table = rows("flip_flop", "fvu", [0.01, 0.02, 0.01, 0.9], [0.5, 0.6, 0.55, -0.5])
     table = learned.mark(table, {"flip_flop": CRITERION})
     assert table.groupby("seed")["learned"].first().tolist() == [True, True, True, False]
-    profile = block_profile(table, 0.9, 0.05, 0.1).set_index("subset")
+    profile = block_profile(table, 0.9, T).set_index("subset")
     assert (profile["n_trained"] == 4).all() and (profile["n_learned"] == 3).all()
-    assert profile.loc["T_CR", "harm_mean"] == pytest.approx(0.55)  # seed 3 left out
+    assert profile.loc["T_CR", "delta_mean"] == pytest.approx(0.55)  # seed 3 left out
+    shares = [0.5 / 0.99, 0.6 / 0.98, 0.55 / 0.99]  # ΔFVU / (1 − FVU(W)) of seeds 0-2
+    assert profile.loc["T_CR", "harm_mean"] == pytest.approx(np.mean(shares))
     assert profile.loc["T_CR", "verdict"] == "fragile"
     # two of them not learned: too few for any verdict, whatever the harms say
     worse = learned.mark(
         rows("flip_flop", "fvu", [0.01, 0.5, 0.01, 0.9], [0.5, 0.6, 0.55, 0.5]),
         {"flip_flop": CRITERION},
     )
-    profile = block_profile(worse, 0.9, 0.05, 0.1).set_index("subset")
+    profile = block_profile(worse, 0.9, T).set_index("subset")
     assert set(profile["verdict"]) == {learned.TOO_FEW} and (profile["n_learned"] == 2).all()
     # ... unless the preset asks for fewer
-    assert set(block_profile(worse, 0.9, 0.05, 0.1, min_models=2)["verdict"]) == {"fragile"}
+    assert set(block_profile(worse, 0.9, T, min_models=2)["verdict"]) == {"fragile"}
 
 
 def test_a_model_that_did_not_learn_enters_no_claim():
@@ -74,10 +77,10 @@ def test_a_model_that_did_not_learn_enters_no_claim():
     ours = [c for c in claims.paper_claims(0.02, 10) if c.task == "sine"]
     table = rows("sine", "fvu", [0.001, 0.002, 0.95], [2.0, 2.2, 0.01])
     table = learned.mark(table, {"sine": CRITERION})
-    result = claims.evaluate_claims(table, ours, 0.05)
+    result = claims.evaluate_claims(table, ours, T)
     assert (result["n_trained"] == 3).all() and (result["n_learned"] == 2).all()
     assert set(result["verdict"]) == {learned.TOO_FEW}
-    kept = claims.evaluate_claims(table, ours, 0.05, min_models=2)
+    kept = claims.evaluate_claims(table, ours, T, min_models=2)
     assert (kept["verdict"] != learned.TOO_FEW).all()
     assert all(set(eval_seeds(r)) == {"0", "1"} for r in kept["per_seed"])
 

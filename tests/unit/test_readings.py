@@ -6,20 +6,39 @@ import pandas as pd
 from rnnschur.report import readings
 
 
-def test_claims_reading_counts_each_verdict_and_the_seeds_needed():
+def test_claims_reading_counts_each_verdict_the_basis_and_the_paper_agreement():
+    """Planted: six claims of the data (2 hold, 1 fails, 1 tie, 1 underpowered, 1 on the
+    threshold), two true by construction, one implied; two carry the paper's value, one of
+    them outside its interval (the sine S_ΔT of the fifty seeds: 0.58 [−0.6, 1.75] against
+    8.8): the sentence names it."""
+    verdicts = ["holds", "holds", "fails", "equivalent", "underpowered", "on the threshold"]
+    verdicts += ["holds", "holds", "holds", "not run"]
+    basis = ["data"] * 6 + ["by construction: normal", "by construction: normal"]
+    basis += ["implied by n_R", "data"]
     claims = pd.DataFrame(
         {
-            "verdict": ["holds", "holds", "fails", "equivalent", "inconclusive", "inconclusive"]
-            + ["not run"],
-            "n_trained": [3, 3, 3, 3, 10, 10, 0],
-            "n_learned": [3, 3, 3, 2, 10, 10, 0],
-            "seeds_needed": [np.nan, np.nan, np.nan, np.nan, 28.0, np.inf, np.nan],
+            "verdict": verdicts,
+            "basis": basis,
+            "task": ["sine"] * 10,
+            "claim": [f"c{k}" for k in range(10)],
+            "n_trained": [3, 3, 3, 3, 50, 50, 3, 3, 3, 0],
+            "n_learned": [3, 3, 3, 2, 50, 50, 3, 3, 3, 0],
+            "agreement": ["—", "agrees", "—", "—", "differs", "—", "—", "—", "—", "—"],
+            "paper_value": [np.nan, 0.05, np.nan, np.nan, 8.8] + [np.nan] * 5,
+            "mean": [np.nan, 0.05, np.nan, np.nan, 0.58] + [np.nan] * 5,
+            "ci_low": [np.nan, 0.04, np.nan, np.nan, -0.6] + [np.nan] * 5,
+            "ci_high": [np.nan, 0.06, np.nan, np.nan, 1.75] + [np.nan] * 5,
         }
     )
     text = readings.claims_reading(claims)
-    assert text.startswith("Of the 6 claims tested, 2 hold, 1 fails, 1 is a tie within its")
+    assert text.startswith(
+        "Of the 6 claims of the data tested, 2 hold, 1 fails, 1 is a tie within its margin, 1 is "
+        "underpowered and 1 is on the threshold; counted apart, 2 claims true by construction "
+        "(2 hold) and 1 claim implied by another (1 holds)."
+    )
     assert (
-        "2 are inconclusive (at their observed spread they would need 28 and more than 10⁶" in text
+        "The paper's value agrees with 1 of the 2 reproduced intervals it can be set beside and "
+        "differs from 1 (sine c4: 0.58 [-0.6, 1.75] against the paper's 8.8)." in text
     )
     assert "1 claim left out models that did not learn their task (1 model-claims)." in text
 
@@ -27,9 +46,9 @@ def test_claims_reading_counts_each_verdict_and_the_seeds_needed():
 def test_profile_reading_says_where_each_block_is_fragile():
     rows = []
     for task, verdicts in {
-        "a": ("inconclusive", "fragile", "harmless"),
+        "a": ("underpowered", "fragile", "harmless"),
         "b": ("empty", "fragile", "fragile"),
-        "c": ("harmless", "inconclusive", "too few learned models"),
+        "c": ("harmless", "on the threshold", "too few learned models"),
     }.items():
         for block, verdict in zip(("T_RR", "T_CR", "T_CC"), verdicts, strict=True):
             rows.append(
@@ -37,8 +56,8 @@ def test_profile_reading_says_where_each_block_is_fragile():
                 | {"verdict": verdict, "n_learned": 1 if task == "c" else 3, "n_trained": 3}
             )
     text = readings.profile_reading(pd.DataFrame(rows), "tasks")
-    assert "−T_C→R is fragile in 2 of 3 tasks (inconclusive in 1)." in text
-    assert "−T_RR is harmless in 1 of 3 tasks (inconclusive in 1, empty in 1)." in text
+    assert "−T_C→R is fragile in 2 of 3 tasks (on the threshold in 1)." in text
+    assert "−T_RR is harmless in 1 of 3 tasks (underpowered in 1, empty in 1)." in text
     assert "−T_CC is fragile in 1 of 3 tasks (harmless in 1, too few learned models in 1)." in text
     assert "In 1 group some models did not learn their task (c 1/3 learned)" in text
 

@@ -106,6 +106,8 @@ rule claims:
         by_size_md=f"{TABLES}/claims_by_size.md",
         sensitivity_csv=f"{TABLES}/claims_sensitivity.csv",
         sensitivity_md=f"{TABLES}/claims_sensitivity.md",
+        readings_csv=f"{TABLES}/paper_readings.csv",
+        readings_md=f"{TABLES}/paper_readings.md",
     log:
         f"{R}/logs/aggregate/claims.log",
     benchmark:
@@ -119,6 +121,7 @@ rule claims:
         runtime=5,
     params:
         claims=config["claims"],
+        verdicts=verdict_settings(),
         min_models=config["learned"]["min_models"],
     script:
         "../scripts/claims.py"
@@ -126,7 +129,8 @@ rule claims:
 
 rule block_profile:
     """Per task and single coupling block: the harm of removing it, its t interval over seeds,
-    and a verdict (fragile, harmless, inconclusive)."""
+    and a verdict on the harm-share scale (rnnschur.verdicts); and which verdicts move with θ
+    and the mass floor halved and doubled."""
     input:
         f"{TABLES}/ablation.csv",
     output:
@@ -136,6 +140,8 @@ rule block_profile:
             category="Tables",
         ),
         md=f"{TABLES}/block_profile.md",
+        sensitivity_csv=f"{TABLES}/block_profile_sensitivity.csv",
+        sensitivity_md=f"{TABLES}/block_profile_sensitivity.md",
     log:
         f"{R}/logs/aggregate/block_profile.log",
     benchmark:
@@ -149,8 +155,7 @@ rule block_profile:
         runtime=5,
     params:
         alpha=config["alpha"],
-        level=config["claims"]["level"],
-        fragile_effect=config["claims"]["fragile_effect"],
+        verdicts=verdict_settings(),
         min_models=config["learned"]["min_models"],
     script:
         "../scripts/block_profile.py"

@@ -29,8 +29,7 @@ rule atlas:
         runtime=5,
     params:
         alpha=config["alpha"],
-        level=config["claims"]["level"],
-        fragile_effect=config["claims"]["fragile_effect"],
+        verdicts=verdict_settings(),
         fdr=config.get("atlas", {}).get("fdr", 0.05),
         min_models=config["learned"]["min_models"],
         words={k: v["words"] for k, v in config.get("atlas", {}).get("descriptions", {}).items()},

@@ -145,6 +145,11 @@ def learned_criteria():
     return {t: {**shared, **s.get("learned", {})} for t, s in config["tasks"].items()}
 
 
+def verdict_settings():
+    """rnnschur.verdicts.Thresholds of every verdict (config verdicts, ablation.mass_floor)."""
+    return {**config["verdicts"], "mass_floor": config["ablation"]["mass_floor"]}
+
+
 def training_settings(task, construction):
     """The task's training settings with the construction's overrides applied."""
     return config_lib.training_settings(config, task, construction)
@@ -266,7 +271,7 @@ def external_settings(name):
         "alpha_grid": tuple(config["alpha_grid"]),
         "epsilon": config["ablation"]["epsilon"],
         "mass_floor": config["ablation"]["mass_floor"],
-        "fragile_effect": config["external"]["fragile_effect"],
+        "threshold": config["verdicts"]["threshold"],
         "subspace_components": config["subspace_control"]["n_components"],
         "subspace_draws": config["subspace_control"]["n_draws"],
         "seed": config["base_seed"],
@@ -357,7 +362,8 @@ def all_targets():
         return external
     tables = ["ablation.csv", "models.csv", "paper_vs_reproduced.csv", "paper_vs_reproduced.md"]
     tables += ["claims.csv", "claims.md", "claims_by_size.csv", "claims_by_size.md"]
-    tables += ["block_profile.csv", "block_profile.md"]
+    tables += ["claims_sensitivity.md", "paper_readings.csv", "paper_readings.md"]
+    tables += ["block_profile.csv", "block_profile.md", "block_profile_sensitivity.md"]
     if fidelity_files("{variation}{task}{seed}"):
         tables += [
             f"gap_{name}.{ext}"

@@ -100,6 +100,7 @@ rule gap_attribution:
         variations=fidelity_variations(),
         seeds=config["fidelity"]["seeds"],
         claims=config["claims"],
+        verdicts=verdict_settings(),
         criteria=learned_criteria(),
         min_models=config["learned"]["min_models"],
     script:

@@ -9,13 +9,13 @@ import pandas as pd  # noqa: E402
 from rnnschur import io  # noqa: E402
 from rnnschur.beyond.atlas import atlas_markdown, atlas_table  # noqa: E402
 from rnnschur.report.readings import atlas_reading  # noqa: E402
+from rnnschur.verdicts import Thresholds  # noqa: E402
 
 params = snakemake.params
 atlas = atlas_table(
     pd.read_csv(snakemake.input[0]),
     params.alpha,
-    params.level,
-    params.fragile_effect,
+    Thresholds(**params.verdicts),
     params.fdr,
     params.min_models,
     dict(params.words),

@@ -1,4 +1,5 @@
-"""Rule block_profile: per task and single coupling block, the harm of removing it over seeds."""
+"""Rule block_profile: per task and single coupling block, the harm of removing it over seeds,
+and which verdicts move with θ and the mass floor halved and doubled."""
 
 import sys
 
@@ -8,16 +9,23 @@ import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
 from rnnschur.paper import tables  # noqa: E402
-from rnnschur.paper.claims import block_profile  # noqa: E402
+from rnnschur.verdicts import (  # noqa: E402
+    PROFILE_KEYS,
+    Thresholds,
+    block_profile,
+    sensitivity,
+    sensitivity_markdown,
+)
 
 params = snakemake.params
-profile = block_profile(
-    pd.read_csv(snakemake.input[0]),
-    params.alpha,
-    params.level,
-    params.fragile_effect,
-    params.min_models,
-)
+ablation = pd.read_csv(snakemake.input[0])
+thresholds = Thresholds(**params.verdicts)
+profile = block_profile(ablation, params.alpha, thresholds, params.min_models)
 io.save_csv(snakemake.output.csv, profile)
 numbers = profile.select_dtypes("float").columns
 io.save_text(snakemake.output.md, tables.markdown(profile, dict.fromkeys(numbers, ".3g")))
+moved = sensitivity(
+    lambda t: block_profile(ablation, params.alpha, t, params.min_models), PROFILE_KEYS, thresholds
+)
+io.save_csv(snakemake.output.sensitivity_csv, moved)
+io.save_text(snakemake.output.sensitivity_md, sensitivity_markdown(moved, PROFILE_KEYS))

@@ -1,4 +1,5 @@
-"""Rule claims: the paper's claims tested over seeds, at its N_h and at every N_h trained."""
+"""Rule claims: the paper's claims tested over seeds, at its N_h and at every N_h trained; how
+their verdicts move with the settings; the paper's own numbers through the same rules."""
 
 import sys
 
@@ -14,31 +15,26 @@ from rnnschur.paper.claims import (  # noqa: E402
     claims_sensitivity,
     evaluate_claims,
     paper_claims,
+    paper_readings,
+    paper_readings_markdown,
 )
+from rnnschur.verdicts import Thresholds, sensitivity_markdown  # noqa: E402
 
-settings = snakemake.params.claims
-claims = paper_claims(
-    settings["tolerance_accuracy"],
-    settings["much_greater"],
-    settings["margin_delta_fvu"],
-    settings["margin_s_delta_t"],
-)
+settings, thresholds = snakemake.params.claims, Thresholds(**snakemake.params.verdicts)
+min_models = snakemake.params.min_models
+claims = paper_claims(thresholds.threshold, settings["much_greater"], settings["margin_s_delta_t"])
 ablation = pd.read_csv(snakemake.input[0])
-table = evaluate_claims(ablation, claims, settings["level"], snakemake.params.min_models)
+table = evaluate_claims(ablation, claims, thresholds, min_models)
 io.save_csv(snakemake.output.csv, table)
 io.save_text(snakemake.output.md, claims_markdown(table))
-by_size = claims_by_size(ablation, claims, settings["level"], snakemake.params.min_models)
+by_size = claims_by_size(ablation, claims, thresholds, min_models)
 io.save_csv(snakemake.output.by_size_csv, by_size)
 io.save_text(snakemake.output.by_size_md, claims_grid_markdown(by_size, "n_hidden"))
-# How the verdicts move with the accuracy tolerance (the bound of harmless, inert, unchanged).
-sensitivity = claims_sensitivity(
-    ablation,
-    settings["sensitivity_tolerances"],
-    settings,
-    settings["level"],
-    snakemake.params.min_models,
+moved = claims_sensitivity(
+    ablation, thresholds, settings["much_greater"], settings["margin_s_delta_t"], min_models
 )
-io.save_csv(snakemake.output.sensitivity_csv, sensitivity)
-io.save_text(
-    snakemake.output.sensitivity_md, claims_grid_markdown(sensitivity, "tolerance_accuracy")
-)
+io.save_csv(snakemake.output.sensitivity_csv, moved)
+io.save_text(snakemake.output.sensitivity_md, sensitivity_markdown(moved, ["claim_id"]))
+readings = paper_readings(thresholds)
+io.save_csv(snakemake.output.readings_csv, readings)
+io.save_text(snakemake.output.readings_md, paper_readings_markdown(readings, thresholds))

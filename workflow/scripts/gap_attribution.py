@@ -19,6 +19,7 @@ from rnnschur.paper.gap_study import (  # noqa: E402
     ranking,
     ranking_markdown,
 )
+from rnnschur.verdicts import Thresholds  # noqa: E402
 
 descriptions = {k: v["description"] for k, v in snakemake.params.variations.items()}
 variations = pd.concat([pd.read_csv(path) for path in snakemake.input.variations])
@@ -28,16 +29,11 @@ table = gap_table(ablation, variations, descriptions, snakemake.params.seeds)
 io.save_csv(snakemake.output.csv, table)
 io.save_text(snakemake.output.md, gap_markdown(table))
 # The paper's claims under each variation (the paper config's seeds and the variation's own).
-settings = snakemake.params.claims
-claims = paper_claims(
-    settings["tolerance_accuracy"],
-    settings["much_greater"],
-    settings["margin_delta_fvu"],
-    settings["margin_s_delta_t"],
-)
+settings, thresholds = snakemake.params.claims, Thresholds(**snakemake.params.verdicts)
+claims = paper_claims(thresholds.threshold, settings["much_greater"], settings["margin_s_delta_t"])
 paper_seeds = ablation[ablation["seed"].isin(snakemake.params.seeds)]
 per_variation = claims_per_variation(
-    paper_seeds, variations, claims, settings["level"], snakemake.params.min_models
+    paper_seeds, variations, claims, thresholds, snakemake.params.min_models
 )
 io.save_csv(snakemake.output.claims_csv, per_variation)
 io.save_text(snakemake.output.claims_md, claims_grid_markdown(per_variation, "variation"))

@@ -4,66 +4,46 @@ tasks, network descriptions and sizes, every verdict decided over the whole atla
 A row of the atlas is one task, network description, construction, N_h and coupling block
 (T_RR, T_C→R, T_CC of eq. 5). Its premise is the models that learned their task
 (:mod:`rnnschur.learned`): a row with fewer than ``min_models`` of them says
-:data:`rnnschur.learned.TOO_FEW`, one whose block has no mass in any model *empty*. For the
-rest, two tests of the harm of removing the block at α (accuracy or choice lost, FVU gained;
-:func:`rnnschur.paper.claims.block_harms`) over its learned models:
+:attr:`rnnschur.verdicts.Verdict.TOO_FEW`, one whose removed Schur mass is below the mass floor
+*empty*. For the rest, two tests at the threshold θ of the harm share (the share of the learned
+performance that removing the block at α takes away; :mod:`rnnschur.verdicts`, the same scale
+for an FVU, a sign accuracy and a κ) over its learned models:
 
-- *fragile*: the one-sided t test of mean harm > ``fragile_effect`` (:func:`p_fragile`);
-- *harmless*: the equivalence test |mean harm| < ``fragile_effect`` (two one-sided t tests,
-  :func:`rnnschur.paper.claims.tost`): the equivalence verdict.
+- *fragile*: the one-sided t test of mean share > θ (:func:`rnnschur.verdicts.p_greater`);
+- *harmless*: the equivalence test |mean share| < θ (two one-sided t tests,
+  :func:`rnnschur.verdicts.tost`).
 
 The atlas holds hundreds of such tests; at 5 % each, about one in twenty decided rows would be
 chance. Every p-value of every decidable row enters one family, controlled by the
-Benjamini–Hochberg step-up procedure at false-discovery rate ``fdr`` (:func:`benjamini_hochberg`):
-a row is fragile (harmless) when its adjusted p-value is at most ``fdr``, else inconclusive.
+Benjamini–Hochberg step-up procedure at false-discovery rate ``fdr``
+(:func:`rnnschur.verdicts.benjamini_hochberg`): a row is fragile (harmless) when its adjusted
+p-value is at most ``fdr``, else *underpowered* or *on the threshold* by its minimum detectable
+effect (:func:`rnnschur.verdicts.undecided`).
 (Benjamini–Hochberg controls the rate for independent or positively dependent tests; a row's
 two tests are negatively dependent, at most one of them can reject, and rows of one task share
 its held-out trials: the rate is the procedure's nominal one, not a proven bound.)
 Beside the adjusted verdict each row keeps its own two-sided t interval and the verdict that
-interval alone gives (:func:`rnnschur.paper.claims.block_profile`), unadjusted.
+interval alone gives (:func:`rnnschur.verdicts.block_profile`), unadjusted.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.special import stdtr
 
 from rnnschur import tasks
-from rnnschur.learned import TOO_FEW
-from rnnschur.paper.claims import block_harms, block_profile, tost
-
-KEYS = ["task", "construction", "n_hidden", "subset"]
-"""A row of the block profile; the atlas splits its task into task and description."""
-
-
-def p_fragile(harm: np.ndarray, effect: float) -> float:
-    """One-sided t test of mean harm > ``effect``: P(T_{n−1} ≥ (mean − effect)/se). NaN for
-    fewer than two values; where they do not vary, 0 if the mean exceeds ``effect``, else 1."""
-    n = len(harm)
-    if n < 2:
-        return np.nan
-    mean, sd = float(np.mean(harm)), float(np.std(harm, ddof=1))
-    if sd == 0:
-        return 0.0 if mean > effect else 1.0
-    return float(stdtr(n - 1, -(mean - effect) / (sd / np.sqrt(n))))
-
-
-def benjamini_hochberg(p: np.ndarray) -> np.ndarray:
-    """Benjamini–Hochberg adjusted p-values (Benjamini & Hochberg 1995) of the finite entries of
-    ``p`` as one family (NaN stays NaN): q_(i) = min_{j ≥ i} m p_(j) / j over the m p-values in
-    ascending order, capped at 1. Rejecting every q ≤ f controls the false-discovery rate at f
-    for independent or positively dependent tests."""
-    p = np.asarray(p, dtype=float)
-    q = np.full(p.shape, np.nan)
-    finite = np.flatnonzero(np.isfinite(p))
-    m = len(finite)
-    if m == 0:
-        return q
-    order = finite[np.argsort(p[finite], kind="stable")]
-    scaled = p[order] * m / np.arange(1, m + 1)
-    q[order] = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
-    return q
+from rnnschur.verdicts import (
+    DECIDED,
+    PROFILE_KEYS,
+    Thresholds,
+    Verdict,
+    benjamini_hochberg,
+    block_harms,
+    block_profile,
+    p_greater,
+    tost,
+    undecided,
+)
 
 
 def split_instance(name: str) -> tuple[str, str]:
@@ -76,30 +56,34 @@ def split_instance(name: str) -> tuple[str, str]:
 def atlas_table(
     ablation: pd.DataFrame,
     alpha: float,
-    level: float,
-    fragile_effect: float,
+    thresholds: Thresholds,
     fdr: float,
     min_models: int,
     words: dict[str, str],
 ) -> pd.DataFrame:
     """The atlas: one row per task, description, construction, N_h and coupling block, with
-    n learned / n trained, the mean harm and its own (1 − ``level``) t interval, the verdict
-    that interval gives alone (``row_verdict``), the mean removed Schur mass, the p-values of
-    the fragile and the equivalence (harmless) tests, their Benjamini–Hochberg adjusted values
-    over the whole atlas (``q_fragile``, ``q_harmless``) and the verdict at false-discovery
-    rate ``fdr``. ``words``: each description in a few words."""
-    profile = block_profile(ablation, alpha, level, fragile_effect, min_models)
+    n learned / n trained, the mean raw harm and the mean harm share with its own
+    (1 − level) t interval and minimum detectable effect, the verdict that interval gives alone
+    (``row_verdict``, :func:`rnnschur.verdicts.block_profile`), the mean removed Schur mass, the
+    p-values of the fragile and the equivalence (harmless) tests at θ, their Benjamini–Hochberg
+    adjusted values over the whole atlas (``q_fragile``, ``q_harmless``) and the verdict at
+    false-discovery rate ``fdr`` (a row neither test decides is *underpowered* or *on the
+    threshold* by its minimum detectable effect). ``words``: each description in a few
+    words."""
+    theta = thresholds.threshold
+    profile = block_profile(ablation, alpha, thresholds, min_models)
     harms = block_harms(ablation, alpha)
     learned = harms[harms["learned"].astype(bool)]
     groups = {
-        key: g.sort_values("seed")["harm"].to_numpy(float) for key, g in learned.groupby(KEYS)
+        key: g.sort_values("seed")["harm_share"].to_numpy(float)
+        for key, g in learned.groupby(PROFILE_KEYS)
     }
-    decidable = ~profile["verdict"].isin([TOO_FEW, "empty"])
+    decidable = ~profile["verdict"].isin([Verdict.TOO_FEW, Verdict.EMPTY])
     fragile, harmless = [], []
-    for row, ok in zip(profile[KEYS].itertuples(index=False), decidable, strict=True):
+    for row, ok in zip(profile[PROFILE_KEYS].itertuples(index=False), decidable, strict=True):
         harm = groups.get(tuple(row), np.array([]))
-        fragile.append(p_fragile(harm, fragile_effect) if ok else np.nan)
-        harmless.append(tost(harm, fragile_effect, level) if ok else np.nan)
+        fragile.append(p_greater(harm, theta) if ok else np.nan)
+        harmless.append(tost(harm, theta, thresholds.level) if ok else np.nan)
     q = benjamini_hochberg(np.concatenate([fragile, harmless]))
     table = profile.rename(columns={"verdict": "row_verdict", "subset": "block"})
     parts = [split_instance(t) for t in table["task"]]
@@ -108,10 +92,11 @@ def atlas_table(
     table.insert(2, "words", [words.get(d, d) for _, d in parts])
     table["p_fragile"], table["p_harmless"] = fragile, harmless
     table["q_fragile"], table["q_harmless"] = q[: len(profile)], q[len(profile) :]
+    open_ = [undecided(m, theta) for m in table["mde"]]
     verdict = np.where(
         table["q_fragile"] <= fdr,
-        "fragile",
-        np.where(table["q_harmless"] <= fdr, "harmless", "inconclusive"),
+        Verdict.FRAGILE,
+        np.where(table["q_harmless"] <= fdr, Verdict.HARMLESS, open_),
     )
     table["verdict"] = np.where(decidable, verdict, table["row_verdict"])
     table["fdr"] = fdr
@@ -126,14 +111,15 @@ def atlas_markdown(table: pd.DataFrame) -> str:
     verdict and the removed mass; a paragraph above says how the verdicts were decided."""
     blocks = list(dict.fromkeys(table["block"]))
     fdr, tests = table["fdr"].iloc[0], int(table["tests"].iloc[0])
-    decided = table[table["verdict"].isin(["fragile", "harmless"])]
-    alone = table[table["row_verdict"].isin(["fragile", "harmless"])]
+    decided = table[table["verdict"].isin(DECIDED)]
+    alone = table[table["row_verdict"].isin(DECIDED)]
     lines = [
         f"Verdicts decided over the whole atlas: Benjamini–Hochberg at a false-discovery rate of "
-        f"{fdr:g} over its {tests} tests (per row with enough learned models: fragile, the "
-        "one-sided t test of mean harm above the effect; harmless, the equivalence test of "
-        "|mean harm| below it). Beside each verdict the row's own two-sided t interval, not "
-        f"adjusted. {len(decided)} of {len(table)} rows decided (by their own intervals alone: "
+        f"{fdr:g} over its {tests} tests (per row with enough learned models and mass: fragile, "
+        "the one-sided t test of mean harm share above θ; harmless, the equivalence test of "
+        "|mean harm share| below it). Harm is the share of the learned performance removed. "
+        "Beside each verdict the row's own two-sided t interval, not adjusted. "
+        f"{len(decided)} of {len(table)} rows decided (by their own intervals alone: "
         f"{len(alone)}).",
         "",
         "| task | construction | description | N_h | learned | "
@@ -150,8 +136,8 @@ def atlas_markdown(table: pd.DataFrame) -> str:
                 cells.append("—")
                 continue
             r = by_block.loc[block]
-            if r["verdict"] == TOO_FEW:
-                cells.append(TOO_FEW)
+            if r["verdict"] == Verdict.TOO_FEW:
+                cells.append(Verdict.TOO_FEW)
                 continue
             interval = (
                 f" [{r['ci_low']:.3g}, {r['ci_high']:.3g}]" if np.isfinite(r["ci_low"]) else ""

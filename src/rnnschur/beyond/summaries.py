@@ -7,11 +7,14 @@ All functions take and return pandas DataFrames; none reads or writes files.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
+from rnnschur import tasks
 from rnnschur.beyond import subspace
 from rnnschur.paper.tables import sem
 from rnnschur.schur import COUPLING_BLOCKS
+from rnnschur.verdicts import harm_share
 
 MODEL_KEYS = ["task", "construction", "n_hidden", "seed"]
 
@@ -21,13 +24,37 @@ def largest_size(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[frame["n_hidden"] == frame.groupby("task")["n_hidden"].transform("max")]
 
 
+SATURATED = 0.8
+"""A harm share at or above which the network is near chance: an ablation and its matched
+control that both reach it are *saturated* (their harms say nothing about where the ablation
+perturbs, only that both perturbations are large)."""
+
+
+def _shares(out: pd.DataFrame, column: str) -> np.ndarray:
+    """The harm share of a raw harm column (:func:`rnnschur.verdicts.harm_share`), the full
+    score recovered from the ablation's score and harm."""
+    shares = np.full(len(out), np.nan)
+    metrics = np.array([tasks.score_of(t) for t in out["task"]])
+    for metric in np.unique(metrics):
+        pick = metrics == metric
+        sign = 1.0 if metric == "fvu" else -1.0  # harm: FVU gained, or accuracy/choice lost
+        full = out["score"].to_numpy(float)[pick] - sign * out["harm"].to_numpy(float)[pick]
+        ablated = full + sign * out[column].to_numpy(float)[pick]
+        shares[pick] = harm_share(metric, full, ablated)
+    return shares
+
+
 def subspace_verdicts(controls: pd.DataFrame, floor: float, ratio: float) -> pd.DataFrame:
     """Per model, subset, subspace and side: the ablation's overlap and harm beside the mean
     harm of its controls (``inside``, ``complement``, ``matched``) and the verdict of
-    :func:`rnnschur.beyond.subspace.verdict` against the overlap-matched controls."""
+    :func:`rnnschur.beyond.subspace.verdict` against the overlap-matched controls; where the
+    ablation and its matched control both take at least :data:`SATURATED` of the learned
+    performance, *saturated* instead of *explained* (near chance, the harm cannot tell where a
+    perturbation lies)."""
     keys = [*MODEL_KEYS, "subset", "subspace", "dim", "side", "chance_overlap", "relative_norm"]
     keys += [k for k in ("n_trials", "n_heldout") if k in controls]  # scored on n of n_heldout
-    ablation = controls[controls["kind"] == "ablation"].set_index(keys)[["overlap", "harm"]]
+    kept = ["overlap", "harm", "score"]
+    ablation = controls[controls["kind"] == "ablation"].set_index(keys)[kept]
     means = controls[controls["kind"] != "ablation"].pivot_table(
         index=keys, columns="kind", values="harm", aggfunc="mean"
     )
@@ -37,7 +64,9 @@ def subspace_verdicts(controls: pd.DataFrame, floor: float, ratio: float) -> pd.
         subspace.verdict(a, c, floor, ratio)
         for a, c in zip(out["harm"], out["matched_harm"], strict=True)
     ]
-    return out
+    saturated = (_shares(out, "harm") >= SATURATED) & (_shares(out, "matched_harm") >= SATURATED)
+    out.loc[saturated & (out["verdict"] == "explained"), "verdict"] = "saturated"
+    return out.drop(columns="score")
 
 
 def subspace_summary(verdicts: pd.DataFrame) -> pd.DataFrame:
@@ -66,6 +95,7 @@ def subspace_summary(verdicts: pd.DataFrame) -> pd.DataFrame:
         if column in frame:
             out[column] = grouped[column].min().astype(int)
     out["n_explained"] = grouped["verdict"].apply(lambda v: int((v == "explained").sum()))
+    out["n_saturated"] = grouped["verdict"].apply(lambda v: int((v == "saturated").sum()))
     out["verdict"] = grouped["verdict"].agg(lambda v: v.value_counts().index[0])
     return out.reset_index()
 

@@ -44,6 +44,7 @@ from rnnschur.network import Network
 from rnnschur.report import views
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, ordered_real_schur
 from rnnschur.tasks import Batch
+from rnnschur.verdicts import Thresholds, harm_share, point_verdict
 
 SCORES = ("fvu", "accuracy")
 
@@ -106,19 +107,23 @@ def misuse_warning(
     )
 
 
-def block_verdicts(ablation: pd.DataFrame, alpha: float, fragile_effect: float) -> pd.DataFrame:
-    """Per single coupling block at ``alpha``: removed mass, the score change, d_D, whether the
-    ablation is an ε-stabiliser (d_D ≤ ε, the ablation table's ``stabilizer``) and the verdict
-    in the workflow's words (:func:`rnnschur.paper.claims.block_profile`), for one model:
-    *fragile* where removing the block moves the score by at least ``fragile_effect``,
-    *harmless* where it moves it by less, *empty* where the block has no entries to remove."""
+def block_verdicts(
+    ablation: pd.DataFrame, alpha: float, metric: str, thresholds: Thresholds
+) -> pd.DataFrame:
+    """Per single coupling block at ``alpha``: removed mass, the score, its change, the harm
+    share (the part of the learned performance the removal takes away,
+    :func:`rnnschur.verdicts.harm_share`), d_D, whether the ablation is an ε-stabiliser (d_D ≤
+    ε, the ablation table's ``stabilizer``) and the verdict of one model on the workflow's
+    scale (:func:`rnnschur.verdicts.point_verdict`): *fragile* where the share exceeds θ,
+    *harmless* where it does not, *empty* where the removed mass is below the mass floor."""
     rows = ablation[np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(COUPLING_BLOCKS)]
     out = rows[
         ["subset", "n_R", "mass_removed", "score", "delta_score", "discrepancy", "stabilizer"]
     ].copy()
+    out.insert(5, "harm_share", harm_share(metric, out["score"] - out["delta_score"], out["score"]))
     out["verdict"] = [
-        "empty" if m == 0 else "fragile" if abs(d) >= fragile_effect else "harmless"
-        for m, d in zip(out["mass_removed"], out["delta_score"], strict=True)
+        point_verdict(h, m, thresholds)
+        for h, m in zip(out["harm_share"], out["mass_removed"], strict=True)
     ]
     return out.reset_index(drop=True)
 
@@ -132,7 +137,7 @@ class Settings:
     alpha_grid: tuple[float, ...] = (0.85, 0.9, 0.95)
     epsilon: float = 0.01
     mass_floor: float = 0.01
-    fragile_effect: float = 0.1
+    threshold: float = Thresholds.threshold
     subspace_components: int = 8
     subspace_draws: int = 2
     seed: int = 2606  # config key base_seed
@@ -159,10 +164,13 @@ def refuse_earlier_results(out: str | os.PathLike, force: bool) -> list[Path]:
 
 
 VERDICT_LEGEND = (
-    "fragile: removing the block moves the score by at least the fragile effect (a fragile "
-    "functional direction); harmless: it moves it by less; empty: the block has no entries at "
-    "this α. ε-stabiliser: the ablation changes the outputs by d_D ≤ ε on the held-out set (a "
-    "candidate approximate invariance if it removes non-negligible Schur mass)."
+    "harm share: the part of the learned performance (1 − FVU, or the chance-corrected "
+    "accuracy) that removing the block takes away. fragile: a share above θ (a fragile "
+    "functional direction); harmless: at most θ; empty: the block's removed Schur mass is below "
+    "the mass floor (nothing to remove, so no verdict). One model, no seeds: no test decides "
+    "these, the share is compared with θ as it is. ε-stabiliser: the ablation changes the "
+    "outputs by d_D ≤ ε on the held-out set (a candidate approximate invariance if it removes "
+    "non-negligible Schur mass)."
 )
 
 
@@ -335,7 +343,8 @@ def run(
         progress(warning)
     ablation.insert(0, "model", name)
     eigenvalues, _ = views.spectrum_rows(schur, settings.alpha)
-    verdicts = block_verdicts(ablation, settings.alpha, settings.fragile_effect)
+    thresholds = Thresholds(threshold=settings.threshold, mass_floor=settings.mass_floor)
+    verdicts = block_verdicts(ablation, settings.alpha, settings.score, thresholds)
     controls = refits = None
     if module is not None:
         progress("[3/5] subspace control and [4/5] readout refit skipped: a module's own forward")
@@ -432,17 +441,19 @@ def summary_markdown(result: Result) -> str:
         f"- full model: {settings.score} = {full['score']:.4g}; at α = {settings.alpha:g}, "
         f"n_R = {int(full['n_R'])} dimensions in the dominant sector R (split by the moduli "
         f"of {_split_operator(dynamics, settings.split)})",
-        f"- ε = {settings.epsilon:g} (d_D, mean squared output difference); fragile: the score "
-        f"moves by ≥ {settings.fragile_effect:g}",
+        f"- ε = {settings.epsilon:g} (d_D, mean squared output difference); fragile: the harm "
+        f"share exceeds θ = {settings.threshold:g}; empty: removed mass below "
+        f"{settings.mass_floor:g}",
         "",
-        "| block | removed mass ‖ΔT‖/‖T‖ | score | change | d_D | ε-stabiliser | verdict |",
-        "|---|---|---|---|---|---|---|",
+        "| block | removed mass ‖ΔT‖/‖T‖ | score | change | harm share | d_D | ε-stabiliser | "
+        "verdict |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in result.verdicts.itertuples(index=False):
         lines.append(
             f"| −{r.subset.replace('T_CR', 'T_C→R')} | {r.mass_removed:.3g} | {r.score:.4g} | "
-            f"{r.delta_score:+.3g} | {r.discrepancy:.3g} | {'yes' if r.stabilizer else 'no'} | "
-            f"{r.verdict} |"
+            f"{r.delta_score:+.3g} | {r.harm_share:.3g} | {r.discrepancy:.3g} | "
+            f"{'yes' if r.stabilizer else 'no'} | {r.verdict} |"
         )
     lines += ["", VERDICT_LEGEND + " All 8 subsets at every α: `ablation.csv`.", ""]
     return "\n".join(lines)
@@ -468,7 +479,7 @@ def summary_html(result: Result, png_base64: str) -> str:
         f"<p>{html.escape(result.network)}: {html.escape(result.dynamics.describe())}; "
         f"N_h = {result.shapes['N_h']}; split by the moduli of "
         f"{html.escape(_split_operator(result.dynamics, settings.split))}; α = {settings.alpha:g}, "
-        f"ε = {settings.epsilon:g}, fragile effect {settings.fragile_effect:g}; score "
+        f"ε = {settings.epsilon:g}, θ = {settings.threshold:g} (harm share); score "
         f"{settings.score} on {result.shapes['n_trials']} held-out trials.</p>"
         f"<img alt='ablation profile' src='data:image/png;base64,{png_base64}'>"
         "<h2>Verdict per coupling block</h2>"

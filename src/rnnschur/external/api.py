@@ -73,7 +73,7 @@ def analyse(
         ``heldout`` for the readout refit. name : the model's name in the summary.
     tolerance : the largest relative RMS error of the verification (:data:`TOLERANCE`).
     settings : fields of :class:`rnnschur.external.analysis.Settings` (score, alpha, alpha_grid,
-        epsilon, mass_floor, fragile_effect, subspace_components, subspace_draws, seed).
+        epsilon, mass_floor, threshold, subspace_components, subspace_draws, seed).
 
     Raises
     ------

@@ -2,11 +2,22 @@
 
 A claim is a per-model statistic (computed from that model's rows of the ablation table) and a
 bound: ``greater`` claims say the statistic exceeds the bound, ``within`` claims say its size
-stays within it. Over the seeds of the paper's task, construction and N_h, the verdict comes from
-a two-sided Student t interval of the mean at ``level``: a claim *holds* where the whole interval
-satisfies it, *fails* where the whole interval contradicts it, and is *inconclusive* otherwise
-(always so for fewer than two seeds). The exact one-sided sign test of how many seeds agree is
-reported beside it; with 3 seeds it cannot go below 0.125, which is why the interval decides.
+stays within it. Statistics of a score are taken on the harm-share scale of
+:mod:`rnnschur.verdicts` (the share of the learned performance an ablation removes), so that
+"harmless" and "harmful" mean the same on a replay accuracy and on an FVU, with the threshold θ
+(config ``verdicts.threshold``) as the bound of "harmless", "inert", "unchanged", "changes
+little" and as the margin of a tie. Over the seeds of the paper's task, construction and N_h,
+the verdict comes from :func:`claim_verdict`. The exact one-sided sign test of how many seeds
+agree is reported beside it; with 3 seeds it cannot go below 0.125, which is why the interval
+decides.
+
+The ledger says what kind of claim each is (``basis``): a claim of the data, one true *by
+construction* (the Cayley W is normal: its coupling blocks hold no Schur mass, so no ablation
+can change it), or one *implied by* another claim (the same n_R at every α is the same split,
+hence the same W̃ and the same scores). Summaries count the claims of the data apart.
+Where the paper gives the statistic's value (from its reported means, on the same scale), the
+claim also says whether the paper's value *agrees* with the reproduced interval or *differs*
+(:func:`rnnschur.verdicts.agreement`).
 """
 
 from __future__ import annotations
@@ -18,14 +29,28 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.special import stdtr, stdtrit
 
-from rnnschur.learned import TOO_FEW
 from rnnschur.paper import reported as paper
-from rnnschur.schur import COUPLING_BLOCKS
+from rnnschur.verdicts import (
+    Thresholds,
+    Verdict,
+    agreement,
+    block_verdict,
+    harm_share,
+    mde,
+    point_verdict,
+    sensitivity,
+    t_interval,
+    tost,
+    undecided,
+)
 
 PAPER_ALPHA = 0.9
 TABLE1_ALPHAS = (0.85, 0.9, 0.95)
+DATA = "data"
+"""The basis of a claim about what the trained networks do."""
+BY_CONSTRUCTION = "by construction"
+"""The basis of a claim that no trained network could fail."""
 
 
 @dataclass(frozen=True)
@@ -45,9 +70,11 @@ class Claim:
     bound: float
     margin: float | None = None
     """For an ordering (``greater`` than 0): the margin within which the two sides count as
-    equal, so that a tie is decided ("equivalent") rather than left inconclusive."""
+    equal, so that a tie is decided ("equivalent") rather than left open."""
     paper_value: float = math.nan
     """The statistic computed from the paper's reported means, where it reports both sides."""
+    basis: str = DATA
+    """:data:`DATA`, :data:`BY_CONSTRUCTION` (with why) or ``"implied by <claim_id>"``."""
 
 
 def value(rows: pd.DataFrame, subset: str, column: str, alpha: float = PAPER_ALPHA) -> float:
@@ -56,33 +83,54 @@ def value(rows: pd.DataFrame, subset: str, column: str, alpha: float = PAPER_ALP
     return float(pick.iloc[0]) if len(pick) else np.nan
 
 
-def _spread_over_alpha(rows: pd.DataFrame, subsets: tuple[str, ...], column: str) -> float:
-    """Largest range (max − min) of ``column`` over the Table 1 alphas, over ``subsets``."""
+def share(rows: pd.DataFrame, subset: str, alpha: float = PAPER_ALPHA) -> float:
+    """One model's harm share of ``subset`` at ``alpha`` (:func:`rnnschur.verdicts.harm_share`;
+    NaN if absent)."""
+    pick = rows[(rows["subset"] == subset) & np.isclose(rows["alpha"], alpha)]
+    if pick.empty:
+        return np.nan
+    r = pick.iloc[0]
+    return harm_share(r["metric"], r["score"] - r["delta_score"], r["score"])
+
+
+def share_per_mass(rows: pd.DataFrame, subset: str) -> float:
+    """S_ΔT on the harm-share scale: the harm share per unit of removed Schur mass (the paper's
+    S_ΔT = ΔFVU / mass, divided by 1 − FVU(W))."""
+    mass = value(rows, subset, "mass_removed")
+    return share(rows, subset) / mass if mass > 0 else np.nan
+
+
+def _spread_over_alpha(rows: pd.DataFrame, subsets: tuple[str, ...], quantity) -> float:
+    """Largest range (max − min) over the Table 1 alphas, over ``subsets``, of ``quantity``
+    (a column name, or a function of (rows, subset, alpha))."""
     ranges = []
     for subset in subsets:
-        values = [value(rows, subset, column, a) for a in TABLE1_ALPHAS]
+        values = [
+            quantity(rows, subset, a) if callable(quantity) else value(rows, subset, quantity, a)
+            for a in TABLE1_ALPHAS
+        ]
         if np.isnan(values).any():
             return np.nan
         ranges.append(max(values) - min(values))
     return max(ranges)
 
 
-def paper_claims(
-    tolerance_accuracy: float,
-    much_greater: float,
-    margin_delta_fvu: float = 0.01,
-    margin_s_delta_t: float = 1.0,
-) -> list[Claim]:
-    """The claims of the paper that the reproduction can test (config keys
-    ``claims.tolerance_accuracy``: the largest accuracy change that counts as "harmless" or
-    "unchanged", the equivalence margin of those claims; ``claims.much_greater``: the factor
-    that ``≫`` stands for; ``claims.margin_delta_fvu`` and ``claims.margin_s_delta_t``: the
-    margins within which two ΔFVUs or two S_ΔTs count as a tie)."""
-    acc, dfvu, tol = "accuracy", "delta_fvu", tolerance_accuracy
-    reported = paper.reported_value
+def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.0) -> list[Claim]:
+    """The claims of the paper that the reproduction can test. ``theta``: the threshold θ of
+    the harm-share scale (config ``verdicts.threshold``), the bound of "harmless", "inert",
+    "unchanged" and the margin of a tie between two shares; ``much_greater``: the factor that
+    ``≫`` stands for (config ``claims.much_greater``); ``margin_s_delta_t``: the margin of a tie
+    between two S_ΔT (harm share per unit of removed mass; ``claims.margin_s_delta_t``)."""
+    h, reported = share, paper.reported_share
+    cayley = (
+        f"{BY_CONSTRUCTION}: the Cayley W is normal (W = O D Oᵀ), its coupling blocks hold no "
+        "Schur mass"
+    )
 
-    def copy_claim(cid, source, construction, words, stat_words, stat, kind, bound):
-        return Claim(cid, source, words, "copy", construction, 72, stat_words, stat, kind, bound)
+    def copy_claim(cid, source, construction, words, stat_words, stat, kind, bound, **extra):
+        return Claim(
+            cid, source, words, "copy", construction, 72, stat_words, stat, kind, bound, **extra
+        )
 
     def neuro_claim(cid, task, words, stat_words, stat, kind, bound, margin, paper_value):
         return Claim(
@@ -102,69 +150,71 @@ def paper_claims(
 
     grey_pairs = (("none", "T_CC"), ("T_RR", "T_RR+T_CC"), ("T_CR", "T_CR+T_CC"))
     grey_pairs += (("T_RR+T_CR", "T_RR+T_CR+T_CC"),)
+    copy_share = {s: reported("copy", s) for s in paper.FIG1_ORDER}
     claims = [
         copy_claim(
             "copy_T_CC_harmless",
             "Figure 1",
             "dense_orthogonal",
-            "−T_CC is harmless: accuracy within the tolerance of the full model",
-            "acc(−T_CC) − acc(full)",
-            lambda r: value(r, "T_CC", acc) - value(r, "none", acc),
+            "−T_CC is harmless: it takes less than θ of the learned accuracy",
+            "h(−T_CC)",
+            lambda r: h(r, "T_CC"),
             "within",
-            tol,
+            theta,
+            paper_value=copy_share["T_CC"],
         ),
         copy_claim(
             "copy_T_CR_harmful",
             "Figure 1",
             "dense_orthogonal",
-            "−T_C→R is harmful: accuracy drops by more than the tolerance",
-            "acc(full) − acc(−T_C→R)",
-            lambda r: value(r, "none", acc) - value(r, "T_CR", acc),
+            "−T_C→R is harmful: it takes more than θ of the learned accuracy",
+            "h(−T_C→R)",
+            lambda r: h(r, "T_CR"),
             "greater",
-            tol,
+            theta,
+            paper_value=copy_share["T_CR"],
         ),
         copy_claim(
             "copy_T_RR_between",
             "Figure 1",
             "dense_orthogonal",
             "−T_RR lies between: acc(−T_C→R) < acc(−T_RR) < acc(−T_CC)",
-            "min(acc(−T_RR) − acc(−T_C→R), acc(−T_CC) − acc(−T_RR))",
-            lambda r: min(
-                value(r, "T_RR", acc) - value(r, "T_CR", acc),
-                value(r, "T_CC", acc) - value(r, "T_RR", acc),
-            ),
+            "min(h(−T_C→R) − h(−T_RR), h(−T_RR) − h(−T_CC))",
+            lambda r: min(h(r, "T_CR") - h(r, "T_RR"), h(r, "T_RR") - h(r, "T_CC")),
             "greater",
             0.0,
+            paper_value=min(
+                copy_share["T_CR"] - copy_share["T_RR"], copy_share["T_RR"] - copy_share["T_CC"]
+            ),
         ),
         copy_claim(
             "copy_adding_T_CC_changes_little",
             "Figure 1 (grey segments)",
             "dense_orthogonal",
-            "Adding −T_CC to any ablation set changes accuracy by less than the tolerance",
-            "max over S of |acc(S + T_CC) − acc(S)|",
-            lambda r: max(abs(value(r, b, acc) - value(r, a, acc)) for a, b in grey_pairs),
+            "Adding −T_CC to any ablation set changes accuracy by less than θ of the learned",
+            "max over S of |h(S + T_CC) − h(S)|",
+            lambda r: max(abs(h(r, b) - h(r, a)) for a, b in grey_pairs),
             "within",
-            tol,
+            theta,
+            paper_value=max(abs(copy_share[b] - copy_share[a]) for a, b in grey_pairs),
         ),
         copy_claim(
             "copy_cayley_inert",
             "Figure 1",
             "cayley",
-            "Cayley: every ablation is inert (accuracy within the tolerance of the full model)",
-            "max over S of |acc(S) − acc(full)|",
-            lambda r: max(
-                abs(value(r, s, acc) - value(r, "none", acc))
-                for s in r["subset"].unique()
-                if s != "none"
-            ),
+            "Cayley: every ablation is inert (less than θ of the learned accuracy)",
+            "max over S of |h(S)|",
+            lambda r: max(abs(h(r, s)) for s in r["subset"].unique() if s != "none"),
             "within",
-            tol,
+            theta,
+            basis=cayley,
         ),
     ]
     for construction in ("dense_orthogonal", "cayley"):
+        n_R_id = f"table1_{construction}_n_R_constant"
         claims += [
             copy_claim(
-                f"table1_{construction}_n_R_constant",
+                n_R_id,
                 "Table 1",
                 construction,
                 f"{construction}: n_R is the same for α = 0.85, 0.9, 0.95",
@@ -172,16 +222,18 @@ def paper_claims(
                 lambda r: _spread_over_alpha(r, ("none",), "n_R"),
                 "within",
                 0.0,
+                basis=cayley if construction == "cayley" else DATA,
             ),
             copy_claim(
                 f"table1_{construction}_scores_constant",
                 "Table 1",
                 construction,
-                f"{construction}: full, −T_CC and −T_C→R accuracies do not change with α",
-                "max over {full, −T_CC, −T_C→R} of (max − min accuracy over α)",
-                lambda r: _spread_over_alpha(r, ("none", "T_CC", "T_CR"), acc),
+                f"{construction}: −T_CC and −T_C→R accuracies do not change with α",
+                "max over {−T_CC, −T_C→R} of (max − min of h over α)",
+                lambda r: _spread_over_alpha(r, ("T_CC", "T_CR"), share),
                 "within",
-                tol,
+                theta,
+                basis=cayley if construction == "cayley" else f"implied by {n_R_id}",
             ),
         ]
     claims += [
@@ -189,57 +241,79 @@ def paper_claims(
             "flip_flop_T_CR_above_T_CC",
             "flip_flop",
             "ΔFVU(−T_C→R) > ΔFVU(−T_CC)",
-            "ΔFVU(−T_C→R) − ΔFVU(−T_CC)",
-            lambda r: value(r, "T_CR", dfvu) - value(r, "T_CC", dfvu),
+            "h(−T_C→R) − h(−T_CC)",
+            lambda r: h(r, "T_CR") - h(r, "T_CC"),
             "greater",
             0.0,
-            margin_delta_fvu,
-            reported("flip_flop", "T_CR", dfvu) - reported("flip_flop", "T_CC", dfvu),
+            theta,
+            reported("flip_flop", "T_CR") - reported("flip_flop", "T_CC"),
         ),
         neuro_claim(
             "flip_flop_T_CC_much_above_T_RR",
             "flip_flop",
             f"ΔFVU(−T_CC) ≫ ΔFVU(−T_RR) (≫: at least {much_greater:g}×)",
-            f"ΔFVU(−T_CC) − {much_greater:g}·max(ΔFVU(−T_RR), 0)",
-            lambda r: value(r, "T_CC", dfvu) - much_greater * max(value(r, "T_RR", dfvu), 0.0),
+            f"h(−T_CC) − {much_greater:g}·max(h(−T_RR), 0)",
+            lambda r: h(r, "T_CC") - much_greater * max(h(r, "T_RR"), 0.0),
             "greater",
             0.0,
-            None,  # no tie to decide: ≫ is about a ratio, ΔFVUs below the margin say nothing
+            None,  # no tie to decide: ≫ is about a ratio
             math.nan,  # the paper: −T_RR "almost none", no number
         ),
         neuro_claim(
             "sine_both_destroy",
             "sine",
-            "−T_CC and −T_C→R both destroy the output (ΔFVU > 1)",
-            "min(ΔFVU(−T_CC), ΔFVU(−T_C→R))",
-            lambda r: min(value(r, "T_CC", dfvu), value(r, "T_CR", dfvu)),
+            "−T_CC and −T_C→R both destroy the output (worse than predicting the mean: h > 1)",
+            "min(h(−T_CC), h(−T_C→R))",
+            lambda r: min(h(r, "T_CC"), h(r, "T_CR")),
             "greater",
             1.0,
             None,
-            min(reported("sine", "T_CC", dfvu), reported("sine", "T_CR", dfvu)),
+            min(reported("sine", "T_CC"), reported("sine", "T_CR")),
+        ),
+        neuro_claim(
+            "sine_T_CC_above_T_CR",
+            "sine",
+            "ΔFVU(−T_CC) > ΔFVU(−T_C→R)",
+            "h(−T_CC) − h(−T_C→R)",
+            lambda r: h(r, "T_CC") - h(r, "T_CR"),
+            "greater",
+            0.0,
+            theta,
+            reported("sine", "T_CC") - reported("sine", "T_CR"),
         ),
         neuro_claim(
             "sine_S_T_CR_above_T_CC",
             "sine",
             "S_ΔT(−T_C→R) > S_ΔT(−T_CC)",
-            "S_ΔT(−T_C→R) − S_ΔT(−T_CC)",
-            lambda r: value(r, "T_CR", "s_delta_t") - value(r, "T_CC", "s_delta_t"),
+            "S(−T_C→R) − S(−T_CC), S = h / removed mass",
+            lambda r: share_per_mass(r, "T_CR") - share_per_mass(r, "T_CC"),
             "greater",
             0.0,
             margin_s_delta_t,
-            reported("sine", "T_CR", "s_delta_t") - reported("sine", "T_CC", "s_delta_t"),
+            paper.reported_share_per_mass("sine", "T_CR")
+            - paper.reported_share_per_mass("sine", "T_CC"),
+        ),
+        neuro_claim(
+            "sine_T_RR_changes_little",
+            "sine",
+            "−T_RR changes little (less than θ of the learned performance)",
+            "h(−T_RR)",
+            lambda r: h(r, "T_RR"),
+            "within",
+            theta,
+            None,
+            math.nan,  # the paper: "little", no number
         ),
         neuro_claim(
             "context_T_CC_above_T_CR",
             "context_integration",
             "ΔFVU(−T_CC) > ΔFVU(−T_C→R)",
-            "ΔFVU(−T_CC) − ΔFVU(−T_C→R)",
-            lambda r: value(r, "T_CC", dfvu) - value(r, "T_CR", dfvu),
+            "h(−T_CC) − h(−T_C→R)",
+            lambda r: h(r, "T_CC") - h(r, "T_CR"),
             "greater",
             0.0,
-            margin_delta_fvu,
-            reported("context_integration", "T_CC", dfvu)
-            - reported("context_integration", "T_CR", dfvu),
+            theta,
+            reported("context_integration", "T_CC") - reported("context_integration", "T_CR"),
         ),
     ]
     return claims
@@ -254,84 +328,35 @@ def satisfies(x: float | np.ndarray, kind: str, bound: float) -> bool | np.ndarr
     raise ValueError(f"claim kind must be 'greater' or 'within', got {kind!r}")
 
 
-def t_interval(values: np.ndarray, level: float) -> tuple[float, float]:
-    """Two-sided Student t interval of the mean at confidence 1 − ``level``; NaN for fewer than
-    two values; the point itself where the values do not vary."""
-    n = len(values)
-    if n < 2:
-        return np.nan, np.nan
-    half = stdtrit(n - 1, 1 - level / 2) * np.std(values, ddof=1) / np.sqrt(n)
-    return float(np.mean(values) - half), float(np.mean(values) + half)
-
-
-def verdict(low: float, high: float, kind: str, bound: float) -> str:
-    """'holds' if the interval [low, high] lies inside the claim, 'fails' if it lies wholly
-    outside it, else 'inconclusive' (also for an undefined interval)."""
-    if np.isnan(low) or np.isnan(high):
-        return "inconclusive"
-    if kind == "greater":
-        return "holds" if low > bound else ("fails" if high <= bound else "inconclusive")
-    if kind == "within":
-        if -bound <= low and high <= bound:
-            return "holds"
-        return "fails" if low > bound or high < -bound else "inconclusive"
-    raise ValueError(f"claim kind must be 'greater' or 'within', got {kind!r}")
-
-
-EQUIVALENT = "equivalent"
-"""The verdict of an ordering whose two sides are equal within its margin (a decided tie)."""
-
-
-def tost(values: np.ndarray, margin: float, level: float) -> float:
-    """Two one-sided t tests of |mean| < ``margin`` (Schuirmann 1987): the larger of the
-    one-sided p-values of mean > −margin and of mean < margin; equivalence at ``level`` when it
-    is below it (the 1 − 2·level t interval lies inside ±margin). NaN for fewer than two
-    values; where they do not vary, 0 if |mean| ≤ margin (a margin of 0: exactly equal), 1
-    if not."""
-    n = len(values)
-    if n < 2:
-        return np.nan
-    mean, sd = float(np.mean(values)), float(np.std(values, ddof=1))
-    if sd == 0:
-        return 0.0 if abs(mean) <= margin else 1.0
-    se = sd / np.sqrt(n)
-    lower = stdtr(n - 1, -(mean + margin) / se)  # P(T ≥ (mean + margin)/se)
-    upper = stdtr(n - 1, (mean - margin) / se)  # P(T ≤ (mean − margin)/se)
-    return float(max(lower, upper))
-
-
-def seeds_needed(
-    values: np.ndarray, kind: str, bound: float, level: float, margin: float | None = None
-) -> float:
-    """How many seeds the observed mean and spread would need for the claim to be decided:
-    the least n whose interval (1 − ``level``; for a tie or a ``within`` claim the 1 − 2·level
-    interval of :func:`tost`) would clear the bound it has to clear. NaN below two values or
-    where no seed count decides it (a mean on the bound); capped at 10⁶ (returned as inf)."""
-    n = len(values)
-    if n < 2:
-        return np.nan
-    mean, sd = float(np.mean(values)), float(np.std(values, ddof=1))
-    targets = []
-    if kind == "greater":
-        targets.append((abs(mean - bound), 1 - level / 2))
-        if margin is not None and abs(mean) < margin:
-            targets.append((margin - abs(mean), 1 - level))
+def claim_verdict(values: np.ndarray, claim: Claim, thresholds: Thresholds) -> Verdict:
+    """A claim's verdict over its seeds' ``values``, from their (1 − level) t interval, the
+    equivalence test (:func:`rnnschur.verdicts.tost`) and the minimum detectable effect: a
+    ``within`` claim (harmless, inert, unchanged) *holds* when the two one-sided tests show
+    |mean| < bound and *fails* when the interval lies wholly outside ±bound; an ordering
+    (``greater``) *holds* when the interval lies above the bound, *fails* when it lies at or
+    below it, and is *equivalent* where its two sides are equal within its margin. Otherwise
+    *underpowered* or *on the threshold* (:func:`rnnschur.verdicts.undecided`, at the claim's
+    margin: its bound for a ``within`` claim, else its tie margin or θ)."""
+    level = thresholds.level
+    low, high = t_interval(values, level)
+    margin = claim.bound if claim.kind == "within" else claim.margin
+    p_equal = tost(values, margin, level) if margin is not None else np.nan
+    if claim.kind == "within":
+        if np.isfinite(p_equal) and p_equal < level:
+            return Verdict.HOLDS
+        if low > claim.bound or high < -claim.bound:
+            return Verdict.FAILS
+    elif claim.kind == "greater":
+        if low > claim.bound:
+            return Verdict.HOLDS
+        if high <= claim.bound:
+            return Verdict.FAILS
+        if np.isfinite(p_equal) and p_equal < level:
+            return Verdict.EQUIVALENT
     else:
-        targets.append((abs(abs(mean) - bound), 1 - level / 2 if abs(mean) > bound else 1 - level))
-    grid = np.unique(np.geomspace(2, 1e6, 400).astype(int))
-    best = np.inf
-    for distance, quantile in targets:
-        if distance == 0:
-            continue
-        if sd == 0:
-            return float(n)
-        half = stdtrit(grid - 1, quantile) * sd / np.sqrt(grid)
-        ok = grid[half < distance]
-        if len(ok):  # the least n on the integers between the grid point and the one before
-            k = int(ok[0])
-            m = np.arange(int(grid[max(0, np.searchsorted(grid, k) - 1)]), k + 1)
-            best = min(best, int(m[stdtrit(m - 1, quantile) * sd / np.sqrt(m) < distance][0]))
-    return float(best) if best < np.inf else np.inf
+        raise ValueError(f"claim kind must be 'greater' or 'within', got {claim.kind!r}")
+    power_margin = margin if margin is not None else thresholds.threshold
+    return undecided(mde(values, level, thresholds.power), power_margin)
 
 
 def sign_test(n_agree: int, n: int) -> float:
@@ -354,14 +379,17 @@ def claim_models(ablation: pd.DataFrame, claim: Claim) -> tuple[int | None, pd.D
 
 
 def evaluate_claims(
-    ablation: pd.DataFrame, claims: list[Claim], level: float, min_models: int = 3
+    ablation: pd.DataFrame, claims: list[Claim], thresholds: Thresholds, min_models: int = 3
 ) -> pd.DataFrame:
-    """One row per claim: the claim, its statistic, the per-seed values (JSON list, by seed) of
-    the models that learned their task (the ``learned`` column; all, where the table has none),
-    how many models learned of how many trained, how many seeds agree, the mean and its t
-    interval, the sign test and the verdict. Claims whose models were not trained get verdict
+    """One row per claim: the claim, its basis, its statistic, the per-seed values (JSON list,
+    by seed) of the models that learned their task (the ``learned`` column; all, where the
+    table has none), how many models learned of how many trained, how many seeds agree, the
+    mean and its t interval, the minimum detectable effect, the sign test, the verdict
+    (:func:`claim_verdict`) and, where the paper gives the statistic, its value and whether it
+    agrees with the reproduced interval. Claims whose models were not trained get verdict
     'not run'; claims with fewer than ``min_models`` learned models
-    :data:`rnnschur.learned.TOO_FEW`."""
+    :attr:`rnnschur.verdicts.Verdict.TOO_FEW`."""
+    level = thresholds.level
     out = []
     for claim in claims:
         n_hidden, rows = claim_models(ablation, claim)
@@ -375,18 +403,19 @@ def evaluate_claims(
         low, high = t_interval(values, level)
         n_agree = int(np.sum(satisfies(values, claim.kind, claim.bound)))
         margin = claim.bound if claim.kind == "within" else claim.margin
-        tost_p = tost(values, margin, level) if margin is not None else np.nan
         if n_trained == 0:
-            call = "not run"
+            call = Verdict.NOT_RUN
         elif len(per_seed) < min_models:
-            call = TOO_FEW
+            call = Verdict.TOO_FEW
         else:
-            call = claim_verdict(low, high, tost_p, claim.kind, claim.bound, level)
+            call = claim_verdict(values, claim, thresholds)
+        agrees, factor = agreement(values, claim.paper_value, level)
         out.append(
             {
                 "claim_id": claim.claim_id,
                 "source": claim.source,
                 "claim": claim.words,
+                "basis": claim.basis,
                 "task": claim.task,
                 "construction": claim.construction,
                 "n_hidden": n_hidden,
@@ -404,44 +433,22 @@ def evaluate_claims(
                 "test": f"two-sided Student t interval, {1 - level:.0%}",
                 "sign_test_p": sign_test(n_agree, len(values)),
                 "margin": margin if margin is not None else np.nan,
-                "tost_p": tost_p,
+                "tost_p": tost(values, margin, level) if margin is not None else np.nan,
+                "mde": mde(values, level, thresholds.power),
                 "paper_value": claim.paper_value,
-                "paper_in_interval": bool(low <= claim.paper_value <= high)
-                if np.isfinite(claim.paper_value) and np.isfinite(low)
-                else None,
-                "seeds_needed": seeds_needed(values, claim.kind, claim.bound, level, margin)
-                if call == "inconclusive"
-                else np.nan,
+                "agreement": agrees,
+                "paper_factor": factor,
                 "verdict": call,
             }
         )
     return pd.DataFrame(out)
 
 
-def claim_verdict(
-    low: float, high: float, tost_p: float, kind: str, bound: float, level: float
-) -> str:
-    """A claim's verdict from its (1 − ``level``) t interval [low, high] and the p-value of its
-    equivalence test: a ``within`` claim (harmless, inert, unchanged) *holds* when the two
-    one-sided tests show |mean| < ``bound`` (:func:`tost`), *fails* when the interval lies
-    wholly outside ±bound; an ordering (``greater``) *holds* or *fails* as :func:`verdict`
-    says, and where it does neither but its sides are equal within its margin it is
-    :data:`EQUIVALENT`; else *inconclusive*."""
-    if kind == "within":
-        if np.isfinite(tost_p) and tost_p < level:
-            return "holds"
-        return "fails" if verdict(low, high, kind, bound) == "fails" else "inconclusive"
-    call = verdict(low, high, kind, bound)
-    if call == "inconclusive" and np.isfinite(tost_p) and tost_p < level:
-        return EQUIVALENT
-    return call
-
-
 def claims_per_variation(
     ablation: pd.DataFrame,
     variations: pd.DataFrame,
     claims: list[Claim],
-    level: float,
+    thresholds: Thresholds,
     min_models: int = 3,
 ) -> pd.DataFrame:
     """The claims (:func:`evaluate_claims`) under the paper config (``variation`` =
@@ -451,19 +458,19 @@ def claims_per_variation(
     frames = [("paper_config", ablation)] + list(variations.groupby("variation", sort=False))
     out = []
     for name, rows in frames:
-        table = evaluate_claims(rows, claims, level, min_models)
+        table = evaluate_claims(rows, claims, thresholds, min_models)
         out.append(table[table["n_trained"] > 0].assign(variation=name))
     return pd.concat(out, ignore_index=True)
 
 
 def claims_by_size(
-    ablation: pd.DataFrame, claims: list[Claim], level: float, min_models: int = 3
+    ablation: pd.DataFrame, claims: list[Claim], thresholds: Thresholds, min_models: int = 3
 ) -> pd.DataFrame:
     """The claims (:func:`evaluate_claims`) at every N_h the run trained for the claim's task
     and construction (the claims table tests the paper's N_h only): one row per claim and
     size; claims whose models were not trained are left out."""
     out = [
-        evaluate_claims(rows, claims, level, min_models)
+        evaluate_claims(rows, claims, thresholds, min_models)
         for _, rows in ablation.groupby("n_hidden", sort=True)
     ]
     table = pd.concat(out, ignore_index=True)
@@ -473,33 +480,29 @@ def claims_by_size(
 
 def claims_sensitivity(
     ablation: pd.DataFrame,
-    tolerances: list[float],
-    settings: dict,
-    level: float,
+    thresholds: Thresholds,
+    much_greater: float,
+    margin_s_delta_t: float,
     min_models: int = 3,
 ) -> pd.DataFrame:
-    """The claims (:func:`evaluate_claims`) at each accuracy tolerance of ``tolerances`` (the
-    bound of "harmless", "inert", "unchanged"), the other ``settings`` (config ``claims``) as
-    they are: one row per claim and tolerance, the claims whose models were not trained left
-    out."""
-    out = []
-    for tolerance in tolerances:
-        ours = paper_claims(
-            tolerance,
-            settings["much_greater"],
-            settings["margin_delta_fvu"],
-            settings["margin_s_delta_t"],
+    """Each claim's verdict at the config's settings and with θ and the mass floor halved and
+    doubled (:func:`rnnschur.verdicts.sensitivity`); the claims whose models were not trained
+    left out."""
+
+    def evaluate(t: Thresholds) -> pd.DataFrame:
+        table = evaluate_claims(
+            ablation, paper_claims(t.threshold, much_greater, margin_s_delta_t), t, min_models
         )
-        table = evaluate_claims(ablation, ours, level, min_models)
-        out.append(table[table["n_trained"] > 0].assign(tolerance_accuracy=tolerance))
-    return pd.concat(out, ignore_index=True)
+        return table[table["n_trained"] > 0]
+
+    return sensitivity(evaluate, ["claim_id"], thresholds)
 
 
 def claims_grid_markdown(table: pd.DataFrame, column: str) -> str:
     """Claim × each value of ``column`` (a variation, an N_h): seeds agreeing and the verdict
     (— where that value does not train the claim's task)."""
     values = list(dict.fromkeys(table[column]))
-    names = {"n_hidden": "N_h = {}", "tolerance_accuracy": "tolerance {}"}
+    names = {"n_hidden": "N_h = {}"}
     lines = [
         "| claim | " + " | ".join(names.get(column, "{}").format(v) for v in values) + " |",
         "|---|" + "---|" * len(values),
@@ -514,15 +517,32 @@ def claims_grid_markdown(table: pd.DataFrame, column: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _basis_cell(basis: str) -> str:
+    return "data" if basis == DATA else basis.split(":")[0]
+
+
+def paper_cell(r) -> str:
+    """The paper's value of a claim's statistic and its agreement, e.g. '8.78: differs (0.066×)'
+    or '0.0498: agrees'; '—' where the paper gives no number."""
+    if not np.isfinite(r.paper_value):
+        return "—"
+    if r.agreement not in (Verdict.AGREES, Verdict.DIFFERS):
+        return f"{r.paper_value:.3g}"  # fewer than two seeds: no interval to set it beside
+    cell = f"{r.paper_value:.3g}: {r.agreement}"
+    if r.agreement == Verdict.DIFFERS and np.isfinite(r.paper_factor):
+        cell += f" ({r.paper_factor:.2g}×)"
+    return cell
+
+
 def claims_markdown(table: pd.DataFrame) -> str:
-    """The claims table as Markdown: claim, statistic, per-seed values, models learned of
-    trained, agreement, interval, the paper's value and whether the interval holds it, sign test,
-    verdict, and for an inconclusive claim the seeds its observed spread would need. The claims
-    of tasks the run does not train are named in one line below the table, not as rows."""
+    """The claims table as Markdown: claim, basis, statistic, per-seed values, models learned
+    of trained, agreement, interval, its minimum detectable effect, the paper's value and its
+    agreement, sign test and verdict. The claims of tasks the run does not train are named in
+    one line below the table, not as rows."""
     lines = [
-        "| claim | source | N_h | statistic | per seed | learned | agree | mean [interval] "
-        "| paper (in interval) | sign p | verdict | seeds needed |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| claim | basis | source | N_h | statistic | per seed | learned | agree | "
+        "mean [interval] | MDE | paper | sign p | verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     tested = table[table["n_trained"] > 0]
     for r in tested.itertuples(index=False):
@@ -531,17 +551,12 @@ def claims_markdown(table: pd.DataFrame) -> str:
         if np.isfinite(r.ci_low):
             interval += f" [{r.ci_low:.3g}, {r.ci_high:.3g}]"
         bound = f" {'>' if r.kind == 'greater' else 'within ±'} {r.bound:g}"
-        paper_value = "—"
-        if np.isfinite(r.paper_value):
-            inside = {True: "yes", False: "no"}.get(r.paper_in_interval, "—")
-            paper_value = f"{r.paper_value:.3g} ({inside})"
-        needed = "—"
-        if r.verdict == "inconclusive":
-            needed = str(int(r.seeds_needed)) if np.isfinite(r.seeds_needed) else "> 10⁶"
+        minimum = f"{r.mde:.2g}" if np.isfinite(r.mde) else "—"
         lines.append(
-            f"| {r.claim} | {r.source} | {int(r.n_hidden)} | {r.statistic}{bound} | {seeds} | "
-            f"{r.n_learned}/{r.n_trained} | {r.n_agree}/{r.n_seeds} | {interval} | "
-            f"{paper_value} | {r.sign_test_p:.3g} | **{r.verdict}** | {needed} |"
+            f"| {r.claim} | {_basis_cell(r.basis)} | {r.source} | {int(r.n_hidden)} | "
+            f"{r.statistic}{bound} | {seeds} | {r.n_learned}/{r.n_trained} | "
+            f"{r.n_agree}/{r.n_seeds} | {interval} | {minimum} | {paper_cell(r)} | "
+            f"{r.sign_test_p:.3g} | **{r.verdict}** |"
         )
     untested = table[table["n_trained"] == 0]
     if len(untested):
@@ -550,64 +565,94 @@ def claims_markdown(table: pd.DataFrame) -> str:
             "",
             f"Not tested here ({len(untested)} claims): this run trains no {tasks} model.",
         ]
+    notes = tested[tested["basis"] != DATA].drop_duplicates("basis")
+    if len(notes):
+        lines += ["", *(f"- {r.claim_id}: {r.basis}." for r in notes.itertuples())]
     return "\n".join(lines) + "\n"
 
 
-def block_harms(ablation: pd.DataFrame, alpha: float) -> pd.DataFrame:
-    """The single coupling-block ablations at ``alpha`` with their ``harm``: accuracy or choice
-    lost (a score that is higher when better), FVU gained; and a ``learned`` column (every
-    model learned, where the table has none)."""
-    rows = ablation[
-        np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(COUPLING_BLOCKS)
-    ].copy()
-    rows["harm"] = np.where(rows["metric"] == "fvu", 1, -1) * rows["delta_score"]
-    if "learned" not in rows:
-        rows["learned"] = True
-    return rows
+PAPER_SEEDS = 3
+"""The seeds behind each of the paper's Figure 2 means."""
+RAW_THRESHOLD = 0.1
+"""The threshold of the raw score change that decided fragile and harmless before the verdicts
+had one scale (an FVU, an accuracy and a κ alike): the comparison column of
+:func:`paper_readings`."""
 
 
-def block_profile(
-    ablation: pd.DataFrame, alpha: float, level: float, fragile_effect: float, min_models: int = 3
-) -> pd.DataFrame:
-    """The paper's picture for any task, tested over seeds: per task, construction, N_h and
-    single coupling block at ``alpha``, the harm of removing the block (accuracy lost, or FVU
-    gained) in the models that learned their task (the ``learned`` column; all, where the table
-    has none), its mean and two-sided t interval over them (confidence 1 − ``level``), the mean
-    Schur mass removed, the models in which the ablation is an ε-stabilizer and a verdict:
-    *fragile* where the interval lies above ``fragile_effect`` (a fragile functional direction),
-    *harmless* where it lies within ±``fragile_effect``, *empty* where no model's block has
-    mass, :data:`rnnschur.learned.TOO_FEW` with fewer than ``min_models`` learned models, else
-    *inconclusive*; ``n_learned`` of ``n_trained``."""
-    rows = block_harms(ablation, alpha)
-    out = []
-    keys = ["task", "construction", "n_hidden", "subset"]
-    for key, everyone in rows.groupby(keys, sort=False):
-        group = everyone[everyone["learned"].astype(bool)]
-        harm = group.sort_values("seed")["harm"].to_numpy(dtype=float)
-        low, high = t_interval(harm, level)
-        if len(group) < min_models:
-            call = TOO_FEW
-        elif (group["mass_removed"] == 0).all():
-            call = "empty"
-        elif verdict(low, high, "greater", fragile_effect) == "holds":
-            call = "fragile"
-        elif verdict(low, high, "within", fragile_effect) == "holds":
-            call = "harmless"
+def _planted_seeds(mean: float, sem: float) -> np.ndarray:
+    """Three values with the paper's mean and SEM (mean + SEM·√3·(−1, 0, 1)), or the mean alone
+    where it gives no SEM (a single controller, or words)."""
+    if not np.isfinite(sem):
+        return np.array([mean])
+    return mean + sem * np.sqrt(PAPER_SEEDS) * np.array([-1.0, 0.0, 1.0])
+
+
+def paper_readings(thresholds: Thresholds) -> pd.DataFrame:
+    """The paper's own numbers run through the verdict rules: per single-block ablation that
+    the paper reads (:data:`rnnschur.paper.reported.READINGS`), its raw Δ and SEM, its harm
+    share, the verdict on the harm-share scale (three seeds with the paper's mean and SEM where
+    it gives them, :func:`rnnschur.verdicts.block_verdict`; else the share alone,
+    :func:`rnnschur.verdicts.point_verdict`), the verdict the raw change at
+    :data:`RAW_THRESHOLD` gives by the same rules, and the paper's reading. A word ("almost
+    none", "little") enters as a share of 0. The paper gives no removed mass: every block
+    counts as holding some."""
+    raw_thresholds = Thresholds(RAW_THRESHOLD, thresholds.mass_floor, thresholds.level)
+    rows = []
+    for task, subset, reading, where in paper.READINGS:
+        if task == "copy":
+            full = paper.reported_value("copy", "none", "accuracy")
+            raw = full - paper.reported_value("copy", subset, "accuracy")
+            sem = np.nan
         else:
-            call = "inconclusive"
-        out.append(
-            dict(zip(keys, key, strict=True))
-            | {
-                "metric": everyone["metric"].iloc[0],
-                "n_trained": len(everyone),
-                "n_learned": len(group),
-                "n_seeds": len(harm),
-                "harm_mean": float(harm.mean()) if len(harm) else np.nan,
-                "ci_low": low,
-                "ci_high": high,
-                "mass_removed": float(group["mass_removed"].mean()) if len(group) else np.nan,
-                "n_stabilizer": int(group["stabilizer"].sum()),
-                "verdict": call,
+            raw = paper.reported_value(task, subset, "delta_fvu")
+            sem = paper.reported_sem(task, subset, "delta_fvu")
+        raw = 0.0 if np.isnan(raw) else raw  # words: "almost none", "little"
+        scale = raw / paper.reported_share(task, subset) if raw else 1.0
+        calls = []
+        for values, t in (
+            (_planted_seeds(raw, sem) / scale, thresholds),
+            (_planted_seeds(raw, sem), raw_thresholds),
+        ):
+            if len(values) > 1:
+                calls.append(block_verdict(values, np.ones(len(values)), t).verdict)
+            else:
+                calls.append(point_verdict(float(values[0]), 1.0, t))
+        rows.append(
+            {
+                "task": task,
+                "block": subset,
+                "paper_delta": raw,
+                "paper_sem": sem,
+                "harm_share": raw / scale,
+                "verdict": calls[0],
+                "verdict_raw": calls[1],
+                "paper_reading": reading,
+                "where": where,
+                "agrees": calls[0] == reading,
             }
         )
-    return pd.DataFrame(out)
+    return pd.DataFrame(rows)
+
+
+def paper_readings_markdown(table: pd.DataFrame, thresholds: Thresholds) -> str:
+    """The paper's numbers through the rules, as Markdown, with a sentence that counts."""
+    same = int(table["agrees"].sum())
+    raw_same = int((table["verdict_raw"] == table["paper_reading"]).sum())
+    lines = [
+        f"The paper's own numbers, run through the verdict rules: on the harm-share scale "
+        f"(θ = {thresholds.threshold:g}) {same} of {len(table)} verdicts are the paper's own "
+        f"readings; on the raw score change at {RAW_THRESHOLD:g} (an FVU and an accuracy "
+        f"alike) {raw_same} of {len(table)}.",
+        "",
+        "| task | block | paper's Δ | SEM | harm share | verdict | raw Δ at "
+        f"{RAW_THRESHOLD:g} | the paper reads | where |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in table.itertuples(index=False):
+        sem = "—" if np.isnan(r.paper_sem) else f"{r.paper_sem:.3g}"
+        lines.append(
+            f"| {r.task} | −{r.block.replace('T_CR', 'T_C→R')} | {r.paper_delta:.3g} | {sem} | "
+            f"{r.harm_share:.3g} | **{r.verdict}** | {r.verdict_raw} | {r.paper_reading} | "
+            f"{r.where} |"
+        )
+    return "\n".join(lines) + "\n"

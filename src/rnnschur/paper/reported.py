@@ -90,3 +90,51 @@ def reported_value(
             if entry[4] == subset and entry[5] == quantity:
                 return float(entry[6])
     return NAN
+
+
+def reported_share(task: str, subset: str, construction: str = "dense_orthogonal") -> float:
+    """The paper's number for an ablation at α = 0.9 on the harm-share scale of
+    :mod:`rnnschur.verdicts`: (acc(W) − acc(W̃)) / (acc(W) − 1/2) for the copy task, ΔFVU /
+    (1 − FVU(W)) for the Figure 2 tasks (NaN where the paper gives words)."""
+    from rnnschur.verdicts import harm_share
+
+    if task == "copy":
+        full = reported_value(task, "none", "accuracy", construction)
+        return harm_share("accuracy", full, reported_value(task, subset, "accuracy", construction))
+    full = reported_value(task, "none", "fvu", construction)
+    if subset == "none":
+        return 0.0
+    return harm_share("fvu", full, full + reported_value(task, subset, "delta_fvu", construction))
+
+
+def reported_share_per_mass(task: str, subset: str) -> float:
+    """The paper's S_ΔT on the harm-share scale: S_ΔT / (1 − FVU(W))."""
+    full = reported_value(task, "none", "fvu")
+    return reported_value(task, subset, "s_delta_t") / (1.0 - full)
+
+
+READINGS = (
+    ("copy", "T_CC", "harmless", "§3: removing T_CC keeps the mean replay accuracy at 1.00"),
+    ("copy", "T_RR", "fragile", "§3: removing T_RR gives a different, intermediate class (0.876)"),
+    ("copy", "T_CR", "fragile", "§3: removing T_C→R moves the model to another class (0.639)"),
+    ("flip_flop", "T_CR", "fragile", "Figure 2: ΔFVU 0.0945 ± 0.0094, 20× the full FVU"),
+    ("flip_flop", "T_CC", "fragile", "Figure 2: ΔFVU 0.0496 ± 0.0054, 10× the full FVU"),
+    ("flip_flop", "T_RR", "harmless", "Figure 2: −T_RR 'almost none'"),
+    ("sine", "T_CC", "fragile", "Figure 2: ΔFVU 2.08 ± 0.23"),
+    ("sine", "T_CR", "fragile", "Figure 2: ΔFVU 1.73 ± 0.34"),
+    ("sine", "T_RR", "harmless", "Figure 2: −T_RR 'little'"),
+    ("context_integration", "T_CC", "fragile", "Figure 2: ΔFVU 0.94 ± 0.03"),
+    ("context_integration", "T_CR", "fragile", "Figure 2: ΔFVU 0.37 ± 0.16"),
+)
+"""How the paper reads each single-block ablation of its dense orthogonal models (task, block,
+reading, where it says so): the readings a verdict scale must give back from the paper's own
+numbers (:func:`rnnschur.paper.claims.paper_readings`)."""
+
+
+def reported_sem(task: str, subset: str, quantity: str) -> float:
+    """The paper's SEM over seeds for (task, subset, quantity) at α = 0.9 (NaN where none)."""
+    for entry in REPORTED:
+        if entry[:2] == (task, "dense_orthogonal") and entry[3] == 0.9:
+            if entry[4] == subset and entry[5] == quantity:
+                return float(entry[7])
+    return NAN

@@ -24,6 +24,7 @@ from rnnschur.paper.reported import FIG1_ORDER  # noqa: E402
 from rnnschur.paper.tables import label  # noqa: E402
 from rnnschur.schur import COUPLING_BLOCKS as SINGLE_BLOCKS  # noqa: E402
 from rnnschur.training.constructions import CONSTRUCTIONS  # noqa: E402
+from rnnschur.verdicts import Verdict  # noqa: E402
 
 PAPER_STYLE = {"marker": "x", "color": "crimson", "s": 60, "zorder": 5, "label": "paper"}
 
@@ -486,20 +487,24 @@ def fig_checkpoint_ablation(checkpoints: pd.DataFrame) -> plt.Figure:
 
 
 VERDICT_MARKS = {
-    "fragile": "▲",
-    "harmless": "○",
-    "inconclusive": "?",
-    "empty": "–",
-    "too few learned models": "✕",
+    Verdict.FRAGILE: "▲",
+    Verdict.HARMLESS: "○",
+    Verdict.UNDERPOWERED: "?",
+    Verdict.ON_THRESHOLD: "≈",
+    Verdict.EMPTY: "–",
+    Verdict.TOO_FEW: "✕",
 }
 """How a block profile verdict is marked in its heat map cell."""
+MARKS_LEGEND = "▲ fragile  ○ harmless  ? underpowered  ≈ on the threshold  – empty"
+HARM_SHARE = "harm share: part of the learned performance removed"
 
 
 def fig_block_profile(profile: pd.DataFrame) -> plt.Figure:
-    """Task × coupling block heat map of the harm of removing the block (mean over the models
-    that learned; accuracy or choice lost, FVU gained), each cell marked with its verdict (▲
-    fragile, ○ harmless, ? inconclusive, – empty); a group with too few learned models greyed
-    and marked ✕; one row per task, construction and N_h, with n learned / n trained."""
+    """Task × coupling block heat map of the harm of removing the block (the mean harm share
+    over the models that learned: the part of the learned performance removed,
+    :mod:`rnnschur.verdicts`), each cell marked with its verdict (:data:`MARKS_LEGEND`); a
+    group with too few learned models greyed and marked ✕; one row per task, construction and
+    N_h, with n learned / n trained."""
     learned_of = (
         " · " + profile["n_learned"].astype(str) + "/" + profile["n_trained"].astype(str)
         if "n_learned" in profile
@@ -513,7 +518,7 @@ def fig_block_profile(profile: pd.DataFrame) -> plt.Figure:
         + profile["n_hidden"].astype(str)
         + learned_of
     )
-    too_few = profile.set_index(["row", "subset"])["verdict"].eq("too few learned models")
+    too_few = profile.set_index(["row", "subset"])["verdict"].eq(Verdict.TOO_FEW)
     rows = list(dict.fromkeys(profile["row"]))
     harm = profile.pivot_table(index="row", columns="subset", values="harm_mean").reindex(
         index=rows, columns=list(SINGLE_BLOCKS)
@@ -537,9 +542,9 @@ def fig_block_profile(profile: pd.DataFrame) -> plt.Figure:
     ax.set_xticks(range(len(SINGLE_BLOCKS)), [label(b) for b in SINGLE_BLOCKS])
     ax.set_yticks(range(len(rows)), rows)
     ax.grid(False)
-    fig.colorbar(image, ax=ax, label="harm of removing the block")
+    fig.colorbar(image, ax=ax, label=HARM_SHARE)
     ax.set_title(
-        "▲ fragile  ○ harmless  ? inconclusive  – empty\n✕ too few learned (rows: learned/trained)",
+        f"{MARKS_LEGEND}\n✕ too few learned (rows: learned/trained)",
         fontsize=8,
     )
     return fig
@@ -650,9 +655,8 @@ def fig_external_profile(ablation: pd.DataFrame, alpha: float, name: str) -> plt
 def harm_label(task: str) -> str:
     """What an ablation's harm is for ``task``: accuracy lost, FVU gained, or, for a task that
     is no generator module's (a NeuroGym task: the choice score), choice lost."""
-    if task not in tasks.names():
-        return "choice lost"
-    return {"accuracy": "accuracy lost", "fvu": "FVU gained"}[tasks.get(task).SCORE]
+    names = {"accuracy": "accuracy lost", "fvu": "FVU gained", "choice": "choice lost"}
+    return names[tasks.score_of(task)]
 
 
 def save(fig: plt.Figure, paths: list[str]) -> None:
@@ -735,9 +739,9 @@ def _atlas_rows(atlas: pd.DataFrame) -> pd.DataFrame:
 
 def fig_atlas(atlas: pd.DataFrame) -> plt.Figure:
     """The coupling atlas: one task × block heat map per network description (columns) and N_h
-    (rows) of the harm of removing the block (mean over the learned models; a symmetric log
-    colour scale), each cell marked with its verdict at the atlas's false-discovery rate (▲
-    fragile, ○ harmless, ? inconclusive, – empty); a group with too few learned models greyed
+    (rows) of the harm of removing the block (the mean harm share over the learned models; a
+    symmetric log colour scale), each cell marked with its verdict at the atlas's
+    false-discovery rate (:data:`MARKS_LEGEND`); a group with too few learned models greyed
     and marked ✕."""
     atlas = _atlas_rows(atlas)
     descriptions = list(dict.fromkeys(atlas["description"]))
@@ -771,7 +775,7 @@ def fig_atlas(atlas: pd.DataFrame) -> plt.Figure:
                     call = cells.loc[(row, block), "verdict"]
                     value = harm.iloc[r, b]
                     dark = np.isfinite(value) and abs(float(norm(value)) - 0.5) > 0.3
-                    if call == "too few learned models":
+                    if call == Verdict.TOO_FEW:
                         ax.add_patch(Rectangle((b - 0.5, r - 0.5), 1, 1, color="0.82", zorder=2))
                         dark = False
                     ax.text(
@@ -788,9 +792,9 @@ def fig_atlas(atlas: pd.DataFrame) -> plt.Figure:
             ax.set_yticks(range(len(rows)), rows if j == 0 else [], fontsize=7)
             ax.grid(False)
             ax.set_title(f"{description}, N_h = {size}", fontsize=8)
-    fig.colorbar(image, ax=axes, label="harm of removing the block", shrink=0.6)
+    fig.colorbar(image, ax=axes, label=HARM_SHARE, shrink=0.6)
     fig.suptitle(
-        "▲ fragile  ○ harmless  ? inconclusive  – empty  ✕ too few learned "
+        f"{MARKS_LEGEND}  ✕ too few learned "
         f"(FDR {atlas['fdr'].iloc[0]:g}, Benjamini–Hochberg over the atlas)",
         fontsize=8,
     )
@@ -821,15 +825,15 @@ def fig_atlas_shift(atlas: pd.DataFrame) -> plt.Figure:
         for j, block in enumerate(SINGLE_BLOCKS):
             ax = axes[i, j]
             part = atlas[(atlas["n_hidden"] == size) & (atlas["block"] == block)]
-            part = part[part["verdict"] != "too few learned models"]
+            part = part[part["verdict"] != Verdict.TOO_FEW]
             for row, line in part.groupby("row", sort=False):
                 line = line.sort_values("description", key=lambda d: d.map(x))
                 xs = line["description"].map(x).to_numpy()
                 ax.plot(xs, line["harm_mean"], color=colours[row], lw=1, alpha=0.8, label=row)
                 for xv, yv, call in zip(xs, line["harm_mean"], line["verdict"], strict=True):
                     style = {
-                        "fragile": dict(marker="o", ms=5, mfc=colours[row]),
-                        "harmless": dict(marker="o", ms=5, mfc="white"),
+                        Verdict.FRAGILE: dict(marker="o", ms=5, mfc=colours[row]),
+                        Verdict.HARMLESS: dict(marker="o", ms=5, mfc="white"),
                     }.get(call, dict(marker=".", ms=3, mfc=colours[row]))
                     ax.plot([xv], [yv], color=colours[row], ls="none", **style)
             ax.axhline(0, color="0.5", lw=0.6)
@@ -837,7 +841,7 @@ def fig_atlas_shift(atlas: pd.DataFrame) -> plt.Figure:
             ax.set_xticks(range(len(descriptions)), descriptions, rotation=20, fontsize=7)
             ax.set_title(f"{label(block)}, N_h = {size}", fontsize=9)
             if j == 0:
-                ax.set_ylabel("harm of removing the block")
+                ax.set_ylabel(HARM_SHARE.replace(": ", ":\n"))
     handles, names = axes[0, 0].get_legend_handles_labels()
     if handles:
         fig.legend(handles, names, loc="outside right upper", fontsize=7, title="task")

@@ -6,41 +6,88 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rnnschur.learned import TOO_FEW
+from rnnschur.verdicts import BLOCK_VERDICTS as VERDICTS
+from rnnschur.verdicts import DECIDED, Verdict
 
+TOO_FEW = Verdict.TOO_FEW
 BLOCK_NAMES = {"T_RR": "−T_RR", "T_CR": "−T_C→R", "T_CC": "−T_CC"}
-VERDICTS = ("fragile", "harmless", "inconclusive", "empty", TOO_FEW)
+TASK_NAMES = {"flip_flop": "flip-flop", "context_integration": "context"}
 
 
 def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def claims_reading(claims: pd.DataFrame) -> str:
-    """E.g. 'Of the 14 claims tested, 9 hold, 1 fails, 1 is a tie within its margin and 3 are
-    inconclusive (the observed spread would need 28, 60 and more than 10⁶ seeds).'"""
-    tested = claims[claims["n_trained"] > 0]
-    if tested.empty:
-        return "No claim of the paper was tested: the run trains none of their tasks."
-    counts = tested["verdict"].value_counts()
+CLAIM_WORDS = (
+    (Verdict.HOLDS, ("holds", "hold")),
+    (Verdict.FAILS, ("fails", "fail")),
+    (Verdict.EQUIVALENT, ("is a tie within its margin", "are ties within their margins")),
+    (Verdict.UNDERPOWERED, ("is underpowered", "are underpowered")),
+    (Verdict.ON_THRESHOLD, ("is on the threshold", "are on the threshold")),
+    (Verdict.TOO_FEW, ("has too few learned models", "have too few learned models")),
+)
+
+
+def _claim_counts(rows: pd.DataFrame) -> str:
+    counts = rows["verdict"].value_counts()
     parts = []
-    for verdict, words in (
-        ("holds", ("holds", "hold")),
-        ("fails", ("fails", "fail")),
-        ("equivalent", ("is a tie within its margin", "are ties within their margins")),
-        ("inconclusive", ("is inconclusive", "are inconclusive")),
-        (TOO_FEW, ("has too few learned models", "have too few learned models")),
-    ):
+    for verdict, words in CLAIM_WORDS:
         n = int(counts.get(verdict, 0))
         if n:
             parts.append(f"{n} {words[0] if n == 1 else words[1]}")
-    text = f"Of the {len(tested)} claims tested, " + _join(parts)
-    open_ = tested[tested["verdict"] == "inconclusive"]
-    if len(open_) and "seeds_needed" in open_:
-        needed = [_seeds(v) for v in open_["seeds_needed"]]
-        text += f" (at their observed spread they would need {_join(needed)} seeds)"
-    unlearned = tested[tested["n_learned"] < tested["n_trained"]]
+    return _join(parts)
+
+
+def _interval(r) -> str:
+    return f"{r.mean:.3g} [{r.ci_low:.3g}, {r.ci_high:.3g}]" if np.isfinite(r.ci_low) else "—"
+
+
+def claims_reading(claims: pd.DataFrame) -> str:
+    """What the claims table says: the claims of the data by verdict, the claims true by
+    construction or implied by another counted apart, and the agreement with the paper's
+    numbers, naming each that differs, e.g. 'Of the 13 claims of the data tested, 9 hold, 1
+    fails and 3 are underpowered; 3 more are true by construction and 1 is implied by another
+    claim. The paper's value agrees with 4 of the 8 reproduced intervals it can be set beside
+    and differs from 4: sine S_ΔT(−T_C→R) > S_ΔT(−T_CC) 0.58 [−0.6, 1.75] against the paper's
+    8.83 (…).'"""
+    tested = claims[claims["n_trained"] > 0]
+    if tested.empty:
+        return "No claim of the paper was tested: the run trains none of their tasks."
+    basis = tested["basis"] if "basis" in tested else pd.Series("data", index=tested.index)
+    data = tested[basis == "data"]
+    construction = tested[basis.str.startswith("by construction")]
+    implied = tested[basis.str.startswith("implied by")]
+    text = f"Of the {_count(len(data), 'claim')} of the data tested, {_claim_counts(data)}"
+    apart = []
+    if len(construction):
+        apart.append(
+            f"{_count(len(construction), 'claim')} true by construction "
+            f"({_claim_counts(construction)})"
+        )
+    if len(implied):
+        apart.append(
+            f"{_count(len(implied), 'claim')} implied by another ({_claim_counts(implied)})"
+        )
+    if apart:
+        text += "; counted apart, " + _join(apart)
     text += "."
+    if "agreement" in tested:
+        compared = tested[tested["agreement"].isin([Verdict.AGREES, Verdict.DIFFERS])]
+        differs = compared[compared["agreement"] == Verdict.DIFFERS]
+        if len(compared):
+            text += (
+                f" The paper's value agrees with {len(compared) - len(differs)} of the "
+                f"{len(compared)} reproduced intervals it can be set beside"
+            )
+            if len(differs):
+                named = [
+                    f"{TASK_NAMES.get(r.task, r.task)} {r.claim}: {_interval(r)} against the "
+                    f"paper's {r.paper_value:.3g}"
+                    for r in differs.itertuples(index=False)
+                ]
+                text += f" and differs from {len(differs)} ({'; '.join(named)})"
+            text += "."
+    unlearned = tested[tested["n_learned"] < tested["n_trained"]]
     if len(unlearned):
         text += (
             f" {_count(len(unlearned), 'claim')} left out models that did not learn their task "
@@ -59,7 +106,7 @@ def profile_reading(profile: pd.DataFrame, groups: str = "tasks") -> str:
         if rows.empty:
             continue
         counts = rows["verdict"].value_counts()
-        lead = max(("fragile", "harmless"), key=lambda v: counts.get(v, 0))
+        lead = max(DECIDED, key=lambda v: counts.get(v, 0))
         rest = [f"{v} in {int(counts[v])}" for v in VERDICTS if v != lead and counts.get(v, 0) > 0]
         sentence = f"{name} is {lead} in {int(counts.get(lead, 0))} of {len(rows)} {groups}"
         sentences.append(sentence + (f" ({', '.join(rest)})." if rest else "."))
@@ -75,12 +122,6 @@ def profile_reading(profile: pd.DataFrame, groups: str = "tasks") -> str:
                 f"({which} learned); their verdicts count only those that did."
             )
     return " ".join(sentences)
-
-
-def _seeds(value: float) -> str:
-    if not np.isfinite(value):
-        return "more than 10⁶"
-    return str(int(value))
 
 
 def _times(ratio: float) -> str:
@@ -151,8 +192,7 @@ def _off(value: float, target: float) -> str:
 def _number_name(task: str, subset: str, quantity: str) -> str:
     """E.g. 'sine S_ΔT(−T_C→R)', 'flip-flop full FVU'."""
     quantity_names = {"fvu": "FVU", "delta_fvu": "ΔFVU", "s_delta_t": "S_ΔT"}
-    task_names = {"flip_flop": "flip-flop", "context_integration": "context"}
-    name = task_names.get(task, task)
+    name = TASK_NAMES.get(task, task)
     if subset == "none":
         return f"{name} full {quantity_names.get(quantity, quantity)}"
     return f"{name} {quantity_names.get(quantity, quantity)}({BLOCK_NAMES.get(subset, subset)})"
@@ -283,7 +323,7 @@ def families_reading(profiles: dict[str, pd.DataFrame]) -> str:
         for family, profile in profiles.items():
             rows = profile[profile["subset"] == block]
             if len(rows):
-                counts[family] = (int((rows["verdict"] == "fragile").sum()), len(rows))
+                counts[family] = (int((rows["verdict"] == Verdict.FRAGILE).sum()), len(rows))
         if counts:
             parts = [f"{k} of {n} tasks as {family}" for family, (k, n) in counts.items()]
             sentences.append(f"{name} is fragile in {_join(parts)}.")
@@ -336,12 +376,23 @@ def subspace_reading(summary: pd.DataFrame) -> str:
     (``subspace_control_summary.csv``), per verdict, and on how many held-out trials."""
     n = int(summary["n_models"].sum())
     explained = int(summary["n_explained"].sum())
+    saturated = int(summary["n_saturated"].sum()) if "n_saturated" in summary else 0
     rows = summary["verdict"].value_counts()
     text = (
         f"In {explained} of {n} model-ablations (block, subspace and side) an overlap-matched "
-        "random perturbation of the same norm does as much harm, within the ratio: there the "
-        "ablation's effect is explained by where it perturbs. By row (the verdict of most "
-        "seeds): " + _join([f"{v} {int(rows[v])}" for v in rows.index]) + f" of {len(summary)}."
+        "random perturbation of the same norm does as much harm, within the ratio, without "
+        "reaching chance: there the ablation's effect is explained by where it perturbs."
+    )
+    if saturated:
+        text += (
+            f" In {saturated} more both reach chance (saturated: each takes at least "
+            "80 % of the learned performance), where the harm cannot tell where a perturbation "
+            "lies, only that it is large."
+        )
+    text += (
+        " By row (the verdict of most seeds): "
+        + _join([f"{v} {int(rows[v])}" for v in rows.index])
+        + f" of {len(summary)}."
     )
     if "n_trials" in summary:
         trials, heldout = int(summary["n_trials"].min()), int(summary["n_heldout"].max())
@@ -393,8 +444,10 @@ def basis_reading(summary: pd.DataFrame) -> str:
     return (
         f"The eigenvector matrix's condition number κ(V) (median over seeds) runs from "
         f"{lo['kappa_V']:.3g} ({lo['name']}, N_h = {int(lo['n_hidden'])}) to {hi['kappa_V']:.3g} "
-        f"({hi['name']}, N_h = {int(hi['n_hidden'])}); the ablations through eigen and Schur "
-        f"coordinates differ by at most {summary['eigen_schur_difference'].max():.2g}, and "
+        f"({hi['name']}, N_h = {int(hi['n_hidden'])}). As a check of the code (the two routes "
+        "build the same W̃ by construction, so this is no finding), the ablations through "
+        f"eigen and Schur coordinates differ by at most "
+        f"{summary['eigen_schur_difference'].max():.2g}; "
         f"−T_C→R amplifies a perturbation by {summary['schur_T_CR'].min():.3g}–"
         f"{summary['schur_T_CR'].max():.3g} through Schur coordinates against "
         f"{summary['eigen_T_CR'].min():.3g}–{summary['eigen_T_CR'].max():.3g} through eigen ones."
@@ -427,7 +480,9 @@ def checkpoint_reading(summary: pd.DataFrame) -> str:
 UNIVERSAL = 0.9
 """A block is universal in the atlas when one verdict holds in at least this share of its
 decided groups, at least half of its groups with enough learned models are decided, and the
-verdict holds in at least half of the atlas's tasks (two at least)."""
+verdict holds in at least half of the tasks (two at least) of every score the atlas's tasks are
+scored by (FVU, sign accuracy, κ) that has groups with enough learned models: a rule that one
+kind of score alone cannot meet."""
 
 
 def _task_label(task: str, construction: str, constructions: set[str]) -> str:
@@ -447,8 +502,8 @@ def atlas_reading(atlas: pd.DataFrame) -> str:
         return "The atlas has no rows: the run trained no model."
     out = []
     fdr, tests = float(atlas["fdr"].iloc[0]), int(atlas["tests"].iloc[0])
-    decided = atlas["verdict"].isin(["fragile", "harmless"])
-    alone = atlas["row_verdict"].isin(["fragile", "harmless"])
+    decided = atlas["verdict"].isin(DECIDED)
+    alone = atlas["row_verdict"].isin(DECIDED)
     out.append(
         f"Verdicts at a false-discovery rate of {fdr:g} over the atlas's {tests} tests "
         f"(Benjamini–Hochberg): {int(decided.sum())} of {len(atlas)} rows are decided; their own "
@@ -466,29 +521,32 @@ def atlas_reading(atlas: pd.DataFrame) -> str:
         if rows.empty:
             continue
         counts = rows["verdict"].value_counts()
-        n_fragile, n_harmless = int(counts.get("fragile", 0)), int(counts.get("harmless", 0))
-        able = rows[~rows["verdict"].isin([TOO_FEW, "empty"])]
+        n_fragile = int(counts.get(Verdict.FRAGILE, 0))
+        n_harmless = int(counts.get(Verdict.HARMLESS, 0))
+        able = rows[~rows["verdict"].isin([TOO_FEW, Verdict.EMPTY])]
         n_decided = n_fragile + n_harmless
         tally = _join([f"{v} in {int(counts[v])}" for v in VERDICTS if counts.get(v, 0) > 0])
         sentence = f"{name}: {tally} of its {len(rows)} groups"
-        fragile_tasks = list(dict.fromkeys(rows.loc[rows["verdict"] == "fragile", "label"]))
-        harmless_tasks = list(dict.fromkeys(rows.loc[rows["verdict"] == "harmless", "label"]))
+        fragile_tasks = list(dict.fromkeys(rows.loc[rows["verdict"] == Verdict.FRAGILE, "label"]))
+        harmless_tasks = list(dict.fromkeys(rows.loc[rows["verdict"] == Verdict.HARMLESS, "label"]))
         lead, share = (
-            ("fragile", n_fragile) if n_fragile >= n_harmless else ("harmless", n_harmless)
+            (Verdict.FRAGILE, n_fragile)
+            if n_fragile >= n_harmless
+            else (Verdict.HARMLESS, n_harmless)
         )
-        n_tasks = rows["label"].nunique()
-        spread = rows.loc[rows["verdict"] == lead, "label"].nunique()
+        per_score = _per_score(able, lead)
         if (
             n_decided
             and share >= UNIVERSAL * n_decided
             and n_decided >= 0.5 * len(able)
-            and spread >= max(2, n_tasks / 2)
+            and all(k >= max(2, n / 2) for k, n in per_score.values())
         ):
-            others = harmless_tasks if lead == "fragile" else fragile_tasks
+            others = harmless_tasks if lead == Verdict.FRAGILE else fragile_tasks
+            scores = _join([f"{k} of {n} {m} tasks" for m, (k, n) in per_score.items()])
             sentence += (
                 f" — universal: {lead} in {share} of the {n_decided} decided "
                 f"({share / n_decided:.0%}; decided in {n_decided} of the {len(able)} with "
-                "enough learned models)"
+                f"enough learned models; {lead} in {scores})"
             )
             if others:
                 sentence += f", the exceptions in {_join(others)}"
@@ -502,7 +560,11 @@ def atlas_reading(atlas: pd.DataFrame) -> str:
             if both:
                 sentence += f"; {_join(both)} in both, by description or size"
         else:
-            sentence += f" — neither universal nor task-restricted ({n_decided} decided)"
+            scores = _join([f"{k} of {n} {m} tasks" for m, (k, n) in per_score.items()])
+            sentence += (
+                f" — neither universal nor task-restricted ({n_decided} decided; {lead} in "
+                f"{scores})"
+            )
         out.append(sentence + ".")
     out += _atlas_changes(atlas, "description", "under", "as")
     out += _atlas_changes(atlas, "n_hidden", "at N_h =", "at N_h =")
@@ -520,6 +582,22 @@ def atlas_reading(atlas: pd.DataFrame) -> str:
     return "\n\n".join(out) + "\n"
 
 
+SCORE_NAMES = {"fvu": "FVU", "accuracy": "accuracy", "choice": "κ"}
+
+
+def _per_score(able: pd.DataFrame, lead: str) -> dict[str, tuple[int, int]]:
+    """Per score of the rows with enough learned models: (tasks where ``lead`` holds in some
+    group, tasks with such rows)."""
+    out = {}
+    for metric, rows in able.groupby("metric", sort=True):
+        tasks = rows["label"].nunique()
+        out[SCORE_NAMES.get(metric, metric)] = (
+            rows.loc[rows["verdict"] == lead, "label"].nunique(),
+            tasks,
+        )
+    return out
+
+
 def _atlas_changes(atlas: pd.DataFrame, column: str, before: str, after: str) -> list[str]:
     """Per value of ``column`` after the first: for how many (task, block, other keys) decided
     under both the verdict is the same as under the first value, and which changed."""
@@ -527,7 +605,7 @@ def _atlas_changes(atlas: pd.DataFrame, column: str, before: str, after: str) ->
     if len(values) < 2:
         return []
     others = [c for c in ("label", "description", "n_hidden") if c != column]
-    decided = atlas[atlas["verdict"].isin(["fragile", "harmless"])]
+    decided = atlas[atlas["verdict"].isin(DECIDED)]
     first = decided[decided[column] == values[0]].set_index(others + ["block"])["verdict"]
     words = dict(zip(atlas[column], atlas.get("words", atlas[column]), strict=False))
     sentences = []
@@ -541,10 +619,15 @@ def _atlas_changes(atlas: pd.DataFrame, column: str, before: str, after: str) ->
             )
             continue
         changed = [k for k in both if first[k] != now[k]]
+        only_first = len(first.index.difference(now.index))
+        only_now = len(now.index.difference(first.index))
         text = (
             f"{after.capitalize()} {_word(value, column, words)} against "
             f"{_word(values[0], column, words)}: of the {len(both)} rows decided under both, "
-            f"{len(both) - len(changed)} keep their verdict and {len(changed)} change"
+            f"{len(both) - len(changed)} keep their verdict and {len(changed)} change; "
+            f"{only_first + only_now} more are decided under one of the two only "
+            f"({only_first} under {_word(values[0], column, words)}, {only_now} "
+            f"{after} {_word(value, column, words)})"
         )
         if changed:
             shown = [f"{k[0]} {BLOCK_NAMES[k[-1]]} {first[k]} → {now[k]}" for k in changed[:6]]

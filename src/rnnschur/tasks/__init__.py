@@ -87,6 +87,12 @@ def get(name: str) -> ModuleType:
     return neurogym_task
 
 
+def score_of(name: str) -> str:
+    """The score a task or instance is judged by: its generator module's ``SCORE`` (``fvu``,
+    ``accuracy``), or ``choice`` (κ) for a task that is no module's (a NeuroGym task)."""
+    return get(name).SCORE if task_of(name) in names() else "choice"
+
+
 def defaults(name: str) -> dict:
     """The default of every configurable generator parameter of task ``name`` (the defaults of
     its ``generate``)."""

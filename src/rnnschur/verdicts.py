@@ -1,0 +1,391 @@
+"""Verdicts on one scale: the effect of an ablation as a share of what the network learned, the
+tests over seeds, their power, and the verdict words every study uses.
+
+**The effect scale.** A score's *learned performance* is 0 at chance and 1 when perfect:
+
+    p = 1 − FVU                          (FVU, eq. 7: predicting the targets' mean scores 0)
+    p = (score − chance) / (1 − chance)  (sign accuracy, eq. 6, chance 1/2; the NeuroGym choice
+                                          score is Cohen's κ, chance 0)
+
+and the *harm share* of an ablation S is the part of it that the removal takes away,
+
+    h(S) = (p(W) − p(W̃(S))) / p(W),
+
+0 for an ablation that changes nothing, 1 for one that leaves the network at chance (above 1:
+worse than chance, e.g. an FVU above 1). For FVU it is ΔFVU / (1 − FVU(W)), close to the raw
+ΔFVU of a good model; for sign accuracy (acc(W) − acc(W̃)) / (acc(W) − 1/2). So one number means
+the same on every score, and the paper's raw Δ stays beside it in every table.
+
+Why this scale and not the ratio of errors log10(error(W̃) / error(W)): a copy controller is
+perfect (error 0), and a 1 % error after an ablation is then an infinite, or floor-set, number
+of decades; the paper calls 1.00 → 1.00 harmless and a 20-fold FVU rise in flip-flop (0.0048 →
+0.099) fragile, and the share reads both (0 and 0.095) without a floor (docs: "Verdicts").
+
+**The thresholds** (config ``verdicts``, fixed before any data): an ablation is *fragile* when
+its mean harm share exceeds ``threshold`` θ, *harmless* when the share lies within ±θ. θ = 0.02
+is set by the paper's own readings: the smallest effect it reads as harmful is flip-flop −T_CC
+(a share of 0.050), the largest it reads as harmless is copy −T_CC (1.00 → 1.00: at most 0.01
+at its two digits); θ lies between them (:func:`paper_readings` checks it). A block whose
+removed Schur mass ‖ΔT‖_F/‖T‖_F is below ``mass_floor`` is *empty*: removing nothing is not
+harmlessness.
+
+**The tests.** Over the seeds of a group: fragile (a claim holds, fails) when the two-sided
+(1 − ``level``) Student t interval of the mean lies wholly past the bound; harmless (a tie is
+equivalent) when two one-sided t tests show |mean| < θ at ``level`` (:func:`tost`). What neither
+decides is *underpowered* when the minimum detectable effect at its n (:func:`mde`, power
+``power``) exceeds the margin θ, else *on the threshold* (the data could decide an effect θ
+away from the bound, and the mean sits nearer). A number of the paper *agrees* when it lies in
+the (1 − ``level``) interval of the reproduced mean, else it *differs* by the factor reproduced
+/ paper (:func:`agreement`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+import pandas as pd
+from scipy.special import stdtr, stdtrit
+
+from rnnschur.schur import COUPLING_BLOCKS
+
+
+class Verdict(StrEnum):
+    """Every word a verdict can be, in one enumeration (a member equals its word)."""
+
+    __hash__ = str.__hash__  # a member hashes as its word: dict keys and pandas' isin agree
+
+    FRAGILE = "fragile"
+    HARMLESS = "harmless"
+    EMPTY = "empty"
+    UNDERPOWERED = "underpowered"
+    ON_THRESHOLD = "on the threshold"
+    TOO_FEW = "too few learned models"
+    HOLDS = "holds"
+    FAILS = "fails"
+    EQUIVALENT = "equivalent"
+    NOT_RUN = "not run"
+    AGREES = "agrees"
+    DIFFERS = "differs"
+
+
+DECIDED = (Verdict.FRAGILE, Verdict.HARMLESS)
+"""The block verdicts that decide."""
+UNDECIDED = (Verdict.UNDERPOWERED, Verdict.ON_THRESHOLD)
+"""The two reasons a test over seeds leaves a row open."""
+BLOCK_VERDICTS = (*DECIDED, *UNDECIDED, Verdict.EMPTY, Verdict.TOO_FEW)
+"""What a coupling block can be called, in the order tables count them."""
+
+CHANCE = {"accuracy": 0.5, "choice": 0.0}
+"""A higher-is-better score's value at chance: sign accuracy 1/2; the NeuroGym choice score is
+chance-corrected already (κ). FVU's chance is the mean prediction, FVU 1."""
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The settings of every verdict (config ``verdicts``; ``mass_floor`` from config
+    ``ablation``): θ on the harm-share scale, the floor of removed Schur mass below which a
+    block is empty, the tests' error level and the power the minimum detectable effect is
+    computed at."""
+
+    threshold: float = 0.02
+    mass_floor: float = 0.01
+    level: float = 0.05
+    power: float = 0.8
+
+    @classmethod
+    def from_config(cls, config: dict) -> Thresholds:
+        """From a whole config (``verdicts`` and ``ablation.mass_floor``)."""
+        v = config["verdicts"]
+        return cls(v["threshold"], config["ablation"]["mass_floor"], v["level"], v["power"])
+
+    def scaled(self, **factors: float) -> Thresholds:
+        """A copy with some settings multiplied, e.g. ``scaled(threshold=0.5)``."""
+        return Thresholds(**{k: getattr(self, k) * factors.get(k, 1.0) for k in _FIELDS})
+
+
+_FIELDS = ("threshold", "mass_floor", "level", "power")
+
+
+def performance(metric: str, score: float | np.ndarray) -> float | np.ndarray:
+    """The learned performance p of a score: 1 − FVU, or (score − chance)/(1 − chance)."""
+    if metric == "fvu":
+        return 1.0 - np.asarray(score, dtype=float)
+    chance = CHANCE[metric]
+    return (np.asarray(score, dtype=float) - chance) / (1.0 - chance)
+
+
+def harm_share(
+    metric: str, full: float | np.ndarray, ablated: float | np.ndarray
+) -> float | np.ndarray:
+    """h = (p(W) − p(W̃)) / p(W), the share of the learned performance an ablation removes
+    (module docstring); NaN where the full model has no learned performance (p(W) ≤ 0)."""
+    p_full = np.asarray(performance(metric, full), dtype=float)
+    p_ablated = np.asarray(performance(metric, ablated), dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(p_full > 0, (p_full - p_ablated) / p_full, np.nan)
+    return float(share) if share.ndim == 0 else share
+
+
+def t_interval(values: np.ndarray, level: float) -> tuple[float, float]:
+    """Two-sided Student t interval of the mean at confidence 1 − ``level``; NaN for fewer than
+    two values; the point itself where the values do not vary."""
+    values = np.asarray(values, dtype=float)
+    n = len(values)
+    if n < 2:
+        return np.nan, np.nan
+    half = stdtrit(n - 1, 1 - level / 2) * np.std(values, ddof=1) / np.sqrt(n)
+    return float(np.mean(values) - half), float(np.mean(values) + half)
+
+
+def tost(values: np.ndarray, margin: float, level: float) -> float:
+    """Two one-sided t tests of |mean| < ``margin`` (Schuirmann 1987): the larger of the
+    one-sided p-values of mean > −margin and of mean < margin; equivalence at ``level`` when it
+    is below it (the 1 − 2·level t interval lies inside ±margin). NaN for fewer than two
+    values; where they do not vary, 0 if |mean| ≤ margin (a margin of 0: exactly equal), 1
+    if not. (``level`` is not used: the p-value does not depend on it.)"""
+    values = np.asarray(values, dtype=float)
+    n = len(values)
+    if n < 2:
+        return np.nan
+    mean, sd = float(np.mean(values)), float(np.std(values, ddof=1))
+    if sd == 0:
+        return 0.0 if abs(mean) <= margin else 1.0
+    se = sd / np.sqrt(n)
+    lower = stdtr(n - 1, -(mean + margin) / se)  # P(T ≥ (mean + margin)/se)
+    upper = stdtr(n - 1, (mean - margin) / se)  # P(T ≤ (mean − margin)/se)
+    return float(max(lower, upper))
+
+
+def p_greater(values: np.ndarray, bound: float) -> float:
+    """One-sided t test of mean > ``bound``: P(T_{n−1} ≥ (mean − bound)/se). NaN for fewer than
+    two values; where they do not vary, 0 if the mean exceeds ``bound``, else 1."""
+    values = np.asarray(values, dtype=float)
+    n = len(values)
+    if n < 2:
+        return np.nan
+    mean, sd = float(np.mean(values)), float(np.std(values, ddof=1))
+    if sd == 0:
+        return 0.0 if mean > bound else 1.0
+    return float(stdtr(n - 1, -(mean - bound) / (sd / np.sqrt(n))))
+
+
+def benjamini_hochberg(p: np.ndarray) -> np.ndarray:
+    """Benjamini–Hochberg adjusted p-values (Benjamini & Hochberg 1995) of the finite entries of
+    ``p`` as one family (NaN stays NaN): q_(i) = min_{j ≥ i} m p_(j) / j over the m p-values in
+    ascending order, capped at 1. Rejecting every q ≤ f controls the false-discovery rate at f
+    for independent or positively dependent tests."""
+    p = np.asarray(p, dtype=float)
+    q = np.full(p.shape, np.nan)
+    finite = np.flatnonzero(np.isfinite(p))
+    m = len(finite)
+    if m == 0:
+        return q
+    order = finite[np.argsort(p[finite], kind="stable")]
+    scaled = p[order] * m / np.arange(1, m + 1)
+    q[order] = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
+    return q
+
+
+def mde(values: np.ndarray, level: float, power: float) -> float:
+    """The minimum detectable effect of the mean of ``values`` at their n and spread: the
+    distance from a bound that the two-sided level-``level`` t test detects with probability
+    ``power``, (t_{1−level/2, n−1} + t_{power, n−1}) · s / √n (the usual noncentral-t
+    approximation). Infinite for fewer than two values; 0 where they do not vary."""
+    values = np.asarray(values, dtype=float)
+    n = len(values)
+    if n < 2:
+        return math.inf
+    quantiles = stdtrit(n - 1, 1 - level / 2) + stdtrit(n - 1, power)
+    return float(quantiles * np.std(values, ddof=1) / np.sqrt(n))
+
+
+def undecided(minimum_effect: float, margin: float) -> Verdict:
+    """Why a test left a row open: :attr:`Verdict.UNDERPOWERED` where the minimum detectable
+    effect exceeds the margin the verdict is decided at, else :attr:`Verdict.ON_THRESHOLD`."""
+    return Verdict.UNDERPOWERED if not minimum_effect <= margin else Verdict.ON_THRESHOLD
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A verdict over seeds with what decided it: the (1 − level) interval of the mean, the
+    p-value of the equivalence test and the minimum detectable effect."""
+
+    verdict: Verdict
+    mean: float
+    ci_low: float
+    ci_high: float
+    tost_p: float
+    mde: float
+
+
+def block_verdict(
+    harm: np.ndarray, mass_removed: np.ndarray, thresholds: Thresholds, min_models: int = 3
+) -> Decision:
+    """The verdict of one coupling block over the seeds of a group (the learned models' harm
+    shares and removed masses): :attr:`Verdict.TOO_FEW` below ``min_models`` seeds, *empty*
+    where the mean removed mass is below the floor, *fragile* where the interval lies above θ,
+    *harmless* where the equivalence test shows |mean| < θ, else *underpowered* or *on the
+    threshold* (:func:`undecided`)."""
+    harm = np.asarray(harm, dtype=float)
+    low, high = t_interval(harm, thresholds.level)
+    theta = thresholds.threshold
+    p_equal = tost(harm, theta, thresholds.level)
+    minimum = mde(harm, thresholds.level, thresholds.power)
+    mean = float(harm.mean()) if len(harm) else np.nan
+    if len(harm) < min_models:
+        call = Verdict.TOO_FEW
+    elif float(np.mean(mass_removed)) < thresholds.mass_floor:
+        call = Verdict.EMPTY
+    elif low > theta:
+        call = Verdict.FRAGILE
+    elif p_equal < thresholds.level:
+        call = Verdict.HARMLESS
+    else:
+        call = undecided(minimum, theta)
+    return Decision(call, mean, low, high, p_equal, minimum)
+
+
+def point_verdict(harm: float, mass_removed: float, thresholds: Thresholds) -> Verdict:
+    """The verdict of one block of one model (no seeds to test over: a user's own network, or
+    a number the paper reports for one controller): *empty* below the mass floor, *fragile*
+    where the share exceeds θ, else *harmless*."""
+    if not mass_removed >= thresholds.mass_floor:
+        return Verdict.EMPTY
+    return Verdict.FRAGILE if harm > thresholds.threshold else Verdict.HARMLESS
+
+
+def agreement(values: np.ndarray, paper_value: float, level: float) -> tuple[str, float]:
+    """Whether a number of the paper agrees with the reproduced one: (:attr:`Verdict.AGREES`,
+    the paper's value inside the two-sided (1 − ``level``) t interval of the reproduced mean;
+    :attr:`Verdict.DIFFERS`, outside it) and the factor reproduced mean / paper value. ('—',
+    NaN) where the paper gives no number or fewer than two seeds give no interval. The paper's
+    own uncertainty is not counted: its number is taken as it is printed."""
+    values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values)]
+    if not np.isfinite(paper_value) or len(values) < 2:
+        return "—", np.nan
+    low, high = t_interval(values, level)
+    factor = float(values.mean() / paper_value) if paper_value != 0 else np.nan
+    return (Verdict.AGREES if low <= paper_value <= high else Verdict.DIFFERS), factor
+
+
+def block_harms(ablation: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    """The single coupling-block ablations at ``alpha`` with their ``harm`` (the raw change in
+    the score's own units: accuracy or choice lost, FVU gained, the paper's Δ) and their
+    ``harm_share`` (:func:`harm_share`, the scale every verdict is decided on); and a
+    ``learned`` column (every model learned, where the table has none)."""
+    rows = ablation[
+        np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(COUPLING_BLOCKS)
+    ].copy()
+    rows["harm"] = np.where(rows["metric"] == "fvu", 1, -1) * rows["delta_score"]
+    full = (rows["score"] - rows["delta_score"]).to_numpy(float)
+    share = np.full(len(rows), np.nan)
+    for metric in rows["metric"].unique():
+        pick = (rows["metric"] == metric).to_numpy()
+        share[pick] = harm_share(metric, full[pick], rows["score"].to_numpy(float)[pick])
+    rows["harm_share"] = share
+    if "learned" not in rows:
+        rows["learned"] = True
+    return rows
+
+
+PROFILE_KEYS = ["task", "construction", "n_hidden", "subset"]
+"""A row of the block profile."""
+
+
+def block_profile(
+    ablation: pd.DataFrame, alpha: float, thresholds: Thresholds, min_models: int = 3
+) -> pd.DataFrame:
+    """The paper's picture for any task, tested over seeds: per task, construction, N_h and
+    single coupling block at ``alpha``, in the models that learned their task (the ``learned``
+    column; all, where the table has none): the raw harm's mean (``delta_mean``: accuracy or
+    choice lost, FVU gained), the harm share's mean (``harm_mean``) with its (1 − level) t
+    interval, the equivalence test's p-value and the minimum detectable effect, the mean Schur
+    mass removed, the models in which the ablation is an ε-stabilizer, and the verdict of
+    :func:`block_verdict`; ``n_learned`` of ``n_trained``."""
+    rows = block_harms(ablation, alpha)
+    out = []
+    for key, everyone in rows.groupby(PROFILE_KEYS, sort=False):
+        group = everyone[everyone["learned"].astype(bool)].sort_values("seed")
+        decision = block_verdict(
+            group["harm_share"].to_numpy(float),
+            group["mass_removed"].to_numpy(float),
+            thresholds,
+            min_models,
+        )
+        out.append(
+            dict(zip(PROFILE_KEYS, key, strict=True))
+            | {
+                "metric": everyone["metric"].iloc[0],
+                "n_trained": len(everyone),
+                "n_learned": len(group),
+                "n_seeds": len(group),
+                "delta_mean": float(group["harm"].mean()) if len(group) else np.nan,
+                "harm_mean": decision.mean,
+                "ci_low": decision.ci_low,
+                "ci_high": decision.ci_high,
+                "tost_p": decision.tost_p,
+                "mde": decision.mde,
+                "mass_removed": float(group["mass_removed"].mean()) if len(group) else np.nan,
+                "n_stabilizer": int(group["stabilizer"].sum()),
+                "verdict": decision.verdict,
+            }
+        )
+    return pd.DataFrame(out)
+
+
+SENSITIVITY = (("threshold", 0.5), ("threshold", 2.0), ("mass_floor", 0.5), ("mass_floor", 2.0))
+"""Each verdict setting halved and doubled: the sensitivity tables' columns."""
+
+
+def setting_name(thresholds: Thresholds, setting: str) -> str:
+    """E.g. 'θ = 0.01', 'mass floor = 0.02'."""
+    name = {"threshold": "θ", "mass_floor": "mass floor"}[setting]
+    return f"{name} = {getattr(thresholds, setting):g}"
+
+
+def sensitivity(
+    evaluate: Callable[[Thresholds], pd.DataFrame], keys: list[str], thresholds: Thresholds
+) -> pd.DataFrame:
+    """Which verdicts move with their settings: ``evaluate(t)`` (a table with ``keys`` and a
+    ``verdict``) at ``thresholds`` and with each setting of :data:`SENSITIVITY` halved and
+    doubled; one row per key, the verdict ``as configured``, one column per changed setting
+    (named by :func:`setting_name`) and ``moves`` (whether any differs)."""
+    base = evaluate(thresholds)
+    out = base[keys].copy()
+    out["as configured"] = base["verdict"].to_numpy()
+    for setting, factor in SENSITIVITY:
+        changed = thresholds.scaled(**{setting: factor})
+        other = evaluate(changed).set_index(keys)["verdict"]
+        out[setting_name(changed, setting)] = [
+            other.get(tuple(k) if len(keys) > 1 else k[0], "—")
+            for k in base[keys].itertuples(index=False)
+        ]
+    calls = out.drop(columns=keys)
+    out["moves"] = calls.ne(calls["as configured"], axis=0).any(axis=1)
+    return out.reset_index(drop=True)
+
+
+def sensitivity_markdown(table: pd.DataFrame, keys: list[str]) -> str:
+    """A sensitivity table as Markdown, one sentence above it: how many of its rows keep their
+    verdict under every halved and doubled setting."""
+    moved = int(table["moves"].sum())
+    settings = [c for c in table.columns if c not in (*keys, "moves")]
+    lines = [
+        f"With θ and the mass floor each halved and doubled, {len(table) - moved} of "
+        f"{len(table)} rows keep their verdict and {moved} move (marked ⇄).",
+        "",
+        "| " + " | ".join([*keys, *settings]) + " |",
+        "|" + "---|" * (len(keys) + len(settings)),
+    ]
+    for r in table.itertuples(index=False):
+        row = dict(zip(table.columns, r, strict=True))
+        mark = " ⇄" if row["moves"] else ""
+        cells = [str(row[k]) for k in keys] + [str(row[s]) for s in settings]
+        cells[len(keys) - 1] += mark
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

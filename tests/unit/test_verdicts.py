@@ -1,0 +1,204 @@
+"""The verdict statistics on planted values whose answers are derived by hand or by scipy."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+from scipy import stats
+
+from rnnschur import verdicts
+from rnnschur.paper import claims, reported
+from rnnschur.verdicts import Thresholds, Verdict
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_verdict_is_its_word_in_tables_and_dictionaries():
+    assert Verdict.FRAGILE == "fragile" and str(Verdict.ON_THRESHOLD) == "on the threshold"
+    assert {Verdict.HARMLESS: 1}["harmless"] == 1 and {"empty": 2}[Verdict.EMPTY] == 2
+    assert pd.Series(["fragile", "x"]).isin([Verdict.FRAGILE]).tolist() == [True, False]
+    assert pd.DataFrame({"v": [Verdict.UNDERPOWERED]}).to_csv(index=False) == "v\nunderpowered\n"
+
+
+def test_harm_share_is_the_part_of_the_learned_performance_removed():
+    # FVU: the mean prediction scores 0, a perfect one 1; an FVU rise of 0.1 from 0 takes 0.1
+    assert verdicts.harm_share("fvu", 0.0, 0.1) == pytest.approx(0.1)
+    # from FVU 0.5, half of the variance is learned: the same rise takes a fifth of it
+    assert verdicts.harm_share("fvu", 0.5, 0.6) == pytest.approx(0.2)
+    assert verdicts.harm_share("fvu", 0.2, 1.0) == pytest.approx(1.0)  # back to the mean
+    assert verdicts.harm_share("fvu", 0.2, 1.8) == pytest.approx(2.0)  # worse than the mean
+    # sign accuracy: chance 1/2; 1.0 → 0.75 takes half of what was learned
+    assert verdicts.harm_share("accuracy", 1.0, 0.75) == pytest.approx(0.5)
+    assert verdicts.harm_share("accuracy", 0.9, 0.5) == pytest.approx(1.0)
+    # κ: chance 0
+    assert verdicts.harm_share("choice", 0.8, 0.6) == pytest.approx(0.25)
+    assert verdicts.harm_share("accuracy", 1.0, 1.0) == 0.0
+    # a full model at chance has nothing to lose: no share
+    assert np.isnan(verdicts.harm_share("accuracy", 0.5, 0.4))
+    assert np.isnan(verdicts.harm_share("fvu", 1.2, 1.5))
+    shares = verdicts.harm_share("fvu", np.array([0.0, 0.5]), np.array([0.1, 0.6]))
+    np.testing.assert_allclose(shares, [0.1, 0.2])
+
+
+def test_the_same_share_means_the_same_verdict_on_every_score():
+    """An FVU, an accuracy and a κ that each lose 5 % of what the model learned get one verdict;
+    their raw changes (0.05, 0.025, 0.04) differ."""
+    t = Thresholds()
+    planted = {
+        "fvu": (0.0, np.array([0.045, 0.05, 0.055])),
+        "accuracy": (1.0, 1.0 - np.array([0.0225, 0.025, 0.0275])),
+        "choice": (0.8, 0.8 - np.array([0.036, 0.04, 0.044])),
+    }
+    calls = set()
+    for metric, (full, ablated) in planted.items():
+        share = verdicts.harm_share(metric, full, ablated)
+        np.testing.assert_allclose(share, [0.045, 0.05, 0.055])
+        calls.add(verdicts.block_verdict(share, np.full(3, 0.2), t).verdict)
+    assert calls == {Verdict.FRAGILE}
+
+
+def test_tost_at_and_around_its_margin():
+    """Planted values whose mean and spread put the 90 % interval just inside, on and just
+    outside ±margin; the p-value against scipy's one-sided t tests."""
+    base = np.array([-1.0, 0.0, 1.0])  # mean 0, sd 1, se 1/√3
+    half = stats.t.ppf(0.95, 2) / np.sqrt(3)  # the 90 % interval is ±half
+    assert verdicts.tost(base, half * 1.0001, 0.05) < 0.05
+    assert verdicts.tost(base, half * 0.9999, 0.05) > 0.05
+    assert verdicts.tost(base, half, 0.05) == pytest.approx(0.05, rel=1e-9)
+    shifted = base * 0.1 + 0.3  # mean 0.3, sd 0.1
+    low = stats.ttest_1samp(shifted, -0.5, alternative="greater").pvalue
+    high = stats.ttest_1samp(shifted, 0.5, alternative="less").pvalue
+    assert verdicts.tost(shifted, 0.5, 0.05) == pytest.approx(max(low, high), rel=1e-12)
+    assert verdicts.tost(np.array([0.1, 0.1]), 0.2, 0.05) == 0.0
+    assert np.isnan(verdicts.tost(np.array([0.1]), 0.2, 0.05))
+
+
+def test_p_greater_is_the_one_sided_t_test():
+    harm = np.array([0.2, 0.35, 0.3, 0.5])
+    expected = stats.ttest_1samp(harm, 0.1, alternative="greater").pvalue
+    assert verdicts.p_greater(harm, 0.1) == pytest.approx(expected, rel=1e-10)
+    assert verdicts.p_greater(np.array([0.3, 0.3]), 0.1) == 0.0
+    assert np.isnan(verdicts.p_greater(np.array([0.3]), 0.1))
+
+
+def test_t_interval_equals_scipy_and_is_undefined_for_one_seed():
+    values = np.random.default_rng(3).normal(size=7)
+    low, high = stats.t.interval(0.95, 6, loc=values.mean(), scale=stats.sem(values))
+    assert verdicts.t_interval(values, 0.05) == pytest.approx((low, high), rel=1e-12)
+    assert np.isnan(verdicts.t_interval(np.array([0.3]), 0.05)[0])
+    assert verdicts.t_interval(np.array([0.3, 0.3, 0.3]), 0.05) == (0.3, 0.3)
+
+
+@pytest.mark.parametrize("n", [3, 5, 10, 50])
+def test_the_minimum_detectable_effect_is_detected_with_its_power(n):
+    """Simulated: a true mean MDE away from the bound, the spread of the planted seeds, n seeds;
+    the two-sided t test at level 0.05 rejects in about 80 % of 20,000 draws (the noncentral-t
+    power at the approximation's MDE, within a few points)."""
+    rng = np.random.default_rng(n)
+    planted = rng.normal(0.0, 0.3, size=n)
+    effect = verdicts.mde(planted, 0.05, 0.8)
+    sd = planted.std(ddof=1)
+    draws = rng.normal(effect, sd, size=(20_000, n))
+    t = draws.mean(axis=1) / (draws.std(axis=1, ddof=1) / np.sqrt(n))
+    power = np.mean(t > stats.t.ppf(0.975, n - 1))
+    assert 0.76 < power < 0.84
+    assert verdicts.mde(np.array([0.25, 0.25, 0.25]), 0.05, 0.8) == 0.0
+    assert verdicts.mde(np.array([0.1]), 0.05, 0.8) == np.inf
+
+
+def test_benjamini_hochberg_by_hand():
+    p = np.array([0.01, 0.04, 0.03, np.nan, 0.5])
+    # m = 4 finite: sorted 0.01, 0.03, 0.04, 0.5 → 0.04, 0.06, 0.0533, 0.5 → min from the right
+    q = verdicts.benjamini_hochberg(p)
+    np.testing.assert_allclose(q, [0.04, 0.16 / 3, 0.16 / 3, np.nan, 0.5])
+
+
+def test_block_verdict_at_its_edges():
+    """θ = 0.02, mass floor 0.01; three seeds each. The interval's low end and the equivalence
+    test each move the verdict when the planted values move across θ by 1e-3."""
+    t = Thresholds()
+    mass = np.full(3, 0.2)
+    spread = np.array([-1.0, 0.0, 1.0]) * 1e-3
+    half = stats.t.ppf(0.975, 2) * 1e-3 / np.sqrt(3)
+    just_above = 0.02 + half + 1e-3 + spread
+    assert verdicts.block_verdict(just_above, mass, t).verdict == Verdict.FRAGILE
+    assert verdicts.block_verdict(just_above - 2e-3, mass, t).verdict == Verdict.ON_THRESHOLD
+    equal_half = stats.t.ppf(0.95, 2) * 1e-3 / np.sqrt(3)
+    just_inside = 0.02 - equal_half - 1e-3 + spread
+    assert verdicts.block_verdict(just_inside, mass, t).verdict == Verdict.HARMLESS
+    assert verdicts.block_verdict(just_inside + 2e-3, mass, t).verdict == Verdict.ON_THRESHOLD
+    # no mass to remove: empty, whatever the harm (also a harm of exactly 0)
+    assert verdicts.block_verdict(np.zeros(3), np.full(3, 1e-7), t).verdict == Verdict.EMPTY
+    assert verdicts.block_verdict(np.zeros(3), np.full(3, 0.0099), t).verdict == Verdict.EMPTY
+    assert verdicts.block_verdict(np.zeros(3), np.full(3, 0.0101), t).verdict == Verdict.HARMLESS
+    # a wide spread: the minimum detectable effect exceeds θ, the row is underpowered
+    wide = np.array([-0.1, 0.05, 0.2])
+    decision = verdicts.block_verdict(wide, mass, t)
+    assert decision.verdict == Verdict.UNDERPOWERED and decision.mde > 0.02
+    assert verdicts.block_verdict(wide[:2], mass[:2], t).verdict == Verdict.TOO_FEW
+
+
+def test_point_verdict_of_one_model():
+    t = Thresholds()
+    assert verdicts.point_verdict(0.0201, 0.1, t) == Verdict.FRAGILE
+    assert verdicts.point_verdict(0.0199, 0.1, t) == Verdict.HARMLESS
+    assert verdicts.point_verdict(0.9, 0.0, t) == Verdict.EMPTY
+
+
+def test_agreement_with_the_paper_inside_or_outside_the_interval():
+    values = np.array([0.5, 0.55, 0.6])  # interval 0.55 ± 4.30 · 0.05/√3 = [0.426, 0.674]
+    assert verdicts.agreement(values, 0.639, 0.05) == (Verdict.AGREES, pytest.approx(0.55 / 0.639))
+    call, factor = verdicts.agreement(values, 0.7, 0.05)
+    assert call == Verdict.DIFFERS and factor == pytest.approx(0.55 / 0.7)
+    assert verdicts.agreement(values, np.nan, 0.05)[0] == "—"
+    assert verdicts.agreement(values[:1], 0.5, 0.05)[0] == "—"
+
+
+def test_the_paper_own_numbers_give_the_paper_own_readings():
+    """The paper's Figure 1 and Figure 2 numbers (three seeds planted with its mean and SEM
+    where it gives them) through the rules: every verdict is the paper's reading (the readings
+    are the paper's words, reported.READINGS), except context −T_C→R (0.37 ± 0.16 over 3 seeds),
+    which its own spread cannot decide: underpowered, not contradicted. On the raw change at
+    0.1 instead, flip-flop −T_CC (ΔFVU 0.0496) comes out harmless: the contradiction the one
+    scale removes."""
+    table = claims.paper_readings(Thresholds()).set_index(["task", "block"])
+    assert len(table) == len(reported.READINGS) == 11
+    undecidable = {("context_integration", "T_CR")}
+    for key, row in table.iterrows():
+        if key in undecidable:
+            assert row["verdict"] == Verdict.UNDERPOWERED
+        else:
+            assert row["verdict"] == row["paper_reading"], key
+    assert table.loc[("flip_flop", "T_CC"), "harm_share"] == pytest.approx(0.0496 / 0.9952)
+    assert table.loc[("copy", "T_CR"), "harm_share"] == pytest.approx(0.361 / 0.5)
+    assert table.loc[("flip_flop", "T_CC"), "verdict_raw"] == Verdict.HARMLESS
+    assert table.loc[("flip_flop", "T_CR"), "verdict_raw"] in verdicts.UNDECIDED
+
+
+def test_theta_lies_between_the_paper_harmless_and_its_smallest_harm():
+    """The config's θ (0.02) against the paper's own extremes: copy −T_CC at most 0.01 (1.00 at
+    two digits), flip-flop −T_CC 0.050; halving or doubling θ keeps it between them."""
+    theta = yaml.safe_load((ROOT / "config.yaml").read_text())["verdicts"]["threshold"]
+    assert theta == Thresholds().threshold
+    smallest_harm = reported.reported_share("flip_flop", "T_CC")
+    largest_harmless = verdicts.harm_share("accuracy", 1.0, 0.995)
+    for factor in (0.5, 1.0, 2.0):
+        assert largest_harmless <= theta * factor + 1e-12 and theta * factor < smallest_harm
+
+
+def test_sensitivity_names_the_rows_that_move():
+    harm = {"a": np.array([0.03, 0.035, 0.04]), "b": np.array([0.5, 0.6, 0.7])}
+
+    def evaluate(t):
+        calls = [verdicts.block_verdict(h, np.full(3, 0.2), t).verdict for h in harm.values()]
+        return pd.DataFrame({"row": list(harm), "verdict": calls})
+
+    table = verdicts.sensitivity(evaluate, ["row"], Thresholds()).set_index("row")
+    assert table.loc["a", "as configured"] == Verdict.FRAGILE
+    assert table.loc["a", "θ = 0.04"] != Verdict.FRAGILE and table.loc["a", "moves"]
+    assert not table.loc["b", "moves"]
+    text = verdicts.sensitivity_markdown(table.reset_index(), ["row"])
+    assert text.startswith("With θ and the mass floor each halved and doubled, 1 of 2 rows")
+    assert "| a ⇄ |" in text
