@@ -31,9 +31,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rnnschur.learned import TOO_FEW
 from rnnschur.paper.tables import label
 from rnnschur.report import readings
+from rnnschur.report.figures import VERDICT_MARKS
+from rnnschur.verdicts import Verdict
+
+TOO_FEW = Verdict.TOO_FEW
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -109,19 +112,27 @@ def gap_summary(folder: Path) -> str:
     return "\n".join(lines)
 
 
-def gap_answer(folder: Path) -> str:
-    """The gap study's ranked answer: the conclusion in sentences, then the ranked variations
-    (``gap_ranking.csv``)."""
-    from rnnschur.paper.gap_study import ranking_markdown
-
+def gap_conclusion(folder: Path) -> str:
+    """The gap study's conclusion in sentences, its bottom line first (``gap_ranking.csv``,
+    ``gap_attribution.csv``)."""
     path, gaps_path = (
         folder / "tables" / "gap_ranking.csv",
         folder / "tables" / "gap_attribution.csv",
     )
     if not path.is_file() or not gaps_path.is_file():
         return f"*(`{path}` not found)*"
-    ranked, gaps = pd.read_csv(path), pd.read_csv(gaps_path)
-    return readings.gap_conclusion(ranked, gaps) + "\n\n" + ranking_markdown(ranked).rstrip()
+    return readings.gap_conclusion(pd.read_csv(path), pd.read_csv(gaps_path))
+
+
+def gap_answer(folder: Path) -> str:
+    """The gap study's ranked answer: the conclusion in sentences, then the ranked variations
+    (``gap_ranking.csv``)."""
+    from rnnschur.paper.gap_study import ranking_markdown
+
+    path = folder / "tables" / "gap_ranking.csv"
+    if not path.is_file():
+        return f"*(`{path}` not found)*"
+    return gap_conclusion(folder) + "\n\n" + ranking_markdown(pd.read_csv(path)).rstrip()
 
 
 RESULTS = """# Results of the paper-scale run
@@ -140,33 +151,68 @@ without autograd) and 0.5.0 the Cayley construction's only, each checked against
 where it touched a run shown here (every verdict the same); 0.4.0, 0.4.1 and 0.5.0 train every
 other model to the same bits (CHANGELOG).
 
+## Verdicts on one scale
+Every verdict in this document is decided on one scale (`rnnschur.verdicts`): the *harm share*,
+the part of the learned performance that an ablation removes, (p(W) − p(W̃)) / p(W) with
+p = 1 − FVU for an FVU (predicting the mean scores 0) and p = (score − chance) / (1 − chance)
+for a sign accuracy (chance 1/2) or a NeuroGym κ (chance 0). An FVU rise, an accuracy drop and a
+κ drop that take the same part of what the network learned get the same verdict; the raw Δ
+stays beside it in the tables (the paper's numbers). The threshold θ = `verdicts.threshold`
+(0.02) was fixed from the paper's own readings before any of our data: fragile where the 95 %
+t interval over seeds lies above θ, harmless where two one-sided t tests put the share within
+±θ, *empty* where the block's mean removed Schur mass is below `ablation.mass_floor` (0.01:
+removing nothing is not harmlessness). What no test decides is *underpowered* where its minimum
+detectable effect at its n (80 % power) exceeds θ, else *on the threshold*.
+
+The paper's own numbers through these rules (`results/tables/paper_readings.md`): the scale has
+to give back the paper's readings before it judges ours.
+
+{paper_readings}
+
 ## The paper's claims, tested over seeds
-Each claim is a statistic per trained model; the verdict comes from a two-sided 95 % Student t
-interval of its mean over seeds (holds: the whole interval satisfies the claim; fails: the
-whole interval contradicts it; otherwise inconclusive). The exact sign test is given beside it;
-with 3 seeds it cannot fall below 0.125. "Harmless", "inert" and "unchanged" mean an accuracy
-change within `claims.tolerance_accuracy`; ≫ means at least `claims.much_greater` times.
+Each claim is a statistic per trained model, on the harm-share scale; holds: the whole 95 %
+t interval satisfies it; fails: the whole interval contradicts it; harmless, inert and
+unchanged: the equivalence test within ±θ; a tie within its margin: equivalent; otherwise
+underpowered or on the threshold, with its minimum detectable effect (MDE). The exact sign test
+is given beside it; with 3 seeds it cannot fall below 0.125. ≫ means at least
+`claims.much_greater` times. The basis column sets apart the claims that are true by
+construction (the Cayley W is normal: its coupling blocks hold no Schur mass) and those implied
+by another (the same n_R at every α is the same split, so the same scores); the summaries count
+them apart. Where the paper gives the statistic (from its reported means, on the same scale), it
+*agrees* when it lies in our 95 % interval and *differs* otherwise, by the factor shown.
 
 ### Paper scale (3 seeds; copy task N_h = 72, neuroscience tasks N_h = 64)
 {claims}
+
+### How the verdicts move with θ and the mass floor
+Each halved and doubled (`results/tables/claims_sensitivity.md`; the block profile's:
+`results/tables/block_profile_sensitivity.md`).
+
+{claims_sensitivity}
 
 ### Fifty seeds (`presets/seeds50.yaml`)
 {claims50}
 
 ## Every number of the paper beside ours
-The paper shows single controllers for the copy task, so a mean ± SEM alone misleads: the
-columns "paper in range" and "per seed" say whether the paper's value lies among our seeds.
+Each number *agrees* when it lies in the 95 % t interval of our seeds' mean and *differs*
+otherwise (by the factor ours / the paper's); the paper's own SEM is not counted. The paper
+shows single controllers for the copy task, so a mean alone misleads: the columns "paper in
+range" and "per seed" say whether the paper's value lies among our seeds.
 {paper_vs_reproduced}
 
 ## Table 1: α sensitivity of the copy task
 {table1}
 
 ## The gaps, ranked
-Every variation of the gap study (below) ranked by its distance to the paper's Figure 2: the mean
-over the full-model FVUs, ΔFVUs and S_ΔT of flip-flop, sine and context of |log10(seed mean /
-paper's value)|, in decades; beside it the paper config's distance on the same numbers and the
-distance over the effects alone (a variation that stops training at the paper's FVU matches the
-full FVUs by its rule). `results/tables/gap_ranking.md`, `results/figures/fig_gap_ranking.pdf`.
+Every variation of the gap study (below) ranked by its distance to the paper's Figure 2 effects:
+the mean over the ΔFVUs of flip-flop, sine and context of |log10(seed mean / paper's value)|, in
+decades, each ablation once (S_ΔT is the same ablation over its mass) and only models that
+learned their task; a stopping rule sets the full FVUs by construction, so they do not rank
+(the distance over every number stays beside). Each distance carries its 95 % bootstrap
+interval over seeds, and the noise floor says how far an exact replication with the paper
+config's spread would land by chance. The combinations of factors were chosen from the singles'
+ranking on seeds 0-2, so they are trained and ranked on fresh seeds 3-5.
+`results/tables/gap_ranking.md`, `results/figures/fig_gap_ranking.pdf`.
 
 {gap_conclusion}
 
@@ -189,15 +235,16 @@ The whole table (every variation, per-seed values, ranges):
 ### The paper's claims under each variation
 Seeds agreeing and the verdict of each claim, tested on each variation's own models as on the
 paper config's (`results/tables/gap_claims.md`): which candidate cause of a gap turns an
-inconclusive claim into one that holds or fails.
+undecided claim into one that holds or fails.
 
 {gap_claims}
 
 ## Every task's ablation profile
-Per task and single coupling block at α = 0.9: the harm of removing the block (accuracy lost, or
-FVU gained), its two-sided 95 % t interval over seeds, the Schur mass removed, the seeds in which
-the ablation is an ε-stabilizer, and the verdict (fragile: interval above 0.1; harmless: within
-±0.1). `results/tables/block_profile.md`.
+Per task and single coupling block at α = 0.9: the raw harm of removing the block (`delta_mean`:
+accuracy lost, or FVU gained), its harm share (`harm_mean`) with its two-sided 95 % t interval
+over seeds, the equivalence test's p-value and the minimum detectable effect, the Schur mass
+removed, the seeds in which the ablation is an ε-stabilizer, and the verdict on the one scale
+(above). `results/tables/block_profile.md`.
 
 {profile}
 
@@ -222,7 +269,8 @@ Eight NeuroGym envs of distinct kinds (`presets/neurogym_battery.yaml`: N_h = 64
 dense_orthogonal, 5 seeds, cross-entropy training, scored by the choice on the response
 periods), as the paper's discrete tanh network and as the tutorial CTRNN (leaky relu, a = 0.2;
 `presets/neurogym_leaky.yaml`). Per task and block: the trained choice score, the harm of
-removing the block (choice lost), its 95 % interval over seeds, the removed mass and the verdict;
+removing the block (its harm share: the part of κ lost), its 95 % interval over seeds, the
+removed mass and the verdict;
 heat maps: `results/neurogym_battery/figures/fig_block_profile.pdf` and
 `results/neurogym_leaky/figures/fig_block_profile.pdf`.
 
@@ -411,7 +459,7 @@ def battery_summary(folder: Path) -> str:
     return readings.profile_reading(profile, "tasks") + "\n\n" + "\n".join(lines)
 
 
-MARKS = {"fragile": "▲", "harmless": "○", "inconclusive": "?", "empty": "–", TOO_FEW: "✕"}
+MARKS = VERDICT_MARKS
 
 
 def run_span(folder: Path) -> tuple[float, float, int]:
@@ -467,26 +515,27 @@ def atlas_summary(folder: Path) -> str:
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     key = (
         "Each cell: the verdicts of −T_RR, −T_C→R and −T_CC in that order (▲ fragile, "
-        "○ harmless, ? inconclusive, – empty, ✕ too few learned models)."
+        "○ harmless, ? underpowered, ≈ on the threshold, – empty, ✕ too few learned models)."
     )
     readings_text = (folder / "tables" / "atlas_readings.md").read_text().strip()
     return "\n\n".join([atlas_part(atlas, folder), readings_text, key, "\n".join(lines)])
 
 
 def restriction_summary(folders: list[Path]) -> str:
-    """How often each block is fragile, harmless or inconclusive across the battery's tasks, per
-    network: which block matters depends on the task where the verdicts differ between tasks."""
+    """How often each block is fragile, harmless, undecided (underpowered or on the threshold)
+    or empty across the battery's tasks, per network: which block matters depends on the task
+    where the verdicts differ between tasks."""
+    words = [Verdict.FRAGILE, Verdict.HARMLESS, Verdict.UNDERPOWERED, Verdict.ON_THRESHOLD]
+    words.append(Verdict.EMPTY)
     lines = [
-        "| network | block | fragile | harmless | inconclusive | empty |",
-        "|---|---|---|---|---|---|",
+        "| network | block | " + " | ".join(words) + " |",
+        "|---|---|" + "---|" * len(words),
     ]
     for folder in folders:
         profile = pd.read_csv(folder / "tables" / "block_profile.csv")
         for block in ("T_RR", "T_CR", "T_CC"):
             counts = profile[profile["subset"] == block]["verdict"].value_counts()
-            cells = [
-                str(int(counts.get(v, 0))) for v in ("fragile", "harmless", "inconclusive", "empty")
-            ]
+            cells = [str(int(counts.get(v, 0))) for v in words]
             lines.append(f"| {folder.name} | {label(block)} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -775,9 +824,11 @@ def main() -> None:
             lambda: seeds50_summary(args.seeds50),
         ),
         paper_vs_reproduced=table(r, "paper_vs_reproduced.md"),
+        paper_readings=table(r, "paper_readings.md"),
+        claims_sensitivity=table(r, "claims_sensitivity.md"),
         table1=table(r, "table1.md"),
         gap_summary=gap_summary(r),
-        gap_conclusion=gap_answer(r).split("\n\n")[0],
+        gap_conclusion=gap_conclusion(r),
         gap_ranking=table(r, "gap_ranking.md"),
         gaps=table(r, "gap_attribution.md"),
         gap_claims=table(r, "gap_claims.md"),

@@ -1,5 +1,6 @@
 """The gap table on planted per-seed tables: which variation moves which number, and how far."""
 
+import itertools
 import json
 
 import numpy as np
@@ -92,13 +93,16 @@ def test_distance_and_movement_rules():
     assert gaps.movement(1.0, 1.0) == "little change"
 
 
-def planted_gaps(means: dict[str, dict[tuple, float]]) -> pd.DataFrame:
-    """Gap rows: ``means`` maps variation → {(task, subset, quantity): seed mean}; the paper's
-    values are 1e-2 for a full FVU and 1.0 otherwise, in range where the mean equals it."""
+def planted_gaps(values: dict[str, dict[tuple, list]], learned: dict | None = None) -> pd.DataFrame:
+    """Gap rows: ``values`` maps variation → {(task, subset, quantity): per-seed values (a
+    number: the same on three seeds)}; the paper's values are 1e-2 for a full FVU and 1.0
+    otherwise; ``learned`` maps (variation, task) → models trained (all learned otherwise)."""
     out = []
-    for variation, numbers in means.items():
-        for (task, subset, quantity), mean in numbers.items():
+    for variation, numbers in values.items():
+        for (task, subset, quantity), per_seed in numbers.items():
+            per_seed = per_seed if isinstance(per_seed, list) else [per_seed] * 3
             paper_value = 1e-2 if quantity == "fvu" else 1.0
+            mean = float(np.mean(per_seed))
             out.append(
                 {
                     "task": task,
@@ -107,8 +111,11 @@ def planted_gaps(means: dict[str, dict[tuple, float]]) -> pd.DataFrame:
                     "paper_value": paper_value,
                     "variation": variation,
                     "description": f"about {variation}",
+                    "n_seeds": len(per_seed),
+                    "n_trained": (learned or {}).get((variation, task), len(per_seed)),
                     "mean": mean,
-                    "paper_in_range": mean == paper_value,
+                    "per_seed": json.dumps({str(k): v for k, v in enumerate(per_seed)}),
+                    "paper_in_range": min(per_seed) <= paper_value <= max(per_seed),
                 }
             )
     return pd.DataFrame(out)
@@ -120,61 +127,86 @@ FF, SINE, CONTEXT = (
     ("context_integration", "none", "fvu"),
 )
 DELTA = ("sine", "T_CC", "delta_fvu")
+DELTA_FF = ("flip_flop", "T_CR", "delta_fvu")
+S_SINE = ("sine", "T_CC", "s_delta_t")
 
 
-def test_ranking_by_decades_from_the_paper_like_with_like():
+def test_ranking_by_the_effects_alone_like_with_like():
+    """Ranked by the ΔFVUs alone (decades: 0.1 is 1 off, 0.5 is 0.30 off): a stopping rule that
+    matches every full FVU (stop) ranks by its effects; S_ΔT, the same ablation again, does
+    not count."""
     table = planted_gaps(
         {
-            "paper_config": {FF: 1e-4, SINE: 1e-3, CONTEXT: 1e-4, DELTA: 0.1},  # 2, 1, 2, 1
-            "near": {FF: 1e-2, SINE: 1e-2, CONTEXT: 1e-1, DELTA: -0.5},  # 0, 0, 1, capped 3
-            "sine_only": {SINE: 1e-2, DELTA: 1.0},  # 0, 0
-            "ordered": {FF: 1e-3, SINE: 1e-4, CONTEXT: 1e-2, DELTA: 10.0},  # 1, 2, 0, 1
+            "paper_config": {FF: 1e-4, SINE: 1e-3, CONTEXT: 1e-4, DELTA: 0.1, DELTA_FF: 1.0},
+            "near": {FF: 1e-3, SINE: 1e-2, CONTEXT: 1e-1, DELTA: 1.0, DELTA_FF: 0.5},
+            "sine_only": {SINE: 1e-2, DELTA: 1.0, S_SINE: 1e3},
+            "stop": {FF: 1e-2, SINE: 1e-2, CONTEXT: 1e-2, DELTA: 0.01, DELTA_FF: 1.0},
         }
     )
     ranked = gaps.ranking(table).set_index("variation")
-    assert ranked.loc["paper_config", "distance"] == pytest.approx(1.5)
-    assert ranked.loc["near", "distance"] == pytest.approx(1.0)
-    assert ranked.loc["sine_only", "distance"] == 0
+    assert ranked.loc["paper_config", "distance"] == pytest.approx(0.5)
+    assert ranked.loc["near", "distance"] == pytest.approx(np.log10(2) / 2)
+    assert ranked.loc["sine_only", "distance"] == 0  # its S_ΔT (3 decades off) left out
+    assert ranked.loc["sine_only", "all_numbers_distance"] == pytest.approx(1.0)
     assert ranked.loc["sine_only", "paper_config_distance"] == pytest.approx(1.0)  # sine only
-    assert ranked.loc["sine_only", "tasks"] == "sine"
-    assert np.isnan(ranked.loc["sine_only", "distance_flip_flop"])
-    assert ranked.loc["ordered", "distance_sine"] == pytest.approx(1.5)
+    assert ranked.loc["stop", "distance"] == pytest.approx(1.0)
+    assert ranked.loc["stop", "all_numbers_distance"] == pytest.approx(0.4)  # 2 of 5 off
+    assert ranked.index.tolist() == ["sine_only", "near", "paper_config", "stop"]
     assert ranked["rank"].tolist() == [1, 2, 3, 4]
-    assert ranked.index.tolist() == ["sine_only", "near", "ordered", "paper_config"]
-    assert ranked.loc["ordered", "fvu_order"] == "yes"  # sine < flip-flop < context
-    assert ranked.loc["near", "fvu_order"] == "no"  # flip-flop = sine
-    assert ranked.loc["sine_only", "fvu_order"] == "—"
-    assert ranked.loc["near", "n_in_range"] == 2
+    assert ranked.loc["near", "fvu_order"] == "no" and ranked.loc["sine_only", "fvu_order"] == "—"
+    assert ranked.loc["near", "n_in_range"] == 1 and ranked.loc["near", "n_numbers"] == 2
+    # no spread over seeds: every interval is its point, the noise floor 0
+    assert (ranked["distance_low"] == ranked["distance"]).all()
+    assert (ranked["noise_floor"] == 0).all()
     assert gaps.log_distance(0.0, 1.0) == gaps.LOG_CAP
     assert gaps.log_distance(1e9, 1.0) == gaps.LOG_CAP
     markdown = gaps.ranking_markdown(gaps.ranking(table))
-    assert "| 1 | sine_only | sine | 0.00 | 1.00 | 0.00 (1.00) | — | 0.00 | — | 2/2 |" in markdown
-    # the effects alone (ΔFVU, S_ΔT): a full FVU matched by a stopping rule does not count
-    assert ranked.loc["near", "effects_distance"] == gaps.LOG_CAP
-    assert ranked.loc["near", "paper_config_effects_distance"] == pytest.approx(1.0)
+    assert "| 1 | sine_only | 0, 1, 2 | sine | 0.00 [0.00, 0.00] | 1.00 | 1.00 |" in markdown
+    assert "would land 0.00 decades from the paper by chance" in markdown
 
 
-def test_the_conclusion_names_the_nearest_and_what_remains():
+def test_the_noise_floor_and_intervals_are_the_seeds_bootstrap():
+    """Three seeds 0.5, 1, 2 of one ΔFVU (paper 1): the exact bootstrap distribution of the
+    distance of a resampled mean from the seeds' own mean, over all 27 resamples, against the
+    2,000 draws; a variation whose seeds straddle the paper's value has an interval from 0."""
+    per_seed = [0.5, 1.0, 2.0]
+    table = planted_gaps({"paper_config": {DELTA: per_seed}, "wide": {DELTA: [0.9, 1.1, 1.0]}})
+    ranked = gaps.ranking(table).set_index("variation")
+    mean = np.mean(per_seed)
+    exact = np.array(
+        [abs(np.log10(np.mean(c) / mean)) for c in itertools.product(per_seed, repeat=3)]
+    )
+    assert ranked.loc["wide", "noise_floor"] == pytest.approx(np.median(exact), abs=0.02)
+    assert ranked.loc["wide", "noise_floor_95"] == pytest.approx(np.percentile(exact, 95), abs=0.03)
+    low, high = ranked.loc["paper_config", ["distance_low", "distance_high"]]
+    to_paper = np.array([abs(np.log10(np.mean(c))) for c in itertools.product(per_seed, repeat=3)])
+    assert low == pytest.approx(np.percentile(to_paper, 2.5), abs=0.03)
+    assert high == pytest.approx(np.percentile(to_paper, 97.5), abs=0.03)
+    assert ranked.loc["wide", "distance_low"] == pytest.approx(0.0, abs=1e-12)
+    # the same draws every time
+    again = gaps.ranking(table).set_index("variation")
+    assert again.loc["paper_config", "distance_high"] == high
+
+
+def test_the_conclusion_opens_with_its_bottom_line():
     from rnnschur.report.readings import gap_conclusion
 
     table = planted_gaps(
         {
-            "paper_config": {FF: 1e-4, SINE: 1e-3, CONTEXT: 1e-4, DELTA: 0.1},
-            "near": {FF: 1.5e-2, SINE: 1e-2, CONTEXT: 1e-1, DELTA: -0.5},
-        }
+            "paper_config": {FF: 1e-4, SINE: 1e-3, CONTEXT: 1e-4, DELTA: 0.1, DELTA_FF: 1.1},
+            "near": {FF: 1.5e-2, SINE: 1e-2, CONTEXT: 1e-1, DELTA: 0.9, DELTA_FF: 1.05},
+        },
+        learned={("near", "sine"): 5},
     )
     text = gap_conclusion(gaps.ranking(table), table)
-    assert "the nearest variation is near at 1.04" in text
-    assert "against the paper config's 1.50 (a factor 32)" in text
-    assert "1 of the 1 others come nearer" in text
-    assert "flip-flop full FVU 0.015 under near (paper 0.01; paper config 0.0001)" in text
-    assert "sine ΔFVU(−T_CC) 0.1, the paper config's own (paper 1)" in text
-    # context: 10× at best (both 1e-4 and 1e-1 are a decade or more off); ΔFVU 10× off
-    assert "No variation brings 2 numbers within a factor of 2" in text
-    assert "context full FVU (10× higher at best)" in text
-    assert "(sine < flip-flop < context) is kept by near." in text
-    assert (
-        "Under near itself, 2 numbers of 4 stay more than a factor of 2 from the paper's: "
-        "context full FVU 0.1 (the paper's 0.01: 10× higher) and sine ΔFVU(−T_CC) -0.5 (the "
-        "paper's 1: of the wrong sign)."
-    ) in text  # 0.01 < 0.015 < 0.1
+    bottom, rest = text.split("\n\n")
+    assert bottom.startswith(
+        "Bottom line: the paper config matches 1 of the paper's 2 Figure 2 effects (ΔFVU) "
+        "within a factor 1.25 (flip-flop ΔFVU(−T_C→R) 1.1 against 1), at a distance of 0.52"
+    )
+    assert "The nearest variation, near (seeds 0, 1, 2), is at 0.03 [0.03, 0.03]" in bottom
+    assert "nearer than the paper config beyond the seeds' spread" in bottom
+    assert "near matches the most effects, 2" in bottom
+    assert "but sine learned in 3 of 5." in bottom
+    assert "flip-flop full FVU 0.015 under near (paper 0.01; paper config 0.0001)" in rest
+    assert "(sine < flip-flop < context) is kept by near." in rest

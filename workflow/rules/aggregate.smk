@@ -90,6 +90,8 @@ rule paper_vs_reproduced:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        verdicts=verdict_settings(),
     script:
         "../scripts/paper_vs_reproduced.py"
 

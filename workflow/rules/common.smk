@@ -191,16 +191,18 @@ def fidelity_bundles():
     """(variation, task, block, seeds) of every training job of the gap study: its seeds in
     blocks by value, as the main models' (config training_bundle)."""
     K = config["training_bundle"]
-    blocks = {}
-    for seed in sorted(config["fidelity"]["seeds"]):
-        blocks.setdefault(seed // K, []).append(seed)
-    return [
-        (name, task, block, seeds)
-        for name, variation in fidelity_variations().items()
-        for task in variation["tasks"]
-        if task in TASKS
-        for block, seeds in sorted(blocks.items())
-    ]
+    out = []
+    for name, variation in fidelity_variations().items():
+        blocks = {}
+        for seed in sorted(variation_seeds(name)):
+            blocks.setdefault(seed // K, []).append(seed)
+        out += [
+            (name, task, block, seeds)
+            for task in variation["tasks"]
+            if task in TASKS
+            for block, seeds in sorted(blocks.items())
+        ]
+    return out
 
 
 def models(task):
@@ -290,8 +292,14 @@ def fidelity_files(pattern):
         for name, variation in fidelity_variations().items()
         for task in variation["tasks"]
         if task in TASKS
-        for seed in config["fidelity"]["seeds"]
+        for seed in variation_seeds(name)
     ]
+
+
+def variation_seeds(name):
+    """The seeds of a variation: its own (a combination confirmed on fresh seeds), else the
+    study's (config fidelity.seeds)."""
+    return config["fidelity"]["variations"][name].get("seeds", config["fidelity"]["seeds"])
 
 
 def fidelity_variations():

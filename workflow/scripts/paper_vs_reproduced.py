@@ -1,4 +1,5 @@
-"""Rule paper_vs_reproduced: the paper's numbers beside the reproduced ones."""
+"""Rule paper_vs_reproduced: the paper's numbers beside the reproduced ones, each agreeing or
+differing."""
 
 import sys
 
@@ -7,8 +8,14 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
-from rnnschur.paper.tables import paper_vs_reproduced, paper_vs_reproduced_markdown  # noqa: E402
+from rnnschur.paper.tables import (  # noqa: E402
+    agreement_reading,
+    paper_vs_reproduced,
+    paper_vs_reproduced_markdown,
+)
 
-table = paper_vs_reproduced(pd.read_csv(snakemake.input[0]))
+table = paper_vs_reproduced(pd.read_csv(snakemake.input[0]), snakemake.params.verdicts["level"])
 io.save_csv(snakemake.output.csv, table)
-io.save_text(snakemake.output.md, paper_vs_reproduced_markdown(table))
+io.save_text(
+    snakemake.output.md, agreement_reading(table) + "\n\n" + paper_vs_reproduced_markdown(table)
+)

@@ -64,6 +64,8 @@ def _pick(frame: pd.DataFrame, number, column: str) -> pd.DataFrame:
         return rows
     size = number.paper_n_hidden if (rows["n_hidden"] == number.paper_n_hidden).any() else None
     rows = rows[rows["n_hidden"] == (size or rows["n_hidden"].max())]
+    if "learned" in rows:  # only the models that learned their task
+        rows = rows[rows["learned"].astype(bool)]
     rows = rows.sort_values("seed")[["seed", "n_hidden", column]].rename(columns={column: "value"})
     return rows.dropna(subset=["value"])
 
@@ -77,7 +79,8 @@ def gap_table(
     """One row per (paper number, variation): the paper config (``baseline``: the main ablation
     table, restricted to ``seeds``), the per-trial FVU normaliser of the same models, and every
     variation of ``variations`` (the gap study's ablation rows, column ``variation``) that
-    applies to the number's task."""
+    applies to the number's task; each over the models that learned their task (``n_seeds``
+    of ``n_trained``)."""
     baseline = baseline[baseline["seed"].isin(seeds)]
     rows = []
     for number in paper_numbers().itertuples(index=False):
@@ -101,6 +104,7 @@ def gap_table(
             if name == BASELINE:
                 base_distance = dist
             low, high = values["value"].min(), values["value"].max()
+            n_trained = _pick(frame.drop(columns="learned", errors="ignore"), number, column)
             rows.append(
                 {
                     "task": number.task,
@@ -112,6 +116,7 @@ def gap_table(
                     "variation": name,
                     "description": description,
                     "n_seeds": len(values),
+                    "n_trained": len(n_trained),
                     "mean": mean,
                     "min": low,
                     "max": high,
@@ -171,42 +176,101 @@ def _fvu_order(full: dict[str, float]) -> str:
     return "yes" if full["sine"] < full["flip_flop"] < full["context_integration"] else "no"
 
 
-def ranking(gaps: pd.DataFrame) -> pd.DataFrame:
+EFFECTS = ("delta_fvu",)
+"""The numbers the ranking is decided on: each ablation's ΔFVU once (S_ΔT is the same ablation
+divided by its mass, and the full-model FVU is what a stopping rule sets by construction)."""
+N_BOOT = 2000
+"""Bootstrap draws of the seeds behind each distance's interval and the noise floor."""
+
+
+def _per_seed_table(part: pd.DataFrame) -> tuple[list[pd.Series], list[str]]:
+    """Per number of ``part`` its per-seed values (a Series by seed) and its task."""
+    values = [pd.Series(json.loads(p)).astype(float).rename(int) for p in part["per_seed"]]
+    return values, list(part["task"])
+
+
+def _bootstrap_distances(
+    part: pd.DataFrame, centre: np.ndarray | None, rng: np.random.Generator
+) -> np.ndarray:
+    """:data:`N_BOOT` distances (mean over the numbers of :func:`log_distance`) of ``part``'s
+    numbers with the seeds of each task drawn with replacement (the numbers of one task share
+    its seeds), against the paper's values, or against ``centre`` (the numbers' own means: the
+    distance by which an exact replication with this spread misses by chance)."""
+    values, task_of = _per_seed_table(part)
+    targets = part["paper_value"].to_numpy(float) if centre is None else centre
+    draws = np.zeros((N_BOOT, len(values)))
+    for task in dict.fromkeys(task_of):
+        columns = [k for k, t in enumerate(task_of) if t == task]
+        seeds = sorted(set().union(*(values[k].index for k in columns)))
+        picks = rng.integers(0, len(seeds), size=(N_BOOT, len(seeds)))
+        for k in columns:
+            seed_values = values[k].reindex(seeds).to_numpy(float)
+            chosen = seed_values[picks]
+            draws[:, k] = np.nanmean(chosen, axis=1)
+    distance = np.vectorize(log_distance)(draws, targets[np.newaxis, :])
+    return distance.mean(axis=1)
+
+
+def noise_floor(gaps: pd.DataFrame, seed: int = 0) -> tuple[float, float]:
+    """How far an exact replication would land from the paper by chance alone: the paper
+    config's seeds drawn with replacement, the distance of each draw's means from the paper
+    config's own means over the effects (:data:`EFFECTS`); its median and 95th percentile, in
+    decades."""
+    base = gaps[(gaps["variation"] == BASELINE) & gaps["task"].isin(FIGURE2_TASKS)]
+    base = base[base["quantity"].isin(EFFECTS)]
+    if base.empty:
+        return np.nan, np.nan
+    rng = np.random.default_rng(seed)
+    distances = _bootstrap_distances(base, base["mean"].to_numpy(float), rng)
+    return float(np.median(distances)), float(np.percentile(distances, 95))
+
+
+def ranking(gaps: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
     """The variations of the gap study (the paper config and its per-trial reading included)
-    ranked by their distance to the paper over its Figure 2 numbers (the full-model FVU, the
-    ΔFVUs and S_ΔT of flip-flop, sine and context at α = 0.9): the mean over the numbers a
-    variation has of |log10(seed mean / paper's value)| (:func:`log_distance`), 0 for every
-    number equal, 1 for every number 10× off. Per row: that distance overall and per task, the
-    paper config's on the same numbers (a variation of fewer tasks is compared like with like),
-    the distance over the effects alone (ΔFVU and S_ΔT: a variation that stops training at the
-    paper's FVU matches the full FVUs by its rule, not by what it reproduces), how many numbers
-    the seeds' range contains, the full FVUs and whether they keep the paper's order."""
+    ranked by their distance to the paper over its Figure 2 effects: the mean over the ΔFVUs of
+    flip-flop, sine and context at α = 0.9 that a variation has, each ablation once
+    (:data:`EFFECTS`), of |log10(seed mean / paper's value)| (:func:`log_distance`), 0 for
+    every number equal, 1 for every number 10× off; only models that learned count. Per row:
+    that distance with its 95 % bootstrap interval over seeds, the paper config's on the same
+    numbers, the noise floor of an exact replication (:func:`noise_floor`, the same on every
+    row), the distance over every number (full FVU, ΔFVU, S_ΔT, as before: a stopping rule sets
+    the full FVUs by construction, so it does not rank), per task, how many numbers the seeds'
+    range contains, the seeds, the full FVUs and whether they keep the paper's order."""
     rows = gaps[gaps["task"].isin(FIGURE2_TASKS)].copy()
     rows["log_distance"] = [
         log_distance(m, p) for m, p in zip(rows["mean"], rows["paper_value"], strict=True)
     ]
     keys = ["task", "subset", "quantity"]
     base = rows[rows["variation"] == BASELINE].set_index(keys)["log_distance"]
+    floor, floor_95 = noise_floor(gaps, seed)
+    rng = np.random.default_rng(seed + 1)
     table = []
     for variation, part in rows.groupby("variation", sort=False):
         covered = [t for t in FIGURE2_TASKS if t in set(part["task"])]
         full = part[part["quantity"] == "fvu"].set_index("task")["mean"].to_dict()
-        same = base.reindex(pd.MultiIndex.from_frame(part[keys]))
+        effects = part[part["quantity"].isin(EFFECTS)]
+        same = base.reindex(pd.MultiIndex.from_frame(effects[keys]))
+        boot = _bootstrap_distances(effects, None, rng) if len(effects) else np.array([np.nan])
+        seeds = sorted({int(s) for p in part["per_seed"] for s in json.loads(p)})
         entry = {
             "variation": variation,
             "tasks": ", ".join(covered),
-            "n_numbers": len(part),
-            "distance": float(part["log_distance"].mean()),
+            "seeds": ", ".join(map(str, seeds)),
+            "n_numbers": len(effects),
+            "distance": float(effects["log_distance"].mean()) if len(effects) else np.nan,
+            "distance_low": float(np.nanpercentile(boot, 2.5)),
+            "distance_high": float(np.nanpercentile(boot, 97.5)),
             "paper_config_distance": float(same.mean()),
-            "effects_distance": float(part.loc[part["quantity"] != "fvu", "log_distance"].mean()),
-            "paper_config_effects_distance": float(
-                same[(part["quantity"] != "fvu").to_numpy()].mean()
-            ),
-            "n_in_range": int(part["paper_in_range"].astype(bool).sum()),
+            "noise_floor": floor,
+            "noise_floor_95": floor_95,
+            "all_numbers_distance": float(part["log_distance"].mean()),
+            "n_in_range": int(effects["paper_in_range"].astype(bool).sum()),
+            "n_learned": int(part["n_seeds"].min()),
+            "n_trained": int(part["n_trained"].max()) if "n_trained" in part else np.nan,
             "fvu_order": _fvu_order(full),
         }
         for task in FIGURE2_TASKS:
-            own = part[part["task"] == task]
+            own = effects[effects["task"] == task]
             entry[f"distance_{task}"] = float(own["log_distance"].mean()) if len(own) else np.nan
             entry[f"fvu_{task}"] = full.get(task, np.nan)
         entry["description"] = part["description"].iloc[0]
@@ -217,12 +281,19 @@ def ranking(gaps: pd.DataFrame) -> pd.DataFrame:
 
 
 def ranking_markdown(table: pd.DataFrame) -> str:
-    """The ranked variations as Markdown."""
+    """The ranked variations as Markdown, the noise floor above."""
+    floor, floor_95 = table["noise_floor"].iloc[0], table["noise_floor_95"].iloc[0]
     lines = [
-        "| rank | variation | tasks | distance (decades) | paper config, same numbers | "
-        "effects alone (paper config) | flip-flop | sine | context | in seed range | "
-        "full FVU flip-flop, sine, context | paper's order |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        f"Ranked by the distance over the Figure 2 ΔFVUs (each ablation once, learned models "
+        f"only), with its 95 % bootstrap interval over seeds. An exact replication with the "
+        f"paper config's spread would land {floor:.2f} decades from the paper by chance (95 % "
+        f"of draws within {floor_95:.2f}): the noise floor.",
+        "",
+        "| rank | variation | seeds | tasks | distance [95 % interval] (decades) | "
+        "paper config, same numbers | every number (full FVU, ΔFVU, S_ΔT) | flip-flop | sine | "
+        "context | in seed range | least learned | full FVU flip-flop, sine, context | "
+        "paper's order |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
 
     def cell(value: float, fmt: str = ".2f") -> str:
@@ -231,11 +302,12 @@ def ranking_markdown(table: pd.DataFrame) -> str:
     for r in table.itertuples(index=False):
         fvus = ", ".join(cell(getattr(r, f"fvu_{t}"), ".3g") for t in FIGURE2_TASKS)
         lines.append(
-            f"| {r.rank} | {r.variation} | {r.tasks} | {r.distance:.2f} | "
-            f"{r.paper_config_distance:.2f} | "
-            f"{r.effects_distance:.2f} ({r.paper_config_effects_distance:.2f}) | "
+            f"| {r.rank} | {r.variation} | {r.seeds} | {r.tasks} | {cell(r.distance)} "
+            f"[{cell(r.distance_low)}, {cell(r.distance_high)}] | "
+            f"{cell(r.paper_config_distance)} | {cell(r.all_numbers_distance)} | "
             + " | ".join(cell(getattr(r, f"distance_{t}")) for t in FIGURE2_TASKS)
-            + f" | {r.n_in_range}/{r.n_numbers} | {fvus} | {r.fvu_order} |"
+            + f" | {r.n_in_range}/{r.n_numbers} | {r.n_learned}/{r.n_trained} | {fvus} | "
+            f"{r.fvu_order} |"
         )
     return "\n".join(lines) + "\n"
 

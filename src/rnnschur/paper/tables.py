@@ -14,6 +14,7 @@ import pandas as pd
 from rnnschur import learned
 from rnnschur.ablation import SUBSETS, subset_name
 from rnnschur.paper import reported as paper
+from rnnschur.verdicts import Verdict, agreement
 
 SUBSET_NAMES = [subset_name(s) for s in SUBSETS]
 
@@ -77,14 +78,16 @@ def label(subset: str) -> str:
     return "full" if subset == "none" else "−" + subset.replace("+", ", −").replace("T_CR", "T_C→R")
 
 
-def paper_vs_reproduced(ablation: pd.DataFrame) -> pd.DataFrame:
+def paper_vs_reproduced(ablation: pd.DataFrame, level: float = 0.05) -> pd.DataFrame:
     """Every number the paper reports beside the reproduced mean, SEM, min and max over seeds.
 
     The reproduced models are those of the paper's task, construction and N_h; where the config
     has no model of that N_h (a small preset), the largest N_h trained is used and named in
     ``n_hidden``. Only the models that learned their task count (the ``learned`` column, where
     the table has one): ``n_seeds`` of ``n_trained``. Rows whose models were not trained keep
-    NaN reproduced values.
+    NaN reproduced values. ``agreement``: whether the paper's number lies in the (1 −
+    ``level``) t interval of the reproduced mean (:func:`rnnschur.verdicts.agreement`: agrees,
+    differs, or '—' without a number or an interval), and ``factor``, reproduced / paper.
     """
     reported = pd.DataFrame(paper.REPORTED, columns=paper.COLUMNS)
     rows = []
@@ -106,6 +109,7 @@ def paper_vs_reproduced(ablation: pd.DataFrame) -> pd.DataFrame:
             match = match[match["learned"].astype(bool)]
         values = match[entry.quantity].astype(float) if len(match) else pd.Series(dtype=float)
         low, high = (values.min(), values.max()) if len(values) else (np.nan, np.nan)
+        agrees, factor = agreement(values.to_numpy(float), entry.paper_value, level)
         rows.append(
             {
                 **entry._asdict(),
@@ -125,6 +129,8 @@ def paper_vs_reproduced(ablation: pd.DataFrame) -> pd.DataFrame:
                 "per_seed": json.dumps(
                     {str(s): round(float(v), 6) for s, v in zip(match["seed"], values, strict=True)}
                 ),
+                "agreement": agrees,
+                "factor": factor,
             }
         )
     return pd.DataFrame(rows)
@@ -166,9 +172,36 @@ def paper_vs_reproduced_markdown(table: pd.DataFrame) -> str:
                 ", ".join(f"{v:.4g}" for v in json.loads(r.per_seed).values()) or "—" for r in rows
             ],
             "learned": [f"{r.n_seeds}/{r.n_trained}" for r in rows],
+            "agreement": [
+                f"**{r.agreement}**" + (f" ({r.factor:.2g}×)" if r.agreement == "differs" else "")
+                for r in rows
+            ],
         }
     )
     return markdown(display)
+
+
+def agreement_reading(table: pd.DataFrame) -> str:
+    """One sentence over the paper-vs-reproduced table: how many of the paper's numbers the
+    reproduced intervals hold, and each that differs with its factor."""
+    compared = table[table["agreement"].isin([Verdict.AGREES, Verdict.DIFFERS])]
+    if compared.empty:
+        return "No number of the paper can be set beside a reproduced interval here."
+    differs = compared[compared["agreement"] == Verdict.DIFFERS]
+    text = (
+        f"Of the {len(compared)} numbers of the paper with a reproduced interval beside them, "
+        f"{len(compared) - len(differs)} agree (the paper's value inside the 95 % t interval of "
+        f"our seeds' mean) and {len(differs)} differ"
+    )
+    if len(differs):
+        named = [
+            f"{r.task} {label(r.subset)} {r.quantity} ({r.construction}"
+            + (f", α = {r.alpha:g}" if r.alpha != 0.9 else "")
+            + f"): {r.reproduced_mean:.3g} against {r.paper_value:.3g}, {r.factor:.2g}×"
+            for r in differs.itertuples(index=False)
+        ]
+        text += ": " + "; ".join(named)
+    return text + "."
 
 
 def model_summary(metas: list[dict], criteria: dict[str, dict]) -> pd.DataFrame:
