@@ -130,6 +130,20 @@ def harm_share(
     return float(share) if share.ndim == 0 else share
 
 
+def error_ratio(metric: str, full: float | np.ndarray, ablated: float | np.ndarray):
+    """log10(error(W̃) / error(W)), error = FVU or 1 − score: how many decades an ablation
+    multiplies the error by (shown beside the harm share, not judged: it is undefined for a
+    perfect model and makes a tiny error of an over-trained one look large); NaN where the
+    full model's error is 0."""
+    if metric == "fvu":
+        e_full, e_ablated = np.asarray(full, float), np.asarray(ablated, float)
+    else:
+        e_full, e_ablated = 1.0 - np.asarray(full, float), 1.0 - np.asarray(ablated, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where((e_full > 0) & (e_ablated > 0), np.log10(e_ablated / e_full), np.nan)
+    return float(ratio) if ratio.ndim == 0 else ratio
+
+
 def t_interval(values: np.ndarray, level: float) -> tuple[float, float]:
     """Two-sided Student t interval of the mean at confidence 1 − ``level``; NaN for fewer than
     two values; the point itself where the values do not vary."""
@@ -276,18 +290,21 @@ def agreement(values: np.ndarray, paper_value: float, level: float) -> tuple[str
 def block_harms(ablation: pd.DataFrame, alpha: float) -> pd.DataFrame:
     """The single coupling-block ablations at ``alpha`` with their ``harm`` (the raw change in
     the score's own units: accuracy or choice lost, FVU gained, the paper's Δ) and their
-    ``harm_share`` (:func:`harm_share`, the scale every verdict is decided on); and a
+    ``harm_share`` (:func:`harm_share`, the scale every verdict is decided on), the
+    ``log10_error_ratio`` beside it (:func:`error_ratio`); and a
     ``learned`` column (every model learned, where the table has none)."""
     rows = ablation[
         np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(COUPLING_BLOCKS)
     ].copy()
     rows["harm"] = np.where(rows["metric"] == "fvu", 1, -1) * rows["delta_score"]
     full = (rows["score"] - rows["delta_score"]).to_numpy(float)
-    share = np.full(len(rows), np.nan)
+    share, ratio = np.full(len(rows), np.nan), np.full(len(rows), np.nan)
     for metric in rows["metric"].unique():
         pick = (rows["metric"] == metric).to_numpy()
-        share[pick] = harm_share(metric, full[pick], rows["score"].to_numpy(float)[pick])
-    rows["harm_share"] = share
+        ablated = rows["score"].to_numpy(float)[pick]
+        share[pick] = harm_share(metric, full[pick], ablated)
+        ratio[pick] = error_ratio(metric, full[pick], ablated)
+    rows["harm_share"], rows["log10_error_ratio"] = share, ratio
     if "learned" not in rows:
         rows["learned"] = True
     return rows
@@ -304,9 +321,10 @@ def block_profile(
     single coupling block at ``alpha``, in the models that learned their task (the ``learned``
     column; all, where the table has none): the raw harm's mean (``delta_mean``: accuracy or
     choice lost, FVU gained), the harm share's mean (``harm_mean``) with its (1 − level) t
-    interval, the equivalence test's p-value and the minimum detectable effect, the mean Schur
-    mass removed, the models in which the ablation is an ε-stabilizer, and the verdict of
-    :func:`block_verdict`; ``n_learned`` of ``n_trained``."""
+    interval, the equivalence test's p-value and the minimum detectable effect, the mean of
+    log10(error(W̃)/error(W)) (described, not judged), the mean Schur mass removed, the
+    models in which the ablation is an ε-stabilizer, and the verdict of :func:`block_verdict`;
+    ``n_learned`` of ``n_trained``."""
     rows = block_harms(ablation, alpha)
     out = []
     for key, everyone in rows.groupby(PROFILE_KEYS, sort=False):
@@ -330,6 +348,9 @@ def block_profile(
                 "ci_high": decision.ci_high,
                 "tost_p": decision.tost_p,
                 "mde": decision.mde,
+                "log10_error_ratio": float(group["log10_error_ratio"].mean())
+                if len(group)
+                else np.nan,
                 "mass_removed": float(group["mass_removed"].mean()) if len(group) else np.nan,
                 "n_stabilizer": int(group["stabilizer"].sum()),
                 "verdict": decision.verdict,

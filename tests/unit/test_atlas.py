@@ -382,7 +382,7 @@ def test_the_page_loads_sorts_and_shows_its_figures_in_chromium(tmp_path, capsys
     body = dom.split("<tbody>")[1].split("</tbody>")[0]
     rows = body.split("<tr>")[1:]
     assert len(rows) == len(atlas)
-    shown = [float(r.split('data-value="')[4].split('"')[0]) for r in rows]  # harm column
+    shown = [float(r.split('data-value="')[5].split('"')[0]) for r in rows]  # harm share
     finite = sorted(atlas["harm_mean"].dropna(), reverse=True)
     assert shown[: len(finite)] == finite and np.isnan(shown[len(finite) :]).all()
     shot = tmp_path / "atlas_page.png"

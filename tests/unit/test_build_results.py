@@ -48,7 +48,7 @@ def test_a_table_file_with_two_tables_is_checked_table_by_table(tmp_path, capsys
     table.write_text("\n".join([*first, "", "The claims:", "", *second]) + "\n")
     assert build_results.check(run, document) == 0
     assert "equal (2 rows compared" in capsys.readouterr().out
-    table.write_text("\n".join([*first, "", *second[:2], "| a > b | 2/3 inconclusive |"]))
+    table.write_text("\n".join([*first, "", *second[:2], "| a > b | 2/3 underpowered |"]))
     assert build_results.check(run, document) == 1
     assert "gap_ranking.md row 1 (a > b)" in capsys.readouterr().out
 
@@ -101,7 +101,7 @@ def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict(tmp_path):
         for block, harm, mass, verdict in [
             ("T_RR", 0.5, 0.25, "fragile"),
             ("T_CR", 0.01, 0.125, "harmless"),
-            ("T_CC", 0.2, 0.5, "inconclusive"),
+            ("T_CC", 0.2, 0.5, "underpowered"),
         ]
     ]
     pd.DataFrame(profile).to_csv(tmp_path / "tables" / "block_profile.csv", index=False)
@@ -115,11 +115,11 @@ def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict(tmp_path):
     assert len(lines) == 3
     assert lines[2] == (
         "| cayley | 128 | 1/2 | 2/2 | 0.950 | 62.0 (60–64) | 0.48 | 0.5, mass 0.25, **fragile** | "
-        "0.01, mass 0.12, **harmless** | 0.2, mass 0.5, **inconclusive** |"
+        "0.01, mass 0.12, **harmless** | 0.2, mass 0.5, **underpowered** |"
     )
     assert reading == (
         "cayley: 2/2 models learned at N_h = 128; n_R of the learned models 62.0 (the task has 64 "
-        "dimensions of memory); −T_RR fragile; −T_C→R harmless; −T_CC inconclusive."
+        "dimensions of memory); −T_RR fragile; −T_C→R harmless; −T_CC underpowered."
     )
 
 

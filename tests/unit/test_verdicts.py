@@ -202,3 +202,16 @@ def test_sensitivity_names_the_rows_that_move():
     text = verdicts.sensitivity_markdown(table.reset_index(), ["row"])
     assert text.startswith("With θ and the mass floor each halved and doubled, 1 of 2 rows")
     assert "| a ⇄ |" in text
+
+
+def test_the_error_ratio_is_shown_not_judged():
+    """Flip-flop −T_CC as reproduced (FVU 4.85e-5 → 0.0041: 84×) is 1.93 decades of error but
+    a harm share of 0.004; a perfect copy controller has no error ratio."""
+    assert verdicts.error_ratio("fvu", 4.85e-5, 4.85e-5 + 0.00406) == pytest.approx(
+        np.log10((4.85e-5 + 0.00406) / 4.85e-5)
+    )
+    assert verdicts.harm_share("fvu", 4.85e-5, 4.85e-5 + 0.00406) == pytest.approx(
+        0.00406 / (1 - 4.85e-5)
+    )
+    assert np.isnan(verdicts.error_ratio("accuracy", 1.0, 0.99))
+    assert verdicts.error_ratio("accuracy", 0.99, 0.9) == pytest.approx(1.0)

@@ -111,7 +111,7 @@ def test_help_explains_every_option():
         "--alpha",
         "--alpha-grid",
         "--epsilon",
-        "--fragile",
+        "--threshold",
         "--initial-state",
         "--fitting",
         "--nonlinearity",

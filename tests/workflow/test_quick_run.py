@@ -142,7 +142,8 @@ def test_claims_follow_from_the_per_seed_tables(quick_run):
         & np.isclose(ablation["alpha"], 0.9)
         & ablation["learned"]  # only the models that learned enter a claim
     ].pivot_table(index="seed", columns="subset", values="accuracy")
-    expected = (copy["none"] - copy["T_CR"]).round(6).tolist()
+    # the harm share of a sign accuracy: the part of the learned (acc − 1/2) that is lost
+    expected = ((copy["none"] - copy["T_CR"]) / (copy["none"] - 0.5)).round(6).tolist()
     row = claims.loc["copy_T_CR_harmful"]
     assert list(json.loads(row["per_seed"]).values()) == pytest.approx(expected)
     assert row["n_agree"] == sum(v > row["bound"] for v in expected)
@@ -158,17 +159,26 @@ def test_claims_follow_from_the_per_seed_tables(quick_run):
     for r in claims.itertuples():
         if r.n_trained and r.n_learned < 2:  # the quick preset's min_models
             assert r.verdict == "too few learned models"
+            continue
         elif np.isnan(r.ci_low):
-            assert r.verdict in ("inconclusive", "not run")
-        elif r.kind == "greater":
+            assert r.verdict in ("underpowered", "not run")
+            continue
+        values = np.array(list(json.loads(r.per_seed).values()))
+        n, sd = len(values), values.std(ddof=1)
+        if r.kind == "greater":
             assert (r.verdict == "holds") == (r.ci_low > r.bound)
             assert (r.verdict == "fails") == (r.ci_high <= r.bound)
         else:  # within ±bound: two one-sided tests, i.e. the 90 % interval inside ±bound
-            values = np.array(list(json.loads(r.per_seed).values()))
-            half = stats.t.ppf(0.95, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values))
+            half = stats.t.ppf(0.95, n - 1) * sd / np.sqrt(n)
             inside = -r.bound < values.mean() - half and values.mean() + half < r.bound
             constant = values.std() == 0 and abs(values.mean()) <= r.bound
             assert (r.verdict == "holds") == (inside or constant), r
+        # what no test decides says why: its minimum detectable effect against its margin
+        mde = (stats.t.ppf(0.975, n - 1) + stats.t.ppf(0.8, n - 1)) * sd / np.sqrt(n)
+        margin = r.margin if np.isfinite(r.margin) else 0.02
+        if r.verdict in ("underpowered", "on the threshold"):
+            assert (r.verdict == "underpowered") == (mde > margin), r
+        assert r.verdict != "inconclusive"
     comparison = pd.read_csv(tables(quick_run) / "paper_vs_reproduced.csv")
     numeric = comparison[comparison["paper_value"].notna()]
     # no learned model, no reproduced number: nothing to compare the paper's value with
@@ -199,19 +209,32 @@ def test_block_profile_follows_from_the_ablation_table(quick_run):
         if len(rows) < 2:  # the quick preset's min_models
             assert r.verdict == "too few learned models"
             continue
-        harm = rows["delta_fvu"] if r.metric == "fvu" else -rows["delta_score"]
+        raw = rows["delta_fvu"] if r.metric == "fvu" else -rows["delta_score"]
+        assert r.delta_mean == pytest.approx(raw.mean())
+        # the harm share: the part of the learned performance removed (1 − FVU, or the
+        # chance-corrected score: accuracy's chance 1/2, κ's 0)
+        full = rows["score"] - rows["delta_score"]
+        learned_part = (
+            1 - full if r.metric == "fvu" else full - (0.5 if r.metric == "accuracy" else 0)
+        )
+        harm = raw / learned_part
         assert r.harm_mean == pytest.approx(harm.mean())
-        half = stats.t.ppf(0.975, len(harm) - 1) * harm.std(ddof=1) / np.sqrt(len(harm))
+        n, sd = len(harm), harm.std(ddof=1)
+        half = stats.t.ppf(0.975, n - 1) * sd / np.sqrt(n)
         assert r.ci_low == pytest.approx(harm.mean() - half)
         assert r.n_stabilizer == rows["stabilizer"].sum()
-        if (rows["mass_removed"] == 0).all():
+        equal_half = stats.t.ppf(0.95, n - 1) * sd / np.sqrt(n)
+        if rows["mass_removed"].mean() < 0.01:  # the mass floor
             assert r.verdict == "empty"
-        elif r.ci_low > 0.1:
+        elif r.ci_low > 0.02:  # θ
             assert r.verdict == "fragile"
-        elif -0.1 <= r.ci_low and r.ci_high <= 0.1:
+        elif -0.02 < harm.mean() - equal_half and harm.mean() + equal_half < 0.02:
             assert r.verdict == "harmless"
         else:
-            assert r.verdict == "inconclusive"
+            mde = (stats.t.ppf(0.975, n - 1) + stats.t.ppf(0.8, n - 1)) * sd / np.sqrt(n)
+            assert r.verdict == ("underpowered" if mde > 0.02 else "on the threshold")
+    # nothing empty is called harmless
+    assert not ((profile["verdict"] == "harmless") & (profile["mass_removed"] < 0.01)).any()
 
 
 def test_gap_table_is_the_means_of_its_models(quick_run):
