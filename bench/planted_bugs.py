@@ -180,28 +180,77 @@ BUGS = [
     # Added with 0.4.0: the claims' statistics, offsets of a model trained elsewhere, the
     # state_dict conversion, per-trial FVU, the network families, training and NeuroGym.
     (
-        S + "paper/claims.py",
+        S + "verdicts.py",
         "half = stdtrit(n - 1, 1 - level / 2) * np.std(values, ddof=1) / np.sqrt(n)",
         "half = stdtrit(n - 1, 1 - level) * np.std(values, ddof=1) / np.sqrt(n)",
         "one-sided quantile in a two-sided interval",
     ),
     (
-        S + "paper/claims.py",
+        S + "verdicts.py",
         "half = stdtrit(n - 1, 1 - level / 2) * np.std(values, ddof=1) / np.sqrt(n)",
         "half = stdtrit(n - 1, 1 - level / 2) * np.std(values, ddof=1) / n",
         "standard error divided by n",
     ),
     (
         S + "paper/claims.py",
-        'return "holds" if low > bound else ("fails" if high <= bound else "inconclusive")',
-        'return "holds" if high > bound else ("fails" if low <= bound else "inconclusive")',
+        "        if low > claim.bound:\n            return Verdict.HOLDS",
+        "        if high > claim.bound:\n            return Verdict.HOLDS",
         "a 'greater' claim holds when the interval merely reaches past the bound",
     ),
     (
         S + "paper/claims.py",
-        "if -bound <= low and high <= bound:",
-        "if -bound <= low or high <= bound:",
-        "a 'within' claim holds with one end inside",
+        "        if low > claim.bound or high < -claim.bound:",
+        "        if low > claim.bound and high < -claim.bound:",
+        "a 'within' claim never fails",
+    ),
+    # Added with the one scale: the harm share, the mass floor, the bound, the power.
+    (
+        S + "verdicts.py",
+        "share = np.where(p_full > 0, (p_full - p_ablated) / p_full, np.nan)",
+        "share = np.where(p_full > 0, p_full - p_ablated, np.nan)",
+        "harm share not divided by the learned performance (the raw Δ)",
+    ),
+    (
+        S + "verdicts.py",
+        'CHANCE = {"accuracy": 0.5, "choice": 0.0}',
+        'CHANCE = {"accuracy": 0.0, "choice": 0.0}',
+        "sign accuracy's chance taken as 0",
+    ),
+    (
+        S + "verdicts.py",
+        "    elif float(np.mean(mass_removed)) < thresholds.mass_floor:",
+        "    elif float(np.mean(mass_removed)) == 0:",
+        "a block below the mass floor called harmless, not empty",
+    ),
+    (
+        S + "verdicts.py",
+        "    elif low > theta:",
+        "    elif low > theta + 1e-3:",
+        "the fragile bound moved by 1e-3",
+    ),
+    (
+        S + "verdicts.py",
+        "    quantiles = stdtrit(n - 1, 1 - level / 2) + stdtrit(n - 1, power)",
+        "    quantiles = stdtrit(n - 1, 1 - level / 2)",
+        "minimum detectable effect without the power term",
+    ),
+    (
+        S + "verdicts.py",
+        "    return Verdict.UNDERPOWERED if not minimum_effect <= margin else Verdict.ON_THRESHOLD",
+        "    return Verdict.ON_THRESHOLD if not minimum_effect <= margin else Verdict.UNDERPOWERED",
+        "underpowered and on the threshold swapped",
+    ),
+    (
+        S + "verdicts.py",
+        "(Verdict.AGREES if low <= paper_value <= high else Verdict.DIFFERS)",
+        "(Verdict.AGREES if low <= paper_value else Verdict.DIFFERS)",
+        "a paper value above the interval agrees",
+    ),
+    (
+        S + "paper/gap_study.py",
+        'EFFECTS = ("delta_fvu",)',
+        'EFFECTS = ("delta_fvu", "s_delta_t")',
+        "the ranking counts each ablation twice (ΔFVU and S_ΔT)",
     ),
     (
         S + "paper/claims.py",
