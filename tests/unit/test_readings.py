@@ -168,3 +168,44 @@ def test_subspace_reading_counts_explained_and_the_trials_scored():
     assert text.startswith("In 6 of 9 model-ablations")
     assert "explained 2 and ablation milder 1 of 3." in text
     assert text.endswith("Scored on 256 of the 1024 held-out trials.")
+
+
+def test_a_harm_near_chance_is_saturated_not_explained():
+    """Planted copy rows (full accuracy 0.99): an ablation that loses 0.46 beside a matched
+    control that loses 0.45 (both about 94 % of the learned 0.49) is saturated; the same pair at
+    0.2 and 0.25 (about half) is explained; in the sentence the saturated count stands apart."""
+    from rnnschur.beyond.summaries import subspace_summary, subspace_verdicts
+
+    rows = []
+    for seed, (ablation, control) in enumerate(((0.46, 0.45), (0.2, 0.25))):
+        base = {"task": "copy", "construction": "dense_default", "n_hidden": 16, "seed": seed}
+        base |= {"subset": "T_CR", "subspace": "pc", "dim": 8, "side": "left"}
+        base |= {"chance_overlap": 0.5, "relative_norm": 0.1, "draw": 0}
+        rows.append(base | {"kind": "ablation", "overlap": 0.4, "harm": ablation})
+        rows.append(base | {"kind": "matched", "overlap": 0.4, "harm": control})
+        rows[-2]["score"] = rows[-1]["score"] = 0.99 - ablation
+        rows[-1]["score"] = 0.99 - control
+    verdicts = subspace_verdicts(pd.DataFrame(rows), floor=0.01, ratio=2.0)
+    assert verdicts.sort_values("seed")["verdict"].tolist() == ["saturated", "explained"]
+    summary = subspace_summary(verdicts)
+    assert summary["n_saturated"].sum() == 1 and summary["n_explained"].sum() == 1
+    text = readings.subspace_reading(summary)
+    assert text.startswith("In 1 of 2 model-ablations")
+    assert "In 1 more both reach chance (saturated" in text
+
+
+def test_the_eigen_against_schur_agreement_is_a_check_not_a_finding():
+    summary = pd.DataFrame(
+        {
+            "task": ["a", "b"],
+            "construction": ["k", "k"],
+            "n_hidden": [8, 8],
+            "kappa_V": [2.0, 50.0],
+            "eigen_schur_difference": [1e-15, 5.7e-15],
+            "schur_T_CR": [1.0, 2.0],
+            "eigen_T_CR": [3.0, 4.0],
+        }
+    )
+    text = readings.basis_reading(summary)
+    assert "As a check of the code" in text and "no finding" in text
+    assert "differ by at most 5.7e-15" in text

@@ -66,7 +66,7 @@ def subspace_verdicts(controls: pd.DataFrame, floor: float, ratio: float) -> pd.
     ]
     saturated = (_shares(out, "harm") >= SATURATED) & (_shares(out, "matched_harm") >= SATURATED)
     out.loc[saturated & (out["verdict"] == "explained"), "verdict"] = "saturated"
-    return out.drop(columns="score")
+    return out
 
 
 def subspace_summary(verdicts: pd.DataFrame) -> pd.DataFrame:
