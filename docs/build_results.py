@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rnnschur.paper.claims import paper_cell
 from rnnschur.paper.tables import label
 from rnnschur.report import readings
 from rnnschur.report.figures import VERDICT_MARKS
@@ -66,13 +67,15 @@ def verdict_summary(folder: Path) -> str:
     claims = pd.read_csv(path)
     claims = claims[claims["n_trained"] > 0]  # a claim of a task the run did not train
     lines = [
-        "| claim | source | models learned | seeds agreeing | verdict |",
-        "|---|---|---|---|---|",
+        "| claim | basis | source | models learned | seeds agreeing | verdict | the paper's |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in claims.itertuples(index=False):
+        basis = getattr(r, "basis", "data")
+        paper = paper_cell(r) if hasattr(r, "agreement") else "—"
         lines.append(
-            f"| {r.claim} | {r.source} | {r.n_learned}/{r.n_trained} | {r.n_agree}/{r.n_seeds} "
-            f"| **{r.verdict}** |"
+            f"| {r.claim} | {basis.split(':')[0]} | {r.source} | {r.n_learned}/{r.n_trained} | "
+            f"{r.n_agree}/{r.n_seeds} | **{r.verdict}** | {paper} |"
         )
     return readings.claims_reading(claims) + "\n\n" + "\n".join(lines)
 

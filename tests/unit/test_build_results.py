@@ -75,7 +75,7 @@ def test_claims_block_lists_only_the_claims_a_run_tested(tmp_path):
         tmp_path / "tables" / "claims.csv", index=False
     )
     block = build_results.verdict_summary(tmp_path)
-    assert "| sine claim | Figure 2 | 10/12 | 7/10 | **holds** |" in block
+    assert "| sine claim | data | Figure 2 | 10/12 | 7/10 | **holds** | — |" in block
     assert "copy claim" not in block and "not run" not in block
 
 
