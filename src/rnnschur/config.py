@@ -15,6 +15,8 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+import math
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -57,12 +59,44 @@ def _key(path) -> str:
     return ".".join(map(str, path))
 
 
+SAFE_NAME = re.compile(r"^[A-Za-z0-9_]+$")
+"""A task or instance name: letters, digits and underscores (``<task>__<label>``), nothing
+that could leave a folder when it becomes a path component."""
+
+
+def non_finite(value, path: tuple = ()) -> tuple[str, float] | None:
+    """(key, value) of the first NaN or ±inf anywhere in ``value``, else None: JSON schema's
+    ranges let them through (every comparison with NaN is false)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return _key(path) or "(top level)", value
+    if isinstance(value, dict | list):
+        children = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, child in children:
+            found = non_finite(child, (*path, key))
+            if found:
+                return found
+    return None
+
+
 def schema_error(config: dict, schema: dict) -> str | None:
     """The most relevant way ``config`` breaks ``schema``, in one line that names the key:
     ``config key tasks.sine.trainig: not a key here; close: ['training']`` for a misspelt key,
-    else the key and the schema's message; None for a config the schema accepts."""
+    a NaN or an infinity wherever a number stands, else the key and the schema's message; None
+    for a config the schema accepts."""
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
+
+    found = non_finite(config)
+    if found:
+        return f"config key {found[0]} = {found[1]}: a number must be finite (not NaN or inf)"
+    names = [("tasks", list(config.get("tasks", {}))), ("run_tasks", config.get("run_tasks", []))]
+    for key, tasks in names:
+        unsafe = [t for t in tasks if not SAFE_NAME.match(str(t))]
+        if unsafe:
+            return (
+                f"config key {key} names the task {unsafe[0]!r}: a task name may use letters, "
+                "digits and underscores only"
+            )
 
     error = best_match(Draft202012Validator(schema).iter_errors(config))
     if error is None:
@@ -190,6 +224,58 @@ def _check_names(config: dict, neurogym_tasks: list[str]) -> None:
                 )
 
 
+def job_estimate(base: float, size: int, n_models: int = 1) -> int:
+    """A training or per-model job's resource (mem_mb or runtime in minutes): ``base`` per
+    model up to N_h = 128, then growing as N_h^1.5, as a training step and a held-out rollout do
+    (bench/bench_scaling.py; measured peaks at N_h = 256: 0.52 GB training, 0.45 GB ablation),
+    times the models of a bundle."""
+    return int(base * max(1.0, (size / 128) ** 1.5) * n_models)
+
+
+TRAINING_MEM_MB = 1000
+"""The memory a training job declares per model up to N_h = 128 (:func:`job_estimate`)."""
+
+
+def check_sizes(config: dict) -> None:
+    """Every N_h whose one-model training job would declare more memory than
+    ``max_job_mem_mb`` is refused (a cluster would queue it, a laptop swap)."""
+    ceiling = config["max_job_mem_mb"]
+    for task in config["run_tasks"]:
+        for size in config["tasks"][task]["sizes"]:
+            need = job_estimate(TRAINING_MEM_MB, size)
+            if need > ceiling:
+                raise ConfigError(
+                    f"config key tasks.{task}.sizes has N_h = {size}: its training job would "
+                    f"declare {need} MB, above max_job_mem_mb = {ceiling} (raise it for a "
+                    "larger machine)"
+                )
+
+
+def check_results_dir(results_dir: str, root: Path) -> None:
+    """``results_dir`` may be neither the filesystem's root nor inside the workflow's own
+    source folders (``root``: the workflow's top folder)."""
+    where = Path(results_dir).expanduser().resolve()
+    if where == Path(where.anchor):
+        raise ConfigError(f"config key results_dir = {results_dir!r} is the filesystem's root")
+    for source in ("src", "workflow", "presets", "profiles", "envs", "tests", "docs", "bench"):
+        inside = (root / source).resolve()
+        if where == inside or inside in where.parents:
+            raise ConfigError(
+                f"config key results_dir = {results_dir!r} lies inside the workflow's own "
+                f"{source}/ folder"
+            )
+
+
+def check_device(device: str, cuda_available: Callable[[], bool]) -> None:
+    """``device: cuda…`` is refused where torch has no CUDA (``cuda_available``: asked only
+    for a CUDA device, so a CPU run does not import torch)."""
+    if device.startswith("cuda") and not cuda_available():
+        raise ConfigError(
+            f"config key device = {device!r}, but this torch has no CUDA (a CPU-only install "
+            "or no GPU): use device: cpu"
+        )
+
+
 def _check_models(config: dict) -> None:
     """Every network description the config names is one (e.g. a discrete network has leak 1)."""
     blocks = [(f"tasks.{t}.model", s.get("model", {})) for t, s in config["tasks"].items()]
@@ -213,6 +299,7 @@ def check(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
     tasks = config["run_tasks"]
     _check_names(config, neurogym_tasks)
     _check_models(config)
+    check_sizes(config)
     for task, settings in config["tasks"].items():
         if task not in neurogym_tasks:
             check_generator(f"tasks.{task}.generator", task, settings.setdefault("generator", {}))

@@ -304,3 +304,37 @@ def test_the_neurogym_check_cache_is_kept_per_version(tmp_path):
     assert checks.load_checked(path)["GoNogo-v0 {}"] == [3, 2]
     path.write_text('{"version": "0.0.1", "GoNogo-v0 {}": [3, 2]}')  # another NeuroGym
     assert checks.load_checked(path) == {"version": version("neurogym")}
+
+
+def test_non_finite_numbers_are_found_wherever_they_stand():
+    from rnnschur.config import non_finite
+
+    key, value = non_finite({"a": 1.0, "b": [0.1, {"c": float("nan")}]})
+    assert key == "b.1.c" and value != value  # NaN
+    assert non_finite({"x": "nan", "y": [1, 2.5], "z": {"w": True}}) is None
+    assert non_finite({"fvu_max": float("-inf")})[0] == "fvu_max"
+
+
+def test_results_dir_and_device_and_sizes_are_bounded(tmp_path):
+    from rnnschur.config import (
+        ConfigError,
+        check_device,
+        check_results_dir,
+        check_sizes,
+        job_estimate,
+    )
+
+    check_results_dir(str(tmp_path / "results"), REPO)
+    for bad, words in (("/", "filesystem's root"), (str(REPO / "src" / "x"), "src/ folder")):
+        with pytest.raises(ConfigError, match=words):
+            check_results_dir(bad, REPO)
+    check_device("cpu", lambda: pytest.fail("asked for CUDA on a CPU config"))
+    check_device("cuda:1", lambda: True)
+    with pytest.raises(ConfigError, match="device = 'cuda'.*no CUDA"):
+        check_device("cuda", lambda: False)
+    # 1000 MB up to N_h = 128, growing as N_h^1.5: N_h = 1024 is 1000·8^1.5 ≈ 22,627 MB
+    assert job_estimate(1000, 64) == 1000 and job_estimate(1000, 1024) == 22627
+    config = {"run_tasks": ["copy"], "tasks": {"copy": {"sizes": [72, 1024]}}}
+    check_sizes(config | {"max_job_mem_mb": 24000})
+    with pytest.raises(ConfigError, match="tasks.copy.sizes has N_h = 1024: .* 22627 MB"):
+        check_sizes(config | {"max_job_mem_mb": 20000})

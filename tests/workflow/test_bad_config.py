@@ -31,6 +31,27 @@ CASES = [
         "fidelity:\n  variations:\n    v: {description: d, tasks: [sine], generator: {bits: 2}}\n",
         "config key fidelity.variations.v does not fit tasks.sine",
     ),
+    # numbers that are no numbers, sizes no machine here holds, names and folders that leave
+    ("NaN alpha_grid", "alpha_grid: [.nan, 0.9]\n", "config key alpha_grid.0 = nan: a number"),
+    ("NaN max_loss", "tasks:\n  copy:\n    training: {max_loss: .nan}\n", "max_loss = nan"),
+    ("inf fvu_max", "learned: {fvu_max: .inf}\n", "config key learned.fvu_max = inf"),
+    (
+        "a size no job here can hold",
+        "tasks:\n  copy: {sizes: [100000]}\n",
+        "config key tasks.copy.sizes has N_h = 100000: its training job would declare",
+    ),
+    (
+        "a task name that leaves the folder",
+        "run_tasks: [copy]\ntasks:\n  ../../escaped_task: {neurogym: {env: GoNogo-v0}}\n",
+        "config key tasks names the task '../../escaped_task': a task name may use letters",
+    ),
+    ("results at the root", "results_dir: /\n", "config key results_dir = '/' is the filesystem"),
+    (
+        "results inside the sources",
+        "results_dir: src/out\n",
+        "config key results_dir = 'src/out' lies inside the workflow's own src/ folder",
+    ),
+    ("CUDA without CUDA", "device: cuda\n", "config key device = 'cuda', but this torch has no"),
 ]
 
 

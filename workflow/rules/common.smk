@@ -78,15 +78,25 @@ if config.get("atlas"):
 # Portable bits (config key numerics): every job, local or on a cluster node, inherits the pinned
 # kernel choice from this environment (a library reads it when a job's process loads it).
 os.environ.update(job_environment(config["numerics"]))
+
+
+def cuda_available():
+    """Whether torch sees a CUDA device (imported only for a CUDA config: torch costs 1.3 s)."""
+    import torch
+
+    return torch.cuda.is_available()
+
+
+config_checked(config_lib.check_results_dir, config["results_dir"], ROOT)
+config_checked(config_lib.check_device, config["device"], cuda_available)
 R = config["results_dir"].rstrip("/")
 GPUS_PER_TRAINING = 1 if config["device"].startswith("cuda") else 0
 
 
 def per_model(base):
-    """A per-model job's resource (mem_mb or runtime in minutes) for its N_h: ``base`` up to
-    N_h = 128, then growing as N_h^1.5, as a training step and a held-out rollout do
-    (bench/bench_scaling.py; measured peaks at N_h = 256: 0.52 GB training, 0.45 GB ablation)."""
-    return lambda wildcards: int(base * max(1.0, (int(wildcards.size) / 128) ** 1.5))
+    """A per-model job's resource (mem_mb or runtime in minutes) for its N_h
+    (rnnschur.config.job_estimate)."""
+    return lambda wildcards: config_lib.job_estimate(base, int(wildcards.size))
 
 
 TASKS = config["run_tasks"]
@@ -174,7 +184,7 @@ def training_bundles():
 
 def bundle_resource(base, size, n_models):
     """A bundle's resource: ``base`` per model (per_model's growth with N_h) times its models."""
-    return int(base * max(1.0, (size / 128) ** 1.5) * n_models)
+    return config_lib.job_estimate(base, size, n_models)
 
 
 def trained_model_files(task, construction, size, seeds):
