@@ -139,6 +139,7 @@ def gap_answer(folder: Path) -> str:
 
 
 RESULTS = """# Results of the paper-scale run
+{signature}
 
 Made by `snakemake -c2` with the paper config (`config.yaml`) and by
 `snakemake -c2 --configfile presets/<preset>.yaml` for each preset named below; every table
@@ -699,10 +700,48 @@ def row_difference(mine: str, theirs: str) -> str:
     return "; ".join(cells[:3])
 
 
+SIGNATURE = "<!-- run signature: {} -->"
+
+
+def run_signature(folder: Path) -> str | None:
+    """What a run trained, in one line (its models.csv: each task, construction and N_h with
+    its seeds), so that a check compares like with like; None without a models.csv."""
+    path = folder / "tables" / "models.csv"
+    if not path.is_file():
+        return None
+    models = pd.read_csv(path)
+    groups = models.groupby(["task", "construction", "n_hidden"], sort=True)["seed"]
+    return "; ".join(
+        f"{t}/{c}/n{n}: seeds {','.join(map(str, sorted(s)))}" for (t, c, n), s in groups
+    )
+
+
+def published_signature(lines: list[str]) -> str | None:
+    """The run signature a published document states, or None."""
+    head, tail = SIGNATURE.split("{}")
+    for line in lines:
+        if line.startswith(head) and line.endswith(tail):
+            return line[len(head) : -len(tail)]
+    return None
+
+
 def check(folder: Path, document: Path) -> int:
     """Compare the tables of a finished run in ``folder`` with those published in ``document``
-    row by row; print the verdict and return the number of rows that differ."""
+    row by row; print the verdict and return the number of rows that differ, or 1 where
+    nothing could be compared: no such run, another configuration than the published one (its
+    run signature), or no table in common."""
     published = document.read_text().splitlines()
+    if not (folder / "tables").is_dir():
+        print(f"{folder} is no finished run: it has no tables/ folder (nothing compared)")
+        return 1
+    mine, theirs = run_signature(folder), published_signature(published)
+    if mine is not None and theirs is not None and mine != theirs:
+        print(
+            f"{folder} is another configuration than {document} publishes (its models: "
+            f"{mine[:200]}…; published: {theirs[:200]}…): not comparable. Check a quick run "
+            "against docs/quick.md, a paper-scale run against docs/results.md."
+        )
+        return 1
     differing, compared = 0, 0
     for name in CHECKED_TABLES:
         path = folder / "tables" / name
@@ -726,6 +765,9 @@ def check(folder: Path, document: Path) -> int:
             if len(theirs) > len(mine):
                 differing += len(theirs) - len(mine)
                 print(f"{name}: {len(theirs) - len(mine)} published rows missing from the run")
+    if compared == 0:
+        print(f"nothing compared: no table of {folder}/tables is published in {document}")
+        return 1
     verdict = "equal" if differing == 0 else f"{differing} rows differ"
     print(f"{verdict} ({compared} rows compared with {document})")
     return differing
@@ -765,6 +807,39 @@ def seeds50_summary(folder: Path) -> str:
     return "\n\n".join([SEEDS50, readings.claims_reading(claims), table(folder, "claims.md")])
 
 
+QUICK = """# The quick preset's numbers
+
+The tables of `snakemake -c2 --configfile presets/quick.yaml` (written by
+`python docs/build_results.py --quick results/quick`), so that a first run can be checked:
+`python docs/build_results.py --check results/quick` compares its tables with these, row by
+row. The quick preset trains tiny networks for a minute: its numbers test the chain, not the
+paper (that is docs/results.md).
+{signature}
+"""
+
+
+def quick_document(folder: Path) -> str:
+    """docs/quick.md: the run signature and every checked table of a quick run."""
+    if not (folder / "tables").is_dir():
+        raise SystemExit(f"{folder} has no tables/: run the quick preset first")
+    parts = [QUICK.format(signature=SIGNATURE.format(run_signature(folder)))]
+    for name in CHECKED_TABLES:
+        if (folder / "tables" / name).is_file():
+            parts += [f"## `{name}`", "", table(folder, name), ""]
+    return "\n".join(parts)
+
+
+def document_for(folder: Path) -> Path:
+    """The published document of a run's configuration: the one whose run signature is the
+    run's (docs/quick.md for the quick preset), else docs/results.md."""
+    mine = run_signature(folder)
+    for name in ("results.md", "quick.md"):
+        path = REPO / "docs" / name
+        if path.is_file() and mine and published_signature(path.read_text().splitlines()) == mine:
+            return path
+    return REPO / "docs" / "results.md"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, default=REPO / "results")
@@ -780,11 +855,23 @@ def main() -> None:
         "--check",
         type=Path,
         metavar="DIR",
-        help="compare the tables of the finished run in DIR with docs/results.md; write nothing",
+        help="compare the tables of the finished run in DIR with the document that publishes "
+        "its configuration (docs/results.md, or docs/quick.md for the quick preset); write "
+        "nothing",
+    )
+    parser.add_argument(
+        "--quick",
+        type=Path,
+        metavar="DIR",
+        help="write docs/quick.md from a finished quick run in DIR (results/quick) and stop",
     )
     args = parser.parse_args()
     if args.check:
-        raise SystemExit(1 if check(args.check, REPO / "docs" / "results.md") else 0)
+        raise SystemExit(1 if check(args.check, document_for(args.check)) else 0)
+    if args.quick:
+        (REPO / "docs" / "quick.md").write_text(quick_document(args.quick))
+        print("wrote docs/quick.md")
+        return
     r = args.results
     if not (r / "tables" / "claims.csv").is_file():
         raise SystemExit(f"{r}/tables has no claims.csv: the paper-scale run comes first")
@@ -805,6 +892,7 @@ def main() -> None:
         "leaky relu": [args.leaky_relu],
     }
     text = RESULTS.format(
+        signature=SIGNATURE.format(run_signature(r)),
         provenance=provenance(
             {
                 "paper scale (`config.yaml`)": r,

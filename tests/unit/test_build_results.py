@@ -133,3 +133,29 @@ def test_provenance_counts_the_versions_of_each_run(tmp_path):
     )
     text = build_results.provenance({"scale": run, "absent": tmp_path / "none"})
     assert text.splitlines()[2:] == ["| scale | 3 | 0.4.1 (1), 0.5.0 (2) |"]
+
+
+def test_check_fails_where_nothing_can_be_compared(tmp_path, capsys):
+    """A missing folder, a folder without tables, tables the document does not publish, and
+    a run of another configuration (its run signature) all fail the check."""
+    import pandas as pd
+
+    document = tmp_path / "results.md"
+    models = pd.DataFrame({"task": ["copy"] * 2, "construction": "cayley", "n_hidden": 72})
+    models = models.assign(seed=[0, 1])
+    run = tmp_path / "run"
+    (run / "tables").mkdir(parents=True)
+    models.to_csv(run / "tables" / "models.csv", index=False)
+    signature = build_results.run_signature(run)
+    assert signature == "copy/cayley/n72: seeds 0,1"
+    rows = ["| claim | verdict |", "|---|---|", "| a | holds |"]
+    document.write_text(build_results.SIGNATURE.format(signature) + "\n\n" + "\n".join(rows))
+    assert build_results.check(tmp_path / "no_such", document) == 1
+    assert "no tables/ folder" in capsys.readouterr().out
+    assert build_results.check(run, document) == 1  # no table of the run at all
+    assert "nothing compared" in capsys.readouterr().out
+    (run / "tables" / "claims.md").write_text("\n".join(rows) + "\n")
+    assert build_results.check(run, document) == 0
+    models.assign(n_hidden=16).to_csv(run / "tables" / "models.csv", index=False)
+    assert build_results.check(run, document) == 1
+    assert "another configuration" in capsys.readouterr().out

@@ -77,3 +77,21 @@ def test_text_clashes_finds_overlapping_and_cut_off_texts():
     ax.set(title="apart", xlabel="x", ylabel="y")
     assert figures.text_clashes(fig) == []
     plt.close(fig)
+
+
+def test_a_figure_drawn_twice_is_the_same_file(tmp_path):
+    """No date or other run-dependent metadata in the PDF or PNG: byte for byte the same."""
+    import time
+
+    import matplotlib.pyplot as plt
+
+    paths = []
+    for k in range(2):
+        fig, ax = plt.subplots()
+        ax.plot([0, 1], [1, 0])
+        paths.append([tmp_path / f"f{k}.pdf", tmp_path / f"f{k}.png"])
+        figures.save(fig, [str(p) for p in paths[-1]])
+        time.sleep(1.1)  # a date to the second would differ
+    for first, second in zip(paths[0], paths[1], strict=True):
+        assert first.read_bytes() == second.read_bytes(), first.name
+    assert b"CreationDate" not in paths[0][0].read_bytes()

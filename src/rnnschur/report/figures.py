@@ -667,6 +667,10 @@ def harm_label(task: str) -> str:
     return names[tasks.score_of(task)]
 
 
+REPRODUCIBLE = {"pdf": {"CreationDate": None}}
+"""Metadata that would make two drawings of one figure differ, left out (a PDF's date)."""
+
+
 def save(fig: plt.Figure, paths: list[str]) -> None:
     """Save ``fig`` to each path (format from the suffix), atomically, then close it.
 
@@ -677,9 +681,11 @@ def save(fig: plt.Figure, paths: list[str]) -> None:
         engine.execute(fig)
         fig.set_layout_engine(None)
     for path in paths:
+        kind = str(path).rsplit(".", 1)[1]
         with atomic_path(path) as tmp:
-            fig.savefig(tmp, format=str(path).rsplit(".", 1)[1])
+            fig.savefig(tmp, format=kind, metadata=REPRODUCIBLE.get(kind))
     plt.close(fig)
+
 
 
 def text_clashes(fig: plt.Figure, tolerance: float = 1.0) -> list[str]:
