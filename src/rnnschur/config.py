@@ -254,6 +254,10 @@ def check_sizes(config: dict) -> None:
 def check_results_dir(results_dir: str, root: Path) -> None:
     """``results_dir`` may be neither the filesystem's root nor inside the workflow's own
     source folders (``root``: the workflow's top folder)."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in results_dir):
+        raise ConfigError(
+            f"config key results_dir = {results_dir!r} holds a control character (a newline?)"
+        )
     where = Path(results_dir).expanduser().resolve()
     if where == Path(where.anchor):
         raise ConfigError(f"config key results_dir = {results_dir!r} is the filesystem's root")

@@ -325,7 +325,11 @@ def test_results_dir_and_device_and_sizes_are_bounded(tmp_path):
     )
 
     check_results_dir(str(tmp_path / "results"), REPO)
-    for bad, words in (("/", "filesystem's root"), (str(REPO / "src" / "x"), "src/ folder")):
+    for bad, words in (
+        ("/", "filesystem's root"),
+        (str(REPO / "src" / "x"), "src/ folder"),
+        ("results\n\n.. raw:: html\n\n   <img src=x onerror=alert(1)>", "control character"),
+    ):
         with pytest.raises(ConfigError, match=words):
             check_results_dir(bad, REPO)
     check_device("cpu", lambda: pytest.fail("asked for CUDA on a CPU config"))
@@ -338,3 +342,21 @@ def test_results_dir_and_device_and_sizes_are_bounded(tmp_path):
     check_sizes(config | {"max_job_mem_mb": 24000})
     with pytest.raises(ConfigError, match="tasks.copy.sizes has N_h = 1024: .* 22627 MB"):
         check_sizes(config | {"max_job_mem_mb": 20000})
+
+
+def test_the_report_builds_no_text_from_the_config():
+    """The report's description rendered as Snakemake renders it (Jinja, then docutils) with
+    every string of the config a payload: no raw HTML, no script and no javascript: link
+    reaches the page; only numbers of the config are shown."""
+    import jinja2
+    from docutils.core import publish_parts
+
+    payload = "javascript:alert(1)\n\n.. raw:: html\n\n   <img src=x onerror=alert(1)>\n"
+    config = {"results_dir": payload, "alpha": 0.9, "alpha_grid": [0.85, 0.9, 0.95]}
+    config |= {"preset": payload, "run_tasks": [payload]}
+    template = (REPO / "workflow" / "report" / "workflow.rst").read_text()
+    text = jinja2.Template(template).render(snakemake=type("S", (), {"config": config}))
+    page = publish_parts(text, writer_name="html")["html_body"]
+    for bad in ("<img", "onerror", "javascript:", "<script"):
+        assert bad not in page, bad
+    assert "α=0.9" in page and "0.85, 0.9, 0.95" in page
