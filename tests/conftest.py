@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-WORKFLOW_FILES = ("Snakefile", "config.yaml", "workflow", "presets", "profiles", "envs")
+WORKFLOW_FILES = ("Snakefile", "config.yaml", "workflow", "presets", "profiles", "envs", "src")
+"""A workflow copy: its rules and its own library (its jobs import src/ first, so that a test
+can edit the library it runs)."""
 
 
 def copy_workflow(dest: Path) -> Path:
@@ -18,7 +20,9 @@ def copy_workflow(dest: Path) -> Path:
     for name in WORKFLOW_FILES:
         source = REPO / name
         if source.is_dir():
-            shutil.copytree(source, dest / name)
+            shutil.copytree(
+                source, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
+            )
         else:
             shutil.copy2(source, dest / name)
     return dest

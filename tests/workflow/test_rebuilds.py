@@ -8,7 +8,7 @@ import pytest
 from rnnschur.beyond.registry import ANALYSES
 from rnnschur.report.registry import FIGURES as FIGURE_REGISTRY
 
-from conftest import QUICK, job_counts, quick_models, rule_kind, snakemake
+from conftest import QUICK, REPO, job_counts, quick_models, rule_kind, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -29,6 +29,18 @@ def appended(path, text):
     """``path`` with ``text`` appended for the duration of the block, then restored."""
     original = path.read_text()
     path.write_text(original + text)
+    try:
+        yield
+    finally:
+        path.write_text(original)
+
+
+@contextmanager
+def replaced(path, old, new):
+    """``path`` with ``old`` replaced by ``new`` (once) for the duration of the block."""
+    original = path.read_text()
+    assert original.count(old) == 1, old
+    path.write_text(original.replace(old, new))
     try:
         yield
     finally:
@@ -78,6 +90,36 @@ def test_changing_a_task_generator_reruns_that_task_only(quick_run):
     jobs = dry_run(quick_run, "--configfile", "presets/quick.yaml", "sine_change.yaml")
     # its two seeds train as one bundle (config training_bundle)
     assert jobs["heldout"] == 1 and jobs["train"] == 1 and jobs["ablate"] == 2
+
+
+def test_code_is_an_input_each_edit_reruns_what_it_can_change(quick_run):
+    """Real edits of the library (the quick run's own copy of src/): Figure 1's drawing
+    function reruns Figure 1 alone; the ablation code the ablations and below, never the
+    training; the sine generator sine's data and models only; a comment, a docstring or the
+    README nothing."""
+    src = quick_run / "src/rnnschur"
+    figures = src / "report/figures.py"
+    with replaced(figures, "(4.2 * len(constructions), 3.8)", "(4.3 * len(constructions), 3.8)"):
+        assert set(dry_run(quick_run)) == {"fig1_copy_ablation", "all"}
+    signature = "def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:"
+    with replaced(figures, signature, signature + "  # a comment"):
+        assert dry_run(quick_run) == {}  # a comment
+    with replaced(figures, "S ∪ {T_CC}; paper's values ×.", "S ∪ {T_CC}; the paper's ×."):
+        assert dry_run(quick_run) == {}  # a docstring
+    with appended(src / "ablation.py", "\n\ndef _planted():\n    return 1\n"):
+        jobs = dry_run(quick_run)
+    assert jobs["ablate"] == len(quick_models()) and "fidelity_ablate" in jobs
+    assert not (UPSTREAM | {"fidelity_model"}) & set(jobs)
+    with appended(src / "tasks/sine.py", "\n\ndef _planted():\n    return 1\n"):
+        jobs = dry_run(quick_run)
+    # sine's held-out set and its one bundle of two seeds, its ablations; no other task's
+    assert jobs["heldout"] == 1 and jobs["train"] == 1 and jobs["ablate"] == 2
+    readme = quick_run / "README.md"
+    readme.write_text((REPO / "README.md").read_text() + "\nmore words\n")
+    try:
+        assert dry_run(quick_run) == {}
+    finally:
+        readme.unlink()
 
 
 def test_one_figure_target(quick_run):

@@ -19,6 +19,7 @@ rule ablate:
         mem_mb=per_model(1000),
         runtime=per_model(10),
     params:
+        code=lambda w: code("ablate.py", w.task),
         alpha_grid=config["alpha_grid"],
         epsilon=config["ablation"]["epsilon"],
         mass_floor=config["ablation"]["mass_floor"],

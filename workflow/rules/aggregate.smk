@@ -17,6 +17,8 @@ rule collect_ablations:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        code=code("collect_ablations.py"),
     script:
         "../scripts/collect_ablations.py"
 
@@ -41,6 +43,7 @@ rule collect_models:
         mem_mb=1000,
         runtime=5,
     params:
+        code=code("collect_models.py"),
         criteria=learned_criteria(),
     script:
         "../scripts/collect_models.py"
@@ -64,6 +67,8 @@ rule table1:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        code=code("table1.py"),
     script:
         "../scripts/table1.py"
 
@@ -91,6 +96,7 @@ rule paper_vs_reproduced:
         mem_mb=1000,
         runtime=5,
     params:
+        code=code("paper_vs_reproduced.py"),
         verdicts=verdict_settings(),
     script:
         "../scripts/paper_vs_reproduced.py"
@@ -122,6 +128,7 @@ rule claims:
         mem_mb=1000,
         runtime=5,
     params:
+        code=code("claims.py"),
         claims=config["claims"],
         verdicts=verdict_settings(),
         min_models=config["learned"]["min_models"],
@@ -156,6 +163,7 @@ rule block_profile:
         mem_mb=1000,
         runtime=5,
     params:
+        code=code("block_profile.py"),
         alpha=config["alpha"],
         verdicts=verdict_settings(),
         min_models=config["learned"]["min_models"],

@@ -28,6 +28,7 @@ rule atlas:
         mem_mb=1000,
         runtime=5,
     params:
+        code=code("atlas.py"),
         alpha=config["alpha"],
         verdicts=verdict_settings(),
         fdr=config.get("atlas", {}).get("fdr", 0.05),
@@ -58,6 +59,7 @@ rule atlas_page:
         mem_mb=1000,
         runtime=5,
     params:
+        code=code("atlas_page.py"),
         captions=lambda w: {
             name: FIGURE_REGISTRY[name].caption for name in ("fig_atlas", "fig_atlas_shift")
         },

@@ -36,6 +36,7 @@ for name, analysis in ANALYSES.items():
             mem_mb=analysis.mem_mb,
             runtime=analysis.runtime,
         params:
+            code=lambda w, name=name: code(f"{name}.py", w.task),
             analysis=name,
             settings=lambda w, name=name: analysis_settings(name, w.task),
         # The script path is formatted when the job runs: through params, not the loop variable.
@@ -67,6 +68,7 @@ for name, analysis in ANALYSES.items():
             mem_mb=1000,
             runtime=5,
         params:
+            code=code("beyond_summary.py"),
             analysis=name,
             settings=config.get(name, {}),
             caption=analysis.summary_caption,
@@ -97,6 +99,7 @@ for name, analysis in ANALYSES.items():
             mem_mb=1000,
             runtime=5,
         params:
+            code=code("fig_beyond.py", functions=(f"fig_{name}", "save")),
             style=STYLE,
             analysis=name,
             caption=analysis.figure_caption,
@@ -123,5 +126,7 @@ rule collect_beyond:
     resources:
         mem_mb=2000,
         runtime=5,
+    params:
+        code=code("concatenate.py"),
     script:
         "../scripts/concatenate.py"

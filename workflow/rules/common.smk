@@ -42,13 +42,42 @@ from rnnschur.report.registry import FIGURES as FIGURE_REGISTRY  # noqa: E402
 from rnnschur.training.numerics import job_environment  # noqa: E402
 from rnnschur.tasks import _neurogym as neurogym_specs  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "workflow" / "lib"))
+from code_fingerprint import fingerprint  # noqa: E402
+
+FIGURE_MODULE = "rnnschur.report.figures"
+LIBRARY = Path(task_registry.__file__).resolve().parents[2]  # the rnnschur the jobs import
+
+
+def code(script, task=None, functions=()):
+    """The fingerprint of the library code a rule's ``script`` runs (workflow/lib/
+    code_fingerprint.py), a param of every rule: an edit of that code reruns the rule's jobs.
+    ``task``: its generator module counts too (the registry imports it by name); ``functions``:
+    of the figures module, only these functions count (one figure's edit reruns that figure)."""
+    extra = ()
+    if task is not None:
+        name = task_registry.task_of(task)
+        extra = (
+            (
+                f"rnnschur.tasks.{name}"
+                if name in task_registry.names()
+                else "rnnschur.tasks._neurogym"
+            ),
+        )
+    return fingerprint(
+        ROOT / "workflow" / "scripts" / script,
+        LIBRARY,
+        extra,
+        tuple((FIGURE_MODULE, f) for f in functions),
+    )
+
+
 # Snakemake's scheduler starts one more 1-s wake-up timer per finished job (workflow/lib): keep
 # one, so that the snakemake process does not take CPU time from the jobs; only where this is the
 # main workflow (a host that uses it as a module runs its own scheduler as it chooses).
 if Path(workflow.main_snakefile).resolve() == (ROOT / "Snakefile").resolve():
     import snakemake  # noqa: E402
 
-    sys.path.insert(0, str(ROOT / "workflow" / "lib"))
     import snakemake_scheduler  # noqa: E402
 
     snakemake_scheduler.apply(snakemake.__version__)

@@ -15,6 +15,7 @@ rule heldout:
         mem_mb=1000,
         runtime=5,
     params:
+        code=lambda w: code("heldout.py", w.task),
         generator=lambda w: trial_source(w.task),
         n=lambda w: task_config(w.task)["n_heldout"],
         base_seed=config["base_seed"],
@@ -40,6 +41,7 @@ rule fitting:
         mem_mb=1000,
         runtime=5,
     params:
+        code=lambda w: code("fitting.py", w.task),
         generator=lambda w: trial_source(w.task),
         n=config["readout_refit"]["n_trials"],
         base_seed=config["base_seed"],

@@ -23,6 +23,7 @@ rule external_import:
         mem_mb=1000,
         runtime=5,
     params:
+        code=code("external_import.py"),
         model=lambda w: config["external_models"][w.name],
         split=config["schur_split"],
     script:
@@ -49,6 +50,7 @@ rule external_analyse:
         mem_mb=2000,
         runtime=30,
     params:
+        code=code("external_analyse.py"),
         model=lambda w: config["external_models"][w.name],
         settings=lambda w: external_settings(w.name),
         split=config["schur_split"],
@@ -80,6 +82,7 @@ rule external_profile:
         mem_mb=1000,
         runtime=5,
     params:
+        code=code("external_profile.py", functions=("fig_external_profile", "save")),
         style=STYLE,  # the shared style, as every figure
     script:
         "../scripts/external_profile.py"
@@ -110,5 +113,7 @@ rule external_summary:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        code=code("external_summary.py", functions=("fig_external_profile", "save")),
     script:
         "../scripts/external_summary.py"

@@ -27,6 +27,7 @@ for _variation, _task, _block, _seeds in fidelity_bundles():
             runtime=30 * len(_seeds),
             gpu=GPUS_PER_TRAINING,
         params:
+            code=code("fidelity_model.py", _task),
             model=fidelity_model(_task),
             settings=fidelity_settings(_variation, _task),
             network=fidelity_network(_variation, _task),
@@ -57,6 +58,7 @@ rule fidelity_ablate:
         mem_mb=1000,
         runtime=10,
     params:
+        code=lambda w: code("fidelity_ablate.py", w.task),
         n_heldout=lambda w: task_config(w.task)["n_heldout"],
         base_seed=config["base_seed"],
         split=config["schur_split"],
@@ -97,6 +99,7 @@ rule gap_attribution:
         mem_mb=1000,
         runtime=5,
     params:
+        code=code("gap_attribution.py"),
         variations=fidelity_variations(),
         seeds=config["fidelity"]["seeds"],
         claims=config["claims"],

@@ -17,6 +17,7 @@ rule schur:
         mem_mb=500,
         runtime=5,
     params:
+        code=code("schur.py"),
         split=config["schur_split"],
     script:
         "../scripts/schur.py"

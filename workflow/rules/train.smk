@@ -32,6 +32,7 @@ for _task, _construction, _size, _block, _seeds in training_bundles():
             # one GPU.
             gpu=GPUS_PER_TRAINING,
         params:
+            code=code("train.py", _task),
             generator=trial_source(_task),
             training=training_settings(_task, _construction),
             model=task_config(_task)["model"],

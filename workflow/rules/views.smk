@@ -23,6 +23,7 @@ rule spectrum:
         mem_mb=500,
         runtime=5,
     params:
+        code=code("spectrum.py"),
         alpha=config["alpha"],
     script:
         "../scripts/spectrum.py"
@@ -50,6 +51,7 @@ rule rollout_example:
         mem_mb=500,
         runtime=5,
     params:
+        code=lambda w: code("rollout_example.py", w.task),
         alpha=config["alpha"],
         n_trials=3,
     script:
@@ -77,5 +79,7 @@ rule collect_views:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        code=code("concatenate.py"),
     script:
         "../scripts/concatenate.py"
