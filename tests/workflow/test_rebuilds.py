@@ -122,6 +122,31 @@ def test_code_is_an_input_each_edit_reruns_what_it_can_change(quick_run):
         readme.unlink()
 
 
+def test_figure_1_on_a_fresh_folder_trains_only_copy_models(tmp_path):
+    """Figure 1 draws the copy task alone, from the copy task's own ablation table: a dry run
+    on a folder with nothing in it plans the copy task's data, models and ablations, and no
+    other task's."""
+    from conftest import copy_workflow
+
+    folder = copy_workflow(tmp_path / "fresh")
+    result = snakemake(folder, "results/quick/figures/fig1_copy_ablation.pdf", "-n", *QUICK)
+    assert result.returncode == 0, result.stdout[-3000:]
+    jobs = job_counts(result.stdout)
+    copy_bundles = {f"{m[1]}/n{m[2]}" for m in quick_models() if m[0] == "copy"}
+    assert jobs["train"] == len(copy_bundles)
+    assert jobs["heldout"] == 1 and jobs["ablate"] == len(
+        [m for m in quick_models() if m[0] == "copy"]
+    )
+    assert set(jobs) == {
+        "heldout",
+        "train",
+        "schur",
+        "ablate",
+        "task_ablation",
+        "fig1_copy_ablation",
+    }
+
+
 def test_one_figure_target(quick_run):
     result = snakemake(
         quick_run,

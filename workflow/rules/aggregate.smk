@@ -23,6 +23,32 @@ rule collect_ablations:
         "../scripts/collect_ablations.py"
 
 
+rule task_ablation:
+    """One task's ablations with whether each model learned (decided from its own meta files):
+    what a figure of that task alone reads, so that drawing it trains no other task."""
+    input:
+        ablations=lambda w: model_files(f"{R}/ablation/{MODEL}.csv", [w.task]),
+        meta=lambda w: model_files(f"{R}/models/{MODEL}/meta.json", [w.task]),
+    output:
+        f"{TABLES}/by_task/{{task}}/ablation.csv",
+    log:
+        f"{R}/logs/aggregate/ablation_{{task}}.log",
+    benchmark:
+        f"{R}/benchmarks/aggregate/ablation_{{task}}.tsv"
+    localrule: True
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        code=code("collect_ablations.py"),
+        criteria=learned_criteria(),
+    script:
+        "../scripts/collect_ablations.py"
+
+
 rule collect_models:
     """Training summary and held-out score of every model, and the training curves."""
     input:

@@ -1,6 +1,8 @@
-"""Rule collect_ablations: the per-model ablation tables as one, with whether each model
-learned its task (the decision of models.csv)."""
+"""Rules collect_ablations and task_ablation: the per-model ablation tables as one (every
+task's, or one task's), with whether each model learned its task (the decision of models.csv,
+or of the task's own meta files: a figure of one task needs no other task's models)."""
 
+import json
 import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
@@ -8,6 +10,12 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 
 from rnnschur import io, learned  # noqa: E402
+from rnnschur.paper.tables import model_summary  # noqa: E402
 
 frame = pd.concat([pd.read_csv(path) for path in snakemake.input.ablations], ignore_index=True)
-io.save_csv(snakemake.output[0], learned.join(frame, pd.read_csv(snakemake.input.models)))
+if "models" in snakemake.input.keys():
+    models = pd.read_csv(snakemake.input.models)
+else:
+    metas = [json.loads(open(path).read()) for path in snakemake.input.meta]
+    models = model_summary(metas, snakemake.params.criteria)
+io.save_csv(snakemake.output[0], learned.join(frame, models))

@@ -32,7 +32,7 @@ class Figure:
 
 FIGURES = {
     "fig1_copy_ablation": Figure(
-        tables={"ablation": "ablation"},
+        tables={"ablation": "by_task/copy/ablation"},  # the copy task's alone
         caption=(
             "Figure 1 reproduced: replay accuracy over 128 lags for each ablation set at the "
             "paper's α, per construction (N_h = 72 where trained). Each coloured point is one "
