@@ -60,6 +60,7 @@ class Verdict(StrEnum):
 
     FRAGILE = "fragile"
     HARMLESS = "harmless"
+    IMPROVES = "improves"
     EMPTY = "empty"
     UNDERPOWERED = "underpowered"
     ON_THRESHOLD = "on the threshold"
@@ -72,12 +73,17 @@ class Verdict(StrEnum):
     DIFFERS = "differs"
 
 
-DECIDED = (Verdict.FRAGILE, Verdict.HARMLESS)
-"""The block verdicts that decide."""
+DECIDED = (Verdict.FRAGILE, Verdict.HARMLESS, Verdict.IMPROVES)
+"""The block verdicts that decide (*improves*: the removal raises the performance by more than
+θ, the interval wholly below −θ)."""
 UNDECIDED = (Verdict.UNDERPOWERED, Verdict.ON_THRESHOLD)
 """The two reasons a test over seeds leaves a row open."""
 BLOCK_VERDICTS = (*DECIDED, *UNDECIDED, Verdict.EMPTY, Verdict.TOO_FEW)
 """What a coupling block can be called, in the order tables count them."""
+
+SHARE_CAP = 1000.0
+"""A harm share beyond which a rollout has diverged (an FVU of +inf): counted as this, so that a
+blow-up is fragile rather than undefined."""
 
 CHANCE = {"accuracy": 0.5, "choice": 0.0}
 """A higher-is-better score's value at chance: sign accuracy 1/2; the NeuroGym choice score is
@@ -240,11 +246,15 @@ def block_verdict(
     harm: np.ndarray, mass_removed: np.ndarray, thresholds: Thresholds, min_models: int = 3
 ) -> Decision:
     """The verdict of one coupling block over the seeds of a group (the learned models' harm
-    shares and removed masses): :attr:`Verdict.TOO_FEW` below ``min_models`` seeds, *empty*
-    where the mean removed mass is below the floor, *fragile* where the interval lies above θ,
-    *harmless* where the equivalence test shows |mean| < θ, else *underpowered* or *on the
-    threshold* (:func:`undecided`)."""
+    shares and removed masses): :attr:`Verdict.TOO_FEW` below ``min_models`` seeds with a
+    share, *empty* where the mean removed mass is below the floor, *fragile* where the interval
+    lies above θ, *improves* where it lies below −θ, *harmless* where the equivalence test shows
+    |mean| < θ, else *underpowered* or *on the threshold* (:func:`undecided`). A share above
+    :data:`SHARE_CAP` (a diverged rollout) counts as the cap; an undefined one (NaN) not at
+    all."""
     harm = np.asarray(harm, dtype=float)
+    keep = ~np.isnan(harm)
+    harm, mass_removed = np.minimum(harm[keep], SHARE_CAP), np.asarray(mass_removed)[keep]
     low, high = t_interval(harm, thresholds.level)
     theta = thresholds.threshold
     p_equal = tost(harm, theta, thresholds.level)
@@ -256,6 +266,8 @@ def block_verdict(
         call = Verdict.EMPTY
     elif low > theta:
         call = Verdict.FRAGILE
+    elif high < -theta:
+        call = Verdict.IMPROVES
     elif p_equal < thresholds.level:
         call = Verdict.HARMLESS
     else:
@@ -266,10 +278,16 @@ def block_verdict(
 def point_verdict(harm: float, mass_removed: float, thresholds: Thresholds) -> Verdict:
     """The verdict of one block of one model (no seeds to test over: a user's own network, or
     a number the paper reports for one controller): *empty* below the mass floor, *fragile*
-    where the share exceeds θ, else *harmless*."""
+    where the share exceeds θ (or the rollout diverged), *improves* where it lies below −θ,
+    else *harmless*; an undefined share (a full model at chance) is *underpowered*: nothing
+    was learned to lose."""
     if not mass_removed >= thresholds.mass_floor:
         return Verdict.EMPTY
-    return Verdict.FRAGILE if harm > thresholds.threshold else Verdict.HARMLESS
+    if np.isnan(harm):
+        return Verdict.UNDERPOWERED
+    if harm > thresholds.threshold:
+        return Verdict.FRAGILE
+    return Verdict.IMPROVES if harm < -thresholds.threshold else Verdict.HARMLESS
 
 
 def agreement(values: np.ndarray, paper_value: float, level: float) -> tuple[str, float]:
@@ -370,16 +388,20 @@ def setting_name(thresholds: Thresholds, setting: str) -> str:
 
 
 def sensitivity(
-    evaluate: Callable[[Thresholds], pd.DataFrame], keys: list[str], thresholds: Thresholds
+    evaluate: Callable[[Thresholds], pd.DataFrame],
+    keys: list[str],
+    thresholds: Thresholds,
+    settings: tuple = SENSITIVITY,
 ) -> pd.DataFrame:
     """Which verdicts move with their settings: ``evaluate(t)`` (a table with ``keys`` and a
-    ``verdict``) at ``thresholds`` and with each setting of :data:`SENSITIVITY` halved and
-    doubled; one row per key, the verdict ``as configured``, one column per changed setting
-    (named by :func:`setting_name`) and ``moves`` (whether any differs)."""
+    ``verdict``) at ``thresholds`` and with each setting of ``settings`` (default
+    :data:`SENSITIVITY`) changed by its factor; one row per key, the verdict ``as
+    configured``, one column per changed setting (named by :func:`setting_name`) and
+    ``moves`` (whether any differs)."""
     base = evaluate(thresholds)
     out = base[keys].copy()
     out["as configured"] = base["verdict"].to_numpy()
-    for setting, factor in SENSITIVITY:
+    for setting, factor in settings:
         changed = thresholds.scaled(**{setting: factor})
         other = evaluate(changed).set_index(keys)["verdict"]
         out[setting_name(changed, setting)] = [
@@ -391,14 +413,23 @@ def sensitivity(
     return out.reset_index(drop=True)
 
 
+def _join_and(words) -> str:
+    words = list(words)
+    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def sensitivity_markdown(table: pd.DataFrame, keys: list[str]) -> str:
     """A sensitivity table as Markdown, one sentence above it: how many of its rows keep their
     verdict under every halved and doubled setting."""
     moved = int(table["moves"].sum())
     settings = [c for c in table.columns if c not in (*keys, "moves")]
+    names = {"θ": "θ", "mass floor": "the mass floor"}
+    varied = _join_and(
+        dict.fromkeys(names[c.split(" = ")[0]] for c in settings if c != "as configured")
+    )
     lines = [
-        f"With θ and the mass floor each halved and doubled, {len(table) - moved} of "
-        f"{len(table)} rows keep their verdict and {moved} move (marked ⇄).",
+        f"With {varied} each halved and doubled, {len(table) - moved} of {len(table)} rows keep "
+        f"their verdict and {moved} move (marked ⇄).",
         "",
         "| " + " | ".join([*keys, *settings]) + " |",
         "|" + "---|" * (len(keys) + len(settings)),

@@ -228,6 +228,10 @@ def test_claim_verdict_rules_at_their_edges():
     assert claims.claim_verdict(0.02 + spread, within, t) == "on the threshold"
     with pytest.raises(ValueError, match="kind"):
         claims.claim_verdict(spread, _claim("less", 0.0), t)
+    # an exact claim (n_R the same at every α): one seed that breaks it decides
+    exact = _claim("within", 0.0)
+    assert claims.claim_verdict(np.array([0.0, 0.0, 0.0]), exact, t) == "holds"
+    assert claims.claim_verdict(np.array([0.0, 1.0, 0.0]), exact, t) == "fails"
 
 
 @pytest.mark.parametrize("n", range(1, 15))

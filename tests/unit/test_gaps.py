@@ -109,6 +109,7 @@ def planted_gaps(values: dict[str, dict[tuple, list]], learned: dict | None = No
                     "subset": subset,
                     "quantity": quantity,
                     "paper_value": paper_value,
+                    "paper_sem": np.nan,
                     "variation": variation,
                     "description": f"about {variation}",
                     "n_seeds": len(per_seed),
@@ -151,7 +152,9 @@ def test_ranking_by_the_effects_alone_like_with_like():
     assert ranked.loc["sine_only", "paper_config_distance"] == pytest.approx(1.0)  # sine only
     assert ranked.loc["stop", "distance"] == pytest.approx(1.0)
     assert ranked.loc["stop", "all_numbers_distance"] == pytest.approx(0.4)  # 2 of 5 off
-    assert ranked.index.tolist() == ["sine_only", "near", "paper_config", "stop"]
+    # like with like: the variations with every task first, sine_only (one task) after them
+    assert ranked.index.tolist() == ["near", "paper_config", "stop", "sine_only"]
+    assert not ranked.loc["sine_only", "all_tasks"] and ranked.loc["near", "all_tasks"]
     assert ranked["rank"].tolist() == [1, 2, 3, 4]
     assert ranked.loc["near", "fvu_order"] == "no" and ranked.loc["sine_only", "fvu_order"] == "—"
     assert ranked.loc["near", "n_in_range"] == 1 and ranked.loc["near", "n_numbers"] == 2
@@ -161,7 +164,7 @@ def test_ranking_by_the_effects_alone_like_with_like():
     assert gaps.log_distance(0.0, 1.0) == gaps.LOG_CAP
     assert gaps.log_distance(1e9, 1.0) == gaps.LOG_CAP
     markdown = gaps.ranking_markdown(gaps.ranking(table))
-    assert "| 1 | sine_only | 0, 1, 2 | sine | 0.00 [0.00, 0.00] | 1.00 | 1.00 |" in markdown
+    assert "| 4 | sine_only | 0, 1, 2 | sine | 0.00 [0.00, 0.00] | 1.00 | 1.00 |" in markdown
     assert "would land 0.00 decades from the paper by chance" in markdown
 
 
@@ -176,12 +179,15 @@ def test_the_noise_floor_and_intervals_are_the_seeds_bootstrap():
     exact = np.array(
         [abs(np.log10(np.mean(c) / mean)) for c in itertools.product(per_seed, repeat=3)]
     )
-    assert ranked.loc["wide", "noise_floor"] == pytest.approx(np.median(exact), abs=0.02)
-    assert ranked.loc["wide", "noise_floor_95"] == pytest.approx(np.percentile(exact, 95), abs=0.03)
+    # the exact distribution is a step function of 27 resamples: the draws' quantiles fall
+    # between the exact ones around them
+    floor, floor_95 = ranked.loc["wide", ["noise_floor", "noise_floor_95"]]
+    assert np.percentile(exact, 35) <= floor <= np.percentile(exact, 65)
+    assert np.percentile(exact, 90) <= floor_95 <= np.percentile(exact, 99)
     low, high = ranked.loc["paper_config", ["distance_low", "distance_high"]]
     to_paper = np.array([abs(np.log10(np.mean(c))) for c in itertools.product(per_seed, repeat=3)])
-    assert low == pytest.approx(np.percentile(to_paper, 2.5), abs=0.03)
-    assert high == pytest.approx(np.percentile(to_paper, 97.5), abs=0.03)
+    assert np.percentile(to_paper, 0) <= low <= np.percentile(to_paper, 10)
+    assert np.percentile(to_paper, 90) <= high <= np.percentile(to_paper, 100)
     assert ranked.loc["wide", "distance_low"] == pytest.approx(0.0, abs=1e-12)
     # the same draws every time
     again = gaps.ranking(table).set_index("variation")
@@ -210,3 +216,13 @@ def test_the_conclusion_opens_with_its_bottom_line():
     assert "but sine learned in 3 of 5." in bottom
     assert "flip-flop full FVU 0.015 under near (paper 0.01; paper config 0.0001)" in rest
     assert "(sine < flip-flop < context) is kept by near." in rest
+
+
+def test_the_noise_floor_counts_the_paper_own_sampling_error():
+    """The same seeds with the paper's SEM at 20 % of its value: an exact replication misses by
+    more than with our spread alone."""
+    per_seed = [0.9, 1.0, 1.1]
+    table = planted_gaps({"paper_config": {DELTA: per_seed}})
+    alone = gaps.noise_floor(table)
+    with_sem = gaps.noise_floor(table.assign(paper_sem=0.2))
+    assert with_sem[0] > alone[0] and with_sem[1] > alone[1]

@@ -191,7 +191,7 @@ def test_a_harm_near_chance_is_saturated_not_explained():
     assert summary["n_saturated"].sum() == 1 and summary["n_explained"].sum() == 1
     text = readings.subspace_reading(summary)
     assert text.startswith("In 1 of 2 model-ablations")
-    assert "In 1 more both reach chance (saturated" in text
+    assert "In 1 more both are near chance (saturated" in text
 
 
 def test_the_eigen_against_schur_agreement_is_a_check_not_a_finding():

@@ -215,3 +215,18 @@ def test_the_error_ratio_is_shown_not_judged():
     )
     assert np.isnan(verdicts.error_ratio("accuracy", 1.0, 0.99))
     assert verdicts.error_ratio("accuracy", 0.99, 0.9) == pytest.approx(1.0)
+
+
+def test_an_ablation_that_helps_a_diverged_one_and_an_undefined_share():
+    t = Thresholds()
+    mass = np.full(3, 0.2)
+    helps = np.array([-0.11, -0.1, -0.09])
+    assert verdicts.block_verdict(helps, mass, t).verdict == Verdict.IMPROVES
+    assert verdicts.point_verdict(-0.5, 0.2, t) == Verdict.IMPROVES
+    diverged = np.full(3, np.inf)  # every rollout's FVU went to infinity
+    assert verdicts.block_verdict(diverged, mass, t).verdict == Verdict.FRAGILE
+    one = verdicts.block_verdict(np.array([0.3, np.inf, 0.5]), mass, t)  # one of three
+    assert np.isfinite(one.mean) and one.verdict == Verdict.UNDERPOWERED
+    # an undefined share (a full model at chance) counts as no seed: two left, below min_models
+    assert verdicts.block_verdict(np.array([0.5, np.nan, 0.6]), mass, t).verdict == Verdict.TOO_FEW
+    assert verdicts.point_verdict(np.nan, 0.2, t) == Verdict.UNDERPOWERED

@@ -9,7 +9,9 @@ A row of the atlas is one task, network description, construction, N_h and coupl
 performance that removing the block at α takes away; :mod:`rnnschur.verdicts`, the same scale
 for an FVU, a sign accuracy and a κ) over its learned models:
 
-- *fragile*: the one-sided t test of mean share > θ (:func:`rnnschur.verdicts.p_greater`);
+- *fragile*: the one-sided t test of mean share > θ (:func:`rnnschur.verdicts.p_greater`),
+  doubled: a test at half the level, as the lower end of the two-sided interval that decides a
+  row alone;
 - *harmless*: the equivalence test |mean share| < θ (two one-sided t tests,
   :func:`rnnschur.verdicts.tost`).
 
@@ -82,7 +84,8 @@ def atlas_table(
     fragile, harmless = [], []
     for row, ok in zip(profile[PROFILE_KEYS].itertuples(index=False), decidable, strict=True):
         harm = groups.get(tuple(row), np.array([]))
-        fragile.append(p_greater(harm, theta) if ok else np.nan)
+        # one-sided at level/2: the lower end of the two-sided interval that decides a row alone
+        fragile.append(min(1.0, 2 * p_greater(harm, theta)) if ok else np.nan)
         harmless.append(tost(harm, theta, thresholds.level) if ok else np.nan)
     q = benjamini_hochberg(np.concatenate([fragile, harmless]))
     table = profile.rename(columns={"verdict": "row_verdict", "subset": "block"})
@@ -92,7 +95,10 @@ def atlas_table(
     table.insert(2, "words", [words.get(d, d) for _, d in parts])
     table["p_fragile"], table["p_harmless"] = fragile, harmless
     table["q_fragile"], table["q_harmless"] = q[: len(profile)], q[len(profile) :]
-    open_ = [undecided(m, theta) for m in table["mde"]]
+    open_ = [
+        Verdict.IMPROVES if own == Verdict.IMPROVES else undecided(m, theta)
+        for m, own in zip(table["mde"], table["row_verdict"], strict=True)
+    ]
     verdict = np.where(
         table["q_fragile"] <= fdr,
         Verdict.FRAGILE,

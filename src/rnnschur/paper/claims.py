@@ -32,6 +32,7 @@ import pandas as pd
 
 from rnnschur.paper import reported as paper
 from rnnschur.verdicts import (
+    SENSITIVITY,
     Thresholds,
     Verdict,
     agreement,
@@ -338,6 +339,8 @@ def claim_verdict(values: np.ndarray, claim: Claim, thresholds: Thresholds) -> V
     *underpowered* or *on the threshold* (:func:`rnnschur.verdicts.undecided`, at the claim's
     margin: its bound for a ``within`` claim, else its tie margin or θ)."""
     level = thresholds.level
+    if claim.kind == "within" and claim.bound == 0:  # an exact claim: one seed decides
+        return Verdict.HOLDS if np.all(values == 0) else Verdict.FAILS
     low, high = t_interval(values, level)
     margin = claim.bound if claim.kind == "within" else claim.margin
     p_equal = tost(values, margin, level) if margin is not None else np.nan
@@ -495,7 +498,8 @@ def claims_sensitivity(
         )
         return table[table["n_trained"] > 0]
 
-    return sensitivity(evaluate, ["claim_id"], thresholds)
+    # the claims use θ, not the mass floor: only θ is varied
+    return sensitivity(evaluate, ["claim_id"], thresholds, SENSITIVITY[:2])
 
 
 def claims_grid_markdown(table: pd.DataFrame, column: str) -> str:
@@ -596,7 +600,9 @@ def paper_readings(thresholds: Thresholds) -> pd.DataFrame:
     :data:`RAW_THRESHOLD` gives by the same rules, and the paper's reading. A word ("almost
     none", "little") enters as a share of 0. The paper gives no removed mass: every block
     counts as holding some."""
-    raw_thresholds = Thresholds(RAW_THRESHOLD, thresholds.mass_floor, thresholds.level)
+    raw_thresholds = Thresholds(
+        RAW_THRESHOLD, thresholds.mass_floor, thresholds.level, thresholds.power
+    )
     rows = []
     for task, subset, reading, where in paper.READINGS:
         if task == "copy":

@@ -489,13 +489,14 @@ def fig_checkpoint_ablation(checkpoints: pd.DataFrame) -> plt.Figure:
 VERDICT_MARKS = {
     Verdict.FRAGILE: "▲",
     Verdict.HARMLESS: "○",
+    Verdict.IMPROVES: "▽",
     Verdict.UNDERPOWERED: "?",
     Verdict.ON_THRESHOLD: "≈",
     Verdict.EMPTY: "–",
     Verdict.TOO_FEW: "✕",
 }
 """How a block profile verdict is marked in its heat map cell."""
-MARKS_LEGEND = "▲ fragile  ○ harmless  ? underpowered  ≈ on the threshold  – empty"
+MARKS_LEGEND = "▲ fragile  ○ harmless  ▽ improves  ? underpowered  ≈ on the threshold  – empty"
 HARM_SHARE = "harm share: part of the learned performance removed"
 
 
@@ -685,7 +686,6 @@ def save(fig: plt.Figure, paths: list[str]) -> None:
         with atomic_path(path) as tmp:
             fig.savefig(tmp, format=kind, metadata=REPRODUCIBLE.get(kind))
     plt.close(fig)
-
 
 
 def text_clashes(fig: plt.Figure, tolerance: float = 1.0) -> list[str]:

@@ -434,12 +434,12 @@ def subspace_reading(summary: pd.DataFrame) -> str:
     rows = summary["verdict"].value_counts()
     text = (
         f"In {explained} of {n} model-ablations (block, subspace and side) an overlap-matched "
-        "random perturbation of the same norm does as much harm, within the ratio, without "
-        "reaching chance: there the ablation's effect is explained by where it perturbs."
+        "random perturbation of the same norm does as much harm, within the ratio (not both "
+        "near chance): there the ablation's effect is as large as where it perturbs predicts."
     )
     if saturated:
         text += (
-            f" In {saturated} more both reach chance (saturated: each takes at least "
+            f" In {saturated} more both are near chance (saturated: each takes at least "
             "80 % of the learned performance), where the harm cannot tell where a perturbation "
             "lies, only that it is large."
         )
@@ -604,7 +604,7 @@ def atlas_reading(atlas: pd.DataFrame) -> str:
             )
             if others:
                 sentence += f", the exceptions in {_join(others)}"
-        elif n_fragile and n_harmless:
+        elif n_fragile and n_harmless and set(fragile_tasks) != set(harmless_tasks):
             sentence += (
                 f" — task-restricted: fragile in {_count(len(fragile_tasks), 'task')} "
                 f"({_join(fragile_tasks)}), harmless in {_count(len(harmless_tasks), 'task')} "
