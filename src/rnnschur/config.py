@@ -16,6 +16,7 @@ import copy
 import difflib
 import json
 import math
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -268,6 +269,12 @@ def check_results_dir(results_dir: str, root: Path) -> None:
                 f"config key results_dir = {results_dir!r} lies inside the workflow's own "
                 f"{source}/ folder"
             )
+    existing = next(p for p in (where, *where.parents) if p.exists())
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ConfigError(
+            f"config key results_dir = {results_dir!r}: {existing} cannot be written (its "
+            "permissions, or a read-only file system)"
+        )
 
 
 def check_device(device: str, cuda_available: Callable[[], bool]) -> None:

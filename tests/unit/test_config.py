@@ -4,6 +4,7 @@ message that names the key. The workflow-level cases (tests/workflow/test_bad_co
 the same messages come out of snakemake before any job starts."""
 
 import copy
+import os
 
 import pytest
 import yaml
@@ -360,3 +361,17 @@ def test_the_report_builds_no_text_from_the_config():
     for bad in ("<img", "onerror", "javascript:", "<script"):
         assert bad not in page, bad
     assert "α=0.9" in page and "0.85, 0.9, 0.95" in page
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder")
+def test_a_results_dir_that_cannot_be_written_is_named(tmp_path):
+    from rnnschur.config import ConfigError, check_results_dir
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        with pytest.raises(ConfigError, match=f"{locked} cannot be written"):
+            check_results_dir(str(locked / "results"), REPO)
+    finally:
+        locked.chmod(0o755)

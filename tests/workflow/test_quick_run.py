@@ -1,6 +1,8 @@
 """The quick preset through the real snakemake: table contents, figures, determinism."""
 
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -472,3 +474,14 @@ def test_result_files_have_the_umasks_mode(quick_run):
     modes = {p: p.stat().st_mode & 0o777 for p in files}
     wrong = {str(p.relative_to(quick_run)): oct(m) for p, m in modes.items() if m != 0o666 & ~mask}
     assert not wrong, list(wrong.items())[:10]
+
+
+def test_a_fresh_quick_run_checks_equal_against_its_published_numbers(quick_run):
+    """docs/quick.md publishes the quick preset's tables: `--check` finds this fresh run's
+    tables equal (the same bits on the same kind of machine), and refuses a folder with none."""
+    check = [sys.executable, str(REPO / "docs" / "build_results.py"), "--check"]
+    result = subprocess.run([*check, str(tables(quick_run).parent)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert "equal (" in result.stdout and "docs/quick.md" in result.stdout
+    empty = subprocess.run([*check, str(quick_run / "nothing")], capture_output=True, text=True)
+    assert empty.returncode == 1 and "nothing compared" in empty.stdout
