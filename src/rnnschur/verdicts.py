@@ -290,19 +290,24 @@ def point_verdict(harm: float, mass_removed: float, thresholds: Thresholds) -> V
     return Verdict.IMPROVES if harm < -thresholds.threshold else Verdict.HARMLESS
 
 
-def agreement(values: np.ndarray, paper_value: float, level: float) -> tuple[str, float]:
+def agreement(
+    values: np.ndarray, paper_value: float, level: float, precision: float = 0.0
+) -> tuple[str, float]:
     """Whether a number of the paper agrees with the reproduced one: (:attr:`Verdict.AGREES`,
-    the paper's value inside the two-sided (1 − ``level``) t interval of the reproduced mean;
-    :attr:`Verdict.DIFFERS`, outside it) and the factor reproduced mean / paper value. ('—',
-    NaN) where the paper gives no number or fewer than two seeds give no interval. The paper's
-    own uncertainty is not counted: its number is taken as it is printed."""
+    the paper's value, ± ``precision`` (half a unit in its last printed digit), meets the
+    two-sided (1 − ``level``) t interval of the reproduced mean; :attr:`Verdict.DIFFERS`, it
+    lies wholly outside) and the factor reproduced mean / paper value. ('—', NaN) where the
+    paper gives no number or fewer than two seeds give no interval. The paper's own sampling
+    error (its SEM) is not counted, and "agrees" means only that this test does not tell the
+    two apart."""
     values = np.asarray(values, dtype=float)
     values = values[np.isfinite(values)]
     if not np.isfinite(paper_value) or len(values) < 2:
         return "—", np.nan
     low, high = t_interval(values, level)
     factor = float(values.mean() / paper_value) if paper_value != 0 else np.nan
-    return (Verdict.AGREES if low <= paper_value <= high else Verdict.DIFFERS), factor
+    meets = low <= paper_value + precision and paper_value - precision <= high
+    return (Verdict.AGREES if meets else Verdict.DIFFERS), factor
 
 
 def block_harms(ablation: pd.DataFrame, alpha: float) -> pd.DataFrame:

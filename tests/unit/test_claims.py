@@ -394,3 +394,12 @@ def test_claims_markdown_names_untested_claims_and_the_paper_agreement():
     )
     # min(share) is 1.5 on every seed: the paper's 1.74 lies outside, 0.86× of it
     assert "| 1.74: differs (0.86×) |" in sine
+
+
+def test_a_claim_about_an_empty_block_is_empty_not_true():
+    """Sine −T_RR 'changes little': where T_RR holds no mass (R one mode), the claim says
+    nothing and is empty; with mass and no harm it holds."""
+    rows = neuro_rows("sine", {s: {"T_CC": (2.0, 12.0), "T_CR": (1.7, 21.0)} for s in range(3)})
+    empty = rows.assign(mass_removed=np.where(rows["subset"] == "T_RR", 0.0, rows["mass_removed"]))
+    assert verdicts(empty).loc["sine_T_RR_changes_little", "verdict"] == "empty"
+    assert verdicts(rows).loc["sine_T_RR_changes_little", "verdict"] == "holds"

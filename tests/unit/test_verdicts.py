@@ -230,3 +230,15 @@ def test_an_ablation_that_helps_a_diverged_one_and_an_undefined_share():
     # an undefined share (a full model at chance) counts as no seed: two left, below min_models
     assert verdicts.block_verdict(np.array([0.5, np.nan, 0.6]), mass, t).verdict == Verdict.TOO_FEW
     assert verdicts.point_verdict(np.nan, 0.2, t) == Verdict.UNDERPOWERED
+
+
+def test_the_paper_printed_precision_counts_in_the_agreement():
+    """The paper's 1.00 stands for [0.995, 1.005): seeds at 0.996 ± 0.0005 agree with it, but
+    not with a 0.990 printed the same way, and not with 0.876 (three decimals)."""
+    values = np.array([0.9955, 0.996, 0.9965])
+    assert reported.printed_precision("copy", "accuracy", 1.0) == 0.005
+    assert reported.printed_precision("copy", "accuracy", 0.876) == 0.0005
+    assert reported.printed_precision("flip_flop", "delta_fvu", 0.0945) == pytest.approx(5e-5)
+    assert verdicts.agreement(values, 1.0, 0.05)[0] == Verdict.DIFFERS  # taken as exact
+    assert verdicts.agreement(values, 1.0, 0.05, 0.005)[0] == Verdict.AGREES
+    assert verdicts.agreement(values, 0.990, 0.05, 0.0005)[0] == Verdict.DIFFERS

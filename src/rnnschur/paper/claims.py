@@ -76,6 +76,11 @@ class Claim:
     """The statistic computed from the paper's reported means, where it reports both sides."""
     basis: str = DATA
     """:data:`DATA`, :data:`BY_CONSTRUCTION` (with why) or ``"implied by <claim_id>"``."""
+    paper_precision: float = 0.0
+    """How far the paper's value may be off from its printed digits alone."""
+    block: str | None = None
+    """The one coupling block whose harm the claim is about, where it is one: a block with no
+    mass makes the claim *empty*, not true."""
 
 
 def value(rows: pd.DataFrame, subset: str, column: str, alpha: float = PAPER_ALPHA) -> float:
@@ -129,6 +134,8 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
     )
 
     def copy_claim(cid, source, construction, words, stat_words, stat, kind, bound, **extra):
+        if "paper_value" in extra:
+            extra.setdefault("paper_precision", paper.COPY_SHARE_PRECISION)
         return Claim(
             cid, source, words, "copy", construction, 72, stat_words, stat, kind, bound, **extra
         )
@@ -163,6 +170,7 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             "within",
             theta,
             paper_value=copy_share["T_CC"],
+            block="T_CC",
         ),
         copy_claim(
             "copy_T_CR_harmful",
@@ -174,6 +182,7 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             "greater",
             theta,
             paper_value=copy_share["T_CR"],
+            block="T_CR",
         ),
         copy_claim(
             "copy_T_RR_between",
@@ -294,16 +303,18 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             paper.reported_share_per_mass("sine", "T_CR")
             - paper.reported_share_per_mass("sine", "T_CC"),
         ),
-        neuro_claim(
+        Claim(
             "sine_T_RR_changes_little",
-            "sine",
+            "Figure 2",
             "−T_RR changes little (less than θ of the learned performance)",
+            "sine",
+            "dense_orthogonal",
+            64,
             "h(−T_RR)",
             lambda r: h(r, "T_RR"),
             "within",
             theta,
-            None,
-            math.nan,  # the paper: "little", no number
+            block="T_RR",  # the paper: "little", no number
         ),
         neuro_claim(
             "context_T_CC_above_T_CR",
@@ -406,13 +417,22 @@ def evaluate_claims(
         low, high = t_interval(values, level)
         n_agree = int(np.sum(satisfies(values, claim.kind, claim.bound)))
         margin = claim.bound if claim.kind == "within" else claim.margin
+        mass = (
+            np.mean(
+                [value(model, claim.block, "mass_removed") for _, model in rows.groupby("seed")]
+            )
+            if claim.block and len(rows)
+            else np.nan
+        )
         if n_trained == 0:
             call = Verdict.NOT_RUN
-        elif len(per_seed) < min_models:
+        elif len(values) < min_models:
             call = Verdict.TOO_FEW
+        elif mass < thresholds.mass_floor:  # the block holds nothing to remove
+            call = Verdict.EMPTY
         else:
             call = claim_verdict(values, claim, thresholds)
-        agrees, factor = agreement(values, claim.paper_value, level)
+        agrees, factor = agreement(values, claim.paper_value, level, claim.paper_precision)
         out.append(
             {
                 "claim_id": claim.claim_id,

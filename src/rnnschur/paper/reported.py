@@ -92,6 +92,25 @@ def reported_value(
     return NAN
 
 
+def printed_precision(task: str, quantity: str, value: float) -> float:
+    """Half a unit in the last digit the paper prints for a number: the paper's 1.00 stands for
+    anything in [0.995, 1.005). The copy task's accuracies are printed to two decimals (1.00)
+    or three (0.876), n_R as integers; the Figure 2 numbers as written (0.0945, 2.08, 0.94)."""
+    if task == "copy" and quantity == "accuracy":
+        return 0.005 if value == 1.0 else 0.0005
+    if quantity == "n_R":
+        return 0.5
+    if not math.isfinite(value):
+        return 0.0
+    decimals = len(repr(float(value)).split(".")[1]) if "e" not in repr(float(value)) else 4
+    return 0.5 * 10.0**-decimals
+
+
+COPY_SHARE_PRECISION = 0.02
+"""The precision of a copy claim's statistic computed from the paper's printed accuracies:
+two accuracies at ±0.005 over the learned 1/2 of a perfect controller."""
+
+
 def reported_share(task: str, subset: str, construction: str = "dense_orthogonal") -> float:
     """The paper's number for an ablation at α = 0.9 on the harm-share scale of
     :mod:`rnnschur.verdicts`: (acc(W) − acc(W̃)) / (acc(W) − 1/2) for the copy task, ΔFVU /

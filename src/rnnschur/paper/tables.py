@@ -109,7 +109,8 @@ def paper_vs_reproduced(ablation: pd.DataFrame, level: float = 0.05) -> pd.DataF
             match = match[match["learned"].astype(bool)]
         values = match[entry.quantity].astype(float) if len(match) else pd.Series(dtype=float)
         low, high = (values.min(), values.max()) if len(values) else (np.nan, np.nan)
-        agrees, factor = agreement(values.to_numpy(float), entry.paper_value, level)
+        precision = paper.printed_precision(entry.task, entry.quantity, entry.paper_value)
+        agrees, factor = agreement(values.to_numpy(float), entry.paper_value, level, precision)
         rows.append(
             {
                 **entry._asdict(),
@@ -190,8 +191,8 @@ def agreement_reading(table: pd.DataFrame) -> str:
     differs = compared[compared["agreement"] == Verdict.DIFFERS]
     text = (
         f"Of the {len(compared)} numbers of the paper with a reproduced interval beside them, "
-        f"{len(compared) - len(differs)} agree (the paper's value inside the 95 % t interval of "
-        f"our seeds' mean) and {len(differs)} differ"
+        f"{len(compared) - len(differs)} agree (the paper's value, to its printed precision, "
+        f"inside the 95 % t interval of our seeds' mean) and {len(differs)} differ"
     )
     if len(differs):
         named = [

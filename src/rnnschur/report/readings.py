@@ -24,6 +24,10 @@ CLAIM_WORDS = (
     (Verdict.EQUIVALENT, ("is a tie within its margin", "are ties within their margins")),
     (Verdict.UNDERPOWERED, ("is underpowered", "are underpowered")),
     (Verdict.ON_THRESHOLD, ("is on the threshold", "are on the threshold")),
+    (
+        Verdict.EMPTY,
+        ("is empty (its block holds no mass)", "are empty (their blocks hold no mass)"),
+    ),
     (Verdict.TOO_FEW, ("has too few learned models", "have too few learned models")),
 )
 
