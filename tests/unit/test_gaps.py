@@ -212,8 +212,8 @@ def test_the_conclusion_opens_with_its_bottom_line():
     )
     assert "The nearest variation, near (seeds 0, 1, 2), is at 0.03 [0.03, 0.03]" in bottom
     assert "nearer than the paper config beyond the seeds' spread" in bottom
-    assert "near matches the most effects, 2" in bottom
-    assert "but sine learned in 3 of 5." in bottom
+    assert "The most effects matched, 2 each, by near: " in bottom
+    assert "(but sine learned in 3 of 5)." in bottom
     assert "flip-flop full FVU 0.015 under near (paper 0.01; paper config 0.0001)" in rest
     assert "(sine < flip-flop < context) is kept by near." in rest
 

@@ -259,22 +259,20 @@ def gap_bottom_line(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
             )
         )
     counts = {v: _matches(gaps, v) for v in ranking["variation"] if v != BASELINE}
-    if counts:
-        top = max(
-            counts,
-            key=lambda v: (len(counts[v]), -ranking.set_index("variation").loc[v, "distance"]),
-        )
-        if len(counts[top]) > len(matched):
-            text += f". {top} matches the most effects, {len(counts[top])}: {_join(counts[top])}"
+    most = max((len(c) for c in counts.values()), default=0)
+    if most > len(matched):
+        parts = []
+        for top in [v for v in ranking["variation"] if len(counts.get(v, [])) == most]:
+            part = f"{top}: {_join(counts[top])}"
             short = gaps[(gaps["variation"] == top) & (gaps["n_seeds"] < gaps["n_trained"])]
             short = short.drop_duplicates("task")
             if len(short):
-                text += "; but " + _join(
-                    [
-                        f"{r.task} learned in {r.n_seeds} of {r.n_trained}"
-                        for r in short.itertuples()
-                    ]
-                )
+                learned = [
+                    f"{r.task} learned in {r.n_seeds} of {r.n_trained}" for r in short.itertuples()
+                ]
+                part += f" (but {_join(learned)})"
+            parts.append(part)
+        text += f". The most effects matched, {most} each, by " + "; ".join(parts)
     return text + "."
 
 
