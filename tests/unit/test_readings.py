@@ -209,3 +209,28 @@ def test_the_eigen_against_schur_agreement_is_a_check_not_a_finding():
     text = readings.basis_reading(summary)
     assert "As a check of the code" in text and "no finding" in text
     assert "differ by at most 5.7e-15" in text
+
+
+def test_the_paper_readings_beside_ours_name_every_block_that_parts():
+    papers = pd.DataFrame(
+        {
+            "task": ["copy", "flip_flop", "flip_flop"],
+            "block": ["T_CR", "T_CC", "T_RR"],
+            "paper_reading": ["fragile", "fragile", "harmless"],
+        }
+    )
+    profile = pd.DataFrame(
+        {
+            "task": ["copy", "copy", "flip_flop", "flip_flop"],
+            "construction": "dense_orthogonal",
+            "n_hidden": [56, 72, 64, 64],
+            "subset": ["T_CR", "T_CR", "T_CC", "T_RR"],
+            "verdict": ["harmless", "fragile", "harmless", "empty"],
+            "harm_mean": [0.0, 0.9, 0.0041, 0.0003],
+        }
+    )
+    text = readings.paper_reading_comparison(papers, profile)
+    assert text.startswith("Against the paper's own readings of its dense orthogonal models: 1 of ")
+    assert "3 blocks get the paper's verdict (copy −T_C→R); 2 do not:" in text  # N_h 72 read
+    assert "flip-flop −T_CC harmless here, share 0.0041 (the paper: fragile)" in text
+    assert "flip-flop −T_RR empty here, share 0.0003 (the paper: harmless)" in text

@@ -202,7 +202,21 @@ def agreement_reading(table: pd.DataFrame) -> str:
             for r in differs.itertuples(index=False)
         ]
         text += ": " + "; ".join(named)
-    return text + "."
+    text += "."
+    agrees = compared[compared["agreement"] == Verdict.AGREES]
+    ratio = np.abs(np.log10(agrees["reproduced_mean"].abs() / agrees["paper_value"].abs()))
+    far = agrees[ratio > np.log10(2)]
+    if len(far):
+        named = [
+            f"{r.task} {label(r.subset)} {r.quantity} ({r.construction}): {r.reproduced_mean:.3g} "
+            f"against {r.paper_value:.3g}, {r.factor:.2g}×"
+            for r in far.itertuples(index=False)
+        ]
+        text += (
+            f" Of the agreements, {len(far)} are more than a factor of 2 off, agreeing only "
+            f"because our interval is wide: {'; '.join(named)}."
+        )
+    return text
 
 
 def model_summary(metas: list[dict], criteria: dict[str, dict]) -> pd.DataFrame:

@@ -91,6 +91,23 @@ def claims_reading(claims: pd.DataFrame) -> str:
                 ]
                 text += f" and differs from {len(differs)} ({'; '.join(named)})"
             text += "."
+            far = compared[
+                (compared["agreement"] == Verdict.AGREES)
+                & (
+                    np.abs(np.log10(compared["mean"].abs() / compared["paper_value"].abs()))
+                    > np.log10(2)
+                )
+            ]
+            if len(far):
+                named = [
+                    f"{TASK_NAMES.get(r.task, r.task)} {r.claim} {_interval(r)} against "
+                    f"{r.paper_value:.3g}"
+                    for r in far.itertuples(index=False)
+                ]
+                text += (
+                    f" Of the agreements, {len(far)} are more than a factor of 2 off, agreeing "
+                    f"only because the interval is wide: {'; '.join(named)}."
+                )
     unlearned = tested[tested["n_learned"] < tested["n_trained"]]
     if len(unlearned):
         text += (
@@ -98,6 +115,40 @@ def claims_reading(claims: pd.DataFrame) -> str:
             f"({int((unlearned['n_trained'] - unlearned['n_learned']).sum())} model-claims)."
         )
     return text
+
+
+def paper_reading_comparison(paper_readings: pd.DataFrame, profile: pd.DataFrame) -> str:
+    """Our verdict of each block the paper reads (``paper_readings.csv``) beside the paper's
+    reading, for its dense orthogonal models at its N_h (``block_profile.csv``; the largest N_h
+    trained where a run has not the paper's), naming every block where they part."""
+    same, parted = [], []
+    for r in paper_readings.itertuples(index=False):
+        rows = profile[
+            (profile["task"] == r.task)
+            & (profile["construction"] == "dense_orthogonal")
+            & (profile["subset"] == r.block)
+        ]
+        if rows.empty:
+            continue
+        size = 72 if r.task == "copy" else 64
+        ours = rows[rows["n_hidden"] == size] if (rows["n_hidden"] == size).any() else rows
+        ours = ours.sort_values("n_hidden").iloc[-1]
+        name = f"{TASK_NAMES.get(r.task, r.task)} {BLOCK_NAMES[r.block]}"
+        if ours["verdict"] == r.paper_reading:
+            same.append(name)
+        else:
+            share = "" if pd.isna(ours["harm_mean"]) else f", share {ours['harm_mean']:.2g}"
+            parted.append(f"{name} {ours['verdict']} here{share} (the paper: {r.paper_reading})")
+    if not same and not parted:
+        return "No block the paper reads was trained here."
+    text = (
+        f"Against the paper's own readings of its dense orthogonal models: "
+        f"{len(same)} of {len(same) + len(parted)} blocks get the paper's verdict"
+        + (f" ({_join(same)})" if same else "")
+    )
+    if parted:
+        text += f"; {len(parted)} do not: {_join(parted)}"
+    return text + "."
 
 
 def profile_reading(profile: pd.DataFrame, groups: str = "tasks") -> str:
