@@ -310,7 +310,6 @@ def check(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
     tasks = config["run_tasks"]
     _check_names(config, neurogym_tasks)
     _check_models(config)
-    check_sizes(config)
     for task, settings in config["tasks"].items():
         if task not in neurogym_tasks:
             check_generator(f"tasks.{task}.generator", task, settings.setdefault("generator", {}))
@@ -319,6 +318,7 @@ def check(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
         raise ConfigError(
             f"config key run_tasks names {missing}, but tasks.{missing[0]} is missing"
         )
+    check_sizes(config)
     if config["alpha"] not in config["alpha_grid"]:
         raise ConfigError(
             f"config key alpha = {config['alpha']} must be one of alpha_grid {config['alpha_grid']}"

@@ -95,8 +95,16 @@ def train_resources(output: str) -> list[str]:
 @pytest.mark.parametrize(("device", "gpus"), [("cuda", 1), ("cpu", 0)])
 def test_cuda_training_declares_one_gpu_per_job(tmp_path, device, gpus):
     folder = copy_workflow(tmp_path)
+    # check_device=false: as on a cluster's submit host, whose GPU nodes run the training
     result = snakemake(
-        folder, "-n", "-c8", "--configfile", "presets/quick.yaml", "--config", f"device={device}"
+        folder,
+        "-n",
+        "-c8",
+        "--configfile",
+        "presets/quick.yaml",
+        "--config",
+        f"device={device}",
+        "check_device=false",
     )
     assert result.returncode == 0, result.stdout[-3000:]
     resources = train_resources(result.stdout)

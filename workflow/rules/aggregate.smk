@@ -44,7 +44,7 @@ rule task_ablation:
         runtime=5,
     params:
         code=code("collect_ablations.py"),
-        criteria=learned_criteria(),
+        criteria=lambda w: {w.task: learned_criteria()[w.task]},  # its own task's alone
     script:
         "../scripts/collect_ablations.py"
 

@@ -117,7 +117,8 @@ def cuda_available():
 
 
 config_checked(config_lib.check_results_dir, config["results_dir"], ROOT)
-config_checked(config_lib.check_device, config["device"], cuda_available)
+if config["check_device"]:
+    config_checked(config_lib.check_device, config["device"], cuda_available)
 R = config["results_dir"].rstrip("/")
 GPUS_PER_TRAINING = 1 if config["device"].startswith("cuda") else 0
 

@@ -496,8 +496,8 @@ VERDICT_MARKS = {
     Verdict.TOO_FEW: "✕",
 }
 """How a block profile verdict is marked in its heat map cell."""
-MARKS_LEGEND = "▲ fragile  ○ harmless  ▽ improves  ? underpowered  ≈ on the threshold  – empty"
-HARM_SHARE = "harm share: part of the learned performance removed"
+MARKS_LEGEND = "▲ fragile  ○ harmless  ▽ improves\n? underpowered  ≈ on the threshold  – empty"
+HARM_SHARE = "harm share (learned part lost)"
 
 
 def fig_block_profile(profile: pd.DataFrame) -> plt.Figure:
@@ -571,6 +571,7 @@ def fig_gap_attribution(gaps: pd.DataFrame) -> plt.Figure:
         ax.axvline(rows["paper_value"].iloc[0], color="crimson", lw=1.2, label="paper")
         if quantity == "fvu":
             ax.set_xscale("log")
+            ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels of a narrow range clash
         ax.set_title(f"{task}: {_label(subset).replace(chr(10), ', ')} {quantity}", fontsize=8)
         ax.set_xlabel(quantity)
         ax.set_ylabel("")
