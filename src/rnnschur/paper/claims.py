@@ -461,6 +461,7 @@ def evaluate_claims(
                 "tost_p": tost(values, margin, level) if margin is not None else np.nan,
                 "mde": mde(values, level, thresholds.power),
                 "paper_value": claim.paper_value,
+                "paper_precision": claim.paper_precision,
                 "agreement": agrees,
                 "paper_factor": factor,
                 "verdict": call,

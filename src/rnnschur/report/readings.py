@@ -91,8 +91,11 @@ def claims_reading(claims: pd.DataFrame) -> str:
                 ]
                 text += f" and differs from {len(differs)} ({'; '.join(named)})"
             text += "."
+            # a paper value within its own printed precision of 0 has no factor to be off by
+            precision = compared.get("paper_precision", pd.Series(0.0, index=compared.index))
             far = compared[
-                (compared["agreement"] == Verdict.AGREES)
+                (compared["paper_value"].abs() > precision.fillna(0.0))
+                & (compared["agreement"] == Verdict.AGREES)
                 & (
                     np.abs(np.log10(compared["mean"].abs() / compared["paper_value"].abs()))
                     > np.log10(2)
