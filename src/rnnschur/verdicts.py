@@ -290,6 +290,14 @@ def point_verdict(harm: float, mass_removed: float, thresholds: Thresholds) -> V
     return Verdict.IMPROVES if harm < -thresholds.threshold else Verdict.HARMLESS
 
 
+def far_off(mean, paper_value, factor: float = 2.0) -> np.ndarray:
+    """Whether each reproduced mean lies more than ``factor`` from the paper's value (in ratio
+    of sizes): an agreement only a wide interval allows."""
+    mean, paper_value = np.abs(np.asarray(mean, float)), np.abs(np.asarray(paper_value, float))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.abs(np.log10(mean / paper_value)) > np.log10(factor)
+
+
 def agreement(
     values: np.ndarray, paper_value: float, level: float, precision: float = 0.0
 ) -> tuple[str, float]:

@@ -14,7 +14,7 @@ import pandas as pd
 from rnnschur import learned
 from rnnschur.ablation import SUBSETS, subset_name
 from rnnschur.paper import reported as paper
-from rnnschur.verdicts import Verdict, agreement
+from rnnschur.verdicts import Verdict, agreement, far_off
 
 SUBSET_NAMES = [subset_name(s) for s in SUBSETS]
 
@@ -204,8 +204,7 @@ def agreement_reading(table: pd.DataFrame) -> str:
         text += ": " + "; ".join(named)
     text += "."
     agrees = compared[compared["agreement"] == Verdict.AGREES]
-    ratio = np.abs(np.log10(agrees["reproduced_mean"].abs() / agrees["paper_value"].abs()))
-    far = agrees[ratio > np.log10(2)]
+    far = agrees[far_off(agrees["reproduced_mean"], agrees["paper_value"])]
     if len(far):
         named = [
             f"{r.task} {label(r.subset)} {r.quantity} ({r.construction}): {r.reproduced_mean:.3g} "

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.verdicts import BLOCK_VERDICTS as VERDICTS
-from rnnschur.verdicts import DECIDED, Verdict
+from rnnschur.verdicts import DECIDED, Verdict, far_off
 
 TOO_FEW = Verdict.TOO_FEW
 BLOCK_NAMES = {"T_RR": "−T_RR", "T_CR": "−T_C→R", "T_CC": "−T_CC"}
@@ -96,10 +96,7 @@ def claims_reading(claims: pd.DataFrame) -> str:
             far = compared[
                 (compared["paper_value"].abs() > precision.fillna(0.0))
                 & (compared["agreement"] == Verdict.AGREES)
-                & (
-                    np.abs(np.log10(compared["mean"].abs() / compared["paper_value"].abs()))
-                    > np.log10(2)
-                )
+                & far_off(compared["mean"], compared["paper_value"])
             ]
             if len(far):
                 named = [
