@@ -104,7 +104,7 @@ def test_cuda_training_declares_one_gpu_per_job(tmp_path, device, gpus):
         "presets/quick.yaml",
         "--config",
         f"device={device}",
-        "check_device=false",
+        "check_device=False",
     )
     assert result.returncode == 0, result.stdout[-3000:]
     resources = train_resources(result.stdout)

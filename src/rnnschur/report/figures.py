@@ -769,7 +769,7 @@ def fig_atlas(atlas: pd.DataFrame) -> plt.Figure:
     fig, axes = plt.subplots(
         len(sizes),
         len(descriptions),
-        figsize=(2.3 * len(descriptions) + 2.2, 0.32 * len(rows) * len(sizes) + 1.6),
+        figsize=(2.3 * len(descriptions) + 2.2, max(0.32 * len(rows) * len(sizes) + 1.6, 3.4)),
         squeeze=False,
         layout="constrained",
     )
@@ -807,7 +807,10 @@ def fig_atlas(atlas: pd.DataFrame) -> plt.Figure:
             ax.set_yticks(range(len(rows)), rows if j == 0 else [], fontsize=7)
             ax.grid(False)
             ax.set_title(f"{description}, N_h = {size}", fontsize=8)
-    fig.colorbar(image, ax=axes, label=HARM_SHARE, shrink=0.6)
+    bar = fig.colorbar(image, ax=axes, label=HARM_SHARE, shrink=0.8)
+    top = float(norm.vmax)
+    bar.set_ticks([-top, -0.1, 0.0, 0.1, top] if top > 0.3 else [-top, 0.0, top])
+    bar.set_ticklabels([f"{t:.2g}" for t in bar.get_ticks()])
     fig.suptitle(
         f"{MARKS_LEGEND}  ✕ too few learned "
         f"(FDR {atlas['fdr'].iloc[0]:g}, Benjamini–Hochberg over the atlas)",
