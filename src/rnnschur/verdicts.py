@@ -161,17 +161,24 @@ def t_interval(values: np.ndarray, level: float) -> tuple[float, float]:
     return float(np.mean(values) - half), float(np.mean(values) + half)
 
 
+def _mean_sd(values: np.ndarray) -> tuple[int, float, float]:
+    """(n, mean, sample standard deviation) of ``values``."""
+    values = np.asarray(values, dtype=float)
+    n = len(values)
+    if n < 2:
+        return n, np.nan, np.nan
+    return n, float(np.mean(values)), float(np.std(values, ddof=1))
+
+
 def tost(values: np.ndarray, margin: float, level: float) -> float:
     """Two one-sided t tests of |mean| < ``margin`` (Schuirmann 1987): the larger of the
     one-sided p-values of mean > −margin and of mean < margin; equivalence at ``level`` when it
     is below it (the 1 − 2·level t interval lies inside ±margin). NaN for fewer than two
     values; where they do not vary, 0 if |mean| ≤ margin (a margin of 0: exactly equal), 1
     if not. (``level`` is not used: the p-value does not depend on it.)"""
-    values = np.asarray(values, dtype=float)
-    n = len(values)
+    n, mean, sd = _mean_sd(values)
     if n < 2:
         return np.nan
-    mean, sd = float(np.mean(values)), float(np.std(values, ddof=1))
     if sd == 0:
         return 0.0 if abs(mean) <= margin else 1.0
     se = sd / np.sqrt(n)
@@ -183,11 +190,9 @@ def tost(values: np.ndarray, margin: float, level: float) -> float:
 def p_greater(values: np.ndarray, bound: float) -> float:
     """One-sided t test of mean > ``bound``: P(T_{n−1} ≥ (mean − bound)/se). NaN for fewer than
     two values; where they do not vary, 0 if the mean exceeds ``bound``, else 1."""
-    values = np.asarray(values, dtype=float)
-    n = len(values)
+    n, mean, sd = _mean_sd(values)
     if n < 2:
         return np.nan
-    mean, sd = float(np.mean(values)), float(np.std(values, ddof=1))
     if sd == 0:
         return 0.0 if mean > bound else 1.0
     return float(stdtr(n - 1, -(mean - bound) / (sd / np.sqrt(n))))

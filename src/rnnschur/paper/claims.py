@@ -157,6 +157,22 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             **extra,
         )
 
+    names = {"T_RR": "−T_RR", "T_CR": "−T_C→R", "T_CC": "−T_CC"}
+
+    def ordering(cid, task, first, second):
+        """ΔFVU(−first) > ΔFVU(−second), on the share, a tie within θ."""
+        return neuro_claim(
+            cid,
+            task,
+            f"ΔFVU({names[first]}) > ΔFVU({names[second]})",
+            f"h({names[first]}) − h({names[second]})",
+            lambda r: h(r, first) - h(r, second),
+            "greater",
+            0.0,
+            theta,
+            reported(task, first) - reported(task, second),
+        )
+
     grey_pairs = (("none", "T_CC"), ("T_RR", "T_RR+T_CC"), ("T_CR", "T_CR+T_CC"))
     grey_pairs += (("T_RR+T_CR", "T_RR+T_CR+T_CC"),)
     copy_share = {s: reported("copy", s) for s in paper.FIG1_ORDER}
@@ -248,17 +264,7 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             ),
         ]
     claims += [
-        neuro_claim(
-            "flip_flop_T_CR_above_T_CC",
-            "flip_flop",
-            "ΔFVU(−T_C→R) > ΔFVU(−T_CC)",
-            "h(−T_C→R) − h(−T_CC)",
-            lambda r: h(r, "T_CR") - h(r, "T_CC"),
-            "greater",
-            0.0,
-            theta,
-            reported("flip_flop", "T_CR") - reported("flip_flop", "T_CC"),
-        ),
+        ordering("flip_flop_T_CR_above_T_CC", "flip_flop", "T_CR", "T_CC"),
         neuro_claim(
             "flip_flop_T_CC_much_above_T_RR",
             "flip_flop",
@@ -282,17 +288,7 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             None,
             min(reported("sine", "T_CC"), reported("sine", "T_CR")),
         ),
-        neuro_claim(
-            "sine_T_CC_above_T_CR",
-            "sine",
-            "ΔFVU(−T_CC) > ΔFVU(−T_C→R)",
-            "h(−T_CC) − h(−T_C→R)",
-            lambda r: h(r, "T_CC") - h(r, "T_CR"),
-            "greater",
-            0.0,
-            theta,
-            reported("sine", "T_CC") - reported("sine", "T_CR"),
-        ),
+        ordering("sine_T_CC_above_T_CR", "sine", "T_CC", "T_CR"),
         neuro_claim(
             "sine_S_T_CR_above_T_CC",
             "sine",
@@ -305,30 +301,19 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             paper.reported_share_per_mass("sine", "T_CR")
             - paper.reported_share_per_mass("sine", "T_CC"),
         ),
-        Claim(
+        neuro_claim(
             "sine_T_RR_changes_little",
-            "Figure 2",
-            "−T_RR changes little (less than θ of the learned performance)",
             "sine",
-            "dense_orthogonal",
-            64,
+            "−T_RR changes little (less than θ of the learned performance)",
             "h(−T_RR)",
             lambda r: h(r, "T_RR"),
             "within",
             theta,
-            block="T_RR",  # the paper: "little", no number
+            None,
+            math.nan,  # the paper: "little", no number
+            block="T_RR",
         ),
-        neuro_claim(
-            "context_T_CC_above_T_CR",
-            "context_integration",
-            "ΔFVU(−T_CC) > ΔFVU(−T_C→R)",
-            "h(−T_CC) − h(−T_C→R)",
-            lambda r: h(r, "T_CC") - h(r, "T_CR"),
-            "greater",
-            0.0,
-            theta,
-            reported("context_integration", "T_CC") - reported("context_integration", "T_CR"),
-        ),
+        ordering("context_T_CC_above_T_CR", "context_integration", "T_CC", "T_CR"),
     ]
     return claims
 
