@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -20,6 +21,25 @@ KINDS = ("discrete", "leaky", "leaky_current")  # rnnschur.dynamics.KINDS, witho
 NONLINEARITIES = ("tanh", "relu", "softplus")
 EXIT_MISMATCH = 3
 """The exit status when the rollout does not reproduce the model's own outputs."""
+ARGUMENT = re.compile(
+    r"\b(dynamics|leak|nonlinearity|readout|timing|split|recurrent|keys|time_first|"
+    r"initial_state|tolerance|init_kwargs|fitting|threshold|force)="
+    r"(\"[^\"]*\"|'[^']*'|[^\s,;)]+)"
+)
+
+
+def as_flags(message: str) -> str:
+    """A message of the library, which names :func:`rnnschur.analyse`'s arguments
+    (``dynamics="auto"``, ``time_first=True``), in the command's flags (``--dynamics auto``,
+    ``--time-first``)."""
+
+    def flag(match: re.Match) -> str:
+        name, value = match.group(1).replace("_", "-"), match.group(2).strip("\"'")
+        if value in ("True", "False"):
+            return f"--{name}" if value == "True" else f"no --{name}"
+        return f"--{name} {value}"
+
+    return ARGUMENT.sub(flag, message)
 
 DESCRIPTION = """\
 Ordered real Schur ablations of an RNN trained elsewhere (arXiv 2606.18457).
@@ -43,11 +63,15 @@ otherwise the command writes nothing, says how far off the rollout is and which 
 do reproduce them, and exits with status 3. Without outputs the summary says "not verified".
 
 Any other architecture (a custom cell, noise, a nonlinear readout) runs exactly as it computes:
---torch-module FILE.py:CLASS (built with --init-kwargs, loaded with the state_dict WEIGHTS) or
-a TorchScript file WEIGHTS, with --recurrent naming the parameter that holds W_hh; each
-ablation swaps it for W~(S) and runs the module's own forward on the held-out inputs
-(batch-first, or --time-first). Its split needs naming: a description (or auto), or
---split weights (W_hh's own moduli).
+--torch-module FILE.py:CLASS or package.module:CLASS (imported, which RUNS THAT CODE, before
+any weight is checked: give only code you trust; built with --init-kwargs, or the kwargs the
+checkpoint stores, and loaded with WEIGHTS) or a TorchScript file WEIGHTS, with --recurrent
+naming the parameter that holds W_hh; each ablation swaps it for W~(S) and runs the module's
+own forward on the held-out inputs (batch-first, or --time-first). When HELDOUT holds outputs,
+that forward with W unchanged must reproduce them (else exit 3, naming the layout flag where
+the other layout does). Its split needs naming: a description (or auto), or --split weights
+(W_hh's own moduli). Checkpoints nested as other packages save them (nn4n's
+{"model_state_dict", "kwargs"}, "state_dict", "model", "net") are read, the nesting named.
 
 HELDOUT is an .npz with inputs (n, T, N_x), targets (n, T, N_y) and optionally mask ((n, T)
 or (n, T, N_y); all ones when absent) and outputs. Nothing is loaded with pickle.
@@ -159,7 +183,11 @@ def parser() -> argparse.ArgumentParser:
         help="run a torch module as it computes: the name of its parameter holding W_hh "
         "(WEIGHTS: a TorchScript file, or a state_dict with --torch-module)",
     )
-    a.add_argument("--torch-module", help="FILE.py:CLASS of the module whose state_dict WEIGHTS is")
+    a.add_argument(
+        "--torch-module",
+        help="FILE.py:CLASS or package.module:CLASS of the module whose state_dict WEIGHTS is; "
+        "the file is imported, so its code runs",
+    )
     a.add_argument("--init-kwargs", help="JSON object of CLASS's keyword arguments")
     a.add_argument(
         "--time-first",
@@ -213,7 +241,9 @@ def main(argv: list[str] | None = None) -> int:
 
             if not args.recurrent:
                 raise io.ArtifactError("--torch-module needs --recurrent PARAMETER (W_hh)")
-            model = torch_module.load_module(args.weights, args.torch_module, args.init_kwargs)
+            model = torch_module.load_module(
+                args.weights, args.torch_module, args.init_kwargs, progress=print
+            )
         result = api.analyse(
             model,
             args.heldout,
@@ -230,18 +260,18 @@ def main(argv: list[str] | None = None) -> int:
             fitting=args.fitting,
             name=args.name or (None if args.torch_module else args.weights.stem),
             tolerance=args.tolerance,
-            progress=print,
+            progress=lambda line: print(as_flags(line)),
             **settings_of(args),
         )
         files = result.save(args.out, force=args.force)
     except verify.RolloutMismatch as error:
-        print(f"error: {args.weights}: {error}", file=sys.stderr)
+        print(f"error: {args.weights}: {as_flags(str(error))}", file=sys.stderr)
         return EXIT_MISMATCH
     except (io.ArtifactError, FileExistsError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {as_flags(str(error))}", file=sys.stderr)
         return 2
-    except ValueError as error:
-        print(f"error: {args.weights}: {error}", file=sys.stderr)
+    except (TypeError, ValueError) as error:
+        print(f"error: {args.weights}: {as_flags(str(error))}", file=sys.stderr)
         return 2
     print(f"wrote {len(files)} files to {args.out}; summary: {files['summary_md']}")
     return 0

@@ -163,14 +163,14 @@ def resolve(
     kind = dynamics or stored.kind
     if leak is not None and kind == "discrete":
         raise ValueError(
-            f"--leak {leak:g} (key leak) needs a leaky update: add --dynamics leaky (rate form), "
-            "--dynamics leaky_current (current form) or --dynamics auto (key dynamics)"
+            f"leak={leak:g} needs a leaky update: add dynamics=leaky (rate form), "
+            'dynamics=leaky_current (current form) or dynamics="auto"'
         )
     if leak is None and kind != "discrete":
         if stored.kind != kind:
             raise ValueError(
-                f"--dynamics {kind} (key dynamics) needs its leak a = dt/τ: give --leak (key "
-                "leak), or --dynamics auto to find it from the model's own outputs"
+                f"dynamics={kind} needs its leak a = dt/τ: give leak=A, or "
+                'dynamics="auto" to find it from the model\'s own outputs'
             )
         leak = stored.leak
     block = {
@@ -247,6 +247,18 @@ CATALOGUE = (
         "(1 - alpha) state + alpha (relu(state) W_rec^T + x W_in^T + b_rec), output = "
         "relu(state) W_out^T + b_out after each update",
     ),
+    Description(
+        "nn4n_ctrnn",
+        "leaky_current",
+        "relu",
+        "rate",
+        "after",
+        "nn4n 1.1's CTRNN (PyPI nn4n, nn4n/layer/recurrent_layer.py): v = (1 - alpha) v + alpha "
+        "(hidden_layer(relu(v)) + input_layer(u)), alpha = dt/tau, readout_layer reads relu(v) "
+        "after each update; the form of PsychRNN's Basic, with two biases to sum (b_h = "
+        "input_layer.bias + hidden_layer.bias). Its state_dict does not store dt and tau; "
+        "its save file does (kwargs)",
+    ),
 )
 """The networks of the field this project checked against their own code."""
 
@@ -268,12 +280,20 @@ def every_description() -> tuple[Description, ...]:
 
 
 def catalogue_name(dynamics: Dynamics) -> str | None:
-    """The name of the catalogue's entry ``dynamics`` is (any leak), or None."""
+    """The name of the catalogue's first entry ``dynamics`` is (any leak), or None."""
+    names = catalogue_names(dynamics)
+    return names[0] if names else None
+
+
+def catalogue_names(dynamics: Dynamics) -> tuple[str, ...]:
+    """Every catalogue entry of the form ``dynamics`` is (any leak): PsychRNN's Basic and nn4n's
+    CTRNN share one."""
     key = (dynamics.kind, dynamics.nonlinearity, dynamics.readout, dynamics.timing)
-    for entry in CATALOGUE:
-        if (entry.kind, entry.nonlinearity, entry.readout, entry.timing) == key:
-            return entry.name
-    return None
+    return tuple(
+        entry.name
+        for entry in CATALOGUE
+        if (entry.kind, entry.nonlinearity, entry.readout, entry.timing) == key
+    )
 
 
 def phi(dynamics: Dynamics, u, out=None):

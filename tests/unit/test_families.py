@@ -131,7 +131,7 @@ def test_tutorial_ctrnn_layout_is_detected_and_rolled_out_exactly(tmp_path):
 def test_undetected_layout_lists_keys_and_a_keys_line(tmp_path):
     path = tmp_path / "odd.pt"
     torch.save({"enc.w": torch.zeros(4, 2), "rec.w": torch.zeros(4, 4)}, path)
-    with pytest.raises(io.ArtifactError, match=r"keys found: \['enc.w', 'rec.w'\].*--keys W_xh="):
+    with pytest.raises(io.ArtifactError, match=r"keys found: \['enc.w', 'rec.w'\].*keys=\"W_xh="):
         convert.from_state_dict(path)
     with pytest.raises(io.ArtifactError, match="not in the file"):
         convert.from_state_dict(path, convert.parse_keys("W_xh=enc.w,W_hh=nope,W_hy=rec.w"))
@@ -146,10 +146,13 @@ def test_undetected_layout_lists_keys_and_a_keys_line(tmp_path):
         (["--nonlinearity", "sigmoid"], "invalid choice"),
         (["--dynamics", "leaky", "--leak", "1.5"], "leak must lie in"),
         (["--dynamics", "leaky", "--leak", "0"], "leak must lie in"),
-        (["--dynamics", "discrete", "--leak", "0.2"], "--leak 0.2 (key leak) needs a leaky update"),
-        (["--leak", "0.2"], "--leak 0.2 (key leak) needs a leaky update: add --dynamics leaky"),
-        (["--dynamics", "leaky"], "--dynamics leaky (key dynamics) needs its leak"),
-        (["--dynamics", "auto"], "--dynamics auto (dynamics='auto') needs the model's own outputs"),
+        (["--dynamics", "discrete", "--leak", "0.2"], "--leak 0.2 needs a leaky update"),
+        (["--leak", "0.2"], "--leak 0.2 needs a leaky update: add --dynamics leaky"),
+        (["--dynamics", "leaky"], "--dynamics leaky needs its leak a = dt/τ: give --leak A"),
+        (["--dynamics", "auto"], "--dynamics auto needs the model's own outputs"),
+        (["--tolerance", "inf"], "--tolerance inf: must lie in (0, 0.1)"),
+        (["--tolerance", "nan"], "--tolerance nan: must lie in (0, 0.1)"),
+        (["--tolerance", "0.1"], "--tolerance 0.1: must lie in (0, 0.1)"),
         (["--readout", "state"], "readout 'state' is the current form's"),
     ],
 )
@@ -196,7 +199,9 @@ def test_misuse_warning_fires_on_a_leaky_model_analysed_as_discrete(tmp_path, ca
     assert head[2].startswith("**rollout not verified") and head[4].startswith("> **WARNING")
     flags = ["--dynamics", "leaky", "--leak", "0.2", "--nonlinearity", "relu"]
     assert cli.main([*args, "--out", str(tmp_path / "as_leaky"), *flags]) == 0
-    assert "WARNING" not in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "WARNING: the full model scores" not in printed
+    assert "WARNING: not verified" in printed  # no outputs in the file: nothing checked
     summary = (tmp_path / "as_leaky" / "summary.md").read_text()
     assert summary.startswith("# m") and "leaky relu (a = 0.2) RNN" in summary
     assert misuse_warning("accuracy", 0.55, dynamics) and not misuse_warning(

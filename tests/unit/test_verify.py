@@ -7,7 +7,7 @@ import pytest
 import torch
 from torch import nn
 
-from rnnschur.dynamics import CATALOGUE, Dynamics, catalogue_name
+from rnnschur.dynamics import CATALOGUE, Dynamics, catalogue_names
 from rnnschur.external import convert, verify
 
 
@@ -99,7 +99,33 @@ class PsychRNNBasic(nn.Module):
         return torch.stack(out, 1)
 
 
+class Nn4nCTRNN(nn.Module):
+    """nn4n's own CTRNN (time-first, its layers float32), given batch-first inputs."""
+
+    def __init__(self, n_in, n_hidden, n_out, alpha):
+        from nn4n.model import CTRNN
+
+        super().__init__()
+        dt = 100 * alpha
+        self.net = CTRNN(dims=[n_in, n_hidden, n_out], dt=dt, tau=100, biases="normal")
+        self.net.eval()
+
+    def train(self, mode=True):  # nn4n's train() and eval() take no argument
+        self.training = mode
+        self.net.train() if mode else self.net.eval()
+        return self
+
+    def forward(self, x):
+        return self.net(x.transpose(0, 1))[0].transpose(0, 1)
+
+
 PSYCHRNN_KEYS = "W_xh=W_in,W_hh=W_rec,W_hy=W_out,b_h=b_rec,b_y=b_out"
+NN4N_KEYS = (
+    "W_xh=net.recurrent_layer.input_layer.weight,W_hh=net.recurrent_layer.hidden_layer.weight,"
+    "W_hy=net.readout_layer.weight,"
+    "b_h=net.recurrent_layer.input_layer.bias+net.recurrent_layer.hidden_layer.bias,"
+    "b_y=net.readout_layer.bias"
+)
 ENTRIES = {
     # catalogue name: (module, its leak, --keys or None for the detected layout)
     "paper": (lambda: PaperRNN(3, 12, 2), 1.0, None),
@@ -107,6 +133,7 @@ ENTRIES = {
     "neurogym_ctrnn": (lambda: TutorialCTRNN(3, 12, 2, alpha=0.2), 0.2, None),
     "schuessler_rnn_net": (lambda: SchuesslerNet(3, 12, 2, dt=0.2), 0.2, None),
     "psychrnn_basic": (lambda: PsychRNNBasic(3, 12, 2, alpha=0.1), 0.1, PSYCHRNN_KEYS),
+    "nn4n_ctrnn": (lambda: Nn4nCTRNN(3, 12, 2, alpha=0.2), 0.2, NN4N_KEYS),
 }
 
 
@@ -143,8 +170,8 @@ def test_auto_finds_each_planted_entry_and_its_leak(name, tmp_path):
     found = verify.auto(model, inputs, outputs)
     assert found.verified and found.found_by == "auto"
     assert found.dynamics.leak == leak  # the shortest decimal, exactly
-    if name != "torch_rnn":  # the paper's network is nn.RNN without biases: same description
-        assert catalogue_name(found.dynamics) == name
+    # nn.RNN without biases is the paper's network, nn4n's CTRNN has PsychRNN's form
+    assert name in catalogue_names(found.dynamics)
     entry = next(e for e in CATALOGUE if e.name == name)
     assert (found.dynamics.kind, found.dynamics.readout, found.dynamics.timing) == (
         entry.kind,

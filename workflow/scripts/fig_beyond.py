@@ -4,6 +4,9 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")  # a job draws to files; the library chooses no backend
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 

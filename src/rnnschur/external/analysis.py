@@ -29,7 +29,7 @@ import pandas as pd
 from rnnschur import io, metrics
 from rnnschur.ablation import Scoring, evaluate_ablations
 from rnnschur.beyond import refit, subspace
-from rnnschur.dynamics import Dynamics, catalogue_name
+from rnnschur.dynamics import Dynamics, catalogue_names
 from rnnschur.external import (
     FIGURE_NAMES,
     OPTIONAL_NAMES,
@@ -37,8 +37,6 @@ from rnnschur.external import (
     SUMMARY_NAMES,
     TABLE_NAMES,
 )
-from rnnschur.external.arrays import check_model
-from rnnschur.external.heldout import load_heldout
 from rnnschur.external.verify import Verification
 from rnnschur.network import Network
 from rnnschur.report import views
@@ -66,22 +64,6 @@ class Score:
         return metrics.replay_accuracy(outputs, batch.targets, batch.mask)
 
 
-def load_inputs(
-    model: dict[str, np.ndarray],
-    heldout: str | os.PathLike,
-    initial_state: str | os.PathLike | None = None,
-    fitting: str | os.PathLike | None = None,
-) -> tuple[dict[str, np.ndarray], Batch, Batch | None]:
-    """(model with its h0, held-out set, fitting set or None), each read and checked against the
-    model; ``initial_state`` is an ``.npz`` holding ``h0``."""
-    if initial_state is not None:
-        h0 = io.load_npz(initial_state, ("h0",))["h0"]
-        model = check_model({**model, "h0": h0}, initial_state)
-    N_x, N_y = model["W_xh"].shape[1], model["W_hy"].shape[0]
-    fit = load_heldout(fitting, N_x, N_y) if fitting is not None else None
-    return model, load_heldout(heldout, N_x, N_y), fit
-
-
 MISUSE_FVU = 0.5
 """A full-model FVU at or above this is far from a working network."""
 MISUSE_ACCURACY_MARGIN = 0.1
@@ -100,9 +82,9 @@ def misuse_warning(
     return (
         f"WARNING: the full model scores {score} = {value:.4g} when rolled out as a "
         f"{network or dynamics.describe() + ' RNN'}: far from a working network. The rollout "
-        "probably does not match how the model computes: check --dynamics, --leak, "
-        "--nonlinearity (config keys dynamics, leak, nonlinearity), the biases (b_h, b_y; "
-        "--keys) and the initial state (--initial-state). The verdicts below describe the "
+        "probably does not match how the model computes: check the description "
+        "(dynamics=..., leak=..., nonlinearity=...), the biases (b_h, b_y; keys=...) and the "
+        "initial state (initial_state=...). The verdicts below describe the "
         "rollout, not your model."
     )
 
@@ -158,7 +140,7 @@ def refuse_earlier_results(out: str | os.PathLike, force: bool) -> list[Path]:
     if earlier and not force:
         raise FileExistsError(
             f"{out} already holds results ({', '.join(p.name for p in earlier)}); give another "
-            "folder, or --force (save(..., force=True)) to replace them"
+            "folder, or force=True to replace them"
         )
     return earlier
 
@@ -174,12 +156,14 @@ VERDICT_LEGEND = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Result:
     """The paper's analysis of one model: its description and how the rollout was verified,
     the ordered Schur form and, as DataFrames, the ablation of all 8 subsets at every α, the
     verdict per coupling block, the spectrum, the subspace control and the readout refit (None
-    where not run). Files only on :meth:`save`; :meth:`plot` draws the profile."""
+    where not run). Files only on :meth:`save`; :meth:`plot` draws the profile. In a notebook
+    it displays as HTML (the verification line, the profile, the verdicts and the ablation
+    table's head); its text form is one line (no Q, no T)."""
 
     name: str
     network: str
@@ -198,6 +182,25 @@ class Result:
     def summary(self) -> str:
         """The summary in Markdown (the verification line first)."""
         return summary_markdown(self)
+
+    def __repr__(self) -> str:
+        state = "verified" if self.verification.verified else "NOT verified"
+        return (
+            f"<rnnschur Result {self.name!r}: {self.network}, N_h = {self.shapes['N_h']}, "
+            f"{state}; {len(self.ablation)} ablation rows, verdicts "
+            f"{dict(zip(self.verdicts['subset'], self.verdicts['verdict'], strict=True))}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """The notebook's display: :func:`summary_html`'s body, with the ablation table's head."""
+        from rnnschur.report import figures
+
+        png = base64.b64encode(figures.png(self.plot())).decode("ascii")
+        head = self.ablation[np.isclose(self.ablation["alpha"], self.settings.alpha)]
+        return summary_html(self, png, page=False) + (
+            f"<h3>ablation.csv at α = {self.settings.alpha:g} (of {len(self.ablation)} rows)</h3>"
+            + head.to_html(index=False, float_format=lambda v: f"{v:.4g}", na_rep="—")
+        )
 
     def plot(self):
         """The ablation profile at the settings' α as a matplotlib figure."""
@@ -310,6 +313,7 @@ def run(
     fitting: Batch | None = None,
     module: tuple[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] | None = None,
     progress: Callable[[str], None] = print,
+    biases: dict[str, float] | None = None,
 ) -> Result:
     """The paper's pipeline on one model described by ``dynamics``, whose rollout was checked
     against its own outputs as ``verification`` records; nothing is written.
@@ -317,7 +321,9 @@ def run(
     ``module`` = (its name, ``forward(W_stack, inputs)``): a user's own torch module
     (:mod:`rnnschur.external.torch_module`) run as it computes; ``model`` then holds W_hh alone
     (or all its arrays), and the subspace control and the readout refit, which need the hidden
-    states of the rollout, are skipped. The α split is the settings' (``split``)."""
+    states of the rollout, are skipped, and ``biases`` names the module's bias parameters
+    (name → largest |entry|) for the summary. The α split is the settings' (``split``).
+    Nine arguments: the parts of one analysis, each made once by :func:`rnnschur.analyse`."""
     if settings.score not in SCORES:
         raise ValueError(f"score must be one of {SCORES}, got {settings.score!r}")
     score = Score(settings.score)
@@ -338,7 +344,11 @@ def run(
     )
     ablation = pd.DataFrame(rows)
     full_score = ablation.loc[ablation["subset"] == "none", "score"].iloc[0]
-    warning = misuse_warning(settings.score, float(full_score), dynamics, network)
+    warnings = [
+        verification.warning(),
+        misuse_warning(settings.score, float(full_score), dynamics, network),
+    ]
+    warning = "\n".join(w for w in warnings if w) or None
     if warning:
         progress(warning)
     ablation.insert(0, "model", name)
@@ -392,6 +402,12 @@ def run(
         "n_trials": int(heldout.inputs.shape[0]),
         "n_steps": int(heldout.inputs.shape[1]),
         "offsets": list(net.offsets),
+        "biases": (
+            biases
+            if biases is not None
+            else {k: float(np.max(np.abs(model[k]))) for k in ("b_h", "b_y") if k in model}
+        ),
+        "biases_of": "module" if module is not None else "arrays",
     }
     return Result(
         name,
@@ -410,6 +426,16 @@ def run(
     )
 
 
+def biases_text(shapes: dict) -> str:
+    """The biases the network adds, with the largest |entry| of each, and its initial state."""
+    found = shapes.get("biases", {})
+    listed = ", ".join(f"{k} (max |·| {v:.2g})" for k, v in found.items())
+    if shapes.get("biases_of") == "module":
+        return f"biases (the module's own): {listed}" if found else "no bias parameters"
+    h0 = "h0 given" if "h0" in shapes.get("offsets", []) else "h0 = 0"
+    return f"biases {listed}; {h0}" if found else f"no biases; {h0}"
+
+
 def _split_operator(dynamics: Dynamics, split: str) -> str:
     if dynamics.split_leak(split) == 1:
         return "W_hh"
@@ -423,19 +449,18 @@ def summary_markdown(result: Result) -> str:
     full = result.ablation[
         (result.ablation["subset"] == "none") & np.isclose(result.ablation["alpha"], settings.alpha)
     ].iloc[0]
-    named = catalogue_name(dynamics)
+    named = " = ".join(catalogue_names(dynamics))
     lines = [
         f"# {result.name}: Schur-coordinate ablations",
         "",
         f"**{result.verification.line()}.**",
         "",
     ]
-    if result.warning:
-        lines += [f"> **{result.warning}**", ""]
+    for warning in (result.warning or "").splitlines():
+        lines += [f"> **{warning}**", ""]
     lines += [
         f"- {result.network}{f' (catalogue: {named})' if named else ''}, N_h = {shapes['N_h']}, "
-        f"N_x = {shapes['N_x']}, N_y = {shapes['N_y']}; "
-        f"{', '.join(shapes['offsets']) if shapes['offsets'] else 'no biases, h0 = 0'}",
+        f"N_x = {shapes['N_x']}, N_y = {shapes['N_y']}; {biases_text(shapes)}",
         f"- description: {dynamics.describe()}",
         f"- held-out set: {shapes['n_trials']} trials of {shapes['n_steps']} steps",
         f"- full model: {settings.score} = {full['score']:.4g}; at α = {settings.alpha:g}, "
@@ -459,23 +484,33 @@ def summary_markdown(result: Result) -> str:
     return "\n".join(lines)
 
 
-def summary_html(result: Result, png_base64: str) -> str:
-    """The summary as one self-contained HTML page: the description, the verification line,
-    the profile figure and the verdicts with their legend."""
+def summary_html(result: Result, png_base64: str, page: bool = True) -> str:
+    """The summary as one self-contained HTML page (``page``; else the fragment a notebook
+    shows): the description, the verification line, the profile figure and the verdicts with
+    their legend."""
     settings = result.settings
     verdicts = result.verdicts.rename(columns={"subset": "block"}).assign(
         block=lambda f: "−" + f["block"].str.replace("T_CR", "T_C→R")
     )
     state = "ok" if result.verification.verified else "warn"
-    warning = f"<p class='warn'>{html.escape(result.warning)}</p>" if result.warning else ""
-    return (
+    warning = "".join(
+        f"<p class='warn' style='color:#a00'>{html.escape(w)}</p>"
+        for w in (result.warning or "").splitlines()
+    )
+    head = (
         "<!doctype html><meta charset='utf-8'>"
         f"<title>{html.escape(result.name)}: Schur-coordinate ablations</title>"
         "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
         "td,th{padding:0 .6em;text-align:right}.ok{color:#075}.warn{color:#a00}"
         "img{max-width:100%}</style>"
-        f"<h1>{html.escape(result.name)}: Schur-coordinate ablations</h1>"
-        f"<p class='{state}'><b>{html.escape(result.verification.line())}.</b></p>{warning}"
+        if page
+        else ""
+    )
+    colour = {"ok": "#075", "warn": "#a00"}
+    return (
+        head + f"<h1>{html.escape(result.name)}: Schur-coordinate ablations</h1>"
+        f"<p class='{state}' style='color:{colour[state]}'>"
+        f"<b>{html.escape(result.verification.line())}.</b></p>{warning}"
         f"<p>{html.escape(result.network)}: {html.escape(result.dynamics.describe())}; "
         f"N_h = {result.shapes['N_h']}; split by the moduli of "
         f"{html.escape(_split_operator(result.dynamics, settings.split))}; α = {settings.alpha:g}, "

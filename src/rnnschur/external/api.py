@@ -75,13 +75,26 @@ def analyse(
     settings : fields of :class:`rnnschur.external.analysis.Settings` (score, alpha, alpha_grid,
         epsilon, mass_floor, threshold, subspace_components, subspace_draws, seed).
 
+    Returns
+    -------
+    rnnschur.external.analysis.Result
+        The analysis, in memory: ``verification`` (what was checked against the model's own
+        outputs), ``schur`` (the ordered Schur form), the DataFrames ``ablation`` (all 8 subsets
+        at every α), ``verdicts`` (per coupling block), ``spectrum``, ``subspace_control`` and
+        ``readout_refit`` (None where not run), and ``warning``. ``result.plot()`` draws the
+        profile, ``result.summary()`` writes it in Markdown, ``result.save(folder)`` writes the
+        files of the command; in a notebook ``result`` shows itself as HTML.
+
     Raises
     ------
-    rnnschur.external.verify.RolloutMismatch : the rollout, as described, is not the model (its own
+    rnnschur.external.verify.RolloutMismatch : the computation that would score the ablations
+        (the rollout as described, or the module's own forward) is not the model (its own
         outputs given); nothing is computed beyond the check.
-    rnnschur.io.ArtifactError, ValueError : bad input, naming the file or option.
+    rnnschur.io.ArtifactError, ValueError, TypeError : bad input, naming the file or argument.
     """
     progress = progress or (lambda line: None)
+    _check_arguments(locals())
+    tolerance = verify.check_tolerance(tolerance)
     settings = _settings({**settings, "split": split or "propagator"})
     if isinstance(keys, str):
         keys = convert.parse_keys(keys)
@@ -92,49 +105,129 @@ def analyse(
             {**arrays, "h0": heldout_sets.initial_state(initial_state)}, "initial_state"
         )
     batch, outputs = heldout_sets.read(heldout, arrays, where="heldout")
-    source = "held-out outputs"
-    forward = None
-    if module is not None and recurrent is not None:
-        from rnnschur.external import torch_module
-
-        W_hh = torch_module.recurrent_matrix(module, recurrent)
-        forward = torch_module.module_forward(module, recurrent, not time_first)
-        torch_module.check_forward(forward, W_hh, batch, name or type(module).__name__)
-    if module is not None and outputs is None:
-        from rnnschur.external import torch_module
-
-        outputs = torch_module.own_outputs(module, batch.inputs, not time_first)
-        source = "the module's own forward"
-    asked = verify.Asked(dynamics, leak, nonlinearity, readout, timing, split)
-    description, verification = verify.resolve_description(
-        arrays, stored, batch, outputs, source, tolerance, forward is not None, asked
-    )
-    progress(verification.line())
     fit = heldout_sets.read(fitting, arrays, where="fitting")[0] if fitting is not None else None
-    if forward is not None:
-        label = f"torch module {type(module).__name__}"
+    asked = verify.Asked(dynamics, leak, nonlinearity, readout, timing, split)
+    if module is None or recurrent is None:
+        source = "held-out outputs"
+        if module is not None and outputs is None:
+            from rnnschur.external import torch_module
+
+            outputs = torch_module.own_outputs(module, batch.inputs, time_first)
+            source = "the module's own forward"
+        description, verification = verify.resolve_description(
+            arrays, stored, batch, outputs, source, tolerance, False, asked
+        )
+        progress(verification.line())
         return external.run(
-            {"W_hh": W_hh},
+            arrays,
             batch,
             settings,
             description,
             verification,
-            name or type(module).__name__,
+            name or default_name,
+            fit,
             None,
-            (label, forward),
             progress,
         )
-    return external.run(
+    return _run_module(
+        module,
+        recurrent,
         arrays,
+        batch,
+        outputs,
+        settings,
+        asked,
+        time_first,
+        tolerance,
+        name or default_name,
+        progress,
+    )
+
+
+def _run_module(
+    module,
+    recurrent,
+    arrays,
+    batch,
+    outputs,
+    settings,
+    asked,
+    time_first,
+    tolerance,
+    name,
+    progress,
+):
+    """:func:`analyse` of a torch module run as it computes: its own forward, with W unchanged,
+    must reproduce the held-out outputs (where the file has them) before it scores any
+    ablation; the description, where given or found, only orders the split and is checked on
+    the module's outputs. Eleven arguments: the parts of one call, passed on once."""
+    from rnnschur.external import torch_module
+
+    W_hh = torch_module.recurrent_matrix(module, recurrent)
+    forward = torch_module.module_forward(module, recurrent, time_first)
+    torch_module.check_forward(forward, W_hh, batch, name)
+    error, largest = torch_module.verify_module(module, batch, outputs, time_first, tolerance)
+    source = "held-out outputs"
+    if outputs is None:
+        outputs = torch_module.own_outputs(module, batch.inputs, time_first)
+        source = "the module's own forward"
+    description, checked = verify.resolve_description(
+        arrays, None, batch, outputs, source, tolerance, True, asked
+    )
+    verification = verify.Verification(
+        description,
+        error,
+        largest,
+        tolerance,
+        len(batch.inputs) if error is not None else 0,
+        "held-out outputs" if error is not None else "none",
+        "module",
+        asked.split or "propagator",
+        None if checked.found_by == "module" else checked.error,
+    )
+    progress(verification.line())
+    return external.run(
+        {"W_hh": W_hh},
         batch,
         settings,
         description,
         verification,
-        name or default_name,
-        fit,
+        name,
         None,
+        (f"torch module {type(module).__name__}", forward),
         progress,
+        biases=torch_module.biases(module, recurrent),
     )
+
+
+ARGUMENT_TYPES = {
+    "dynamics": (str, Dynamics, type(None)),
+    "leak": (int, float, type(None)),
+    "nonlinearity": (str, type(None)),
+    "readout": (str, type(None)),
+    "timing": (str, type(None)),
+    "split": (str, type(None)),
+    "recurrent": (str, type(None)),
+    "keys": (str, dict, type(None)),
+    "time_first": (bool,),
+    "name": (str, type(None)),
+    "progress": (Callable, type(None)),
+}
+"""The types :func:`analyse` accepts for its description and route arguments."""
+
+
+def _check_arguments(arguments: dict) -> None:
+    """TypeError naming the first argument of :func:`analyse` whose type is wrong."""
+    for argument, types in ARGUMENT_TYPES.items():
+        value = arguments[argument]
+        wrong = isinstance(value, bool) and bool not in types
+        if wrong or not isinstance(value, types):
+            expected = " or ".join("None" if t is type(None) else t.__name__ for t in types)
+            raise TypeError(
+                f"analyse(): {argument}={value!r} is a {type(value).__name__}; expected {expected}"
+            )
+    if isinstance(arguments["leak"], float) and arguments["leak"] != arguments["leak"]:
+        raise ValueError("analyse(): leak=nan; the leak a = dt/τ lies in (0, 1]")
 
 
 def _settings(options: dict) -> external.Settings:

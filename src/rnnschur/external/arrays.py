@@ -13,6 +13,35 @@ from rnnschur import io
 from rnnschur.io import require as _require
 from rnnschur.network import OFFSET_KEYS, WEIGHT_KEYS
 
+NUMERIC_KINDS = "fiu"
+"""NumPy dtype kinds the analysis reads: float, signed and unsigned integer. Complex (its
+imaginary part would be dropped), bool, string and object arrays are refused."""
+
+
+def real_array(value, where) -> np.ndarray:
+    """``value`` (an array, a nested list of numbers or a torch tensor) as a float64 array;
+    :class:`rnnschur.io.ArtifactError` naming ``where`` when it is complex, bool, text or
+    anything else that is not real numbers."""
+    if hasattr(value, "detach"):  # a torch tensor, without importing torch
+        dtype = str(value.dtype).removeprefix("torch.")
+        _require(
+            where,
+            not value.is_complex() and dtype != "bool",
+            f"is a {dtype} tensor; the analysis needs real numbers",
+        )
+        return value.detach().cpu().double().numpy()
+    try:
+        array = np.asarray(value)
+    except ValueError as error:  # ragged nested lists
+        raise io.ArtifactError(f"{where}: not an array of numbers ({error})") from None
+    _require(
+        where,
+        array.dtype.kind in NUMERIC_KINDS,
+        f"is a {array.dtype} array ({type(value).__name__}); the analysis needs real numbers "
+        "(float or integer)",
+    )
+    return array.astype(np.float64)
+
 
 def check_model(model: dict[str, np.ndarray], path) -> dict[str, np.ndarray]:
     """``model`` (float64 copies) if its shapes fit each other and its entries are finite: the
@@ -20,7 +49,7 @@ def check_model(model: dict[str, np.ndarray], path) -> dict[str, np.ndarray]:
     offsets."""
     for key in WEIGHT_KEYS:
         _require(path, key in model, f"missing {key} (has {sorted(model)})")
-    out = {k: np.asarray(v, dtype=np.float64) for k, v in model.items() if v is not None}
+    out = {k: real_array(v, f"{path}: {k}") for k, v in model.items() if v is not None}
     W_xh, W_hh, W_hy = (out[k] for k in WEIGHT_KEYS)
     _require(path, W_hh.ndim == 2, f"W_hh {W_hh.shape} is not a matrix")
     io.check_weights(path, W_xh, W_hh, W_hy)
@@ -54,5 +83,9 @@ def load_npz_model(
     if keys is None:
         return check_model(arrays, path)
     missing = [k for ks in keys.values() for k in ks if k not in arrays]
-    _require(path, not missing, f"--keys names {missing}, not in the file (has {list(names)})")
+    _require(
+        path,
+        not missing,
+        f"the key map (keys=...) names {missing}, not in the file (has {list(names)})",
+    )
     return check_model({name: sum(arrays[k] for k in ks) for name, ks in keys.items()}, path)

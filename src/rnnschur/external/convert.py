@@ -16,7 +16,13 @@ import os
 
 import numpy as np
 
-from rnnschur.external.arrays import OFFSET_KEYS, WEIGHT_KEYS, check_model, load_npz_model
+from rnnschur.external.arrays import (
+    OFFSET_KEYS,
+    WEIGHT_KEYS,
+    check_model,
+    load_npz_model,
+    real_array,
+)
 from rnnschur.io import ArtifactError
 from rnnschur.io import require as _require
 
@@ -36,7 +42,7 @@ def parse_keys(text: str) -> dict[str, list[str]]:
         name, _, keys = item.partition("=")
         if name not in WEIGHT_KEYS + OFFSET_KEYS or not keys:
             raise ArtifactError(
-                f"--keys item {item!r}: expected NAME=KEY[+KEY...] with NAME one of "
+                f"item {item!r} of keys=...: expected NAME=KEY[+KEY...] with NAME one of "
                 f"{WEIGHT_KEYS + OFFSET_KEYS}"
             )
         mapping[name] = keys.split("+")
@@ -59,7 +65,7 @@ def from_arrays(
     """The model's arrays of a state_dict held in memory (tensors or arrays; ``where`` names
     it in errors), mapped as :func:`from_state_dict` maps a file's."""
     state = {
-        k: np.asarray(v.detach().cpu().double().numpy() if hasattr(v, "detach") else v)
+        k: real_array(v, f"{where}: {k}")
         for k, v in state.items()
         if hasattr(v, "detach") or isinstance(v, np.ndarray)
     }
@@ -68,7 +74,9 @@ def from_arrays(
     for name, names in mapping.items():
         missing = [k for k in names if k not in state]
         _require(
-            where, not missing, f"--keys names {missing}, not in the file (keys: {sorted(state)})"
+            where,
+            not missing,
+            f"the key map (keys=...) names {missing}, not in the file (keys: {sorted(state)})",
         )
         model[name] = sum(state[k] for k in names)
     return check_model(model, where)
@@ -109,8 +117,8 @@ def detect_layout(path, state: dict[str, np.ndarray]) -> dict[str, list[str]]:
     suggestion = ",".join(f"{n}=<key>" for n in WEIGHT_KEYS) + ",b_h=<key>[+<key>],b_y=<key>"
     raise ArtifactError(
         f"{path}: layout not detected (neither nn.RNN's '*weight_hh_l0' nor a tutorial CTRNN's "
-        f"'*h2h.weight'); keys found: {sorted(state)}. Map them with --keys, e.g. "
-        f"--keys {suggestion}"
+        f"'*h2h.weight'); keys found: {sorted(state)}. Map them with keys=..., e.g. "
+        f'keys="{suggestion}"'
     )
 
 

@@ -9,6 +9,7 @@ import os
 import numpy as np
 
 from rnnschur import io
+from rnnschur.external.arrays import real_array
 from rnnschur.io import require as _require
 from rnnschur.tasks import Batch
 
@@ -30,8 +31,8 @@ def heldout_batch(data: dict, N_x: int, N_y: int, where: object = "heldout") -> 
     _require(
         where, {"inputs", "targets"} <= set(data), f"needs inputs and targets, has {list(data)}"
     )
-    inputs = np.asarray(data["inputs"], dtype=np.float64)
-    targets = np.asarray(data["targets"], dtype=np.float64)
+    inputs = real_array(data["inputs"], f"{where}: inputs")
+    targets = real_array(data["targets"], f"{where}: targets")
     _require(
         where, inputs.ndim == 3 and targets.ndim == 3, "inputs and targets must be (n, T, lines)"
     )
@@ -50,7 +51,10 @@ def heldout_batch(data: dict, N_x: int, N_y: int, where: object = "heldout") -> 
         inputs.shape[:2] == targets.shape[:2],
         f"inputs {inputs.shape} and targets {targets.shape} differ in trials or steps",
     )
-    mask = np.asarray(data["mask"]) if data.get("mask") is not None else np.ones(inputs.shape[:2])
+    mask = data.get("mask")
+    mask = np.ones(inputs.shape[:2]) if mask is None else np.asarray(mask)
+    if mask.dtype != bool:  # a boolean mask is a mask; other arrays must be numbers
+        mask = real_array(mask, f"{where}: mask")
     _require(
         where,
         mask.shape in (inputs.shape[:2], targets.shape),
@@ -72,7 +76,7 @@ def load_outputs(path: str | os.PathLike, batch: Batch) -> np.ndarray | None:
 
 def checked_outputs(outputs, batch: Batch, where: object = "outputs") -> np.ndarray:
     """``outputs`` as float64 if they have the targets' shape and finite entries."""
-    outputs = np.asarray(outputs, dtype=np.float64)
+    outputs = real_array(outputs, f"{where}: outputs")
     _require(
         where,
         outputs.shape == batch.targets.shape,
@@ -115,4 +119,4 @@ def initial_state(value) -> np.ndarray:
     """h0 (N_h,) given as an array or as an ``.npz`` holding it."""
     if isinstance(value, str | os.PathLike):
         return io.load_npz(value, ("h0",))["h0"]
-    return np.asarray(value, dtype=np.float64)
+    return real_array(value, "initial_state")

@@ -1,32 +1,73 @@
-"""Everything that needs torch outside training: reading a state_dict file, and the method on
-any torch module exactly as it computes (the ablation swaps its recurrent matrix for W̃(S) and
-runs the module's own forward on the held-out inputs). Imported only on those routes.
+"""Everything that needs torch outside training: reading a checkpoint, and the method on any
+torch module exactly as it computes (the ablation swaps its recurrent matrix for W̃(S) and runs
+the module's own forward on the held-out inputs). Imported only on those routes.
 
 For architectures outside the families of :mod:`rnnschur.dynamics` (a custom cell, a nonlinear
 readout, ...), in the manner of the fixed-point finder of Golub & Sussillo, which accepts a
-user's own RNN cell. The module comes as ``FILE.py:CLASS`` (instantiated with keyword arguments,
-then given a state_dict) or as a TorchScript file; ``recurrent`` names the parameter that holds
-W_hh (N_h, N_h). Its forward takes the inputs batch-first (n, T, N_x) or time-first (T, n, N_x)
-and returns the outputs in the same layout, or a tuple whose first item they are.
+user's own RNN cell. The module comes as ``FILE.py:CLASS`` or ``package.module:CLASS``
+(imported, which runs that code, then built with keyword arguments and given the state_dict)
+or as a TorchScript file; ``recurrent`` names the parameter that holds W_hh (N_h, N_h). Its
+forward takes the inputs batch-first (n, T, N_x) or time-first (T, n, N_x) and returns the
+outputs in the same layout, or a tuple whose first item they are.
+
+Checkpoints as other packages save them are read: a bare state_dict, or one nested under
+:data:`NESTS` (nn4n's ``{"model_state_dict": ..., "kwargs": ...}``, Lightning's
+``state_dict``, ``model``, ``net``), with the constructor's keyword arguments taken from the
+checkpoint where it stores them (:data:`KWARGS_KEYS`).
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import json
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from rnnschur.external import verify
+from rnnschur.external.arrays import real_array
 from rnnschur.io import ArtifactError
 from rnnschur.io import require as _require
 
+NESTS = ("model_state_dict", "state_dict", "model", "net")
+"""Keys under which checkpoints nest their state_dict, looked for in this order."""
+KWARGS_KEYS = ("kwargs", "init_kwargs", "hyper_parameters")
+"""Keys under which checkpoints store the constructor's keyword arguments."""
 
-def read_state_dict(path: str | os.PathLike) -> dict[str, np.ndarray]:
-    """The tensors of a torch ``state_dict`` file as float64 arrays (``weights_only=True``: no
-    code runs)."""
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A checkpoint file read: its ``state`` (parameter name → tensor), the ``nesting`` under
+    which it was found (``"model_state_dict"``, ``"model/state_dict"``; ``""`` for a bare
+    state_dict) and the constructor's ``kwargs`` the file stores (None if it stores none)."""
+
+    state: dict
+    nesting: str = ""
+    kwargs: dict | None = None
+    kwargs_from: str = ""
+
+    def note(self, path) -> str | None:
+        """One line naming what was read from a nested checkpoint (None for a bare one)."""
+        if not self.nesting:
+            return None
+        kwargs = f", its init kwargs from {self.kwargs_from!r}" if self.kwargs is not None else ""
+        return f"{path}: a checkpoint; its state_dict read from {self.nesting!r}{kwargs}"
+
+
+def _is_state(value) -> bool:
+    """True for a state_dict: a non-empty dict of tensors."""
+    return (
+        isinstance(value, dict) and bool(value) and all(hasattr(v, "numpy") for v in value.values())
+    )
+
+
+def read_checkpoint(path: str | os.PathLike) -> Checkpoint:
+    """The state_dict of a torch checkpoint file (``weights_only=True``: no code runs), bare or
+    nested under :data:`NESTS` (up to two levels), with any constructor kwargs it stores."""
     try:
         import torch  # here, so that reading an .npz model never loads torch
     except ImportError:
@@ -38,21 +79,49 @@ def read_state_dict(path: str | os.PathLike) -> dict[str, np.ndarray]:
     if not Path(path).is_file():
         raise ArtifactError(f"{path}: file not found")
     try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
+        content = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:  # torch raises several types for a bad file
         raise ArtifactError(f"{path}: not a readable torch state_dict ({error})") from error
-    _require(path, isinstance(state, dict), f"holds a {type(state).__name__}, not a state_dict")
-    return {k: v.detach().double().numpy() for k, v in state.items() if hasattr(v, "numpy")}
+    _require(path, isinstance(content, dict), f"holds a {type(content).__name__}, not a state_dict")
+    nesting, level, kwargs, kwargs_from = [], content, None, ""
+    for _ in range(3):
+        if _is_state(level):
+            return Checkpoint(level, "/".join(nesting), kwargs, kwargs_from)
+        stored = next((k for k in KWARGS_KEYS if isinstance(level.get(k), dict)), None)
+        if stored is not None:
+            kwargs, kwargs_from = dict(level[stored]), "/".join([*nesting, stored])
+        nest = next((k for k in NESTS if isinstance(level.get(k), dict)), None)
+        if nest is None:
+            break
+        nesting.append(nest)
+        level = level[nest]
+    tensors = {k: v for k, v in content.items() if hasattr(v, "numpy")}
+    _require(
+        path,
+        bool(tensors),
+        f"no state_dict found: neither tensors at the top nor under {list(NESTS)} "
+        f"(keys found: {sorted(map(str, content))})",
+    )
+    return Checkpoint(tensors)
+
+
+def read_state_dict(path: str | os.PathLike) -> dict[str, np.ndarray]:
+    """The tensors of a torch checkpoint file's state_dict (:func:`read_checkpoint`) as arrays
+    (float64; complex and non-numeric tensors refused, naming them)."""
+    return {k: real_array(v, f"{path}: {k}") for k, v in read_checkpoint(path).state.items()}
 
 
 def load_module(
     weights: str | os.PathLike,
     module: str | None = None,
     init_kwargs: str | None = None,
+    progress: Callable[[str], None] = lambda line: None,
 ):
-    """The user's torch module in evaluation mode: ``module`` = ``FILE.py:CLASS`` built with
-    ``init_kwargs`` (a JSON object) and loaded with the state_dict ``weights``; or, without
-    ``module``, the TorchScript file ``weights``."""
+    """The user's torch module in evaluation mode: ``module`` = ``FILE.py:CLASS`` or
+    ``package.module:CLASS`` (imported: its code runs), built with ``init_kwargs`` (a JSON
+    object; default the kwargs the checkpoint stores, else none) and loaded with the
+    checkpoint ``weights``; or, without ``module``, the TorchScript file ``weights``.
+    ``progress`` hears what was read from a nested checkpoint."""
     import torch
 
     weights = Path(weights)
@@ -65,71 +134,108 @@ def load_module(
                 f"{weights}: not a TorchScript file ({error}); give --torch-module FILE.py:CLASS "
                 "for a state_dict"
             ) from None
-        return net.eval()
-    file, _, name = module.partition(":")
-    _require(file, file.endswith(".py") and bool(name), "expected --torch-module FILE.py:CLASS")
-    _require(file, Path(file).is_file(), "file not found")
-    spec = importlib.util.spec_from_file_location(Path(file).stem, file)
-    code = importlib.util.module_from_spec(spec)
+        net.eval()  # some modules' eval() returns None
+        return net
+    cls = _module_class(module)
+    checkpoint = read_checkpoint(weights)
+    if (note := checkpoint.note(weights)) is not None:
+        progress(note)
+    if init_kwargs:
+        try:
+            kwargs = json.loads(init_kwargs)
+        except json.JSONDecodeError as error:
+            raise ArtifactError(f"--init-kwargs: not a JSON object ({error})") from None
+        _require("--init-kwargs", isinstance(kwargs, dict), "must be a JSON object")
+    else:
+        kwargs = checkpoint.kwargs or {}
     try:
-        spec.loader.exec_module(code)
-    except Exception as error:  # the user's file may raise anything
-        raise ArtifactError(
-            f"{file} (--torch-module): fails to import ({type(error).__name__}: {error})"
-        ) from None
-    _require(file, hasattr(code, name), f"defines no {name!r}")
-    try:
-        kwargs = json.loads(init_kwargs) if init_kwargs else {}
-    except json.JSONDecodeError as error:
-        raise ArtifactError(f"--init-kwargs: not a JSON object ({error})") from None
-    _require("--init-kwargs", isinstance(kwargs, dict), "must be a JSON object")
-    try:
-        net = getattr(code, name)(**kwargs)
+        net = cls(**kwargs)
     except Exception as error:  # a missing or wrong constructor argument, or the user's code
         raise ArtifactError(
             f"{module} (--torch-module) cannot be built with --init-kwargs "
-            f"{json.dumps(kwargs)}: {type(error).__name__}: {error}"
+            f"{json.dumps(kwargs, default=str)}: {type(error).__name__}: {error}"
         ) from None
     try:
-        state = torch.load(weights, map_location="cpu", weights_only=True)
-        net.load_state_dict(state)
-    except Exception as error:  # a bad file, or a state_dict of another module
+        net.load_state_dict(checkpoint.state)
+    except Exception as error:  # a state_dict of another module
         raise ArtifactError(f"{weights}: cannot be loaded into {module} ({error})") from None
-    return net.eval()
+    net.eval()
+    return net
+
+
+def _module_class(module: str):
+    """The class ``CLASS`` of ``FILE.py:CLASS`` (the file imported: its code runs) or of
+    ``package.module:CLASS`` (imported from the environment)."""
+    source, _, name = module.partition(":")
+    _require(
+        source,
+        bool(source) and bool(name),
+        "expected --torch-module FILE.py:CLASS or package.module:CLASS",
+    )
+    if source.endswith(".py"):
+        _require(source, Path(source).is_file(), "file not found")
+        spec = importlib.util.spec_from_file_location(Path(source).stem, source)
+        code = importlib.util.module_from_spec(spec)
+        loader = spec.loader.exec_module
+    else:
+        code, loader = None, None
+    try:
+        if loader is not None:
+            loader(code)
+        else:
+            code = importlib.import_module(source)
+    except Exception as error:  # the user's file may raise anything
+        raise ArtifactError(
+            f"{source} (--torch-module): fails to import ({type(error).__name__}: {error})"
+        ) from None
+    _require(source, hasattr(code, name), f"defines no {name!r}")
+    return getattr(code, name)
 
 
 def recurrent_matrix(net, recurrent: str) -> np.ndarray:
     """The parameter ``recurrent`` of ``net`` as a float64 (N_h, N_h) array."""
     parameters = dict(net.named_parameters())
     _require(
-        "--recurrent",
+        "recurrent",
         recurrent in parameters,
         f"the module has no parameter {recurrent!r}; it has {sorted(parameters)}",
     )
-    W = parameters[recurrent].detach().double().numpy()
+    W = real_array(parameters[recurrent], f"recurrent={recurrent!r}")
     _require(
-        "--recurrent",
+        "recurrent",
         W.ndim == 2 and W.shape[0] == W.shape[1],
         f"{recurrent} has shape {tuple(W.shape)}, not a square recurrent matrix",
     )
     return W
 
 
-def own_outputs(net, inputs: np.ndarray, batch_first: bool = True) -> np.ndarray:
+def biases(net, recurrent: str) -> dict[str, float]:
+    """The module's bias parameters (named ``*bias*``) and the largest |entry| of each: what
+    its forward adds, reported in the summary."""
+    return {
+        name: float(p.detach().abs().max())
+        for name, p in net.named_parameters()
+        if "bias" in name.rsplit(".", 1)[-1] and name != recurrent and p.numel()
+    }
+
+
+def own_outputs(net, inputs: np.ndarray, time_first: bool = False) -> np.ndarray:
     """The outputs (n, T, N_y) of ``net``'s own forward on ``inputs`` (n, T, N_x): evaluation
-    mode, no gradients, inputs in the dtype of its parameters."""
+    mode, no gradients, inputs in the dtype of its parameters, given (T, n, N_x) to a
+    ``time_first`` module."""
     import torch
 
     dtype = next(iter(net.parameters())).dtype
-    x = torch.tensor(inputs if batch_first else np.swapaxes(inputs, 0, 1)).to(dtype)
+    x = torch.tensor(np.swapaxes(inputs, 0, 1) if time_first else inputs).to(dtype)
+    net.eval()  # nn4n's eval() returns None: never chain it
     with torch.no_grad():
-        y = net.eval()(x)
+        y = net(x)
     y = (y[0] if isinstance(y, tuple | list) else y).double().numpy()
-    return y if batch_first else np.swapaxes(y, 0, 1)
+    return np.swapaxes(y, 0, 1) if time_first else y
 
 
 def module_forward(
-    net, recurrent: str, batch_first: bool = True
+    net, recurrent: str, time_first: bool = False
 ) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     """``forward(W_stack, inputs)``: outputs (K, n, T, N_y) of ``net`` with its parameter
     ``recurrent`` set to each W of the stack (K, N_h, N_h) in turn, on inputs (n, T, N_x); the
@@ -145,7 +251,7 @@ def module_forward(
             with torch.no_grad():
                 for W in W_stack.reshape(-1, *W_stack.shape[-2:]):
                     parameter.copy_(torch.from_numpy(W))
-                    outputs.append(own_outputs(net, inputs, batch_first))
+                    outputs.append(own_outputs(net, inputs, time_first))
         finally:
             with torch.no_grad():
                 parameter.copy_(original)
@@ -163,11 +269,49 @@ def check_forward(forward, W: np.ndarray, heldout, path) -> None:
     except Exception as error:  # the user's code may raise anything
         raise ArtifactError(
             f"{path}: the module's forward failed on held-out inputs of shape {inputs.shape} "
-            f"({type(error).__name__}: {error}); batch-first by default, --time-first otherwise"
+            f"({type(error).__name__}: {error}); batch-first by default, time_first=True "
+            "otherwise"
         ) from None
     _require(
         path,
         outputs.shape == targets.shape,
         f"the module's outputs have shape {outputs.shape}, the targets {targets.shape} "
-        "(--time-first for a (T, n, N) forward)",
+        "(time_first=True for a (T, n, N) forward)",
+    )
+
+
+def verify_module(
+    net,
+    batch,
+    outputs: np.ndarray | None,
+    time_first: bool,
+    tolerance: float,
+) -> tuple[float | None, float | None]:
+    """The module's own forward, as built and with W unchanged, against the model's own
+    ``outputs`` (the held-out file's): (relative RMS error, max error), or (None, None) when
+    there are none. :class:`rnnschur.external.verify.RolloutMismatch` when it misses them: the
+    computation that would score the ablations is not the trained network. The message names
+    the layout flag where the other layout does reproduce them."""
+    if outputs is None:
+        return None, None
+    ours = own_outputs(net, batch.inputs, time_first)
+    error = verify.relative_rms(ours, outputs)
+    if error <= tolerance:
+        return error, float(np.max(np.abs(ours - outputs)))
+    try:
+        other = verify.relative_rms(own_outputs(net, batch.inputs, not time_first), outputs)
+    except Exception:  # the other layout may not even run
+        other = float("inf")
+    hint = (
+        f"With the other input layout (time_first={not time_first}) it does: relative RMS "
+        f"error {other:.2g}."
+        if other <= tolerance
+        else "Check how the module was built: constructor arguments a state_dict does not "
+        "store (init_kwargs=..., e.g. dt and tau), its input layout (time_first=True or not), its "
+        "biases, and which variable its readout reads."
+    )
+    raise verify.RolloutMismatch(
+        f"the module's own forward, as built, does not reproduce the model's own outputs "
+        f"(held-out outputs, {len(outputs)} trials): relative RMS error {error:.3g}, tolerance "
+        f"{tolerance:g}. It is what would score every ablation, so none was run. {hint}"
     )

@@ -34,6 +34,24 @@ LEAK_GRID = np.geomspace(1e-3, 1.0, 25)
 """Where the leak search starts: a ∈ [0.001, 1], log-spaced; refined by Brent's method."""
 
 
+MAX_TOLERANCE = 0.1
+"""The largest tolerance that still means "the same computation": a relative RMS error of 0.1
+is a different network (a wrong leak gives 0.4, a transposed input layout 1 and more)."""
+
+
+def check_tolerance(tolerance) -> float:
+    """``tolerance`` as a float if it is a number in (0, :data:`MAX_TOLERANCE`); ValueError
+    naming ``tolerance`` otherwise (inf, NaN, 0.1 and above: nothing would be verified)."""
+    if isinstance(tolerance, bool) or not isinstance(tolerance, int | float | np.floating):
+        raise TypeError(f"tolerance must be a number, got {type(tolerance).__name__}")
+    if not 0 < float(tolerance) < MAX_TOLERANCE:
+        raise ValueError(
+            f"tolerance={tolerance}: must lie in (0, {MAX_TOLERANCE:g}), a relative RMS error; "
+            "a larger one would call a different network verified"
+        )
+    return float(tolerance)
+
+
 class RolloutMismatch(ArtifactError):
     """The rollout, as described, does not reproduce the model's own outputs."""
 
@@ -58,7 +76,9 @@ class Verification:
     """How the rollout compares with the model's own outputs: the description used, the
     relative RMS error and the largest absolute error (None: no outputs to compare with), the
     tolerance, the trials compared, where the outputs came from, how the description was found
-    and the α split the analysis uses (named in the line of a module run as it computes)."""
+    and the α split the analysis uses. For a module run as it computes (``found_by`` "module")
+    the errors are its own forward's, the computation that scores the ablations, and
+    ``description_error`` that of the description that orders its split (None: not checked)."""
 
     dynamics: Dynamics
     error: float | None
@@ -68,24 +88,16 @@ class Verification:
     source: str
     found_by: str = "given"
     split: str = "propagator"
+    description_error: float | None = None
 
     @property
     def verified(self) -> bool:
         return self.error is not None and self.error <= self.tolerance
 
     def line(self) -> str:
-        """One sentence for the first lines of a summary."""
+        """One sentence for the first lines of a summary: what was verified against what."""
         if self.found_by == "module":
-            split = (
-                "W_hh's own moduli (no description needed)"
-                if self.dynamics.split_leak(self.split) == 1
-                else f"the propagator of {self.dynamics.describe()}, a description not verified "
-                "(the module's parameters were not mapped onto W_xh, W_hh, W_hy: --keys)"
-            )
-            return (
-                "rollout not needed: every ablation runs the module's own forward (the model "
-                f"itself); the split by {split}"
-            )
+            return self._module_line()
         if self.error is None:
             return (
                 "rollout not verified: no outputs of the model were given (held-out key "
@@ -93,11 +105,64 @@ class Verification:
                 f"as {self.dynamics.describe()} is the model"
             )
         state = "verified" if self.verified else "NOT reproduced"
-        how = " (description found by --dynamics auto)" if self.found_by == "auto" else ""
+        how = (
+            ' (description found by the search, dynamics="auto")' if self.found_by == "auto" else ""
+        )
         return (
             f"rollout {state} against the model's own outputs ({self.source}, "
             f"{self.n_trials} trials): relative RMS error {self.error:.2g}, max error "
             f"{self.max_error:.2g} (tolerance {self.tolerance:g}){how}"
+        )
+
+    def _module_line(self) -> str:
+        """The line of a module run as it computes: its own forward is what scores, so it is
+        what was verified (or not); the description only orders the split."""
+        if self.dynamics.split_leak(self.split) == 1:
+            split = "W_hh's own moduli (no description needed)"
+        elif self.description_error is not None:
+            split = (
+                f"the propagator of {self.dynamics.describe()} (the mapped arrays rolled out "
+                "so reproduce the module's outputs: relative RMS error "
+                f"{self.description_error:.2g})"
+            )
+        else:
+            split = (
+                f"the propagator of {self.dynamics.describe()}, a description not verified "
+                "(the module's parameters were not mapped onto W_xh, W_hh, W_hy: keys=...)"
+            )
+        if self.error is None:
+            head = (
+                "module's forward not verified: the held-out set has no outputs of the model, "
+                "so nothing shows that the module as built (its constructor arguments, its "
+                "input layout) is the trained network"
+            )
+        else:
+            state = "verified" if self.verified else "NOT reproduced"
+            head = (
+                f"module's forward {state} against the model's own outputs ({self.source}, "
+                f"{self.n_trials} trials): relative RMS error {self.error:.2g}, max error "
+                f"{self.max_error:.2g} (tolerance {self.tolerance:g})"
+            )
+        return f"{head}; every ablation runs it with W_hh swapped for W̃(S); the split by {split}"
+
+    def warning(self) -> str | None:
+        """A WARNING when nothing was verified (no outputs of the model to compare with)."""
+        if self.error is not None:
+            return None
+        if self.found_by == "module":
+            return (
+                "WARNING: not verified. The held-out set has no outputs of the model, so the "
+                "module's forward, which scores every ablation, was checked against nothing: a "
+                "module built with other constructor arguments than the trained one (dt, tau), "
+                "or given its inputs in the other layout (time_first), runs without complaint. "
+                "Add the model's own outputs (held-out key `outputs`) to check it."
+            )
+        return (
+            f"WARNING: not verified. The held-out set has no outputs of the model, so nothing "
+            f"shows that the rollout as {self.dynamics.describe()} computes what the model "
+            "computes: a wrong leak, nonlinearity, readout or timing gives other verdicts "
+            "without any error. Add the model's own outputs (held-out key `outputs`), with "
+            'dynamics="auto" to find its description.'
         )
 
     def as_dict(self) -> dict:
@@ -111,6 +176,7 @@ class Verification:
             "n_trials": self.n_trials,
             "outputs_from": self.source,
             "found_by": self.found_by,
+            "description_error": self.description_error,
         }
 
 
@@ -218,11 +284,11 @@ def auto(
     verification = check(model, inputs, outputs, candidates[0].dynamics, tolerance, source)
     if not verification.verified:
         raise RolloutMismatch(
-            "--dynamics auto: no network description reproduces the model's own outputs "
+            'dynamics="auto": no network description reproduces the model\'s own outputs '
             f"(tolerance {tolerance:g}, relative RMS); closest: "
             + "; ".join(c.text() for c in candidates[:3])
             + ". The model computes something else (a nonlinear readout, noise, another "
-            "cell): run it as it computes with --torch-module FILE.py:CLASS --recurrent NAME"
+            "cell): run it as it computes, the torch module itself with recurrent=NAME"
         )
     return Verification(**{**verification.__dict__, "found_by": "auto"})
 
@@ -252,7 +318,7 @@ def require_reproduced(
         f"the model rolled out as {dynamics.describe()} does not reproduce its own outputs "
         f"({source}): relative RMS error {verification.error:.3g}, max error "
         f"{verification.max_error:.3g}, tolerance {tolerance:g}. No ablation was run. {hint} "
-        "(or --dynamics auto)"
+        '(or dynamics="auto")'
     )
 
 
@@ -308,13 +374,13 @@ def resolve_description(
     if asked.dynamics == "auto":
         if outputs is None:
             raise ValueError(
-                "--dynamics auto (dynamics='auto') needs the model's own outputs: the held-out "
+                'dynamics="auto" needs the model\'s own outputs: the held-out '
                 "key 'outputs' (n, T, N_y), or a torch module whose forward computes them"
             )
         if arrays is None:
             raise ValueError(
-                "--dynamics auto needs the model's arrays: map the module's parameters with "
-                "--keys W_xh=KEY,W_hh=KEY,W_hy=KEY (keys=...)"
+                "dynamics=\"auto\" needs the model's arrays: map the module's parameters with "
+                'keys="W_xh=KEY,W_hh=KEY,W_hy=KEY"'
             )
         found = auto(arrays, batch.inputs, outputs, tolerance, source)
         return found.dynamics, found
@@ -324,8 +390,8 @@ def resolve_description(
     if runs_module and split is None and not described:
         raise ValueError(
             "a torch module run as it computes needs its split named: its description "
-            "(--dynamics KIND --leak A, or --dynamics auto) for the propagator's moduli, "
-            "or --split weights for W_hh's own moduli"
+            '(dynamics=KIND leak=A, or dynamics="auto") for the propagator\'s moduli, '
+            'or split="weights" for W_hh\'s own moduli'
         )
     if isinstance(asked.dynamics, Dynamics):
         description = asked.dynamics

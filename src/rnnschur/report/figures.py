@@ -1,6 +1,10 @@
 """Figures from the aggregated tables; each function returns a matplotlib Figure.
 
 Plotting never computes results: it reads the tidy tables written by the aggregation rules.
+The figures are drawn on :class:`matplotlib.figure.Figure` objects with an Agg canvas of
+their own, never through pyplot's global state, and importing this module chooses no
+backend: in a notebook the user's own pyplot figures still show inline, and a returned
+figure displays itself. The workflow's scripts choose Agg themselves.
 """
 
 from __future__ import annotations
@@ -8,25 +12,42 @@ from __future__ import annotations
 import json
 
 import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Circle, Rectangle
+from matplotlib.ticker import NullFormatter
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.patches import Circle, Rectangle  # noqa: E402
-from matplotlib.ticker import NullFormatter  # noqa: E402
-
-from rnnschur import tasks  # noqa: E402
-from rnnschur.beyond.summaries import largest_size  # noqa: E402
-from rnnschur.io import atomic_path  # noqa: E402
+from rnnschur import tasks
+from rnnschur.beyond.summaries import largest_size
+from rnnschur.io import atomic_path
 from rnnschur.paper import reported as paper
-from rnnschur.paper.reported import FIG1_ORDER  # noqa: E402
-from rnnschur.paper.tables import label  # noqa: E402
-from rnnschur.schur import COUPLING_BLOCKS as SINGLE_BLOCKS  # noqa: E402
-from rnnschur.training.constructions import CONSTRUCTIONS  # noqa: E402
-from rnnschur.verdicts import Verdict  # noqa: E402
+from rnnschur.paper.reported import FIG1_ORDER
+from rnnschur.paper.tables import label
+from rnnschur.schur import COUPLING_BLOCKS as SINGLE_BLOCKS
+from rnnschur.training.constructions import CONSTRUCTIONS
+from rnnschur.verdicts import Verdict
 
 PAPER_STYLE = {"marker": "x", "color": "crimson", "s": 60, "zorder": 5, "label": "paper"}
+
+
+def subplots(nrows: int = 1, ncols: int = 1, *, figsize, layout=None, **grid):
+    """(figure, axes) as :func:`matplotlib.pyplot.subplots` gives them, on a Figure with an Agg
+    canvas of its own: nothing registered with pyplot, no backend chosen."""
+    fig = Figure(figsize=figsize, layout=layout)
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots(nrows, ncols, **grid)
+
+
+def png(fig: Figure) -> bytes:
+    """``fig`` drawn as PNG bytes (a notebook's display, an HTML page's image)."""
+    import io
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    return buffer.getvalue()
 
 
 def _label(subset: str) -> str:
@@ -44,13 +65,13 @@ def _reported() -> pd.DataFrame:
     return pd.DataFrame(paper.REPORTED, columns=paper.COLUMNS)
 
 
-def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
+def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
     """Replay accuracy per ablation set and construction (the paper's N_h where trained, else
     the largest); every seed a point (open where the model did not learn the task, ``learned``
     column), grey segments join S and S ∪ {T_CC}; paper's values ×."""
     copy = ablation[(ablation["task"] == "copy") & np.isclose(ablation["alpha"], alpha)]
     constructions = list(dict.fromkeys(copy["construction"]))
-    fig, axes = plt.subplots(
+    fig, axes = subplots(
         1, len(constructions), figsize=(4.2 * len(constructions), 3.8), sharey=True, squeeze=False
     )
     reported = _reported()
@@ -100,7 +121,7 @@ def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
     return fig
 
 
-def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
+def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
     """Top row ΔFVU, bottom row S_ΔT, one column per task scored by FVU; single-block ablations,
     mean ± SEM over the seeds that learned their task with every seed shown (those that did not
     as open grey circles, counted in the title); the paper's values ×."""
@@ -108,9 +129,7 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
     data = data[data["subset"].isin(SINGLE_BLOCKS)]
     task_names = list(dict.fromkeys(data["task"]))
     reported = _reported()
-    fig, axes = plt.subplots(
-        2, len(task_names), figsize=(3.4 * len(task_names), 5.6), squeeze=False
-    )
+    fig, axes = subplots(2, len(task_names), figsize=(3.4 * len(task_names), 5.6), squeeze=False)
     for col, task in enumerate(task_names):
         task_data = data[data["task"] == task]
         size = 64 if (task_data["n_hidden"] == 64).any() else int(task_data["n_hidden"].max())
@@ -184,13 +203,13 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:
     return fig
 
 
-def fig_schur_spectra(eigenvalues: pd.DataFrame, abs_T: pd.DataFrame) -> plt.Figure:
+def fig_schur_spectra(eigenvalues: pd.DataFrame, abs_T: pd.DataFrame) -> Figure:
     """Per representative model: ordered eigenvalues in the complex plane with the circles ρ and
     αρ (R filled, C open), and log |T| with the R/C partition drawn."""
     keys = ["task", "construction", "n_hidden", "seed"]
     models = eigenvalues[keys].drop_duplicates().itertuples(index=False)
     models = list(models)
-    fig, axes = plt.subplots(len(models), 2, figsize=(7.2, 3.3 * len(models)), squeeze=False)
+    fig, axes = subplots(len(models), 2, figsize=(7.2, 3.3 * len(models)), squeeze=False)
     for (ax_ev, ax_T), model in zip(axes, models, strict=True):
         identity = pd.Series(model._asdict())
         ev = eigenvalues[(eigenvalues[keys] == identity).all(axis=1)]
@@ -233,12 +252,12 @@ def fig_schur_spectra(eigenvalues: pd.DataFrame, abs_T: pd.DataFrame) -> plt.Fig
     return fig
 
 
-def fig_training_curves(curves: pd.DataFrame) -> plt.Figure:
+def fig_training_curves(curves: pd.DataFrame) -> Figure:
     """Validation score against training step, one panel per task and construction."""
     panels = list(curves[["task", "construction"]].drop_duplicates().itertuples(index=False))
     cols = min(4, len(panels))
     rows = int(np.ceil(len(panels) / cols))
-    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.8 * rows), squeeze=False)
+    fig, axes = subplots(rows, cols, figsize=(3.2 * cols, 2.8 * rows), squeeze=False)
     for ax, (task, construction) in zip(axes.flat, panels, strict=False):
         data = curves[(curves["task"] == task) & (curves["construction"] == construction)]
         for (size, seed), run in data.groupby(["n_hidden", "seed"]):
@@ -255,12 +274,12 @@ def fig_training_curves(curves: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def fig_task_rollouts(examples: pd.DataFrame) -> plt.Figure:
+def fig_task_rollouts(examples: pd.DataFrame) -> Figure:
     """One held-out trial per task: target (black, dashed) and output (coloured) of the full
     network and of each single-block ablation; grey bands mark unscored steps."""
     task_names = list(dict.fromkeys(examples["task"]))
     variants = list(dict.fromkeys(examples["variant"]))
-    fig, axes = plt.subplots(
+    fig, axes = subplots(
         len(task_names),
         len(variants),
         figsize=(2.8 * len(variants), 2.3 * len(task_names)),
@@ -296,7 +315,7 @@ def _construction_colours(frame: pd.DataFrame) -> dict[str, str]:
     }
 
 
-def fig_subspace_control(verdicts: pd.DataFrame) -> plt.Figure:
+def fig_subspace_control(verdicts: pd.DataFrame) -> Figure:
     """Harm (accuracy lost, FVU gained) against overlap with each subspace and side, largest
     N_h: single-block Schur ablations in colour (one point per model), each joined to the mean
     of its overlap-matched controls (grey ×); grey dots at overlap 1 and 0 are the controls
@@ -305,7 +324,7 @@ def fig_subspace_control(verdicts: pd.DataFrame) -> plt.Figure:
     task_names = list(dict.fromkeys(data["task"]))
     panels = list(data[["subspace", "side"]].drop_duplicates().itertuples(index=False))
     colours = _construction_colours(data)
-    fig, axes = plt.subplots(
+    fig, axes = subplots(
         len(task_names),
         len(panels),
         figsize=(2.6 * len(panels), 2.3 * len(task_names)),
@@ -345,26 +364,23 @@ def fig_subspace_control(verdicts: pd.DataFrame) -> plt.Figure:
             if col == 0:
                 ax.set_ylabel(harm_label(task))
     handles = [
-        plt.Line2D([], [], ls="", marker=m, color="k", label=label(b))
-        for b, m in BLOCK_MARKERS.items()
+        Line2D([], [], ls="", marker=m, color="k", label=label(b)) for b, m in BLOCK_MARKERS.items()
     ]
-    handles += [plt.Line2D([], [], ls="", marker="o", color=c, label=k) for k, c in colours.items()]
-    handles += [plt.Line2D([], [], ls="", marker="x", color="0.45", label="matched control")]
+    handles += [Line2D([], [], ls="", marker="o", color=c, label=k) for k, c in colours.items()]
+    handles += [Line2D([], [], ls="", marker="x", color="0.45", label="matched control")]
     fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7)
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     return fig
 
 
-def fig_readout_refit(refit: pd.DataFrame) -> plt.Figure:
+def fig_readout_refit(refit: pd.DataFrame) -> Figure:
     """Held-out score of every ablation with the fixed readout (filled) and a refit ridge
     readout (open), mean over the seeds of the largest N_h, one panel per task."""
     data = largest_size(refit)
     task_names = list(dict.fromkeys(data["task"]))
     colours = _construction_colours(data)
     order = [s for s in FIG1_ORDER if s in set(data["subset"])]
-    fig, axes = plt.subplots(
-        1, len(task_names), figsize=(4.2 * len(task_names), 3.4), squeeze=False
-    )
+    fig, axes = subplots(1, len(task_names), figsize=(4.2 * len(task_names), 3.4), squeeze=False)
     for ax, task in zip(axes[0], task_names, strict=True):
         d = data[data["task"] == task]
         means = d.groupby(["construction", "subset"])[["fixed_score", "refit_score"]].mean()
@@ -382,17 +398,17 @@ def fig_readout_refit(refit: pd.DataFrame) -> plt.Figure:
         ax.set_xticks(range(len(order)), [_label(s) for s in order], fontsize=6)
         ax.set_title(f"{task} ($N_h$ = {int(d['n_hidden'].max())})", fontsize=9)
         ax.set_ylabel(f"held-out {d['metric'].iloc[0]}")
-    handles = [plt.Line2D([], [], ls="", marker="o", color=c, label=k) for k, c in colours.items()]
+    handles = [Line2D([], [], ls="", marker="o", color=c, label=k) for k, c in colours.items()]
     handles += [
-        plt.Line2D([], [], ls="", marker="o", color="0.3", label="fixed readout W_hy"),
-        plt.Line2D([], [], ls="", marker="o", mfc="white", color="0.3", label="ridge refit"),
+        Line2D([], [], ls="", marker="o", color="0.3", label="fixed readout W_hy"),
+        Line2D([], [], ls="", marker="o", mfc="white", color="0.3", label="ridge refit"),
     ]
     fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7)
     fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 
 
-def fig_basis_sensitivity(basis: pd.DataFrame) -> plt.Figure:
+def fig_basis_sensitivity(basis: pd.DataFrame) -> Figure:
     """(a) κ(V) against Henrici's departure from normality, one point per model; (b) the
     amplification of a 1e-8 perturbation of W through the −T_{C→R} ablation in eigen against
     Schur coordinates (median over draws); (c) the Schur route's amplification per subset;
@@ -401,7 +417,7 @@ def fig_basis_sensitivity(basis: pd.DataFrame) -> plt.Figure:
     colours = _construction_colours(basis)
     tasks_seen = list(dict.fromkeys(basis["task"]))  # any number of tasks: markers repeat
     markers = {task: "osD^vP*Xph<>"[k % 12] for k, task in enumerate(tasks_seen)}
-    fig, axes = plt.subplots(1, 4, figsize=(15, 3.6))
+    fig, axes = subplots(1, 4, figsize=(15, 3.6))
 
     def scatter(ax, frame, x, y):
         for (task, construction), d in frame.groupby(["task", "construction"]):
@@ -445,8 +461,8 @@ def fig_basis_sensitivity(basis: pd.DataFrame) -> plt.Figure:
         xlabel="κ(V)",
         ylabel="‖W̃_eigen − W̃_Schur‖_F / ‖W‖_F",
     )
-    handles = [plt.Line2D([], [], ls="", marker=m, color="k", label=t) for t, m in markers.items()]
-    handles += [plt.Line2D([], [], ls="", marker="o", color=c, label=k) for k, c in colours.items()]
+    handles = [Line2D([], [], ls="", marker=m, color="k", label=t) for t, m in markers.items()]
+    handles += [Line2D([], [], ls="", marker="o", color=c, label=k) for k, c in colours.items()]
     fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7)
     for ax, letter in zip(axes, "abcd", strict=True):
         ax.set_title(f"({letter})", loc="left", fontsize=9)
@@ -454,7 +470,7 @@ def fig_basis_sensitivity(basis: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def fig_checkpoint_ablation(checkpoints: pd.DataFrame) -> plt.Figure:
+def fig_checkpoint_ablation(checkpoints: pd.DataFrame) -> Figure:
     """Held-out score of every ablation set against the training step of the checkpoint, one
     panel per task and construction (largest N_h, one line per seed)."""
     data = largest_size(checkpoints)
@@ -462,7 +478,7 @@ def fig_checkpoint_ablation(checkpoints: pd.DataFrame) -> plt.Figure:
     order = [s for s in FIG1_ORDER if s in set(data["subset"])]
     cols = min(4, len(panels))
     rows = int(np.ceil(len(panels) / cols))
-    fig, axes = plt.subplots(rows, cols, figsize=(3.4 * cols, 2.9 * rows), squeeze=False)
+    fig, axes = subplots(rows, cols, figsize=(3.4 * cols, 2.9 * rows), squeeze=False)
     for ax, (task, construction) in zip(axes.flat, panels, strict=False):
         d = data[(data["task"] == task) & (data["construction"] == construction)]
         for i, subset in enumerate(order):
@@ -478,7 +494,7 @@ def fig_checkpoint_ablation(checkpoints: pd.DataFrame) -> plt.Figure:
     for ax in list(axes.flat)[len(panels) :]:
         ax.axis("off")
     handles = [
-        plt.Line2D([], [], color=f"C{i}", label=_label(s).replace("\n", " "))
+        Line2D([], [], color=f"C{i}", label=_label(s).replace("\n", " "))
         for i, s in enumerate(order)
     ]
     fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7)
@@ -500,7 +516,7 @@ MARKS_LEGEND = "▲ fragile  ○ harmless  ▽ improves\n? underpowered  ≈ on 
 HARM_SHARE = "harm share (learned part lost)"
 
 
-def fig_block_profile(profile: pd.DataFrame) -> plt.Figure:
+def fig_block_profile(profile: pd.DataFrame) -> Figure:
     """Task × coupling block heat map of the harm of removing the block (the mean harm share
     over the models that learned: the part of the learned performance removed,
     :mod:`rnnschur.verdicts`), each cell marked with its verdict (:data:`MARKS_LEGEND`); a
@@ -526,13 +542,13 @@ def fig_block_profile(profile: pd.DataFrame) -> plt.Figure:
     )
     verdict = profile.set_index(["row", "subset"])["verdict"]
     width = 3.4 + 0.06 * max(len(r) for r in rows)  # room for the longest row label
-    fig, ax = plt.subplots(figsize=(width, 0.45 * len(rows) + 1.4), layout="constrained")
+    fig, ax = subplots(figsize=(width, 0.45 * len(rows) + 1.4), layout="constrained")
     limit = float(np.nanmax(np.abs(harm.to_numpy()))) if harm.notna().any().any() else 1.0
     image = ax.imshow(harm.to_numpy(), cmap="RdBu_r", vmin=-limit, vmax=limit, aspect="auto")
     for i, row in enumerate(rows):
         for j, block in enumerate(SINGLE_BLOCKS):
             if too_few.get((row, block), False):
-                ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, color="0.82", zorder=2))
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, color="0.82", zorder=2))
                 ax.text(j, i, "✕ too few", ha="center", va="center", fontsize=7, zorder=3)
                 continue
             mark = VERDICT_MARKS.get(verdict.get((row, block), ""), "")
@@ -551,13 +567,13 @@ def fig_block_profile(profile: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def fig_gap_attribution(gaps: pd.DataFrame) -> plt.Figure:
+def fig_gap_attribution(gaps: pd.DataFrame) -> Figure:
     """One panel per number of the paper: every seed's value (points) and the mean (bar) under
     the paper config and each variation of the gap study; the paper's value as a red line."""
     numbers = list(dict.fromkeys(gaps[["task", "subset", "quantity"]].itertuples(index=False)))
     ncols = 4
     nrows = -(-len(numbers) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.4 * ncols, 2.9 * nrows), squeeze=False)
+    fig, axes = subplots(nrows, ncols, figsize=(4.4 * ncols, 2.9 * nrows), squeeze=False)
     for ax, (task, subset, quantity) in zip(axes.flat, numbers, strict=False):
         rows = gaps[
             (gaps["task"] == task) & (gaps["subset"] == subset) & (gaps["quantity"] == quantity)
@@ -579,21 +595,21 @@ def fig_gap_attribution(gaps: pd.DataFrame) -> plt.Figure:
     for ax in axes.flat[len(numbers) :]:
         ax.set_visible(False)
     handles = [
-        plt.Line2D([], [], ls="", marker="o", ms=4, color="C0", label="one seed"),
-        plt.Line2D([], [], ls="", marker="|", ms=10, color="k", label="mean over seeds"),
-        plt.Line2D([], [], color="crimson", lw=1.2, label="the paper's value"),
+        Line2D([], [], ls="", marker="o", ms=4, color="C0", label="one seed"),
+        Line2D([], [], ls="", marker="|", ms=10, color="k", label="mean over seeds"),
+        Line2D([], [], color="crimson", lw=1.2, label="the paper's value"),
     ]
     fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=8)
     fig.tight_layout(rect=(0, 0.06 / nrows, 1, 1))
     return fig
 
 
-def fig_gap_ranking(ranking: pd.DataFrame) -> plt.Figure:
+def fig_gap_ranking(ranking: pd.DataFrame) -> Figure:
     """The gap study's variations ranked by their distance to the paper over its Figure 2
     effects (bars, mean |log10 ratio| over the ΔFVUs, with the 95 % bootstrap interval over
     seeds), each task's own distance as a marker, the paper config's distance on the same
     numbers as a grey tick and the noise floor of an exact replication as a band."""
-    fig, ax = plt.subplots(figsize=(8.0, 0.32 * len(ranking) + 1.6))
+    fig, ax = subplots(figsize=(8.0, 0.32 * len(ranking) + 1.6))
     y = np.arange(len(ranking))
     colours = ["0.35" if v == "paper_config" else "C0" for v in ranking["variation"]]
     error = [
@@ -643,11 +659,11 @@ def fig_gap_ranking(ranking: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def fig_external_profile(ablation: pd.DataFrame, alpha: float, name: str) -> plt.Figure:
+def fig_external_profile(ablation: pd.DataFrame, alpha: float, name: str) -> Figure:
     """The ablation profile of one model trained elsewhere: its score for every subset at
     ``alpha`` (the paper's Figure 1 order), the removed Schur mass written above each bar."""
     rows = ablation[np.isclose(ablation["alpha"], alpha)].set_index("subset").loc[list(FIG1_ORDER)]
-    fig, ax = plt.subplots(figsize=(7.5, 3.6))
+    fig, ax = subplots(figsize=(7.5, 3.6))
     x = np.arange(len(rows))
     ax.bar(x, rows["score"], color=["0.4"] + ["C0"] * (len(rows) - 1))
     for k, (value, mass) in enumerate(zip(rows["score"], rows["mass_removed"], strict=True)):
@@ -673,8 +689,8 @@ REPRODUCIBLE = {"pdf": {"CreationDate": None}}
 """Metadata that would make two drawings of one figure differ, left out (a PDF's date)."""
 
 
-def save(fig: plt.Figure, paths: list[str]) -> None:
-    """Save ``fig`` to each path (format from the suffix), atomically, then close it.
+def save(fig: Figure, paths: list[str]) -> None:
+    """Save ``fig`` to each path (format from the suffix), atomically.
 
     The layout is done once, here: a figure that keeps its layout engine is laid out again, in a
     full draw of its own, before every format is drawn (twice the drawing for two formats)."""
@@ -686,10 +702,9 @@ def save(fig: plt.Figure, paths: list[str]) -> None:
         kind = str(path).rsplit(".", 1)[1]
         with atomic_path(path) as tmp:
             fig.savefig(tmp, format=kind, metadata=REPRODUCIBLE.get(kind))
-    plt.close(fig)
 
 
-def text_clashes(fig: plt.Figure, tolerance: float = 1.0) -> list[str]:
+def text_clashes(fig: Figure, tolerance: float = 1.0) -> list[str]:
     """Every pair of visible, non-empty texts of ``fig`` (titles, labels, tick labels, legends,
     annotations) whose boxes overlap by more than ``tolerance`` pixels, and every text that
     leaves the canvas, as it is drawn at its size after :func:`save`'s layout; [] for a figure
@@ -752,7 +767,7 @@ def _atlas_rows(atlas: pd.DataFrame) -> pd.DataFrame:
     return atlas.assign(row=label)
 
 
-def fig_atlas(atlas: pd.DataFrame) -> plt.Figure:
+def fig_atlas(atlas: pd.DataFrame) -> Figure:
     """The coupling atlas: one task × block heat map per network description (columns) and N_h
     (rows) of the harm of removing the block (the mean harm share over the learned models; a
     symmetric log colour scale), each cell marked with its verdict at the atlas's
@@ -766,7 +781,7 @@ def fig_atlas(atlas: pd.DataFrame) -> plt.Figure:
     norm = matplotlib.colors.SymLogNorm(
         linthresh=0.01, vmin=-max(limit, 0.02), vmax=max(limit, 0.02)
     )
-    fig, axes = plt.subplots(
+    fig, axes = subplots(
         len(sizes),
         len(descriptions),
         figsize=(2.3 * len(descriptions) + 2.2, max(0.32 * len(rows) * len(sizes) + 1.6, 3.4)),
@@ -819,7 +834,7 @@ def fig_atlas(atlas: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def fig_atlas_shift(atlas: pd.DataFrame) -> plt.Figure:
+def fig_atlas_shift(atlas: pd.DataFrame) -> Figure:
     """How each block's harm moves between network descriptions, paired per task: one panel per
     block (columns) and N_h (rows), the descriptions along x, one line per task joining its mean
     harm under each (a symmetric log axis); a filled marker where the verdict is fragile, an
@@ -829,8 +844,10 @@ def fig_atlas_shift(atlas: pd.DataFrame) -> plt.Figure:
     descriptions = list(dict.fromkeys(atlas["description"]))
     sizes = sorted(atlas["n_hidden"].unique())
     rows = list(dict.fromkeys(atlas["row"]))
-    colours = dict(zip(rows, plt.cm.tab20(np.linspace(0, 1, max(len(rows), 2))), strict=False))
-    fig, axes = plt.subplots(
+    colours = dict(
+        zip(rows, matplotlib.colormaps["tab20"](np.linspace(0, 1, max(len(rows), 2))), strict=False)
+    )
+    fig, axes = subplots(
         len(sizes),
         len(SINGLE_BLOCKS),
         figsize=(12, 3.4 * len(sizes) + 0.8),
