@@ -41,6 +41,7 @@ def as_flags(message: str) -> str:
 
     return ARGUMENT.sub(flag, message)
 
+
 DESCRIPTION = """\
 Ordered real Schur ablations of an RNN trained elsewhere (arXiv 2606.18457).
 

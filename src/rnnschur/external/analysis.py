@@ -187,8 +187,9 @@ class Result:
         state = "verified" if self.verification.verified else "NOT verified"
         return (
             f"<rnnschur Result {self.name!r}: {self.network}, N_h = {self.shapes['N_h']}, "
-            f"{state}; {len(self.ablation)} ablation rows, verdicts "
-            f"{dict(zip(self.verdicts['subset'], self.verdicts['verdict'], strict=True))}>"
+            f"{state}; {len(self.ablation)} ablation rows; verdicts "
+            + ", ".join(f"{r.subset} {r.verdict}" for r in self.verdicts.itertuples())
+            + ">"
         )
 
     def _repr_html_(self) -> str:

@@ -1,0 +1,113 @@
+"""rnnschur in a notebook: importing it chooses no backend, ``result.plot()`` leaves the user's
+own pyplot figures alone, a result and its figure display themselves (HTML, PNG), and under the
+README's numerics block Python writes the command's tables byte for byte. Each runs in a fresh
+process: a backend and the numerics variables are chosen once per process."""
+
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+import rnnschur
+
+from conftest import REPO
+
+NOTEBOOK = """
+from IPython.terminal.interactiveshell import TerminalInteractiveShell
+shell = TerminalInteractiveShell.instance()
+shell.display_formatter.active_types = ["text/plain", "text/html", "image/png"]
+shell.run_line_magic("matplotlib", "inline")
+import matplotlib
+import matplotlib.pyplot as plt
+backend = matplotlib.get_backend()
+import rnnschur
+from rnnschur.report import figures
+assert matplotlib.get_backend() == backend, ("import switched", matplotlib.get_backend())
+result = rnnschur.analyse(MODEL, HELDOUT)
+fig = result.plot()
+assert matplotlib.get_backend() == backend, ("plot switched", matplotlib.get_backend())
+assert plt.get_fignums() == [], plt.get_fignums()  # nothing of ours in pyplot's state
+assert "image/png" in shell.display_formatter.format(fig)[0]  # `fig` shows itself
+shown = shell.display_formatter.format(result)[0]
+assert "rollout verified against" in shown["text/html"]
+assert "<img" in shown["text/html"] and "Verdict per coupling block" in shown["text/html"]
+assert "ablation.csv at" in shown["text/html"]
+assert len(shown["text/plain"]) < 300 and "array(" not in shown["text/plain"], shown["text/plain"]
+plt.plot([0, 1])
+assert plt.get_fignums() == [1]  # the user's own plot is still pyplot's
+print("inline", backend)
+"""
+
+
+def small_model(folder):
+    """A discrete tanh model and a held-out set with its own outputs, as files."""
+    from rnnschur.dynamics import Dynamics
+    from rnnschur.external.verify import model_outputs
+
+    rng = np.random.default_rng(0)
+    model = {
+        "W_xh": rng.standard_normal((8, 2)),
+        "W_hh": 1.1 * np.linalg.qr(rng.standard_normal((8, 8)))[0],
+        "W_hy": rng.standard_normal((1, 8)),
+    }
+    inputs = rng.standard_normal((16, 12, 2))
+    own = model_outputs(model, inputs, Dynamics())
+    np.savez(folder / "model.npz", **model)
+    np.savez(folder / "heldout.npz", inputs=inputs, targets=own + 0.3, outputs=own)
+    return folder / "model.npz", folder / "heldout.npz"
+
+
+def run_python(code: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO
+    )
+
+
+def test_a_notebook_keeps_its_inline_plots_and_displays_the_result(tmp_path):
+    model, heldout = small_model(tmp_path)
+    code = NOTEBOOK.replace("MODEL", repr(str(model))).replace("HELDOUT", repr(str(heldout)))
+    done = run_python(code)
+    assert done.returncode == 0, done.stderr
+    assert "inline" in done.stdout
+
+
+def test_analyse_documents_what_it_returns():
+    doc = rnnschur.analyse.__doc__
+    assert "Returns\n    -------\n    rnnschur.external.analysis.Result" in doc
+    assert "in a notebook ``result`` shows itself as HTML" in doc
+
+
+def readme_numerics_block() -> str:
+    """The code block of the README that a notebook runs first (after its marker)."""
+    text = (REPO / "README.md").read_text()
+    found = re.search(r"<!-- notebook-numerics -->\s*```python\n(.*?)```", text, re.S)
+    assert found, "the README lost its numerics block"
+    return "\n".join(line.strip() for line in found.group(1).splitlines())
+
+
+def test_python_writes_the_commands_tables_byte_for_byte_under_the_readme_setup(tmp_path):
+    model, heldout = small_model(tmp_path)
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("OMP_", "OPENBLAS", "MKL"))}
+    clean.pop("ATEN_CPU_CAPABILITY", None)
+    command = [sys.executable, "-m", "rnnschur", "analyse", str(model), str(heldout)]
+    done = subprocess.run(
+        [*command, "--out", str(tmp_path / "cli"), "--name", "m"],
+        capture_output=True,
+        text=True,
+        env=clean,
+        cwd=REPO,
+    )
+    assert done.returncode == 0, done.stderr
+    code = readme_numerics_block() + (
+        f"\nresult = rnnschur.analyse({str(model)!r}, {str(heldout)!r}, name='m')"
+        f"\nresult.save({str(tmp_path / 'api')!r})"
+    )
+    done = run_python(code, clean)
+    assert done.returncode == 0, done.stderr
+    names = ["ablation.csv", "verdicts.csv", "spectrum.csv", "subspace_control.csv"]
+    names += ["verification.json", "summary.md"]
+    for name in names:
+        cli, api = (tmp_path / route / name for route in ("cli", "api"))
+        assert cli.read_bytes() == api.read_bytes(), name
