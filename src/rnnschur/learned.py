@@ -18,8 +18,6 @@ import pandas as pd
 
 from rnnschur.verdicts import Verdict, performance
 
-DEFAULTS = {"fvu_max": 0.1, "chance_corrected_min": 0.5, "min_models": 3}
-"""The criterion a reader accepts when the config says nothing else."""
 TOO_FEW = Verdict.TOO_FEW
 """The verdict of a group with fewer learned models than ``min_models``."""
 

@@ -150,6 +150,12 @@ def error_ratio(metric: str, full: float | np.ndarray, ablated: float | np.ndarr
     return float(ratio) if ratio.ndim == 0 else ratio
 
 
+def sem(values: pd.Series) -> float:
+    """Standard error of the mean over seeds (NaN for fewer than two values)."""
+    values = values.dropna()
+    return float(values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else np.nan
+
+
 def t_interval(values: np.ndarray, level: float) -> tuple[float, float]:
     """Two-sided Student t interval of the mean at confidence 1 − ``level``; NaN for fewer than
     two values; the point itself where the values do not vary."""

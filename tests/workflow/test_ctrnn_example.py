@@ -69,7 +69,7 @@ def test_workflow_scores_the_ctrnn_as_its_own_forward_pass(ctrnn):
     assert "(1 − a) I + a W_hh, a = 0.2" in summary
     assert "(catalogue: neurogym_ctrnn)" in summary
     assert summary.splitlines()[2].startswith("**rollout verified against the model's own outputs")
-    assert "(description found by --dynamics auto)" in summary
+    assert '(description found by the search, dynamics="auto")' in summary
 
 
 def test_the_command_writes_the_same_tables(ctrnn, tmp_path):

@@ -37,7 +37,8 @@ def test_full_model_score_equals_the_users_own_evaluation(example):
     verdicts = pd.read_csv(out / "verdicts.csv")
     assert set(verdicts["subset"]) == {"T_RR", "T_CR", "T_CC"}
     summary = (out / "summary.md").read_text()
-    assert "b_h, b_y" in summary and "| −T_C→R |" in summary
+    assert "biases b_h (max |·| " in summary and ", b_y (max |·| " in summary
+    assert "| −T_C→R |" in summary
     assert (out / "readout_refit.csv").is_file() and (out / "profile.png").stat().st_size > 0
     assert summary.splitlines()[2].startswith("**rollout verified against the model's own outputs")
     assert json.loads((out / "verification.json").read_text())["verified"] is True

@@ -12,9 +12,8 @@ import pandas as pd
 
 from rnnschur import tasks
 from rnnschur.beyond import subspace
-from rnnschur.paper.tables import sem
 from rnnschur.schur import COUPLING_BLOCKS
-from rnnschur.verdicts import harm_share
+from rnnschur.verdicts import harm_share, sem
 
 MODEL_KEYS = ["task", "construction", "n_hidden", "seed"]
 

@@ -1,15 +1,15 @@
-"""The paper's method on an RNN trained elsewhere: import, check, and analyse one model.
+"""The paper's pipeline on one model trained elsewhere, once it is read and verified.
 
-A model is W_xh, W_hh, W_hy and optional biases b_h, b_y with an optional initial state h0, of
-one network family (:mod:`rnnschur.dynamics`: discrete, leaky or leaky_current; tanh, relu or
-softplus; the paper's is discrete tanh). It comes as an ``.npz`` of those arrays (which may name
-its family in 0-d arrays) or as a torch ``state_dict`` (``nn.RNN``, the tutorial CTRNN, or any
-layout mapped by keys), converted once by :mod:`rnnschur.external.convert` (the only step that needs
-torch; this module never imports it). :func:`analyse` runs the paper's pipeline on it (ordered Schur
-form, all 8 subsets at every alpha, the spectrum, the subspace control and, given a fitting set, the
-readout refit) and writes its tables, a profile figure and a summary with the paper's verdict per
-coupling block. The workflow's rules and ``python -m rnnschur analyse`` both call it, so they write
-the same files.
+:func:`run` takes the model's arrays (or, for a torch module run as it computes, its W_hh and
+forward), its held-out set, its description and the :class:`rnnschur.external.verify.Verification`
+that proves the rollout is the model, and computes the ordered Schur form, all 8 subsets at
+every α, the verdict per coupling block on the workflow's harm-share scale, the spectrum, the
+subspace control and the readout refit (:class:`Result`). Nothing is read or written here:
+:func:`rnnschur.analyse` (:mod:`rnnschur.external.api`) reads the files, converts a state_dict
+(:mod:`.convert`), verifies (:mod:`.verify`) and calls :func:`run`; :meth:`Result.save` writes
+the tables, the profile figure and the summaries. The workflow's rules and
+``python -m rnnschur analyse`` both go through :func:`rnnschur.analyse`, so they write the
+same files.
 """
 
 from __future__ import annotations

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+from rnnschur.verdicts import Verdict, harm_share
+
 NAN = math.nan
 FIG1_ORDER = (  # the ablation sets in the order of the paper's Figure 1
     "none",
@@ -115,7 +117,6 @@ def reported_share(task: str, subset: str, construction: str = "dense_orthogonal
     """The paper's number for an ablation at α = 0.9 on the harm-share scale of
     :mod:`rnnschur.verdicts`: (acc(W) − acc(W̃)) / (acc(W) − 1/2) for the copy task, ΔFVU /
     (1 − FVU(W)) for the Figure 2 tasks (NaN where the paper gives words)."""
-    from rnnschur.verdicts import harm_share
 
     if task == "copy":
         full = reported_value(task, "none", "accuracy", construction)
@@ -133,17 +134,27 @@ def reported_share_per_mass(task: str, subset: str) -> float:
 
 
 READINGS = (
-    ("copy", "T_CC", "harmless", "§3: removing T_CC keeps the mean replay accuracy at 1.00"),
-    ("copy", "T_RR", "fragile", "§3: removing T_RR gives a different, intermediate class (0.876)"),
-    ("copy", "T_CR", "fragile", "§3: removing T_C→R moves the model to another class (0.639)"),
-    ("flip_flop", "T_CR", "fragile", "Figure 2: ΔFVU 0.0945 ± 0.0094, 20× the full FVU"),
-    ("flip_flop", "T_CC", "fragile", "Figure 2: ΔFVU 0.0496 ± 0.0054, 10× the full FVU"),
-    ("flip_flop", "T_RR", "harmless", "Figure 2: −T_RR 'almost none'"),
-    ("sine", "T_CC", "fragile", "Figure 2: ΔFVU 2.08 ± 0.23"),
-    ("sine", "T_CR", "fragile", "Figure 2: ΔFVU 1.73 ± 0.34"),
-    ("sine", "T_RR", "harmless", "Figure 2: −T_RR 'little'"),
-    ("context_integration", "T_CC", "fragile", "Figure 2: ΔFVU 0.94 ± 0.03"),
-    ("context_integration", "T_CR", "fragile", "Figure 2: ΔFVU 0.37 ± 0.16"),
+    ("copy", "T_CC", Verdict.HARMLESS, "§3: removing T_CC keeps the mean replay accuracy at 1.00"),
+    (
+        "copy",
+        "T_RR",
+        Verdict.FRAGILE,
+        "§3: removing T_RR gives a different, intermediate class (0.876)",
+    ),
+    (
+        "copy",
+        "T_CR",
+        Verdict.FRAGILE,
+        "§3: removing T_C→R moves the model to another class (0.639)",
+    ),
+    ("flip_flop", "T_CR", Verdict.FRAGILE, "Figure 2: ΔFVU 0.0945 ± 0.0094, 20× the full FVU"),
+    ("flip_flop", "T_CC", Verdict.FRAGILE, "Figure 2: ΔFVU 0.0496 ± 0.0054, 10× the full FVU"),
+    ("flip_flop", "T_RR", Verdict.HARMLESS, "Figure 2: −T_RR 'almost none'"),
+    ("sine", "T_CC", Verdict.FRAGILE, "Figure 2: ΔFVU 2.08 ± 0.23"),
+    ("sine", "T_CR", Verdict.FRAGILE, "Figure 2: ΔFVU 1.73 ± 0.34"),
+    ("sine", "T_RR", Verdict.HARMLESS, "Figure 2: −T_RR 'little'"),
+    ("context_integration", "T_CC", Verdict.FRAGILE, "Figure 2: ΔFVU 0.94 ± 0.03"),
+    ("context_integration", "T_CR", Verdict.FRAGILE, "Figure 2: ΔFVU 0.37 ± 0.16"),
 )
 """How the paper reads each single-block ablation of its dense orthogonal models (task, block,
 reading, where it says so): the readings a verdict scale must give back from the paper's own

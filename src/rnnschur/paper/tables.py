@@ -14,15 +14,9 @@ import pandas as pd
 from rnnschur import learned
 from rnnschur.ablation import SUBSETS, subset_name
 from rnnschur.paper import reported as paper
-from rnnschur.verdicts import Verdict, agreement, far_off
+from rnnschur.verdicts import Verdict, agreement, far_off, sem
 
 SUBSET_NAMES = [subset_name(s) for s in SUBSETS]
-
-
-def sem(values: pd.Series) -> float:
-    """Standard error of the mean over seeds (NaN for fewer than two values)."""
-    values = values.dropna()
-    return float(values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else np.nan
 
 
 def table1(ablation: pd.DataFrame) -> pd.DataFrame:
@@ -174,7 +168,8 @@ def paper_vs_reproduced_markdown(table: pd.DataFrame) -> str:
             ],
             "learned": [f"{r.n_seeds}/{r.n_trained}" for r in rows],
             "agreement": [
-                f"**{r.agreement}**" + (f" ({r.factor:.2g}×)" if r.agreement == "differs" else "")
+                f"**{r.agreement}**"
+                + (f" ({r.factor:.2g}×)" if r.agreement == Verdict.DIFFERS else "")
                 for r in rows
             ],
         }

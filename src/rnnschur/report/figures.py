@@ -144,7 +144,7 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
                 learned = rows["learned"].astype(bool) if "learned" in rows else rows[quantity] > -1
                 values = rows[quantity][learned]
                 if rows.empty:  # nothing removed (an empty block): no S_ΔT, said so
-                    ax.text(i, 0, "empty", ha="center", va="bottom", fontsize=7, color="0.4")
+                    ax.text(i, 0, Verdict.EMPTY, ha="center", va="bottom", fontsize=7, color="0.4")
                 if len(values):
                     spread = values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else 0
                     ax.bar(i, values.mean(), yerr=spread, color=f"C{i}", alpha=0.5, capsize=3)
