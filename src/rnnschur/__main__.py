@@ -229,10 +229,14 @@ def main(argv: list[str] | None = None) -> int:
     from rnnschur import io
     from rnnschur.external import analysis as external
     from rnnschur.external import api, verify
+    from rnnschur.schur import check_alpha
 
-    if args.alpha not in args.alpha_grid:
-        print(f"error: --alpha {args.alpha} must be one of --alpha-grid", file=sys.stderr)
+    try:
+        check_alpha(args.alpha, args.alpha_grid)  # before any file is read
+    except ValueError as error:
+        print(f"error: --alpha: {error}", file=sys.stderr)
         return 2
+
     try:
         external.refuse_earlier_results(args.out, args.force)
         print(f"reading {args.weights} and {args.heldout}")

@@ -319,10 +319,12 @@ def check(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
             f"config key run_tasks names {missing}, but tasks.{missing[0]} is missing"
         )
     check_sizes(config)
-    if config["alpha"] not in config["alpha_grid"]:
-        raise ConfigError(
-            f"config key alpha = {config['alpha']} must be one of alpha_grid {config['alpha_grid']}"
-        )
+    from rnnschur.schur import check_alpha  # here: the config check loads no SciPy otherwise
+
+    try:
+        check_alpha(config["alpha"], config["alpha_grid"])
+    except ValueError as error:
+        raise ConfigError(f"config key {error}") from None
     k = config["subspace_control"]["n_components"]
     too_small = {t: s for t in tasks for s in config["tasks"][t]["sizes"] if s <= k}
     if too_small:

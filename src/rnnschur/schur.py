@@ -198,6 +198,13 @@ def block_index(schur: OrderedSchur) -> np.ndarray:
     return np.repeat(np.arange(len(schur.block_starts)), schur.block_sizes)
 
 
+def check_alpha(alpha: float, alpha_grid) -> None:
+    """ValueError unless the split's α is one of the α grid's: the verdicts are read at α, the
+    ablations computed on the grid (the one check of the config, the command and the API)."""
+    if alpha not in tuple(alpha_grid):
+        raise ValueError(f"alpha = {alpha} must be one of alpha_grid {list(alpha_grid)}")
+
+
 def n_dominant(schur: OrderedSchur, alpha: float) -> int:
     """n_R: the number of dimensions in R = {blocks i : |λ_i| >= alpha ρ(W)} (§2; the
     propagator's moduli and ρ(P) for a leaky split).

@@ -15,6 +15,8 @@ from rnnschur.schur import ordered_real_schur
 from rnnschur.tasks import Batch
 from rnnschur.verdicts import Thresholds
 
+from conftest import REPO
+
 
 class Net(nn.Module):
     def __init__(self, n_in=3, n_hidden=8, n_out=2, layers=1, cell=nn.RNN, **kw):
@@ -193,3 +195,40 @@ def test_verdicts_follow_their_definitions():
     # the workflow's words; an ε-stabiliser is a column beside the verdict, not a verdict
     assert verdicts["verdict"].to_dict() == {"T_RR": "empty", "T_CR": "fragile", "T_CC": "harmless"}
     assert verdicts["stabilizer"].to_dict() == {"T_RR": True, "T_CR": False, "T_CC": True}
+
+
+def test_the_commands_and_the_apis_defaults_are_the_configs():
+    """One set of defaults: the command's flags, analyse()'s Settings and the config schema
+    (config.yaml's keys alpha, alpha_grid, ablation.epsilon, ablation.mass_floor,
+    verdicts.threshold, base_seed, subspace_control)."""
+    import yaml
+
+    from rnnschur import __main__ as cli
+    from rnnschur.external.analysis import Settings
+
+    schema = yaml.safe_load((REPO / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    top = schema["properties"]
+
+    def default(*path):
+        node = top[path[0]]
+        for key in path[1:]:
+            node = node["properties"][key]
+        return node["default"]
+
+    expected = {
+        "alpha": default("alpha"),
+        "alpha_grid": tuple(default("alpha_grid")),
+        "epsilon": default("ablation", "epsilon"),
+        "mass_floor": default("ablation", "mass_floor"),
+        "threshold": default("verdicts", "threshold"),
+        "seed": default("base_seed"),
+        "subspace_components": default("subspace_control", "n_components"),
+        "subspace_draws": default("subspace_control", "n_draws"),
+    }
+    settings = Settings()
+    assert {k: getattr(settings, k) for k in expected} == expected
+    args = cli.parser().parse_args(["analyse", "w.npz", "h.npz", "--out", "o"])
+    flags = {**cli.settings_of(args), "alpha_grid": tuple(args.alpha_grid)}
+    assert {k: flags[k] for k in expected if k in flags} == {
+        k: v for k, v in expected.items() if k in flags
+    }

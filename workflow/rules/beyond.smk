@@ -2,6 +2,30 @@
 # rnnschur.beyond.registry.ANALYSES: per analysis one job per model, a summary and a figure, all at
 # `alpha`; names and paths follow its conventions (see the module's docstring).
 
+
+def analysis_settings(name, task):
+    """What one job of analysis ``name`` reads of the config: its own settings (config key
+    ``name``) and the shared ones its registry entry uses."""
+    shared = {
+        "alpha": config["alpha"],
+        "ablation": config["ablation"],
+        "base_seed": config["base_seed"],
+        "generator": task_config(task)["generator"],
+        "checkpoints": task_config(task)["checkpoints"],
+        "schur_split": config["schur_split"],
+    }
+    return {**config.get(name, {}), **{key: shared[key] for key in ANALYSES[name].uses}}
+
+
+def beyond_files(pattern):
+    """``pattern`` for the models of the beyond-the-paper analyses (config key beyond_models)."""
+    if config["beyond_models"] == "all":
+        return model_files(pattern)
+    if config["beyond_models"] == "representative":
+        return representative_files(pattern)
+    return []
+
+
 # The per-model files an analysis may read (Analysis.reads).
 MODEL_INPUTS = {
     "weights": f"{R}/models/{MODEL}/weights.npz",

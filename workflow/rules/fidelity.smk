@@ -1,6 +1,70 @@
 # The gap attribution study: the paper's models retrained under variations of the paper config.
 
 
+def fidelity_bundles():
+    """(variation, task, block, seeds) of every training job of the gap study: its seeds in
+    blocks by value, as the main models' (config training_bundle)."""
+    K = config["training_bundle"]
+    out = []
+    for name, variation in fidelity_variations().items():
+        blocks = {}
+        for seed in sorted(variation_seeds(name)):
+            blocks.setdefault(seed // K, []).append(seed)
+        out += [
+            (name, task, block, seeds)
+            for task in variation["tasks"]
+            if task in TASKS
+            for block, seeds in sorted(blocks.items())
+        ]
+    return out
+
+
+def fidelity_model(task):
+    """(construction, N_h) of the gap study's models of a task (rnnschur.config.gap_model)."""
+    return config_lib.gap_model(config, task)
+
+
+def fidelity_files(pattern):
+    """``pattern`` with {variation}, {task}, {seed} filled for every model of the gap study."""
+    return [
+        pattern.format(variation=name, task=task, seed=seed)
+        for name, variation in fidelity_variations().items()
+        for task in variation["tasks"]
+        if task in TASKS
+        for seed in variation_seeds(name)
+    ]
+
+
+def variation_seeds(name):
+    """The seeds of a variation: its own (a combination confirmed on fresh seeds), else the
+    study's (config fidelity.seeds)."""
+    return config["fidelity"]["variations"][name].get("seeds", config["fidelity"]["seeds"])
+
+
+def fidelity_variations():
+    """The variations of the gap study to run (config keys fidelity.variations, fidelity.run)."""
+    run = config["fidelity"]["run"]
+    variations = config["fidelity"]["variations"]
+    if run == "none":
+        return {}
+    return variations if run == "all" else {k: variations[k] for k in run}
+
+
+def fidelity_settings(variation, task):
+    """(generator, training settings) of a variation's model of a task."""
+    return config_lib.gap_training(config, variation, task)
+
+
+def fidelity_evaluation(variation, task):
+    """The held-out generator and the ablation settings of a variation's model of a task."""
+    return config_lib.gap_evaluation(config, variation, task)
+
+
+def fidelity_network(variation, task):
+    """The network family of a variation's model of a task (its own, else the task's)."""
+    return config["fidelity"]["variations"][variation].get("model", task_config(task)["model"])
+
+
 for _variation, _task, _block, _seeds in fidelity_bundles():
 
     rule:

@@ -40,7 +40,7 @@ from rnnschur.external import (
 from rnnschur.external.verify import Verification
 from rnnschur.network import Network
 from rnnschur.report import views
-from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, ordered_real_schur
+from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, check_alpha, ordered_real_schur
 from rnnschur.tasks import Batch
 from rnnschur.verdicts import Thresholds, harm_share, point_verdict
 
@@ -124,6 +124,9 @@ class Settings:
     subspace_draws: int = 2
     seed: int = 2606  # config key base_seed
     split: str = "propagator"  # config key schur_split
+
+    def __post_init__(self) -> None:
+        check_alpha(self.alpha, self.alpha_grid)
 
 
 def output_files(out: str | os.PathLike, names: tuple[str, ...] = OUTPUT_NAMES) -> dict[str, Path]:

@@ -237,10 +237,7 @@ def _settings(options: dict) -> external.Settings:
         raise TypeError(f"analyse() got unknown settings {unknown}; settings are {sorted(fields)}")
     if "alpha_grid" in options:
         options = {**options, "alpha_grid": tuple(options["alpha_grid"])}
-    settings = external.Settings(**options)
-    if settings.alpha not in settings.alpha_grid:
-        raise ValueError(f"alpha {settings.alpha} must be one of alpha_grid {settings.alpha_grid}")
-    return settings
+    return external.Settings(**options)
 
 
 def _as_module(model):

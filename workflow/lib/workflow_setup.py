@@ -1,0 +1,95 @@
+"""What the workflow does once, before any job, in its own process: read and check the config,
+set what every job inherits, patch Snakemake's scheduler. ``workflow/rules/common.smk`` calls
+:func:`load_config`; the checks themselves are :mod:`rnnschur.config`'s (one line naming the
+key, as a :class:`snakemake.exceptions.WorkflowError`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import update_config, validate
+
+from rnnschur import config as config_lib
+from rnnschur.training.numerics import job_environment
+
+NEUROGYM_CHECKED = Path(".snakemake") / "rnnschur_neurogym_checked.json"
+"""NeuroGym envs already checked in this working directory, with their (N_x, N_y), per
+NeuroGym version: a dry run need not import NeuroGym again."""
+
+
+def checked(check, *args):
+    """``check(*args)``, its rnnschur.config.ConfigError as Snakemake's WorkflowError: one line
+    naming the key, before any job starts."""
+    try:
+        return check(*args)
+    except config_lib.ConfigError as error:
+        raise WorkflowError(str(error)) from None
+
+
+def load_config(config: dict, workflow, root: Path) -> list[str]:
+    """Make ``config`` the run's, in place, and return the run's NeuroGym tasks:
+
+    1. ``--config preset=NAME`` layers presets/NAME.yaml over config.yaml (the command line
+       still wins);
+    2. the schema's checks (one line naming the key and close ones), then Snakemake's
+       validation, which fills in the schema's defaults; the coupling atlas's task blocks
+       (``run_tasks`` becomes one per task and description) and their defaults;
+    3. the portable numerics every job inherits (config ``numerics``: a library reads its
+       variables when a job's process loads it), the results folder and the device;
+    4. the NeuroGym envs and their kwargs, checked once per working directory and passed to
+       every job (:data:`rnnschur.tasks._neurogym.SPECS_VARIABLE`); then the whole config.
+    """
+    if config.get("preset"):
+        update_config(config, checked(config_lib.read_preset, config["preset"], root / "presets"))
+        update_config(config, workflow.config_settings.overwrite_config)
+    schema_path = root / "workflow" / "schemas" / "config.schema.yaml"
+    checked(config_lib.check_schema, config, config_lib.read_schema(schema_path))
+    validate(config, str(schema_path))
+    if config.get("atlas"):
+        checked(config_lib.expand_atlas, config)
+        validate(config, str(schema_path))
+    os.environ.update(job_environment(config["numerics"]))
+    checked(config_lib.check_results_dir, config["results_dir"], root)
+    if config["check_device"]:
+        checked(config_lib.check_device, config["device"], cuda_available)
+    neurogym = neurogym_tasks(config)
+    checked(config_lib.check, config, config_lib.read_schema(schema_path), neurogym)
+    return neurogym
+
+
+def neurogym_tasks(config: dict) -> list[str]:
+    """Check each task that comes from NeuroGym (``tasks.<name>.neurogym``) and pass them to every
+    job in the environment; NeuroGym is imported only if the config names one, and only for an
+    env not checked before in this working directory."""
+    from rnnschur.tasks import _neurogym
+
+    blocks = [t for t, s in config["tasks"].items() if "neurogym" in s]
+    done = config_lib.load_checked(NEUROGYM_CHECKED) if blocks else {}
+    specs = checked(config_lib.check_neurogym, config, _neurogym.check, done)
+    if blocks:
+        config_lib.save_checked(NEUROGYM_CHECKED, done)
+    os.environ[_neurogym.SPECS_VARIABLE] = json.dumps(specs, sort_keys=True)
+    return list(specs)
+
+
+def cuda_available() -> bool:
+    """Whether torch sees a CUDA device (imported only for a CUDA config: torch costs 1.3 s)."""
+    import torch
+
+    return torch.cuda.is_available()
+
+
+def patch_scheduler(workflow, root: Path) -> None:
+    """Keep one pending scheduler timer (:mod:`snakemake_scheduler`), so that the snakemake
+    process does not take CPU time from the jobs; only where this is the main workflow (a host
+    that uses it as a module runs its own scheduler as it chooses)."""
+    if Path(workflow.main_snakefile).resolve() != (root / "Snakefile").resolve():
+        return
+    import snakemake
+    import snakemake_scheduler
+
+    snakemake_scheduler.apply(snakemake.__version__)
