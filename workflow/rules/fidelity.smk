@@ -92,7 +92,8 @@ for _variation, _task, _block, _seeds in fidelity_bundles():
             gpu=GPUS_PER_TRAINING,
         params:
             code=code("fidelity_model.py", _task),
-            model=fidelity_model(_task),
+            bundle={"variation": _variation, "task": _task, "seeds": _seeds},
+            setup=fidelity_model(_task),
             settings=fidelity_settings(_variation, _task),
             network=fidelity_network(_variation, _task),
             n_heldout=task_config(_task)["n_heldout"],

@@ -50,8 +50,8 @@ for _task, _construction, _size, _block, _seeds in training_bundles():
         # Trains the bundle's models as one computation (rnnschur.training.train.train_bundle);
         # stops each early at the target validation score, fails on divergence, keeps the
         # weights at initialisation and every validation step as checkpoints. The params are
-        # those of one model's training (the same for every seed of the bundle): the script
-        # reads the task, construction, N_h and seeds from its output paths.
+        # the bundle (task, construction, N_h, seeds) and one model's training settings (the
+        # same for every seed of the bundle).
         name:
             f"train_{_task}_{_construction}_n{_size}_b{_block}"
         input:
@@ -74,6 +74,7 @@ for _task, _construction, _size, _block, _seeds in training_bundles():
             gpu=GPUS_PER_TRAINING,
         params:
             code=code("train.py", _task),
+            bundle={"task": _task, "construction": _construction, "size": _size, "seeds": _seeds},
             generator=trial_source(_task),
             training=training_settings(_task, _construction),
             model=task_config(_task)["model"],

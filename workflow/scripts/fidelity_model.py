@@ -5,7 +5,6 @@ import sys
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import dataclasses  # noqa: E402
-import re  # noqa: E402
 
 from rnnschur import io, tasks  # noqa: E402
 from rnnschur.dynamics import Dynamics  # noqa: E402
@@ -14,12 +13,9 @@ from rnnschur.seeds import job_rng  # noqa: E402
 from rnnschur.training.train import TrainSettings, train_bundle  # noqa: E402
 
 params = snakemake.params
-# The bundle's models, from its output paths (its params are one model's settings).
-where = re.compile(r"fidelity/(?P<variation>[^/]+)/(?P<task>[^/]+)/seed(?P<seed>\d+)/")
-found = [where.search(path) for key, path in snakemake.output.items() if key.startswith("weights")]
-variation, task = found[0]["variation"], found[0]["task"]
-seeds = [int(m["seed"]) for m in found]
-construction, size = params.model
+# The bundle's models; the other params are one model's settings.
+variation, task, seeds = (params.bundle[k] for k in ("variation", "task", "seeds"))
+construction, size = params.setup
 generator, training = params.settings
 training = dict(training, curriculum=tuple(training.get("curriculum", ())))
 # The same seeds as the main models, so a variation differs from them by its settings alone; the

@@ -7,7 +7,6 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import dataclasses  # noqa: E402
 import os  # noqa: E402
-import re  # noqa: E402
 import time  # noqa: E402
 
 from rnnschur import io, tasks  # noqa: E402
@@ -27,11 +26,8 @@ print(
     file=sys.stderr,
 )
 params = snakemake.params
-# The bundle's models, from its output paths (its params are one model's training settings).
-where = re.compile(r"models/(?P<task>[^/]+)/(?P<construction>[^/]+)/n(?P<size>\d+)/seed(\d+)/")
-found = [where.search(path) for key, path in snakemake.output.items() if key.startswith("weights")]
-task, construction, size = found[0]["task"], found[0]["construction"], int(found[0]["size"])
-seeds = [int(m[4]) for m in found]
+bundle = params.bundle  # the bundle's models; the other params are one model's training
+task, construction, size, seeds = (bundle[k] for k in ("task", "construction", "size", "seeds"))
 names = [f"{task}/{construction}/n{size}/seed{seed}" for seed in seeds]
 training = dict(params.training)
 training["curriculum"] = tuple(training.get("curriculum", ()))
