@@ -1,6 +1,7 @@
-"""Write docs/results.md, and the result blocks of README.md, from a finished run's tables.
+"""Write docs/results.md, and the result blocks of README.md and the docs pages, from a finished
+run's tables.
 
-Every number in docs/results.md and in the README's marked blocks comes from the Markdown tables
+Every number in docs/results.md and in the marked blocks (:data:`BLOCK_FILES`) comes from the Markdown tables
 the workflow wrote (results/tables/*.md); the text around them says what each table is and how to
 read it, never a number, so the documents cannot drift from the tables. Rerun after a run:
 
@@ -328,7 +329,7 @@ browser: the sentences, both figures and the whole table, sortable).
 {atlas}
 
 ## Beyond the paper
-Four analyses the paper leaves open (README, "Beyond the paper" for what each does).
+Four analyses the paper leaves open ([beyond.md](beyond.md) for what each does).
 
 ### Subspace control
 {subspace}
@@ -804,15 +805,24 @@ def marked(text: str) -> str:
 
 
 def block_content(text: str, name: str) -> str:
-    """What README.md holds between <!-- name:start --> and <!-- name:end -->."""
+    """What a page holds between <!-- name:start --> and <!-- name:end -->."""
     match = re.search(rf"<!-- {name}:start -->\n(.*?)<!-- {name}:end -->", text, re.S)
     return match.group(1).strip() if match else ""
+
+
+BLOCK_FILES = {
+    "README.md": ("claims",),
+    "docs/paper.md": ("claims", "claims50", "gaps"),
+    "docs/tasks.md": ("more_tasks", "families", "battery", "battery_leaky", "scale"),
+    "docs/atlas.md": ("atlas",),
+}
+"""The marked result blocks (``<!-- name:start -->`` … ``<!-- name:end -->``) of each page."""
 
 
 def replace_block(text: str, name: str, content: str) -> str:
     pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", re.S)
     if not pattern.search(text):
-        raise SystemExit(f"README.md has no block <!-- {name}:start --> ... <!-- {name}:end -->")
+        raise SystemExit(f"no block <!-- {name}:start --> ... <!-- {name}:end --> on the page")
     return pattern.sub(lambda m: m.group(1) + content.strip() + "\n" + m.group(2), text)
 
 
@@ -998,10 +1008,10 @@ def main() -> None:
     if (args.atlas / "atlas.html").is_file():  # the atlas's page, readable without a run
         shutil.copyfile(args.atlas / "atlas.html", REPO / "docs" / "atlas.html")
         written.append("docs/atlas.html")
-    readme = (REPO / "README.md").read_text()
-    readme = replace_block(readme, "claims", verdict_summary(r))
-    blocks = {
+    renders = {
+        "claims": ([r], lambda: verdict_summary(r)),
         "claims50": ([args.seeds50], lambda: verdict_summary(args.seeds50)),
+        "gaps": ([r], lambda: gap_answer(r)),
         "more_tasks": ([args.more_tasks], lambda: profile_summary(args.more_tasks)),
         "families": (
             [r, args.more_tasks, args.leaky_tanh, args.leaky_relu],
@@ -1012,14 +1022,16 @@ def main() -> None:
         "scale": ([args.scale], lambda: scale_summary(args.scale)),
         "atlas": ([args.atlas], lambda: atlas_summary(args.atlas)),
     }
-    for name, (folders, render) in blocks.items():
-        if all((f / "tables").is_dir() for f in folders):
-            readme = replace_block(readme, name, render())
-        else:
-            readme = replace_block(readme, name, marked(block_content(readme, name)))
-    readme = replace_block(readme, "gaps", gap_answer(r))
-    (REPO / "README.md").write_text(readme)
-    print(f"wrote {', '.join(written)} and the result blocks of README.md")
+    for page, names in BLOCK_FILES.items():
+        text = (REPO / page).read_text()
+        for name in names:
+            folders, render = renders[name]
+            if all((f / "tables").is_dir() for f in folders):
+                text = replace_block(text, name, render())
+            else:
+                text = replace_block(text, name, marked(block_content(text, name)))
+        (REPO / page).write_text(text)
+    print(f"wrote {', '.join(written)} and the result blocks of {', '.join(BLOCK_FILES)}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """rnnschur in a notebook: importing it chooses no backend, ``result.plot()`` leaves the user's
 own pyplot figures alone, a result and its figure display themselves (HTML, PNG), and under the
-README's numerics block Python writes the command's tables byte for byte. Each runs in a fresh
+numerics block of docs/your_network.md Python writes the command's tables byte for byte. Each runs in a fresh
 process: a backend and the numerics variables are chosen once per process."""
 
 import os
@@ -80,14 +80,14 @@ def test_analyse_documents_what_it_returns():
 
 
 def readme_numerics_block() -> str:
-    """The code block of the README that a notebook runs first (after its marker)."""
-    text = (REPO / "README.md").read_text()
+    """The code block of docs/your_network.md that a notebook runs first (after its marker)."""
+    text = (REPO / "docs" / "your_network.md").read_text()
     found = re.search(r"<!-- notebook-numerics -->\s*```python\n(.*?)```", text, re.S)
-    assert found, "the README lost its numerics block"
+    assert found, "docs/your_network.md lost its numerics block"
     return "\n".join(line.strip() for line in found.group(1).splitlines())
 
 
-def test_python_writes_the_commands_tables_byte_for_byte_under_the_readme_setup(tmp_path):
+def test_python_writes_the_commands_tables_byte_for_byte_under_the_documented_setup(tmp_path):
     model, heldout = small_model(tmp_path)
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("OMP_", "OPENBLAS", "MKL"))}
     clean.pop("ATEN_CPU_CAPABILITY", None)
