@@ -1,9 +1,10 @@
 """Write docs/results.md, and the result blocks of README.md and the docs pages, from a finished
 run's tables.
 
-Every number in docs/results.md and in the marked blocks (:data:`BLOCK_FILES`) comes from the Markdown tables
-the workflow wrote (results/tables/*.md); the text around them says what each table is and how to
-read it, never a number, so the documents cannot drift from the tables. Rerun after a run:
+Every number in docs/results.md and in the marked blocks (:data:`BLOCK_FILES`) comes from the
+Markdown tables the workflow wrote (results/tables/*.md); the text around them says what each
+table is and how to read it, never a number, so the documents cannot drift from the tables.
+Rerun after a run:
 
     python docs/build_results.py [--results results] [--seeds50 results/seeds50]
                                  [--more-tasks results/more_tasks]

@@ -1,7 +1,7 @@
 """rnnschur in a notebook: importing it chooses no backend, ``result.plot()`` leaves the user's
 own pyplot figures alone, a result and its figure display themselves (HTML, PNG), and under the
-numerics block of docs/your_network.md Python writes the command's tables byte for byte. Each runs in a fresh
-process: a backend and the numerics variables are chosen once per process."""
+numerics block of docs/your_network.md Python writes the command's tables byte for byte. Each
+runs in a fresh process: a backend and the numerics variables are chosen once per process."""
 
 import os
 import re

@@ -1,5 +1,6 @@
 """What a table says, in sentences generated from it with its numbers (docs/results.md and the
-blocks of the README and the docs pages): the count behind every statement, so the words cannot outrun the table."""
+blocks of the README and the docs pages): the count behind every statement, so the words
+cannot outrun the table."""
 
 from __future__ import annotations
 

@@ -3,10 +3,10 @@
 NumPy's OpenBLAS (built with ``DYNAMIC_ARCH``) and torch pick their kernels by CPU, so the same
 code and seed give other float32 weights on another processor. Pinned to the Haswell/AVX2
 kernels, the quick preset's weights are the same bit for bit on an AMD EPYC with AVX-512 and on
-one with AVX2 alone (docs/numerics.md, "Same numbers on every machine"). The workflow sets these variables
-for every job (config key ``numerics: portable``, the default; ``native`` leaves the kernels to
-the libraries); a variable takes effect when a process loads its library, so they are set
-before any job starts, never inside one.
+one with AVX2 alone (docs/numerics.md, "Same numbers on every machine"). The workflow sets these
+variables for every job (config key ``numerics: portable``, the default; ``native`` leaves the
+kernels to the libraries); a variable takes effect when a process loads its library, so they are
+set before any job starts, never inside one.
 """
 
 from __future__ import annotations
