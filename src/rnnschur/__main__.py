@@ -231,10 +231,11 @@ def main(argv: list[str] | None = None) -> int:
     from rnnschur.external import api, verify
     from rnnschur.schur import check_alpha
 
-    try:
-        check_alpha(args.alpha, args.alpha_grid)  # before any file is read
+    try:  # before any file is read or module imported
+        check_alpha(args.alpha, args.alpha_grid)
+        verify.check_tolerance(args.tolerance)
     except ValueError as error:
-        print(f"error: --alpha: {error}", file=sys.stderr)
+        print(f"error: {as_flags(str(error))}", file=sys.stderr)
         return 2
 
     try:

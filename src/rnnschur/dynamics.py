@@ -161,6 +161,8 @@ def resolve(
     combination that is not a network (a leak without a leaky update, a leaky update without a
     leak)."""
     kind = dynamics or stored.kind
+    if kind not in KINDS:
+        raise ValueError(f'dynamics={kind!r}: must be one of {KINDS} or "auto"')
     if leak is not None and kind == "discrete":
         raise ValueError(
             f"leak={leak:g} needs a leaky update: add dynamics=leaky (rate form), "

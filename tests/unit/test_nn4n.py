@@ -117,7 +117,8 @@ def test_stock_nn4n_runs_through_the_module_route_from_its_own_save_file(trained
         cli.main([*args, "--keys", KEYS, "--dynamics", "auto", "--out", str(tmp_path / "m")]) == 0
     )
     printed = capsys.readouterr().out
-    assert "state_dict read from 'model_state_dict', its init kwargs from 'kwargs'" in printed
+    assert "state_dict read from 'model_state_dict'; built with its stored init kwargs" in printed
+    assert '"dt": 20, "tau": 100' in printed  # the values it was built with
     assert "module's forward verified against the model's own outputs" in printed
     summary = (tmp_path / "m" / "summary.md").read_text()
     assert summary.splitlines()[2].startswith("**module's forward verified")
@@ -255,7 +256,6 @@ def test_nested_checkpoints_are_read_with_the_nesting_named(nest, tmp_path):
 
     checkpoint = read_checkpoint(tmp_path / "nested.pt")
     assert checkpoint.nesting == nest and checkpoint.kwargs == {"hidden": 8}
-    assert f"state_dict read from '{nest}'" in checkpoint.note("nested.pt")
     with pytest.raises(
         io.ArtifactError, match=r"no state_dict found.*keys found: \['checkpoint'\]"
     ):
@@ -337,3 +337,73 @@ def test_messages_to_a_python_caller_name_the_python_argument():
         rnnschur.analyse(arrays(rng), heldout, "leaky")
     assert "give leak=A" in str(error.value) and "--" not in str(error.value)
     assert cli.as_flags(str(error.value)).startswith("--dynamics leaky needs its leak")
+
+
+def test_a_python_caller_hears_every_warning_as_a_python_warning(trained):
+    folder, net, _, _ = trained
+    with pytest.warns(verify.AnalysisWarning, match="WARNING: not verified"):
+        rnnschur.analyse(
+            net, folder / "no_outputs.npz", recurrent=HIDDEN, time_first=True, split="weights"
+        )
+    with pytest.warns(verify.AnalysisWarning, match="far from a working network.*init_kwargs"):
+        rnnschur.analyse(net, folder / "no_outputs.npz", recurrent=HIDDEN, split="weights")
+
+
+def test_a_module_split_by_its_weights_claims_no_description(trained, tmp_path):
+    folder, net, _, _ = trained
+    result = rnnschur.analyse(
+        net, folder / "heldout.npz", recurrent=HIDDEN, time_first=True, split="weights"
+    )
+    record = result.verification.as_dict()
+    assert record["verified"] and record["description"] is None and record["catalogue"] is None
+    assert not record["description_verified"]
+    assert "- description: none needed" in result.summary()
+    assert "catalogue" not in result.summary()
+    given = rnnschur.analyse(
+        net, folder / "heldout.npz", "leaky_current", leak=0.5, nonlinearity="relu",
+        recurrent=HIDDEN, time_first=True,
+    )  # fmt: skip
+    assert given.verification.verified and not given.verification.as_dict()["description_verified"]
+    assert "leaky_current relu (a = 0.5), for the split only (not verified)" in given.summary()
+
+
+def test_the_command_says_which_kwargs_built_the_module(trained, tmp_path, capsys):
+    folder, _, _, _ = trained
+    kwargs = '{"dims": [3, 32, 3], "activation": "relu", "biases": "normal"}'
+    module = ["--torch-module", "nn4n.model:CTRNN", "--recurrent", HIDDEN, "--time-first"]
+    args = ["analyse", str(folder / "ctrnn.pt"), str(folder / "no_outputs.npz"), *module]
+    assert (
+        cli.main([*args, "--init-kwargs", kwargs, "--split", "weights", "--out", str(tmp_path)])
+        == 0
+    )
+    printed = capsys.readouterr().out
+    assert f"built with --init-kwargs {kwargs} (the kwargs it stores are not used)" in printed
+
+
+@pytest.mark.parametrize(
+    "setting, value",
+    [
+        ("seed", "1"),
+        ("threshold", "0.02"),
+        ("epsilon", "x"),
+        ("mass_floor", None),
+        ("alpha", "0.9"),
+        ("alpha_grid", "0.9"),
+        ("subspace_draws", 1.5),
+    ],
+)
+def test_settings_of_the_wrong_type_are_refused_naming_them(setting, value):
+    rng = np.random.default_rng(0)
+    heldout = {"inputs": rng.standard_normal((3, 5, 2)), "targets": rng.standard_normal((3, 5, 1))}
+    with pytest.raises(TypeError, match=f"^{setting}"):
+        rnnschur.analyse(arrays(rng), heldout, **{setting: value})
+
+
+@pytest.mark.parametrize("kind", ["foo", "LEAKY"])
+def test_an_unknown_update_is_named_as_unknown(kind):
+    rng = np.random.default_rng(0)
+    heldout = {"inputs": rng.standard_normal((3, 5, 2)), "targets": rng.standard_normal((3, 5, 1))}
+    with pytest.raises(ValueError, match=f"dynamics='{kind}': must be one of"):
+        rnnschur.analyse(arrays(rng), heldout, kind)
+    result = rnnschur.analyse(arrays(rng), heldout, "leaky", leak=np.float32(0.5))
+    assert result.dynamics.leak == 0.5  # a NumPy number is a number

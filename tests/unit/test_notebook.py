@@ -74,8 +74,8 @@ def test_a_notebook_keeps_its_inline_plots_and_displays_the_result(tmp_path):
 
 
 def test_analyse_documents_what_it_returns():
-    doc = rnnschur.analyse.__doc__
-    assert "Returns\n    -------\n    rnnschur.external.analysis.Result" in doc
+    doc = " ".join(rnnschur.analyse.__doc__.split())
+    assert "Returns ------- rnnschur.external.analysis.Result" in doc
     assert "in a notebook ``result`` shows itself as HTML" in doc
 
 

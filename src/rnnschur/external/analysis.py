@@ -18,6 +18,8 @@ import base64
 import dataclasses
 import html
 import json
+import math
+import numbers
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,7 +31,7 @@ import pandas as pd
 from rnnschur import io, metrics
 from rnnschur.ablation import Scoring, evaluate_ablations
 from rnnschur.beyond import refit, subspace
-from rnnschur.dynamics import Dynamics, catalogue_names
+from rnnschur.dynamics import SPLITS, Dynamics, catalogue_names
 from rnnschur.external import (
     FIGURE_NAMES,
     OPTIONAL_NAMES,
@@ -79,6 +81,14 @@ def misuse_warning(
     bad = value >= MISUSE_FVU if score == "fvu" else value <= 0.5 + MISUSE_ACCURACY_MARGIN
     if not bad:
         return None
+    if network is not None and network.startswith("torch module"):
+        return (
+            f"WARNING: the full model scores {score} = {value:.4g} when run as the {network}: "
+            "far from a working network. The module probably is not built as the trained one: "
+            "check its constructor arguments (init_kwargs=..., e.g. dt and tau), its input "
+            "layout (time_first=True or not) and its state_dict. The verdicts below describe "
+            "the module as built, not your model."
+        )
     return (
         f"WARNING: the full model scores {score} = {value:.4g} when rolled out as a "
         f"{network or dynamics.describe() + ' RNN'}: far from a working network. The rollout "
@@ -126,7 +136,34 @@ class Settings:
     split: str = "propagator"  # config key schur_split
 
     def __post_init__(self) -> None:
+        if self.score not in SCORES:
+            raise ValueError(f"score={self.score!r}: must be one of {SCORES}")
+        numbers = {
+            "alpha": self.alpha,
+            "epsilon": self.epsilon,
+            "mass_floor": self.mass_floor,
+            "threshold": self.threshold,
+        }
+        numbers |= {f"alpha_grid[{i}]": a for i, a in enumerate(self.alpha_grid)}
+        for name, value in numbers.items():
+            if not _real(value) or not math.isfinite(value) or value < 0:
+                raise TypeError(f"{name}={value!r}: must be a finite number ≥ 0")
+        counts = {
+            "subspace_components": self.subspace_components,
+            "subspace_draws": self.subspace_draws,
+            "seed": self.seed,
+        }
+        for name, value in counts.items():
+            if not isinstance(value, int | np.integer) or isinstance(value, bool) or value < 0:
+                raise TypeError(f"{name}={value!r}: must be a whole number ≥ 0")
+        if self.split not in SPLITS:
+            raise ValueError(f"split={self.split!r}: must be one of {SPLITS}")
         check_alpha(self.alpha, self.alpha_grid)
+
+
+def _real(value) -> bool:
+    """True for a real number (not a bool, a string or None)."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
 def output_files(out: str | os.PathLike, names: tuple[str, ...] = OUTPUT_NAMES) -> dict[str, Path]:
@@ -151,8 +188,10 @@ def refuse_earlier_results(out: str | os.PathLike, force: bool) -> list[Path]:
 VERDICT_LEGEND = (
     "harm share: the part of the learned performance (1 − FVU, or the chance-corrected "
     "accuracy) that removing the block takes away. fragile: a share above θ (a fragile "
-    "functional direction); harmless: at most θ; empty: the block's removed Schur mass is below "
-    "the mass floor (nothing to remove, so no verdict). One model, no seeds: no test decides "
+    "functional direction); harmless: at most θ in size; improves: the removal raises the "
+    "performance by more than θ; empty: the block's removed Schur mass is below "
+    "the mass floor (nothing to remove, so no verdict); underpowered: the full model is at "
+    "chance, so there is no learned performance to lose. One model, no seeds: no test decides "
     "these, the share is compared with θ as it is. ε-stabiliser: the ablation changes the "
     "outputs by d_D ≤ ε on the held-out set (a candidate approximate invariance if it removes "
     "non-negligible Schur mass)."
@@ -430,6 +469,22 @@ def run(
     )
 
 
+def description_text(result: Result) -> str:
+    """The description as the analysis used it: none on a module split by W_hh's own moduli,
+    for the split only (verified or not) on a module split by its propagator."""
+    verification, dynamics = result.verification, result.dynamics
+    if not verification.description_needed:
+        return "none needed (the module runs as it computes; its split by W_hh's own moduli)"
+    if verification.found_by == "module":
+        checked = (
+            "verified against the module's outputs"
+            if verification.description_verified
+            else "not verified"
+        )
+        return f"{dynamics.describe()}, for the split only ({checked})"
+    return dynamics.describe()
+
+
 def biases_text(shapes: dict) -> str:
     """The biases the network adds, with the largest |entry| of each, and its initial state."""
     found = shapes.get("biases", {})
@@ -453,7 +508,9 @@ def summary_markdown(result: Result) -> str:
     full = result.ablation[
         (result.ablation["subset"] == "none") & np.isclose(result.ablation["alpha"], settings.alpha)
     ].iloc[0]
-    named = " = ".join(catalogue_names(dynamics))
+    module = result.verification.found_by == "module"
+    named = "" if module else " = ".join(catalogue_names(dynamics))
+    description = description_text(result)
     lines = [
         f"# {result.name}: Schur-coordinate ablations",
         "",
@@ -465,7 +522,7 @@ def summary_markdown(result: Result) -> str:
     lines += [
         f"- {result.network}{f' (catalogue: {named})' if named else ''}, N_h = {shapes['N_h']}, "
         f"N_x = {shapes['N_x']}, N_y = {shapes['N_y']}; {biases_text(shapes)}",
-        f"- description: {dynamics.describe()}",
+        f"- description: {description}",
         f"- held-out set: {shapes['n_trials']} trials of {shapes['n_steps']} steps",
         f"- full model: {settings.score} = {full['score']:.4g}; at α = {settings.alpha:g}, "
         f"n_R = {int(full['n_R'])} dimensions in the dominant sector R (split by the moduli "
@@ -515,7 +572,7 @@ def summary_html(result: Result, png_base64: str, page: bool = True) -> str:
         head + f"<h1>{html.escape(result.name)}: Schur-coordinate ablations</h1>"
         f"<p class='{state}' style='color:{colour[state]}'>"
         f"<b>{html.escape(result.verification.line())}.</b></p>{warning}"
-        f"<p>{html.escape(result.network)}: {html.escape(result.dynamics.describe())}; "
+        f"<p>{html.escape(result.network)}; description: {html.escape(description_text(result))}; "
         f"N_h = {result.shapes['N_h']}; split by the moduli of "
         f"{html.escape(_split_operator(result.dynamics, settings.split))}; α = {settings.alpha:g}, "
         f"ε = {settings.epsilon:g}, θ = {settings.threshold:g} (harm share); score "

@@ -17,7 +17,9 @@ workflow's ``external`` rules call :func:`analyse`, so all three give the same t
 
 from __future__ import annotations
 
+import numbers
 import os
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -81,9 +83,11 @@ def analyse(
         The analysis, in memory: ``verification`` (what was checked against the model's own
         outputs), ``schur`` (the ordered Schur form), the DataFrames ``ablation`` (all 8 subsets
         at every α), ``verdicts`` (per coupling block), ``spectrum``, ``subspace_control`` and
-        ``readout_refit`` (None where not run), and ``warning``. ``result.plot()`` draws the
-        profile, ``result.summary()`` writes it in Markdown, ``result.save(folder)`` writes the
-        files of the command; in a notebook ``result`` shows itself as HTML.
+        ``readout_refit`` (None where not run), and ``warning`` (each of its lines is also
+        issued as an :class:`rnnschur.external.verify.AnalysisWarning` when no ``progress`` is
+        given). ``result.plot()`` draws the profile, ``result.summary()`` writes it in
+        Markdown, ``result.save(folder)`` writes the files of the command; in a notebook
+        ``result`` shows itself as HTML.
 
     Raises
     ------
@@ -92,8 +96,9 @@ def analyse(
         outputs given); nothing is computed beyond the check.
     rnnschur.io.ArtifactError, ValueError, TypeError : bad input, naming the file or argument.
     """
-    progress = progress or (lambda line: None)
     _check_arguments(locals())
+    warn = progress is None  # a Python caller hears the warnings as Python warnings
+    progress = progress or (lambda line: None)
     tolerance = verify.check_tolerance(tolerance)
     settings = _settings({**settings, "split": split or "propagator"})
     if isinstance(keys, str):
@@ -118,7 +123,7 @@ def analyse(
             arrays, stored, batch, outputs, source, tolerance, False, asked
         )
         progress(verification.line())
-        return external.run(
+        result = external.run(
             arrays,
             batch,
             settings,
@@ -129,19 +134,24 @@ def analyse(
             None,
             progress,
         )
-    return _run_module(
-        module,
-        recurrent,
-        arrays,
-        batch,
-        outputs,
-        settings,
-        asked,
-        time_first,
-        tolerance,
-        name or default_name,
-        progress,
-    )
+    else:
+        result = _run_module(
+            module,
+            recurrent,
+            arrays,
+            batch,
+            outputs,
+            settings,
+            asked,
+            time_first,
+            tolerance,
+            name or default_name,
+            progress,
+        )
+    if warn:
+        for line in (result.warning or "").splitlines():
+            warnings.warn(line, verify.AnalysisWarning, stacklevel=2)
+    return result
 
 
 def _run_module(
@@ -202,7 +212,7 @@ def _run_module(
 
 ARGUMENT_TYPES = {
     "dynamics": (str, Dynamics, type(None)),
-    "leak": (int, float, type(None)),
+    "leak": (numbers.Real, type(None)),
     "nonlinearity": (str, type(None)),
     "readout": (str, type(None)),
     "timing": (str, type(None)),
@@ -222,11 +232,14 @@ def _check_arguments(arguments: dict) -> None:
         value = arguments[argument]
         wrong = isinstance(value, bool) and bool not in types
         if wrong or not isinstance(value, types):
-            expected = " or ".join("None" if t is type(None) else t.__name__ for t in types)
+            expected = " or ".join(
+                "None" if t is type(None) else "a number" if t is numbers.Real else t.__name__
+                for t in types
+            )
             raise TypeError(
                 f"analyse(): {argument}={value!r} is a {type(value).__name__}; expected {expected}"
             )
-    if isinstance(arguments["leak"], float) and arguments["leak"] != arguments["leak"]:
+    if arguments["leak"] is not None and arguments["leak"] != arguments["leak"]:
         raise ValueError("analyse(): leak=nan; the leak a = dt/τ lies in (0, 1]")
 
 
@@ -235,8 +248,11 @@ def _settings(options: dict) -> external.Settings:
     unknown = sorted(set(options) - set(fields))
     if unknown:
         raise TypeError(f"analyse() got unknown settings {unknown}; settings are {sorted(fields)}")
-    if "alpha_grid" in options:
-        options = {**options, "alpha_grid": tuple(options["alpha_grid"])}
+    grid = options.get("alpha_grid")
+    if grid is not None:
+        if isinstance(grid, str) or not hasattr(grid, "__iter__"):
+            raise TypeError(f"alpha_grid={grid!r}: must be a sequence of numbers")
+        options = {**options, "alpha_grid": tuple(grid)}
     return external.Settings(**options)
 
 

@@ -48,14 +48,11 @@ class Checkpoint:
     state: dict
     nesting: str = ""
     kwargs: dict | None = None
-    kwargs_from: str = ""
 
-    def note(self, path) -> str | None:
-        """One line naming what was read from a nested checkpoint (None for a bare one)."""
-        if not self.nesting:
-            return None
-        kwargs = f", its init kwargs from {self.kwargs_from!r}" if self.kwargs is not None else ""
-        return f"{path}: a checkpoint; its state_dict read from {self.nesting!r}{kwargs}"
+
+def one_line(error: Exception) -> str:
+    """``error``'s message on one line (torch's load errors run to several)."""
+    return " ".join(str(error).split())
 
 
 def _is_state(value) -> bool:
@@ -83,13 +80,13 @@ def read_checkpoint(path: str | os.PathLike) -> Checkpoint:
     except Exception as error:  # torch raises several types for a bad file
         raise ArtifactError(f"{path}: not a readable torch state_dict ({error})") from error
     _require(path, isinstance(content, dict), f"holds a {type(content).__name__}, not a state_dict")
-    nesting, level, kwargs, kwargs_from = [], content, None, ""
+    nesting, level, kwargs = [], content, None
     for _ in range(3):
         if _is_state(level):
-            return Checkpoint(level, "/".join(nesting), kwargs, kwargs_from)
+            return Checkpoint(level, "/".join(nesting), kwargs)
         stored = next((k for k in KWARGS_KEYS if isinstance(level.get(k), dict)), None)
         if stored is not None:
-            kwargs, kwargs_from = dict(level[stored]), "/".join([*nesting, stored])
+            kwargs = dict(level[stored])
         nest = next((k for k in NESTS if isinstance(level.get(k), dict)), None)
         if nest is None:
             break
@@ -129,36 +126,49 @@ def load_module(
     if module is None:
         try:
             net = torch.jit.load(str(weights), map_location="cpu")
-        except Exception as error:  # torch raises several types for a file it cannot read
+        except Exception:  # torch raises several types, with pages of text, for a non-script
             raise ArtifactError(
-                f"{weights}: not a TorchScript file ({error}); give --torch-module FILE.py:CLASS "
-                "for a state_dict"
+                f"{weights}: not a TorchScript file; give --torch-module FILE.py:CLASS or "
+                "package.module:CLASS for a checkpoint"
             ) from None
         net.eval()  # some modules' eval() returns None
         return net
     cls = _module_class(module)
     checkpoint = read_checkpoint(weights)
-    if (note := checkpoint.note(weights)) is not None:
-        progress(note)
     if init_kwargs:
         try:
             kwargs = json.loads(init_kwargs)
         except json.JSONDecodeError as error:
             raise ArtifactError(f"--init-kwargs: not a JSON object ({error})") from None
         _require("--init-kwargs", isinstance(kwargs, dict), "must be a JSON object")
+        source = "--init-kwargs"
     else:
-        kwargs = checkpoint.kwargs or {}
+        kwargs, source = checkpoint.kwargs or {}, f"the kwargs {weights} stores"
+    shown = json.dumps(kwargs, default=str)
+    if checkpoint.nesting:
+        used = (
+            f"built with its stored init kwargs {shown}"
+            if source != "--init-kwargs"
+            else f"built with --init-kwargs {shown} (the kwargs it stores are not used)"
+            if checkpoint.kwargs is not None
+            else f"built with --init-kwargs {shown}"
+        )
+        progress(
+            f"{weights}: a checkpoint; its state_dict read from {checkpoint.nesting!r}; {used}"
+        )
     try:
         net = cls(**kwargs)
     except Exception as error:  # a missing or wrong constructor argument, or the user's code
         raise ArtifactError(
-            f"{module} (--torch-module) cannot be built with --init-kwargs "
-            f"{json.dumps(kwargs, default=str)}: {type(error).__name__}: {error}"
+            f"{module} (--torch-module) cannot be built with {source} {shown}: "
+            f"{type(error).__name__}: {one_line(error)}"
         ) from None
     try:
         net.load_state_dict(checkpoint.state)
     except Exception as error:  # a state_dict of another module
-        raise ArtifactError(f"{weights}: cannot be loaded into {module} ({error})") from None
+        raise ArtifactError(
+            f"{weights}: cannot be loaded into {module} ({one_line(error)})"
+        ) from None
     net.eval()
     return net
 
@@ -195,14 +205,15 @@ def _module_class(module: str):
 def recurrent_matrix(net, recurrent: str) -> np.ndarray:
     """The parameter ``recurrent`` of ``net`` as a float64 (N_h, N_h) array."""
     parameters = dict(net.named_parameters())
+    where = f"recurrent={recurrent}"
     _require(
-        "recurrent",
+        where,
         recurrent in parameters,
         f"the module has no parameter {recurrent!r}; it has {sorted(parameters)}",
     )
-    W = real_array(parameters[recurrent], f"recurrent={recurrent!r}")
+    W = real_array(parameters[recurrent], where)
     _require(
-        "recurrent",
+        where,
         W.ndim == 2 and W.shape[0] == W.shape[1],
         f"{recurrent} has shape {tuple(W.shape)}, not a square recurrent matrix",
     )

@@ -52,6 +52,11 @@ def check_tolerance(tolerance) -> float:
     return float(tolerance)
 
 
+class AnalysisWarning(UserWarning):
+    """A warning of :func:`rnnschur.analyse` to a Python caller: nothing was verified, or the
+    full model scores far from a working network."""
+
+
 class RolloutMismatch(ArtifactError):
     """The rollout, as described, does not reproduce the model's own outputs."""
 
@@ -154,7 +159,8 @@ class Verification:
                 "WARNING: not verified. The held-out set has no outputs of the model, so the "
                 "module's forward, which scores every ablation, was checked against nothing: a "
                 "module built with other constructor arguments than the trained one (dt, tau), "
-                "or given its inputs in the other layout (time_first), runs without complaint. "
+                "or given its inputs in the other layout (time_first=True or not), runs without "
+                "complaint. "
                 "Add the model's own outputs (held-out key `outputs`) to check it."
             )
         return (
@@ -165,10 +171,27 @@ class Verification:
             'dynamics="auto" to find its description.'
         )
 
+    @property
+    def description_needed(self) -> bool:
+        """False for a module run as it computes and split by W_hh's own moduli: no description
+        enters its analysis."""
+        return not (self.found_by == "module" and self.dynamics.split_leak(self.split) == 1)
+
+    @property
+    def description_verified(self) -> bool:
+        """Whether the description was checked against the model's outputs: the rollout's
+        check, or, on the module route, the mapped arrays' rollout against the module's."""
+        if self.found_by != "module":
+            return self.verified
+        error = self.description_error
+        return error is not None and error <= self.tolerance
+
     def as_dict(self) -> dict:
+        needed = self.description_needed
         return {
-            "description": self.dynamics.describe(),
-            "catalogue": catalogue_name(self.dynamics),
+            "description": self.dynamics.describe() if needed else None,
+            "catalogue": catalogue_name(self.dynamics) if needed else None,
+            "description_verified": self.description_verified,
             "verified": self.verified,
             "relative_rms_error": self.error,
             "max_error": self.max_error,
