@@ -71,6 +71,9 @@ class Verdict(StrEnum):
     NOT_RUN = "not run"
     AGREES = "agrees"
     DIFFERS = "differs"
+    LOAD_BEARING = "load-bearing"
+    SYMMETRY = "a symmetry direction"
+    LIKE_ANY = "like any perturbation of its size"
 
 
 DECIDED = (Verdict.FRAGILE, Verdict.HARMLESS, Verdict.IMPROVES)

@@ -17,6 +17,18 @@ def analysis_settings(name, task):
     return {**config.get(name, {}), **{key: shared[key] for key in ANALYSES[name].uses}}
 
 
+def summary_settings(name):
+    """What the summary of analysis ``name`` reads of the config: its own settings and the
+    shared ones its registry entry's ``summary_uses`` names."""
+    shared = {
+        "verdicts": lambda: verdict_settings(),
+        "learned": lambda: learned_criteria(),
+        "min_models": lambda: config["learned"]["min_models"],
+    }
+    uses = ANALYSES[name].summary_uses
+    return {**config.get(name, {}), **{key: shared[key]() for key in uses}}
+
+
 def beyond_files(pattern):
     """``pattern`` for the models of the beyond-the-paper analyses (config key beyond_models)."""
     if config["beyond_models"] == "all":
@@ -94,7 +106,7 @@ for name, analysis in ANALYSES.items():
         params:
             code=code("beyond_summary.py"),
             analysis=name,
-            settings=config.get(name, {}),
+            settings=summary_settings(name),
             caption=analysis.summary_caption,
         script:
             "../scripts/beyond_summary.py"

@@ -177,6 +177,19 @@ def readout_refit(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame
     return {"summary": refit_summary(table)}
 
 
+def dose_response(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]:
+    """Dose-response: the verdict per block and model group over the seeds
+    (:func:`rnnschur.beyond.dose_response.dose_summary`, on the settings' ``verdicts``), and the
+    curves its figure draws (:func:`rnnschur.beyond.dose_response.curves`)."""
+    from rnnschur.beyond import dose_response as dose
+    from rnnschur.verdicts import Thresholds
+
+    learned = dose.learned_models(table, settings["learned"])
+    thresholds = Thresholds(**settings["verdicts"])
+    summary = dose.dose_summary(learned, thresholds, settings["min_models"])
+    return {"summary": summary, "curves": dose.curves(learned)}
+
+
 def basis_sensitivity(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]:
     """Basis sensitivity: :func:`basis_summary`."""
     return {"summary": basis_summary(table)}

@@ -1,0 +1,152 @@
+"""Dose-response against matched random perturbations, on networks whose answer is known:
+
+- planted symmetry: large couplings among and out of modes the state never visits and the
+  readout never reads (T_CC, T_C→R) → a symmetry direction;
+- planted route: the task runs through one weak T_RR coupling, little else couples → the route
+  is load-bearing;
+- random matrices: the couplings among the dominant modes are like any perturbation of their
+  size.
+
+W = T is upper triangular with its diagonal ordered by modulus, so the ordered Schur form is W
+itself (Q = I): coordinates are modes, and tanh keeps an unvisited coordinate at zero.
+"""
+
+import types
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rnnschur import metrics
+from rnnschur.ablation import evaluate_ablations
+from rnnschur.beyond import dose_response as dose
+from rnnschur.dynamics import Dynamics
+from rnnschur.network import Network
+from rnnschur.schur import coupling_masks, ordered_real_schur
+from rnnschur.tasks import Batch
+from rnnschur.verdicts import Thresholds, Verdict
+
+TASK = types.SimpleNamespace(
+    SCORE="fvu", score=lambda outputs, batch: metrics.fvu(outputs, batch.targets, batch.mask)
+)
+DESIGN = {
+    "epsilons": [0.1, 0.35, 0.75, 1.0],
+    "n_draws": 6,
+    "validation_fraction": 0.25,
+    "ridge_grid": [1e-6, 1e-4, 1e-2],
+}
+N, N_R = 12, 4
+
+
+def planted(kind: str, seed: int):
+    """(W_xh, W_hh, W_hy) of a planted network (``symmetry`` or ``route``) or a random one."""
+    rng = np.random.default_rng(seed)
+    if kind == "random":
+        W_hh = 0.9 * rng.standard_normal((N, N)) / np.sqrt(N)
+        return rng.standard_normal((N, 2)), W_hh, rng.standard_normal((1, N)) / np.sqrt(N)
+    T = np.diag(np.concatenate([np.linspace(0.97, 0.9, N_R), np.linspace(0.5, 0.2, N - N_R)]))
+    scale = 0.8 if kind == "symmetry" else 0.05
+    for i in range(N):
+        for j in range(max(i + 1, N_R), N):  # T_CC and T_C→R: rows of any mode, columns of C
+            T[i, j] = scale * rng.standard_normal()
+    T[0, 1] = 0.3  # T_RR's one coupling: the input enters mode 1, the readout reads mode 0
+    W_xh = np.zeros((N, 2))
+    W_xh[1, 0], W_xh[2, 1] = 1.0, 0.5
+    W_hy = np.zeros((1, N))
+    W_hy[0, 0] = 1.0
+    return W_xh, T, W_hy
+
+
+def model_rows(kind: str, seed: int, design=DESIGN) -> list[dict]:
+    """The dose-response rows of one planted model, its own outputs as targets."""
+    W_xh, W_hh, W_hy = planted(kind, seed)
+    network = Network(W_xh, W_hh, W_hy, Dynamics(), {})
+    schur = ordered_real_schur(W_hh)
+    inputs = 0.5 * np.random.default_rng(100 + seed).standard_normal((64, 30, 2))
+    own = network.rollout(inputs)
+    heldout = Batch(inputs, own, np.ones(inputs.shape[:2]))
+    fitting = Batch(inputs[:32], own[:32], np.ones((32, 30)))
+    rng = np.random.default_rng(seed)
+    rows = dose.dose_response(network, schur, 0.9, heldout, TASK, design, rng, fitting)
+    identity = {"task": kind, "construction": "planted", "n_hidden": N, "seed": seed}
+    return [identity | row for row in rows]
+
+
+def summary(kind: str, seeds=range(6)) -> pd.DataFrame:
+    table = pd.DataFrame([r for s in seeds for r in model_rows(kind, s)])
+    return dose.dose_summary(table, Thresholds(), 3).set_index("block")
+
+
+def test_couplings_the_state_never_visits_are_a_symmetry_direction():
+    s = summary("symmetry")
+    assert s.loc["T_CC", "verdict"] == Verdict.SYMMETRY
+    assert s.loc["T_CR", "verdict"] == Verdict.SYMMETRY
+    assert s.loc["T_CC", "harm_at_full"] == pytest.approx(0.0, abs=1e-12)  # truly invisible
+
+
+def test_the_one_route_of_the_task_is_load_bearing():
+    s = summary("route")
+    assert s.loc["T_RR", "verdict"] == Verdict.LOAD_BEARING
+    assert s.loc["T_RR", "harm_at_full"] > 0.9  # removing it takes the whole output
+    assert 0 < s.loc["T_RR", "epsilon_50"] < 1
+    assert s.loc["T_RR", "recovered_at_full"] < 0.5  # lost, not misaligned: no readout finds it
+
+
+def test_random_matrices_couplings_among_dominant_modes_are_like_any_perturbation():
+    s = summary("random", seeds=range(8))
+    assert s.loc["T_RR", "verdict"] == Verdict.LIKE_ANY
+    assert Verdict.LOAD_BEARING not in set(s["verdict"])
+
+
+def test_controls_have_the_blocks_norm_and_full_removal_is_the_papers_ablation():
+    W_xh, W_hh, W_hy = planted("random", 3)
+    network = Network(W_xh, W_hh, W_hy, Dynamics(), {})
+    schur = ordered_real_schur(W_hh)
+    inputs = np.random.default_rng(0).standard_normal((16, 20, 2))
+    heldout = Batch(inputs, network.rollout(inputs) + 0.1, np.ones(inputs.shape[:2]))
+    rows = pd.DataFrame(
+        dose.dose_response(network, schur, 0.9, heldout, TASK, DESIGN, np.random.default_rng(1))
+    )
+    masks = coupling_masks(schur, 0.9)
+    for block, mask in masks.items():
+        norm = np.linalg.norm(np.where(mask, schur.T, 0.0))
+        chosen = rows[rows["block"] == block]
+        np.testing.assert_allclose(chosen["norm"], chosen["epsilon"] * norm)
+    rng = np.random.default_rng(5)
+    for kind in dose.CONTROLS:  # every control drawn at the norm asked for
+        dW = dose.control_perturbation(kind, "T_CR", masks, schur, 0.7, rng)
+        assert np.linalg.norm(dW) == pytest.approx(0.7)
+    paper = {
+        r["subset"]: r["score"]
+        for r in evaluate_ablations(network, schur, [0.9], heldout, TASK)
+        if r["subset"] in masks
+    }
+    full = rows[(rows["perturbation"] == "block") & (rows["epsilon"] == 1.0)]
+    for r in full.itertuples():
+        assert r.score == pytest.approx(paper[r.block], rel=1e-9)
+
+
+def test_draws_are_seeded_and_recorded():
+    a, b = model_rows("random", 2), model_rows("random", 2)
+    assert a == b
+    draws = pd.DataFrame(a).query("perturbation != 'block'")
+    assert set(draws["draw"]) == set(range(DESIGN["n_draws"]))
+    assert set(draws["perturbation"]) == set(dose.CONTROLS)
+
+
+def test_epsilon_50_interpolates_where_the_harm_crosses_one_half():
+    eps = np.array([0.1, 0.35, 0.75, 1.0])
+    assert dose.epsilon_50(eps, np.array([0.0, 0.2, 0.6, 1.0])) == pytest.approx(
+        0.35 + 0.3 / 0.4 * 0.4
+    )
+    assert np.isnan(dose.epsilon_50(eps, np.array([0.0, 0.1, 0.2, 0.3])))
+    assert dose.epsilon_50(eps, np.array([0.7, 0.8, 0.9, 1.0])) == 0.1
+
+
+def test_only_learned_models_are_judged():
+    table = pd.DataFrame([r for s in range(3) for r in model_rows("route", s)])
+    table.loc[table["seed"] == 0, "full_score"] = 0.5  # seed 0 did not learn (FVU 0.5)
+    kept = dose.learned_models(table, {"route": {"fvu_max": 0.1, "chance_corrected_min": 0.5}})
+    assert set(kept["seed"]) == {1, 2}
+    s = dose.dose_summary(kept, Thresholds(), 3)
+    assert set(s["verdict"]) == {Verdict.TOO_FEW}
