@@ -330,7 +330,10 @@ browser: the sentences, both figures and the whole table, sortable).
 {atlas}
 
 ## Beyond the paper
-Four analyses the paper leaves open ([beyond.md](beyond.md) for what each does).
+Five analyses the paper leaves open ([beyond.md](beyond.md) for what each does).
+
+### Are the couplings special? Dose-response against random perturbations
+{dose}
 
 ### Subspace control
 {subspace}
@@ -608,6 +611,7 @@ BEYOND_READINGS = {
     "readout_refit": readings.refit_reading,
     "basis_sensitivity": readings.basis_reading,
     "checkpoint_ablation": readings.checkpoint_reading,
+    "dose_response": readings.dose_reading,
 }
 
 
@@ -674,6 +678,7 @@ CHECKED_TABLES = (
     "readout_refit_summary.md",
     "basis_sensitivity_summary.md",
     "checkpoint_ablation_summary.md",
+    "dose_response_summary.md",
 )
 """The tables of a paper-config run that docs/results.md publishes."""
 NUMBER = re.compile(r"[-+−]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
@@ -954,6 +959,7 @@ def main() -> None:
         gap_ranking=table(r, "gap_ranking.md"),
         gaps=table(r, "gap_attribution.md"),
         gap_claims=table(r, "gap_claims.md"),
+        dose=beyond(r, "dose_response"),
         subspace=beyond(r, "subspace_control"),
         refit=beyond(r, "readout_refit"),
         basis=beyond(r, "basis_sensitivity"),

@@ -319,6 +319,15 @@ def check(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
             f"config key run_tasks names {missing}, but tasks.{missing[0]} is missing"
         )
     check_sizes(config)
+    chosen = config["beyond_analyses"]
+    if chosen != "all":
+        from rnnschur.beyond.registry import ANALYSES
+
+        unknown = [name for name in chosen if name not in ANALYSES]
+        if unknown:
+            raise ConfigError(
+                f"config key beyond_analyses names {unknown}: analyses are {list(ANALYSES)}"
+            )
     from rnnschur.schur import check_alpha  # here: the config check loads no SciPy otherwise
 
     try:

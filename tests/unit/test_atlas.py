@@ -395,3 +395,23 @@ def test_the_page_loads_sorts_and_shows_its_figures_in_chromium(tmp_path, capsys
     assert shot.stat().st_size > 10_000
     with capsys.disabled():  # into the test log, also where output is captured
         print(f"\nscreenshot of the atlas page in Chromium: {shot} ({shot.stat().st_size} bytes)")
+
+
+def test_the_atlas_says_whether_each_coupling_is_special():
+    from rnnschur.beyond.atlas import with_special
+    from rnnschur.verdicts import Verdict
+
+    keys = {"task": ["a", "a", "b"], "construction": ["c"] * 3, "n_hidden": [16] * 3}
+    atlas = pd.DataFrame({**keys, "block": ["T_RR", "T_CR", "T_RR"], "verdict": ["x"] * 3})
+    dose = pd.DataFrame(
+        {
+            "task": ["a", "a"],
+            "construction": ["c", "c"],
+            "n_hidden": [16, 16],
+            "block": ["T_RR", "T_CR"],
+            "verdict": [Verdict.LOAD_BEARING, Verdict.SYMMETRY],
+        }
+    )
+    special = with_special(atlas, dose)
+    assert list(special["special"]) == [Verdict.LOAD_BEARING, Verdict.SYMMETRY, Verdict.NOT_RUN]
+    assert list(special["verdict"]) == ["x"] * 3  # the atlas's own verdicts untouched

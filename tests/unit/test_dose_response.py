@@ -150,3 +150,44 @@ def test_only_learned_models_are_judged():
     assert set(kept["seed"]) == {1, 2}
     s = dose.dose_summary(kept, Thresholds(), 3)
     assert set(s["verdict"]) == {Verdict.TOO_FEW}
+
+
+def planted_summary(rows):
+    columns = ["task", "construction", "block", "verdict", "excess_mean", "excess_ci_low"]
+    columns += ["excess_ci_high", "harm_at_full", "control_harm_at_full"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def test_the_dose_reading_counts_and_names_what_the_table_decides():
+    from rnnschur.report.readings import dose_reading
+
+    table = planted_summary(
+        [
+            ("sine", "dense_orthogonal", "T_CR", Verdict.LOAD_BEARING, 0.3, 0.2, 0.4, 0.9, 0.5),
+            ("sine", "dense_orthogonal", "T_CC", Verdict.SYMMETRY, -0.1, -0.2, -0.05, 0.1, 0.3),
+            ("sine", "dense_orthogonal", "T_RR", Verdict.UNDERPOWERED, 0.05, -0.3, 0.4, 0.9, 0.85),
+            ("copy", "cayley", "T_RR", Verdict.LIKE_ANY, 0.0, -0.01, 0.01, 0.0, 0.0),
+        ]
+    )
+    text = dose_reading(table)
+    assert text.startswith("Of 4 block groups")
+    assert "1 is load-bearing, 1 is a symmetry direction and 1 is like any perturbation" in text
+    assert "the rest: underpowered 1" in text
+    assert "load-bearing: sine dense_orthogonal −T_C→R (+0.3 [0.2, 0.4])" in text
+    assert "a symmetry direction: sine dense_orthogonal −T_CC (-0.1 [-0.2, -0.05])" in text
+    assert "−T_RR" not in text.split("the rest")[1].split("saturated")[0].replace(
+        "In 1 group", ""
+    )  # the undecided row is never named as decided
+    assert "In 1 group the full removal and its controls both take at least 80 %" in text
+
+
+def test_the_dose_reading_does_not_call_a_group_saturated_unless_both_are():
+    from rnnschur.report.readings import dose_reading
+
+    table = planted_summary(
+        [("sine", "dense_orthogonal", "T_CR", Verdict.LOAD_BEARING, 0.3, 0.2, 0.4, 0.95, 0.79)]
+    )
+    assert "saturated" not in dose_reading(table)
+    assert "none is decided" in dose_reading(
+        planted_summary([("s", "c", "T_RR", Verdict.ON_THRESHOLD, 0, -1, 1, 0, 0)])
+    )

@@ -9,7 +9,11 @@ rule atlas:
     the learned models, its own interval, and the verdict at the atlas's false-discovery rate;
     what the atlas says, in sentences with their counts."""
     input:
-        f"{TABLES}/ablation.csv",
+        ablation=f"{TABLES}/ablation.csv",
+        # is each coupling special? (the dose-response verdicts, where that analysis runs)
+        special=(
+            [f"{TABLES}/dose_response_summary.csv"] if "dose_response" in beyond_analyses() else []
+        ),
     output:
         csv=report(f"{TABLES}/atlas.csv", caption="../report/atlas.rst", category="Atlas"),
         md=f"{TABLES}/atlas.md",

@@ -132,6 +132,15 @@ TABLES = f"{R}/tables"
 FIGURES = f"{R}/figures"
 
 
+def beyond_analyses():
+    """The beyond-the-paper analyses this run makes (config keys beyond_analyses and
+    beyond_models), in the registry's order."""
+    if config["beyond_models"] == "none":
+        return []
+    chosen = config["beyond_analyses"]
+    return [name for name in ANALYSES if chosen == "all" or name in chosen]
+
+
 def figure_names():
     """The figures this run draws: each of the registry's whose need the run meets, and one per
     beyond-the-paper analysis where they run."""
@@ -144,7 +153,7 @@ def figure_names():
     }
     names = [name for name, figure in FIGURE_REGISTRY.items() if meets[figure.needs]]
     if config["beyond_models"] != "none":
-        names += [f"fig_{name}" for name in ANALYSES]
+        names += [f"fig_{name}" for name in beyond_analyses()]
     return names
 
 
@@ -171,7 +180,8 @@ def all_targets():
     if config.get("atlas"):
         tables += ["atlas.csv", "atlas.md", "atlas_readings.md"]
     if config["beyond_models"] != "none":
-        for name, analysis in ANALYSES.items():
+        for name in beyond_analyses():
+            analysis = ANALYSES[name]
             tables += [f"{name}_summary.csv", f"{name}_summary.md"]
             tables += [f"{name}_{key}.csv" for key in analysis.tables]
     return (

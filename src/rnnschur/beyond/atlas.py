@@ -111,6 +111,18 @@ def atlas_table(
     return table[columns + [c for c in table.columns if c not in columns]]
 
 
+def with_special(atlas: pd.DataFrame, dose: pd.DataFrame) -> pd.DataFrame:
+    """The atlas with its column ``special``: each row's dose-response verdict
+    (:func:`rnnschur.beyond.dose_response.dose_summary`: load-bearing, a symmetry direction,
+    like any perturbation of its size, or why undecided), "not run" where the dose-response
+    has no such row."""
+    keys = ["task", "construction", "n_hidden", "block"]
+    verdicts = dose[keys + ["verdict"]].rename(columns={"verdict": "special"})
+    merged = atlas.merge(verdicts, on=keys, how="left", validate="one_to_one")
+    merged["special"] = merged["special"].fillna(Verdict.NOT_RUN)
+    return merged
+
+
 def atlas_markdown(table: pd.DataFrame) -> str:
     """The atlas as Markdown: one line per task, construction, description and N_h, with its
     models learned of trained and, per block, the mean harm [its own interval], the adjusted
@@ -129,7 +141,11 @@ def atlas_markdown(table: pd.DataFrame) -> str:
         f"{len(alone)}).",
         "",
         "| task | construction | description | N_h | learned | "
-        + " | ".join(f"{b}: harm [interval] verdict (mass)" for b in blocks)
+        + " | ".join(
+            f"{b}: harm [interval] verdict (mass)"
+            + ("; special? (dose-response)" if "special" in table else "")
+            for b in blocks
+        )
         + " |",
         "|---|---|---|---|---|" + "---|" * len(blocks),
     ]
@@ -148,8 +164,10 @@ def atlas_markdown(table: pd.DataFrame) -> str:
             interval = (
                 f" [{r['ci_low']:.3g}, {r['ci_high']:.3g}]" if np.isfinite(r["ci_low"]) else ""
             )
+            special = f"; special? {r['special']}" if "special" in r else ""
             cells.append(
                 f"{r['harm_mean']:.3g}{interval} **{r['verdict']}** ({r['mass_removed']:.2g})"
+                + special
             )
         first = rows.iloc[0]
         lines.append(

@@ -93,8 +93,9 @@ def dose_response(
     Eight arguments: the model, its split, the two sets and the design, each passed once.
 
     Columns: ``block``, ``epsilon``, ``perturbation``, ``draw``, ``norm``, ``mass_removed``
-    (ε ‖ΔT_S‖_F / ‖T‖_F), ``metric``, ``full_score``, ``score``, ``harm`` (the harm share) and,
-    on the block's rows with a fitting set, ``refit_score`` and ``refit_harm``."""
+    (ε ‖ΔT_S‖_F / ‖T‖_F), ``metric``, ``full_score``, ``refit_score`` and ``refit_harm`` (on
+    the block's rows with a fitting set, NaN elsewhere), ``perturbation``, ``draw``, ``score``
+    and ``harm`` (the harm share)."""
     masks = coupling_masks(schur, alpha)
     full = float(task.score(network.rollout(heldout.inputs), heldout))
     T_norm = float(np.linalg.norm(schur.T))
@@ -119,6 +120,8 @@ def dose_response(
                 "mass_removed": epsilon * block_norm / T_norm if T_norm > 0 else 0.0,
                 "metric": task.SCORE,
                 "full_score": full,
+                "refit_score": np.nan,  # the block's own rows, with a fitting set
+                "refit_harm": np.nan,
             }
             for (kind, draw), score in zip(labels, scores, strict=True):
                 rows.append(
@@ -272,9 +275,7 @@ def dose_summary(table: pd.DataFrame, thresholds: Thresholds, min_models: int) -
             "control_epsilon_50": (
                 float(np.nanmean(e50_controls)) if np.isfinite(e50_controls).any() else np.nan
             ),
-            "recovered_at_full": (
-                float(top["recovered"].mean()) if "recovered" in top else np.nan
-            ),
+            "recovered_at_full": (float(top["recovered"].mean()) if "recovered" in top else np.nan),
         }
         rows.append(row)
     return pd.DataFrame(rows)

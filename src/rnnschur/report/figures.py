@@ -409,46 +409,54 @@ def fig_readout_refit(refit: pd.DataFrame) -> Figure:
 
 
 def fig_dose_response(curves: pd.DataFrame) -> Figure:
-    """Harm share against the fraction ε of each block removed, one panel per task (row) and
-    block (column): the mean over seeds of the first construction at the largest N_h, and the
-    5–95 % band of the matched random perturbations with their mean dashed
+    """Harm share against the fraction ε of each block removed, one panel per task: per block
+    (colour) the mean over seeds of the first construction at the largest N_h, and the 5–95 %
+    band of its matched random perturbations (same colour, light) with their mean dashed
     (:func:`rnnschur.beyond.dose_response.curves`)."""
     data = largest_size(curves)
     first = data.groupby("task")["construction"].transform("first")
     data = data[data["construction"] == first]
-    task_names = list(dict.fromkeys(data["task"]))
+    task_names = list(dict.fromkeys(data["task"])) or ["(no model)"]
+    cols = min(4, len(task_names))
+    rows = -(-len(task_names) // cols)
     fig, axes = subplots(
-        max(len(task_names), 1),
-        len(SINGLE_BLOCKS),
-        figsize=(3.0 * len(SINGLE_BLOCKS), 2.4 * max(len(task_names), 1) + 0.6),
+        rows,
+        cols,
+        figsize=(3.2 * cols, 2.5 * rows + 0.6),
         squeeze=False,
         sharex=True,
         layout="constrained",
     )
-    for row, task in enumerate(task_names):
-        for col, block in enumerate(SINGLE_BLOCKS):
-            ax = axes[row, col]
+    for ax in axes.flat[len(task_names) :]:
+        ax.set_visible(False)
+    for ax, task in zip(axes.flat, task_names, strict=False):
+        for k, block in enumerate(SINGLE_BLOCKS):
             d = data[(data["task"] == task) & (data["block"] == block)]
+            if d.empty:
+                continue
             mean = d.groupby("epsilon")[
                 ["harm", "control_harm", "control_low", "control_high"]
             ].mean()
-            x = mean.index.to_numpy()
-            ax.fill_between(x, mean["control_low"], mean["control_high"], color="0.85", lw=0)
-            ax.plot(x, mean["control_harm"], color="0.45", ls="--", lw=1)
-            ax.plot(x, mean["harm"], color=f"C{col}", marker="o", ms=3)
-            ax.axhline(0, color="0.6", lw=0.5)
-            construction = d["construction"].iloc[0] if len(d) else ""
-            ax.set_title(f"{task}, {construction}: −{label(block)[1:]}", fontsize=8)
-            if col == 0:
-                ax.set_ylabel(HARM_SHARE, fontsize=8)
-            if row == len(task_names) - 1:
-                ax.set_xlabel("fraction ε removed", fontsize=8)
-    handles = [
-        Line2D([], [], color="C0", marker="o", ms=3, label="the block"),
-        Line2D([], [], color="0.45", ls="--", label="random, same norm (mean)"),
-        Rectangle((0, 0), 1, 1, color="0.85", label="random, 5–95 %"),
+            x, colour = mean.index.to_numpy(), f"C{k}"
+            ax.fill_between(
+                x, mean["control_low"], mean["control_high"], color=colour, alpha=0.15, lw=0
+            )
+            ax.plot(x, mean["control_harm"], color=colour, ls="--", lw=0.8)
+            ax.plot(x, mean["harm"], color=colour, marker="o", ms=3)
+        ax.axhline(0, color="0.6", lw=0.5)
+        construction = data.loc[data["task"] == task, "construction"]
+        ax.set_title(f"{task}, {construction.iloc[0] if len(construction) else ''}", fontsize=8)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(HARM_SHARE, fontsize=8)
+    for ax in axes[-1, :]:
+        ax.set_xlabel("fraction ε removed", fontsize=8)
+    handles = [Line2D([], [], color=f"C{k}", marker="o", ms=3, label=label(b)) for k, b in
+               enumerate(SINGLE_BLOCKS)]  # fmt: skip
+    handles += [
+        Line2D([], [], color="0.4", ls="--", label="random, same norm (mean)"),
+        Rectangle((0, 0), 1, 1, color="0.4", alpha=0.15, label="random, 5–95 %"),
     ]
-    fig.legend(handles=handles, loc="outside lower center", ncols=3, fontsize=8, frameon=False)
+    fig.legend(handles=handles, loc="outside lower center", ncols=5, fontsize=8, frameon=False)
     return fig
 
 

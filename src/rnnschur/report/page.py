@@ -32,6 +32,7 @@ COLUMNS = {
     "q_fragile": "q fragile",
     "q_harmless": "q harmless",
     "verdict": "verdict (FDR)",
+    "special": "special? (dose-response)",
     "mass_removed": "mass removed",
 }
 """The table's columns on the page, in order, with their headings."""

@@ -747,3 +747,51 @@ def _atlas_changes(atlas: pd.DataFrame, column: str, before: str, after: str) ->
 
 def _word(value, column: str, words: dict) -> str:
     return str(value) if column == "n_hidden" else words.get(value, str(value))
+
+
+DOSE_ORDER = (Verdict.LOAD_BEARING, Verdict.SYMMETRY, Verdict.LIKE_ANY)
+
+
+def dose_reading(summary: pd.DataFrame) -> str:
+    """What the dose-response summary says (``dose_response_summary.csv``): how many block
+    groups are load-bearing, a symmetry direction or like any perturbation of their size,
+    naming each of the first two; how many no test decides, and why; where the block's full
+    removal and its controls both take most of the learned performance (saturated), which the
+    doses below full removal can still tell apart."""
+    if summary.empty:
+        return "No model learned its task: no block was judged against random perturbations."
+    counts = summary["verdict"].value_counts()
+    decided = [
+        f"{int(counts[v])} {'is' if counts[v] == 1 else 'are'} {v}"
+        for v in DOSE_ORDER
+        if counts.get(v, 0)
+    ]
+    others = [f"{v} {int(counts[v])}" for v in counts.index if v not in DOSE_ORDER]
+    text = (
+        f"Of {_count(len(summary), 'block group')} (task, network, N_h and block), judged on "
+        "the excess harm over random perturbations of the same norm (its mean over the doses ε, "
+        "a t interval over seeds against ±θ): "
+        + (_join(decided) if decided else "none is decided")
+        + (f"; the rest: {_join(others)}" if others else "")
+        + "."
+    )
+    named = []
+    for verdict in DOSE_ORDER[:2]:
+        rows = summary[summary["verdict"] == verdict]
+        if len(rows):
+            items = [
+                f"{TASK_NAMES.get(r.task, r.task)} {r.construction} {BLOCK_NAMES[r.block]} "
+                f"({r.excess_mean:+.2g} [{r.excess_ci_low:.2g}, {r.excess_ci_high:.2g}])"
+                for r in rows.itertuples()
+            ]
+            named.append(f"{verdict}: " + _join(items))
+    if named:
+        text += " " + "; ".join(named) + "."
+    saturated = summary[(summary["harm_at_full"] >= 0.8) & (summary["control_harm_at_full"] >= 0.8)]
+    if len(saturated):
+        text += (
+            f" In {_count(len(saturated), 'group')} the full removal and its controls both take "
+            "at least 80 % of the learned performance (saturated): there only the smaller doses "
+            "tell them apart."
+        )
+    return text
