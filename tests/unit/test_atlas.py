@@ -401,11 +401,13 @@ def test_the_atlas_says_whether_each_coupling_is_special():
     from rnnschur.beyond.atlas import with_special
     from rnnschur.verdicts import Verdict
 
-    keys = {"task": ["a", "a", "b"], "construction": ["c"] * 3, "n_hidden": [16] * 3}
-    atlas = pd.DataFrame({**keys, "block": ["T_RR", "T_CR", "T_RR"], "verdict": ["x"] * 3})
+    keys = {"task": ["a", "a", "a"], "construction": ["c"] * 3, "n_hidden": [16] * 3}
+    atlas = pd.DataFrame(
+        {**keys, "description": ["d", "d", "e"], "block": ["T_RR", "T_CR", "T_RR"]}
+    ).assign(verdict="x")
     dose = pd.DataFrame(
         {
-            "task": ["a", "a"],
+            "task": ["a__d", "a__d"],
             "construction": ["c", "c"],
             "n_hidden": [16, 16],
             "block": ["T_RR", "T_CR"],

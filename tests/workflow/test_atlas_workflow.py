@@ -41,6 +41,14 @@ def test_the_table_is_the_runs_own_models_and_ablations(atlas_run):
     assert len(atlas) == 2 * 4 * 3  # tasks x descriptions x blocks
     assert set(atlas["description"]) == {"discrete_tanh", "leaky_tanh", "leaky_relu", "schuessler"}
     assert (atlas["n_trained"] == 3).all()
+    dose = pd.read_csv(tables / "dose_response_summary.csv")  # the "special?" column's source
+    for row in atlas.itertuples():
+        mine = dose[
+            (dose["task"] == f"{row.task}__{row.description}")
+            & (dose["construction"] == row.construction)
+            & (dose["block"] == row.block)
+        ]
+        assert row.special == mine["verdict"].iloc[0]
     for row in atlas.itertuples():
         instance = f"{row.task}__{row.description}"
         mine = models[models["task"] == instance]

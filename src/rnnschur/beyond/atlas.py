@@ -113,14 +113,17 @@ def atlas_table(
 
 def with_special(atlas: pd.DataFrame, dose: pd.DataFrame) -> pd.DataFrame:
     """The atlas with its column ``special``: each row's dose-response verdict
-    (:func:`rnnschur.beyond.dose_response.dose_summary`: load-bearing, a symmetry direction,
-    like any perturbation of its size, or why undecided), "not run" where the dose-response
-    has no such row."""
-    keys = ["task", "construction", "n_hidden", "block"]
-    verdicts = dose[keys + ["verdict"]].rename(columns={"verdict": "special"})
-    merged = atlas.merge(verdicts, on=keys, how="left", validate="one_to_one")
+    (:func:`rnnschur.beyond.dose_response.dose_summary`, whose rows are the run's task
+    instances ``<task>__<description>``: load-bearing, a symmetry direction, like any
+    perturbation of its size, or why undecided), "not run" where it has no such row."""
+    keys = ["instance", "construction", "n_hidden", "block"]
+    verdicts = dose.rename(columns={"task": "instance", "verdict": "special"})[keys + ["special"]]
+    instance = atlas["task"] + "__" + atlas["description"]  # the task instance the run trained
+    merged = atlas.assign(instance=instance).merge(
+        verdicts, on=keys, how="left", validate="one_to_one"
+    )
     merged["special"] = merged["special"].fillna(Verdict.NOT_RUN)
-    return merged
+    return merged.drop(columns="instance")
 
 
 def atlas_markdown(table: pd.DataFrame) -> str:
