@@ -191,3 +191,13 @@ def test_the_dose_reading_does_not_call_a_group_saturated_unless_both_are():
     assert "none is decided" in dose_reading(
         planted_summary([("s", "c", "T_RR", Verdict.ON_THRESHOLD, 0, -1, 1, 0, 0)])
     )
+
+
+def test_a_diverged_perturbation_counts_as_the_cap_not_as_infinity():
+    from rnnschur.verdicts import SHARE_CAP
+
+    table = pd.DataFrame([r for r in model_rows("route", 0)])
+    control = table.index[table["perturbation"] == "gaussian"][0]
+    table.loc[control, "harm"] = np.inf
+    c = dose.curves(table)
+    assert np.isfinite(c["control_harm"]).all() and c["control_high"].max() <= SHARE_CAP

@@ -33,7 +33,14 @@ from rnnschur.beyond.refit import fit_readout, split
 from rnnschur.network import Network
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks
 from rnnschur.tasks import Batch
-from rnnschur.verdicts import Thresholds, Verdict, block_verdict, harm_share, t_interval
+from rnnschur.verdicts import (
+    SHARE_CAP,
+    Thresholds,
+    Verdict,
+    block_verdict,
+    harm_share,
+    t_interval,
+)
 
 CONTROLS = ("same_positions", "other_blocks", "gaussian")
 """The matched random perturbations, in the order the table lists them."""
@@ -185,6 +192,7 @@ def curves(table: pd.DataFrame) -> pd.DataFrame:
     draws and of all controls pooled, their 5–95 % range, and the refit's recovery (the share
     of the block's harm a new readout gives back, where the harm exceeds :data:`HARMED`)."""
     keys = [*MODEL, "block", "epsilon"]
+    table = table.assign(harm=table["harm"].clip(upper=SHARE_CAP))  # a diverged rollout: the cap
     block = table[table["perturbation"] == "block"].set_index(keys)
     controls = table[table["perturbation"] != "block"]
     out = pd.DataFrame(
