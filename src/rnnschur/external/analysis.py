@@ -376,7 +376,7 @@ def run(
     leak = dynamics.split_leak(settings.split)
     progress(
         f"[1/5] ordered real Schur form of W_hh (N_h = {W_hh.shape[0]}; {network}, "
-        f"blocks ordered by the moduli of the propagator with a = {leak:g})"
+        f"blocks ordered by the moduli of {_split_operator(dynamics, settings.split)})"
     )
     schur = ordered_real_schur(W_hh, leak=leak)
     progress(f"[2/5] all 8 coupling subsets at alpha = {list(settings.alpha_grid)}")
