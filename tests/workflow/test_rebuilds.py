@@ -101,7 +101,7 @@ def test_code_is_an_input_each_edit_reruns_what_it_can_change(quick_run):
     figures = src / "report/figures.py"
     with replaced(figures, "(4.2 * len(constructions), 3.8)", "(4.3 * len(constructions), 3.8)"):
         assert set(dry_run(quick_run)) == {"fig1_copy_ablation", "all"}
-    signature = "def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> plt.Figure:"
+    signature = "def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:"
     with replaced(figures, signature, signature + "  # a comment"):
         assert dry_run(quick_run) == {}  # a comment
     with replaced(figures, "S ∪ {T_CC}; paper's values ×.", "S ∪ {T_CC}; the paper's ×."):
