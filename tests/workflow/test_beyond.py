@@ -197,3 +197,46 @@ def test_milestones_sort_as_numbers_in_the_order_training_reaches_them(quick_run
         lower_is_better = task != "copy"
         order = -np.diff(values) if lower_is_better else np.diff(values)
         assert np.all(order[same_step] > 0), (task, values)
+
+
+def test_dose_response_scores_every_dose_beside_matched_controls(quick_run):
+    """The quick preset's dose-response: every representative, block and dose (four or more),
+    the block's own removal and each control kind's recorded draws, and the harm share of each
+    row derived from its scores (FVU rows: (FVU − FVU(W)) / (1 − FVU(W)))."""
+    table = read(quick_run, "dose_response.csv")
+    settings = yaml.safe_load((quick_run / "presets/quick.yaml").read_text())["dose_response"]
+    assert len(settings["epsilons"]) >= 4
+    keys = ["task", "construction", "n_hidden", "seed"]
+    assert table.groupby(keys).ngroups == REPRESENTATIVES
+    counts = table.groupby([*keys, "block", "epsilon", "perturbation"]).size()
+    assert set(counts.index.get_level_values("perturbation")) == {
+        "block",
+        "same_positions",
+        "other_blocks",
+        "gaussian",
+    }
+    draws = counts.drop("block", level="perturbation")
+    assert (draws == settings["n_draws"]).all() and (counts.xs("block", level=-1) == 1).all()
+    assert set(table["epsilon"]) == set(settings["epsilons"])
+    # scored on the first n_trials held-out trials (the unit tests equate full removal with
+    # the paper's ablation on one set); the harm share is the table's own score and full score
+    learned = table[table["metric"] == "fvu"]
+    share = (learned["score"] - learned["full_score"]) / (1 - learned["full_score"])
+    np.testing.assert_allclose(learned["harm"], share, rtol=1e-9, atol=1e-12)
+    summary = read(quick_run, "dose_response_summary.csv")
+    assert set(summary["block"]) == SINGLE_BLOCKS
+    assert (quick_run / "results/quick/figures/fig_dose_response.pdf").stat().st_size > 0
+
+
+def test_changing_the_doses_reruns_only_the_dose_response(quick_run):
+    (quick_run / "doses.yaml").write_text("dose_response: {epsilons: [0.2, 0.5, 0.8, 1.0]}\n")
+    result = snakemake(quick_run, "-n", *QUICK, "doses.yaml")
+    jobs = job_counts(result.stdout)
+    assert jobs["dose_response"] == REPRESENTATIVES
+    assert set(jobs) == {
+        "dose_response",
+        "collect_beyond",
+        "dose_response_summary",
+        "fig_dose_response",
+        "all",
+    }
