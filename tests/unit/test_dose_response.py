@@ -153,7 +153,8 @@ def test_only_learned_models_are_judged():
 
 
 def planted_summary(rows):
-    columns = ["task", "construction", "block", "verdict", "excess_mean", "excess_ci_low"]
+    columns = ["task", "construction", "n_hidden", "block", "verdict", "excess_mean"]
+    columns += ["excess_ci_low"]
     columns += ["excess_ci_high", "harm_at_full", "control_harm_at_full"]
     return pd.DataFrame(rows, columns=columns)
 
@@ -163,18 +164,29 @@ def test_the_dose_reading_counts_and_names_what_the_table_decides():
 
     table = planted_summary(
         [
-            ("sine", "dense_orthogonal", "T_CR", Verdict.LOAD_BEARING, 0.3, 0.2, 0.4, 0.9, 0.5),
-            ("sine", "dense_orthogonal", "T_CC", Verdict.SYMMETRY, -0.1, -0.2, -0.05, 0.1, 0.3),
-            ("sine", "dense_orthogonal", "T_RR", Verdict.UNDERPOWERED, 0.05, -0.3, 0.4, 0.9, 0.85),
-            ("copy", "cayley", "T_RR", Verdict.LIKE_ANY, 0.0, -0.01, 0.01, 0.0, 0.0),
+            ("sine", "dense_orthogonal", 64, "T_CR", Verdict.LOAD_BEARING, 0.3, 0.2, 0.4, 0.9, 0.5),
+            ("sine", "dense_orthogonal", 64, "T_CC", Verdict.SYMMETRY, -0.1, -0.2, -0.05, 0.1, 0.3),
+            (
+                "sine",
+                "dense_orthogonal",
+                64,
+                "T_RR",
+                Verdict.UNDERPOWERED,
+                0.05,
+                -0.3,
+                0.4,
+                0.9,
+                0.85,
+            ),
+            ("copy", "cayley", 64, "T_RR", Verdict.LIKE_ANY, 0.0, -0.01, 0.01, 0.0, 0.0),
         ]
     )
     text = dose_reading(table)
     assert text.startswith("Of 4 block groups")
     assert "1 is load-bearing, 1 is a symmetry direction and 1 is like any perturbation" in text
     assert "the rest: underpowered 1" in text
-    assert "load-bearing: sine dense_orthogonal −T_C→R (+0.3 [0.2, 0.4])" in text
-    assert "a symmetry direction: sine dense_orthogonal −T_CC (-0.1 [-0.2, -0.05])" in text
+    assert "load-bearing: sine dense_orthogonal N_h = 64 −T_C→R (+0.3 [0.2, 0.4])" in text
+    assert "a symmetry direction: sine dense_orthogonal N_h = 64 −T_CC (-0.1 [-0.2, -0.05])" in text
     assert "−T_RR" not in text.split("the rest")[1].split("saturated")[0].replace(
         "In 1 group", ""
     )  # the undecided row is never named as decided
@@ -185,11 +197,11 @@ def test_the_dose_reading_does_not_call_a_group_saturated_unless_both_are():
     from rnnschur.report.readings import dose_reading
 
     table = planted_summary(
-        [("sine", "dense_orthogonal", "T_CR", Verdict.LOAD_BEARING, 0.3, 0.2, 0.4, 0.95, 0.79)]
+        [("sine", "dense_orthogonal", 64, "T_CR", Verdict.LOAD_BEARING, 0.3, 0.2, 0.4, 0.95, 0.79)]
     )
     assert "saturated" not in dose_reading(table)
     assert "none is decided" in dose_reading(
-        planted_summary([("s", "c", "T_RR", Verdict.ON_THRESHOLD, 0, -1, 1, 0, 0)])
+        planted_summary([("s", "c", 16, "T_RR", Verdict.ON_THRESHOLD, 0, -1, 1, 0, 0)])
     )
 
 
@@ -201,3 +213,14 @@ def test_a_diverged_perturbation_counts_as_the_cap_not_as_infinity():
     table.loc[control, "harm"] = np.inf
     c = dose.curves(table)
     assert np.isfinite(c["control_harm"]).all() and c["control_high"].max() <= SHARE_CAP
+
+
+def test_a_long_list_of_one_verdict_is_counted_by_task_not_listed():
+    from rnnschur.report.readings import dose_reading
+
+    rows = [
+        ("copy", "c", n, "T_RR", Verdict.SYMMETRY, -0.3, -0.4, -0.2, 0.5, 0.5) for n in range(5)
+    ]
+    text = dose_reading(planted_summary(rows))
+    assert "a symmetry direction, by task: copy 5 (rows in the table)" in text
+    assert "N_h = " not in text

@@ -750,6 +750,8 @@ def _word(value, column: str, words: dict) -> str:
 
 
 DOSE_ORDER = (Verdict.LOAD_BEARING, Verdict.SYMMETRY, Verdict.LIKE_ANY)
+DOSE_NAMED = 4
+"""At most this many groups of one verdict are named in the sentence; more are counted."""
 
 
 def dose_reading(summary: pd.DataFrame) -> str:
@@ -778,13 +780,18 @@ def dose_reading(summary: pd.DataFrame) -> str:
     named = []
     for verdict in DOSE_ORDER[:2]:
         rows = summary[summary["verdict"] == verdict]
-        if len(rows):
+        if 0 < len(rows) <= DOSE_NAMED:
             items = [
-                f"{TASK_NAMES.get(r.task, r.task)} {r.construction} {BLOCK_NAMES[r.block]} "
-                f"({r.excess_mean:+.2g} [{r.excess_ci_low:.2g}, {r.excess_ci_high:.2g}])"
+                f"{TASK_NAMES.get(r.task, r.task)} {r.construction} N_h = {r.n_hidden} "
+                f"{BLOCK_NAMES[r.block]} ({r.excess_mean:+.2g} "
+                f"[{r.excess_ci_low:.2g}, {r.excess_ci_high:.2g}])"
                 for r in rows.itertuples()
             ]
             named.append(f"{verdict}: " + _join(items))
+        elif len(rows):  # a long list goes in the table; the sentence counts it by task
+            tasks = rows["task"].value_counts()
+            by_task = [f"{TASK_NAMES.get(t, t)} {int(n)}" for t, n in tasks.items()]
+            named.append(f"{verdict}, by task: " + _join(by_task) + " (rows in the table)")
     if named:
         text += " " + "; ".join(named) + "."
     saturated = summary[(summary["harm_at_full"] >= 0.8) & (summary["control_harm_at_full"] >= 0.8)]
