@@ -127,18 +127,19 @@ def test_checkpoint_ablation(quick_run):
     assert (reached["validation_score"] >= 0.6).all()
 
 
-def test_changing_the_controls_reruns_only_the_subspace_control(quick_run):
-    (quick_run / "draws.yaml").write_text("subspace_control: {n_draws: 3}\n")
-    result = snakemake(quick_run, "-n", *QUICK, "draws.yaml")
+def reruns_only(quick_run, analysis: str, settings: str) -> None:
+    """A change of ``analysis``'s own ``settings`` (a config file's text) reruns its jobs on
+    every representative, its table, summary and figure, nothing else."""
+    (quick_run / f"{analysis}.yaml").write_text(settings)
+    result = snakemake(quick_run, "-n", *QUICK, f"{analysis}.yaml")
     jobs = job_counts(result.stdout)
-    assert jobs["subspace_control"] == REPRESENTATIVES
-    assert set(jobs) == {
-        "subspace_control",
-        "collect_beyond",
-        "subspace_control_summary",
-        "fig_subspace_control",
-        "all",
-    }
+    assert jobs[analysis] == REPRESENTATIVES
+    expected = {analysis, "collect_beyond", f"{analysis}_summary", f"fig_{analysis}", "all"}
+    assert set(jobs) == expected
+
+
+def test_changing_the_controls_reruns_only_the_subspace_control(quick_run):
+    reruns_only(quick_run, "subspace_control", "subspace_control: {n_draws: 3}\n")
 
 
 def test_changing_the_milestones_reruns_the_checkpoint_ablations_never_training(quick_run):
@@ -229,14 +230,4 @@ def test_dose_response_scores_every_dose_beside_matched_controls(quick_run):
 
 
 def test_changing_the_doses_reruns_only_the_dose_response(quick_run):
-    (quick_run / "doses.yaml").write_text("dose_response: {epsilons: [0.2, 0.5, 0.8, 1.0]}\n")
-    result = snakemake(quick_run, "-n", *QUICK, "doses.yaml")
-    jobs = job_counts(result.stdout)
-    assert jobs["dose_response"] == REPRESENTATIVES
-    assert set(jobs) == {
-        "dose_response",
-        "collect_beyond",
-        "dose_response_summary",
-        "fig_dose_response",
-        "all",
-    }
+    reruns_only(quick_run, "dose_response", "dose_response: {epsilons: [0.2, 0.5, 0.8, 1.0]}\n")

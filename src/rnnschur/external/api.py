@@ -134,80 +134,50 @@ def analyse(
             None,
             progress,
         )
-    else:
-        result = _run_module(
-            module,
-            recurrent,
-            arrays,
-            batch,
-            outputs,
-            settings,
-            asked,
-            time_first,
+    else:  # a torch module run as it computes: its own forward, with W unchanged, must
+        # reproduce the held-out outputs (where the file has them) before it scores any
+        # ablation; the description, where given or found, only orders the split
+        from rnnschur.external import torch_module
+
+        W_hh = torch_module.recurrent_matrix(module, recurrent)
+        forward = torch_module.module_forward(module, recurrent, time_first)
+        torch_module.check_forward(forward, W_hh, batch, name or default_name)
+        error, largest = torch_module.verify_module(module, batch, outputs, time_first, tolerance)
+        source = "held-out outputs"
+        if outputs is None:
+            outputs = torch_module.own_outputs(module, batch.inputs, time_first)
+            source = "the module's own forward"
+        description, checked = verify.resolve_description(
+            arrays, None, batch, outputs, source, tolerance, True, asked
+        )
+        verification = verify.Verification(
+            description,
+            error,
+            largest,
             tolerance,
+            len(batch.inputs) if error is not None else 0,
+            "held-out outputs" if error is not None else "none",
+            "module",
+            asked.split or "propagator",
+            None if checked.found_by == "module" else checked.error,
+        )
+        progress(verification.line())
+        result = external.run(
+            {"W_hh": W_hh},
+            batch,
+            settings,
+            description,
+            verification,
             name or default_name,
+            None,
+            (f"torch module {type(module).__name__}", forward),
             progress,
+            biases=torch_module.biases(module, recurrent),
         )
     if warn:
         for line in (result.warning or "").splitlines():
             warnings.warn(line, verify.AnalysisWarning, stacklevel=2)
     return result
-
-
-def _run_module(
-    module,
-    recurrent,
-    arrays,
-    batch,
-    outputs,
-    settings,
-    asked,
-    time_first,
-    tolerance,
-    name,
-    progress,
-):
-    """:func:`analyse` of a torch module run as it computes: its own forward, with W unchanged,
-    must reproduce the held-out outputs (where the file has them) before it scores any
-    ablation; the description, where given or found, only orders the split and is checked on
-    the module's outputs. Eleven arguments: the parts of one call, passed on once."""
-    from rnnschur.external import torch_module
-
-    W_hh = torch_module.recurrent_matrix(module, recurrent)
-    forward = torch_module.module_forward(module, recurrent, time_first)
-    torch_module.check_forward(forward, W_hh, batch, name)
-    error, largest = torch_module.verify_module(module, batch, outputs, time_first, tolerance)
-    source = "held-out outputs"
-    if outputs is None:
-        outputs = torch_module.own_outputs(module, batch.inputs, time_first)
-        source = "the module's own forward"
-    description, checked = verify.resolve_description(
-        arrays, None, batch, outputs, source, tolerance, True, asked
-    )
-    verification = verify.Verification(
-        description,
-        error,
-        largest,
-        tolerance,
-        len(batch.inputs) if error is not None else 0,
-        "held-out outputs" if error is not None else "none",
-        "module",
-        asked.split or "propagator",
-        None if checked.found_by == "module" else checked.error,
-    )
-    progress(verification.line())
-    return external.run(
-        {"W_hh": W_hh},
-        batch,
-        settings,
-        description,
-        verification,
-        name,
-        None,
-        (f"torch module {type(module).__name__}", forward),
-        progress,
-        biases=torch_module.biases(module, recurrent),
-    )
 
 
 ARGUMENT_TYPES = {
