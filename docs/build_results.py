@@ -418,13 +418,15 @@ def family_summary(folders: dict[str, list[Path]]) -> str:
 
 def family_claims(folders: dict[str, Path]) -> str:
     """The paper's claims (claims.csv) and their verdict in each family's run."""
-    claims = {}
+    claims, names = {}, {}
     for family, folder in folders.items():
         path = folder / "tables" / "claims.csv"
         if path.is_file():
             table = pd.read_csv(path)
             for r in table[table["n_trained"] > 0].itertuples(index=False):
-                claims.setdefault(r.claim, {})[family] = (
+                # keyed by the claim's id: two tasks' claims may read alike
+                names[r.claim_id] = f"{readings.TASK_NAMES.get(r.task, r.task)}: {r.claim}"
+                claims.setdefault(r.claim_id, {})[family] = (
                     f"{r.n_agree}/{r.n_seeds} **{r.verdict}** ({r.n_learned}/{r.n_trained} learned)"
                 )
     if not claims:
@@ -432,7 +434,8 @@ def family_claims(folders: dict[str, Path]) -> str:
     lines = ["| claim | " + " | ".join(folders) + " |", "|---|" + "---|" * len(folders)]
     for claim, verdicts in claims.items():
         if len(verdicts) > 1 or "discrete tanh" not in verdicts:
-            lines.append(f"| {claim} | " + " | ".join(verdicts.get(f, "—") for f in folders) + " |")
+            row = " | ".join(verdicts.get(f, "—") for f in folders)
+            lines.append(f"| {names[claim]} | {row} |")
     return "\n".join(lines)
 
 

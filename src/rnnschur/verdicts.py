@@ -73,6 +73,7 @@ class Verdict(StrEnum):
     DIFFERS = "differs"
     LOAD_BEARING = "load-bearing"
     SYMMETRY = "a symmetry direction"
+    MILDER = "milder than any perturbation of its size"
     LIKE_ANY = "like any perturbation of its size"
 
 

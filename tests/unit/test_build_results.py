@@ -159,3 +159,27 @@ def test_check_fails_where_nothing_can_be_compared(tmp_path, capsys):
     models.assign(n_hidden=16).to_csv(run / "tables" / "models.csv", index=False)
     assert build_results.check(run, document) == 1
     assert "another configuration" in capsys.readouterr().out
+
+
+def test_the_families_claims_keep_two_tasks_claims_that_read_alike(tmp_path):
+    """Planted: sine's and context's 'ΔFVU(−T_CC) > ΔFVU(−T_C→R)' in two families; both rows
+    appear, each with its own verdicts."""
+    import pandas as pd
+
+    columns = ["claim_id", "claim", "task", "n_trained", "n_learned", "n_seeds", "n_agree"]
+    same = "ΔFVU(−T_CC) > ΔFVU(−T_C→R)"
+    folders = {}
+    for family, verdicts in {"discrete tanh": ("holds", "fails"), "leaky tanh": ("a", "b")}.items():
+        folder = tmp_path / family.replace(" ", "_")
+        (folder / "tables").mkdir(parents=True)
+        rows = [
+            ["sine_cc", same, "sine", 3, 3, 3, 3, verdicts[0]],
+            ["context_cc", same, "context_integration", 3, 3, 3, 1, verdicts[1]],
+        ]
+        pd.DataFrame(rows, columns=[*columns, "verdict"]).to_csv(
+            folder / "tables" / "claims.csv", index=False
+        )
+        folders[family] = folder
+    text = build_results.family_claims(folders)
+    assert f"| sine: {same} | 3/3 **holds** (3/3 learned) | 3/3 **a** (3/3 learned) |" in text
+    assert f"| context: {same} | 1/3 **fails** (3/3 learned) | 1/3 **b** (3/3 learned) |" in text

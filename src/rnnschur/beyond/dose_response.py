@@ -39,22 +39,13 @@ from rnnschur.verdicts import (
     Verdict,
     block_verdict,
     harm_share,
-    t_interval,
+    undecided,
 )
 
 CONTROLS = ("same_positions", "other_blocks", "gaussian")
 """The matched random perturbations, in the order the table lists them."""
 CHUNK = 16
 """Perturbed matrices rolled out in one batched call (memory: CHUNK × trials × steps × N_h)."""
-MEANING = {
-    Verdict.LOAD_BEARING: "more harmful than random perturbations of the same size: the "
-    "coupling carries the task (the paper's fragile direction, beyond its norm)",
-    Verdict.SYMMETRY: "less harmful than random perturbations of the same size: a direction the "
-    "task does not see (the paper's task-restricted symmetry)",
-    Verdict.LIKE_ANY: "as harmful as random perturbations of the same size: the harm says how "
-    "large the removal is, not where it lies",
-}
-"""What each dose-response verdict says of the paper's reading of a block."""
 
 
 def control_perturbation(
@@ -100,13 +91,17 @@ def dose_response(
     Eight arguments: the model, its split, the two sets and the design, each passed once.
 
     Columns: ``block``, ``epsilon``, ``perturbation``, ``draw``, ``norm``, ``mass_removed``
-    (ε ‖ΔT_S‖_F / ‖T‖_F), ``metric``, ``full_score``, ``refit_score`` and ``refit_harm`` (on
-    the block's rows with a fitting set, NaN elsewhere), ``perturbation``, ``draw``, ``score``
-    and ``harm`` (the harm share)."""
+    (ε ‖ΔT_S‖_F / ‖T‖_F), ``metric``, ``full_score``, ``refit_full_score`` (a readout refit on
+    the intact network), ``refit_score`` and ``refit_harm`` (the refit on W̃(ε) and its harm
+    share against that baseline; on the block's rows with a fitting set, NaN elsewhere),
+    ``perturbation``, ``draw``, ``score`` and ``harm`` (the harm share)."""
     masks = coupling_masks(schur, alpha)
     full = float(task.score(network.rollout(heldout.inputs), heldout))
     T_norm = float(np.linalg.norm(schur.T))
     parts = split(fitting, design["validation_fraction"]) if fitting is not None else None
+    grid = design.get("ridge_grid")
+    # the refit's own baseline: a readout refit on the intact network's hidden states
+    refit_full = refit_score(network, network.W_hh, parts, heldout, task, grid) if parts else np.nan
     rows = []
     for block in COUPLING_BLOCKS:
         dT = delta_T(schur.T, masks, (block,))
@@ -127,6 +122,7 @@ def dose_response(
                 "mass_removed": epsilon * block_norm / T_norm if T_norm > 0 else 0.0,
                 "metric": task.SCORE,
                 "full_score": full,
+                "refit_full_score": refit_full,
                 "refit_score": np.nan,  # the block's own rows, with a fitting set
                 "refit_harm": np.nan,
             }
@@ -141,10 +137,10 @@ def dose_response(
                     }
                 )
             if parts is not None:
-                refit = refit_score(network, W_block, parts, heldout, task, design["ridge_grid"])
+                refit = refit_score(network, W_block, parts, heldout, task, grid)
                 rows[-len(labels)] |= {
                     "refit_score": refit,
-                    "refit_harm": float(harm_share(task.SCORE, full, refit)),
+                    "refit_harm": float(harm_share(task.SCORE, refit_full, refit)),
                 }
     return rows
 
@@ -169,8 +165,8 @@ def refit_score(
 
 MODEL = ["task", "construction", "n_hidden", "seed"]
 HARMED = 1e-6
-"""A harm share above which the refit's recovery is defined (below it there is nothing to
-recover)."""
+"""A harm share above which the refit's recovery is defined in the curves (the summary reads it
+only where the harm exceeds θ)."""
 
 
 def learned_models(table: pd.DataFrame, criteria: dict[str, dict]) -> pd.DataFrame:
@@ -189,8 +185,10 @@ def learned_models(table: pd.DataFrame, criteria: dict[str, dict]) -> pd.DataFra
 
 def curves(table: pd.DataFrame) -> pd.DataFrame:
     """Per model, block and ε: the block's harm, the mean harm of each control kind over its
-    draws and of all controls pooled, their 5–95 % range, and the refit's recovery (the share
-    of the block's harm a new readout gives back, where the harm exceeds :data:`HARMED`)."""
+    draws and of all controls pooled, their 5–95 % range, and the refit's recovery: 1 − (the
+    refit's harm, against a readout refit on the intact network) / (the block's harm with the
+    trained readout), where that harm exceeds :data:`HARMED`: 1 where a new readout gives all
+    of it back ("misaligned"), 0 where it gives none ("lost")."""
     keys = [*MODEL, "block", "epsilon"]
     table = table.assign(harm=table["harm"].clip(upper=SHARE_CAP))  # a diverged rollout: the cap
     block = table[table["perturbation"] == "block"].set_index(keys)
@@ -210,6 +208,7 @@ def curves(table: pd.DataFrame) -> pd.DataFrame:
     if "refit_harm" in block:  # aligned by (model, block, ε), defined where there is harm
         harmed = block["harm"] > HARMED
         out["recovered"] = (1.0 - block["refit_harm"] / block["harm"]).where(harmed)
+        out["refit_harm"] = block["refit_harm"]
     return out.reset_index()
 
 
@@ -226,64 +225,125 @@ def epsilon_50(epsilons: np.ndarray, harms: np.ndarray) -> float:
     return float(e0 + (0.5 - h0) * (e1 - e0) / (h1 - h0))
 
 
-VERDICT_OF = {
-    Verdict.FRAGILE: Verdict.LOAD_BEARING,
-    Verdict.IMPROVES: Verdict.SYMMETRY,
-    Verdict.HARMLESS: Verdict.LIKE_ANY,
-}
-"""The test's reading of the excess harm (block minus controls) as a dose-response verdict; the
-other readings (underpowered, on the threshold, empty, too few learned models) keep their
-words."""
+def per_dose_decisions(group: pd.DataFrame, thresholds: Thresholds, min_models: int) -> dict:
+    """{ε: the test of the excess harm at that dose over the seeds}
+    (:func:`rnnschur.verdicts.block_verdict` at level/|ε|, Bonferroni over the doses)."""
+    level = thresholds.level / group["epsilon"].nunique()
+    strict = Thresholds(thresholds.threshold, thresholds.mass_floor, level, thresholds.power)
+    out = {}
+    for epsilon, dose in group.groupby("epsilon"):
+        excess = (dose["harm"] - dose["control_harm"]).to_numpy()
+        out[float(epsilon)] = block_verdict(excess, dose["full_mass"], strict, min_models)
+    return out
+
+
+def dose_verdict(decisions: dict, own_full, thresholds: Thresholds, min_models: int) -> Verdict:
+    """The verdict of one block from its per-dose tests (:func:`per_dose_decisions`): *empty* or
+    *too few learned models* where the tests say so; *load-bearing* where the excess lies
+    above +θ at some dose and below −θ at none; *milder than any perturbation of its size*
+    where it lies below −θ at some dose and above +θ at none, and *a symmetry direction* when
+    the block's own full removal is moreover harmless (two one-sided tests within ±θ of
+    ``own_full``, its harm shares over seeds); *like any perturbation of its size* where the
+    excess is within ±θ at every dose (two one-sided tests); else *underpowered* or *on the
+    threshold* by the largest minimum detectable effect."""
+    calls = {d.verdict for d in decisions.values()}
+    for word in (Verdict.TOO_FEW, Verdict.EMPTY):
+        if word in calls:
+            return word
+    above, below = Verdict.FRAGILE in calls, Verdict.IMPROVES in calls
+    if above and not below:
+        return Verdict.LOAD_BEARING
+    if below and not above:
+        own = block_verdict(own_full, np.ones(len(own_full)), thresholds, min_models)
+        return Verdict.SYMMETRY if own.verdict == Verdict.HARMLESS else Verdict.MILDER
+    if calls == {Verdict.HARMLESS}:
+        return Verdict.LIKE_ANY
+    return undecided(max(d.mde for d in decisions.values()), thresholds.threshold)
+
+
+def crossing(mean_curves: np.ndarray, epsilons: np.ndarray) -> np.ndarray:
+    """:func:`epsilon_50` of each row of ``mean_curves`` (curves over ``epsilons``)."""
+    return np.array([epsilon_50(epsilons, curve) for curve in mean_curves])
+
+
+def epsilon_50_interval(
+    curves_by_seed: np.ndarray, epsilons: np.ndarray, level: float, rng
+) -> tuple[float, float, float]:
+    """(ε₅₀ of the mean curve over seeds, and its percentile bootstrap interval over seeds at
+    ``level``, :data:`BOOTSTRAP` resamples): NaN where the mean curve never reaches one half,
+    and the interval NaN where fewer than half the resamples do. Every value lies on the grid's
+    range; one at the first dose means "at or below it"."""
+    point = epsilon_50(epsilons, curves_by_seed.mean(axis=0))
+    draws = rng.integers(0, len(curves_by_seed), size=(BOOTSTRAP, len(curves_by_seed)))
+    boot = crossing(curves_by_seed[draws].mean(axis=1), epsilons)
+    if np.isnan(boot).mean() > 0.5:
+        return point, np.nan, np.nan
+    low, high = np.nanquantile(boot, [level / 2, 1 - level / 2])
+    return point, float(low), float(high)
+
+
+BOOTSTRAP = 1000
+"""Resamples of the seeds behind each ε₅₀ interval."""
 
 
 def dose_summary(table: pd.DataFrame, thresholds: Thresholds, min_models: int) -> pd.DataFrame:
-    """Per task, construction, N_h and block, over the seeds (learned models only where the
-    table says which): the excess harm D = mean over ε of (the block's harm − the pooled
-    controls' mean harm), one value per seed, judged by :func:`rnnschur.verdicts.block_verdict`
-    on the harm-share scale (θ its margin): *load-bearing* where its interval lies above +θ, *a
-    symmetry direction* below −θ, *like any perturbation of its size* where it is within ±θ
-    (two one-sided tests), else *underpowered* or *on the threshold*; *empty* where the block's
-    full removal takes less than the mass floor of ‖T‖. Beside it: the excess against each
-    control kind, ε₅₀ of the block and of the pooled controls (the fraction removing half the
-    learned performance) with a t interval, and the refit's mean recovery at full removal."""
+    """Per task, construction, N_h and block, over the seeds (the learned models): the excess
+    harm at each dose ε, the block's harm minus the pooled controls' mean harm, one value per
+    seed, tested at every dose (:func:`per_dose_decisions`) and read by :func:`dose_verdict`.
+    Beside it: ``excess_mean`` (over the doses and seeds) with its t interval and MDE, the
+    doses that decided (``decided_at``), the excess over each control kind, the harms at full
+    removal, ε₅₀ of the block and of the pooled controls with bootstrap intervals
+    (:func:`epsilon_50_interval`) and the refit's mean recovery at full removal (where the
+    block harms more than θ)."""
     c = curves(table)
+    rng = np.random.default_rng(0)  # the bootstrap's resamples: the same table, the same intervals
     rows = []
     for key, group in c.groupby(["task", "construction", "n_hidden", "block"], sort=False):
+        full_mass = group.groupby("seed")["mass_removed"].transform("max")
+        group = group.assign(full_mass=full_mass)
         per_seed = group.groupby("seed")
         excess = per_seed.apply(lambda g: float((g["harm"] - g["control_harm"]).mean()))
-        full_mass = per_seed["mass_removed"].max().to_numpy()
-        decision = block_verdict(excess.to_numpy(), full_mass, thresholds, min_models)
-        e50 = per_seed.apply(
-            lambda g: epsilon_50(g["epsilon"].to_numpy(), g["harm"].to_numpy())
-        ).to_numpy()
-        e50_controls = per_seed.apply(
-            lambda g: epsilon_50(g["epsilon"].to_numpy(), g["control_harm"].to_numpy())
-        ).to_numpy()
-        low, high = t_interval(e50[np.isfinite(e50)], thresholds.level)
+        overall = block_verdict(
+            excess.to_numpy(), per_seed["full_mass"].max().to_numpy(), thresholds, min_models
+        )
+        decisions = per_dose_decisions(group, thresholds, min_models)
+        top = group[group["epsilon"] == group["epsilon"].max()]
+        verdict = dose_verdict(decisions, top["harm"].to_numpy(), thresholds, min_models)
+        epsilons = np.sort(group["epsilon"].unique())
+        by_seed = {
+            name: group.pivot(index="seed", columns="epsilon", values=name)[epsilons].to_numpy()
+            for name in ("harm", "control_harm")
+        }
+        e50 = epsilon_50_interval(by_seed["harm"], epsilons, thresholds.level, rng)
+        e50_controls = epsilon_50_interval(by_seed["control_harm"], epsilons, thresholds.level, rng)
+        decided = [
+            e for e, d in decisions.items() if d.verdict in (Verdict.FRAGILE, Verdict.IMPROVES)
+        ]
         row = dict(zip(["task", "construction", "n_hidden", "block"], key, strict=True))
         row |= {
             "n_models": len(excess),
+            "verdict": verdict,
             "excess_mean": float(excess.mean()),
-            "excess_ci_low": decision.ci_low,
-            "excess_ci_high": decision.ci_high,
-            "mde": decision.mde,
-            "verdict": VERDICT_OF.get(decision.verdict, decision.verdict),
+            "excess_ci_low": overall.ci_low,
+            "excess_ci_high": overall.ci_high,
+            "mde": overall.mde,
+            "decided_at": " ".join(f"{e:g}" for e in decided) or "—",
         }
         for kind in CONTROLS:
             row[f"excess_{kind}"] = float(
                 per_seed.apply(lambda g, k=kind: float((g["harm"] - g[f"{k}_harm"]).mean())).mean()
             )
-        top = group[group["epsilon"] == group["epsilon"].max()]
+        recovered = top["recovered"][top["harm"] > thresholds.threshold]
         row |= {
             "harm_at_full": float(top["harm"].mean()),
             "control_harm_at_full": float(top["control_harm"].mean()),
-            "epsilon_50": float(np.nanmean(e50)) if np.isfinite(e50).any() else np.nan,
-            "epsilon_50_ci_low": low,
-            "epsilon_50_ci_high": high,
-            "control_epsilon_50": (
-                float(np.nanmean(e50_controls)) if np.isfinite(e50_controls).any() else np.nan
-            ),
-            "recovered_at_full": (float(top["recovered"].mean()) if "recovered" in top else np.nan),
+            "epsilon_50": e50[0],
+            "epsilon_50_ci_low": e50[1],
+            "epsilon_50_ci_high": e50[2],
+            "control_epsilon_50": e50_controls[0],
+            "control_epsilon_50_ci_low": e50_controls[1],
+            "control_epsilon_50_ci_high": e50_controls[2],
+            "recovered_at_full": float(recovered.mean()) if len(recovered) else np.nan,
         }
         rows.append(row)
     return pd.DataFrame(rows)

@@ -27,7 +27,10 @@ CLAIM_WORDS = (
     (Verdict.ON_THRESHOLD, ("is on the threshold", "are on the threshold")),
     (
         Verdict.EMPTY,
-        ("is empty (its block holds no mass)", "are empty (their blocks hold no mass)"),
+        (
+            "is empty (its block holds less than the mass floor)",
+            "are empty (their blocks hold less than the mass floor)",
+        ),
     ),
     (Verdict.TOO_FEW, ("has too few learned models", "have too few learned models")),
 )
@@ -749,17 +752,18 @@ def _word(value, column: str, words: dict) -> str:
     return str(value) if column == "n_hidden" else words.get(value, str(value))
 
 
-DOSE_ORDER = (Verdict.LOAD_BEARING, Verdict.SYMMETRY, Verdict.LIKE_ANY)
+DOSE_ORDER = (Verdict.LOAD_BEARING, Verdict.SYMMETRY, Verdict.MILDER, Verdict.LIKE_ANY)
 DOSE_NAMED = 4
 """At most this many groups of one verdict are named in the sentence; more are counted."""
 
 
 def dose_reading(summary: pd.DataFrame) -> str:
     """What the dose-response summary says (``dose_response_summary.csv``): how many block
-    groups are load-bearing, a symmetry direction or like any perturbation of their size,
-    naming each of the first two; how many no test decides, and why; where the block's full
-    removal and its controls both take most of the learned performance (saturated), which the
-    doses below full removal can still tell apart."""
+    groups are load-bearing, a symmetry direction, milder than or like any perturbation of
+    their size, naming each group of a verdict (at most :data:`DOSE_NAMED`, else counted by
+    task); how many no test decides, and why; where the block's full removal and its controls
+    both take at least 80 % of the learned performance (saturated), where a verdict rests on
+    the smaller doses."""
     if summary.empty:
         return "No model learned its task: no block was judged against random perturbations."
     counts = summary["verdict"].value_counts()
@@ -771,14 +775,14 @@ def dose_reading(summary: pd.DataFrame) -> str:
     others = [f"{v} {int(counts[v])}" for v in counts.index if v not in DOSE_ORDER]
     text = (
         f"Of {_count(len(summary), 'block group')} (task, network, N_h and block), judged on "
-        "the excess harm over random perturbations of the same norm (its mean over the doses ε, "
-        "a t interval over seeds against ±θ): "
+        "the excess harm over random perturbations of the same norm (tested at every dose ε "
+        "over the seeds against ±θ): "
         + (_join(decided) if decided else "none is decided")
         + (f"; the rest: {_join(others)}" if others else "")
         + "."
     )
     named = []
-    for verdict in DOSE_ORDER[:2]:
+    for verdict in DOSE_ORDER:
         rows = summary[summary["verdict"] == verdict]
         if 0 < len(rows) <= DOSE_NAMED:
             items = [
@@ -798,7 +802,7 @@ def dose_reading(summary: pd.DataFrame) -> str:
     if len(saturated):
         text += (
             f" In {_count(len(saturated), 'group')} the full removal and its controls both take "
-            "at least 80 % of the learned performance (saturated): there only the smaller doses "
-            "tell them apart."
+            "at least 80 % of the learned performance (saturated at full removal): there the "
+            "verdict rests on the smaller doses."
         )
     return text
