@@ -18,6 +18,7 @@ report: "workflow/report/workflow.rst"
 # common.smk applies a preset, validates the config against the schema (before any job starts)
 # and defines the targets.
 include: "workflow/rules/common.smk"
+include: "workflow/rules/inputs.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/train.smk"
 include: "workflow/rules/schur.smk"

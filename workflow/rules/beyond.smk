@@ -3,41 +3,6 @@
 # `alpha`; names and paths follow its conventions (see the module's docstring).
 
 
-def analysis_settings(name, task):
-    """What one job of analysis ``name`` reads of the config: its own settings (config key
-    ``name``) and the shared ones its registry entry uses."""
-    shared = {
-        "alpha": config["alpha"],
-        "ablation": config["ablation"],
-        "base_seed": config["base_seed"],
-        "generator": task_config(task)["generator"],
-        "checkpoints": task_config(task)["checkpoints"],
-        "schur_split": config["schur_split"],
-    }
-    return {**config.get(name, {}), **{key: shared[key] for key in ANALYSES[name].uses}}
-
-
-def summary_settings(name):
-    """What the summary of analysis ``name`` reads of the config: its own settings and the
-    shared ones its registry entry's ``summary_uses`` names."""
-    shared = {
-        "verdicts": lambda: verdict_settings(),
-        "learned": lambda: learned_criteria(),
-        "min_models": lambda: config["learned"]["min_models"],
-    }
-    uses = ANALYSES[name].summary_uses
-    return {**config.get(name, {}), **{key: shared[key]() for key in uses}}
-
-
-def beyond_files(pattern):
-    """``pattern`` for the models of the beyond-the-paper analyses (config key beyond_models)."""
-    if config["beyond_models"] == "all":
-        return model_files(pattern)
-    if config["beyond_models"] == "representative":
-        return representative_files(pattern)
-    return []
-
-
 # The per-model files an analysis may read (Analysis.reads).
 MODEL_INPUTS = {
     "weights": f"{R}/models/{MODEL}/weights.npz",

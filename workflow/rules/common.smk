@@ -132,15 +132,6 @@ TABLES = f"{R}/tables"
 FIGURES = f"{R}/figures"
 
 
-def beyond_analyses():
-    """The beyond-the-paper analyses this run makes (config keys beyond_analyses and
-    beyond_models), in the registry's order."""
-    if config["beyond_models"] == "none":
-        return []
-    chosen = config["beyond_analyses"]
-    return [name for name in ANALYSES if chosen == "all" or name in chosen]
-
-
 def figure_names():
     """The figures this run draws: each of the registry's whose need the run meets, and one per
     beyond-the-paper analysis where they run."""

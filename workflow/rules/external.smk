@@ -1,30 +1,6 @@
 # Models trained elsewhere (config key external_models): the paper's analysis on each.
 
 
-def external_files(names):
-    """{key: path} of an external model's files ``names`` (declared once, in rnnschur.external:
-    TABLE_NAMES, FIGURE_NAMES, SUMMARY_NAMES for its three jobs)."""
-    return {name.replace(".", "_"): f"{R}/external/{{name}}/{name}" for name in names}
-
-
-def external_settings(name):
-    """rnnschur.external.analysis.Settings of an external model, from its entry and the shared keys."""
-    return {
-        "score": config["external_models"][name]["score"],
-        "alpha": config["alpha"],
-        "alpha_grid": tuple(config["alpha_grid"]),
-        "epsilon": config["ablation"]["epsilon"],
-        "mass_floor": config["ablation"]["mass_floor"],
-        "threshold": config["verdicts"]["threshold"],
-        "subspace_components": config["subspace_control"]["n_components"],
-        "subspace_draws": config["subspace_control"]["n_draws"],
-        "seed": config["base_seed"],
-    }
-
-
-EXTERNAL_FILES = external_files(EXTERNAL_OUTPUT_NAMES)
-
-
 rule external_import:
     """A model trained elsewhere as the workflow's weights.npz (W_xh, W_hh, W_hy and any of b_h,
     b_y, h0) with its network description, checked against the held-out set's outputs where it

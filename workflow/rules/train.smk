@@ -3,47 +3,6 @@
 # each model's files are those a model trained alone writes, at the same paths.
 
 
-MODEL_FILES = {
-    "weights": "weights.npz",
-    "meta": "meta.json",
-    "log_csv": "train_log.csv",
-    "checkpoints": "checkpoints.npz",
-}
-"""The files of one trained model, under results/models/{MODEL}/."""
-
-
-def training_bundles():
-    """(task, construction, N_h, block, seeds) of every training job: a task's seeds in blocks
-    by value, block b holding seeds b*K to b*K + K - 1 (K = config training_bundle), so that a
-    new seed changes one block only."""
-    K = config["training_bundle"]
-    bundles = []
-    for task in TASKS:
-        settings = task_config(task)
-        blocks = {}
-        for seed in sorted(settings["seeds"]):
-            blocks.setdefault(seed // K, []).append(seed)
-        for construction in settings["constructions"]:
-            for size in settings["sizes"]:
-                bundles += [(task, construction, size, b, s) for b, s in sorted(blocks.items())]
-    return bundles
-
-
-def bundle_resource(base, size, n_models):
-    """A bundle's resource: ``base`` per model (per_model's growth with N_h) times its models."""
-    return config_lib.job_estimate(base, size, n_models)
-
-
-def trained_model_files(task, construction, size, seeds):
-    """{output key: path} of every model file of a bundle (key: kind and seed)."""
-    model = f"{R}/models/{task}/{construction}/n{size}"
-    return {
-        f"{kind}_{seed}": f"{model}/seed{seed}/{name}"
-        for seed in seeds
-        for kind, name in MODEL_FILES.items()
-    }
-
-
 for _task, _construction, _size, _block, _seeds in training_bundles():
 
     rule:
