@@ -74,6 +74,7 @@ class Verdict(StrEnum):
     LOAD_BEARING = "load-bearing"
     SYMMETRY = "a symmetry direction"
     MILDER = "milder than any perturbation of its size"
+    MIXED = "mixed across doses or controls"
     LIKE_ANY = "like any perturbation of its size"
 
 

@@ -183,13 +183,14 @@ def test_the_dose_reading_counts_and_names_what_the_table_decides():
     )
     text = dose_reading(table)
     assert text.startswith("Of 4 block groups")
-    assert "1 is load-bearing, 1 is a symmetry direction and 1 is like any perturbation" in text
+    assert "load-bearing 1, a symmetry direction 1 and like any perturbation of its size 1" in text
     assert "the rest: underpowered 1" in text
     assert "load-bearing: sine dense_orthogonal N_h = 64 −T_C→R (+0.3 [0.2, 0.4])" in text
     assert "a symmetry direction: sine dense_orthogonal N_h = 64 −T_CC (-0.1 [-0.2, -0.05])" in text
     assert "sine dense_orthogonal N_h = 64 −T_RR" not in text  # the undecided row, unnamed
     assert "like any perturbation of its size: copy cayley N_h = 64 −T_RR" in text
     assert "In 1 group the full removal and its controls both take at least 80 %" in text
+    assert "0 of them have a verdict" in text
 
 
 def test_the_dose_reading_does_not_call_a_group_saturated_unless_both_are():
@@ -254,8 +255,10 @@ def synthetic(block_harm, control_harm, seeds=5, eps=(0.1, 0.35, 0.75, 1.0)):
         (lambda e: 0.0, lambda e: e, Verdict.SYMMETRY),  # unseen: harmless and milder
         (lambda e: e, lambda e: e, Verdict.LIKE_ANY),  # equal at every dose
         (lambda e: 0.0, lambda e: 0.3 if e == 1.0 else 0.0, Verdict.SYMMETRY),  # one dose
+        # milder at the small doses, more harmful at full removal: the doses disagree
+        (lambda e: 0.5 if e == 1.0 else 0.0, lambda e: 0.3, Verdict.MIXED),
     ],
-    ids=["load_bearing", "milder", "symmetry", "like_any", "one_dose"],
+    ids=["load_bearing", "milder", "symmetry", "like_any", "one_dose", "mixed"],
 )
 def test_the_verdict_reads_the_excess_at_every_dose(block, control, expected):
     summary = dose.dose_summary(synthetic(block, control), Thresholds(), 3)

@@ -237,25 +237,38 @@ def per_dose_decisions(group: pd.DataFrame, thresholds: Thresholds, min_models: 
     return out
 
 
-def dose_verdict(decisions: dict, own_full, thresholds: Thresholds, min_models: int) -> Verdict:
-    """The verdict of one block from its per-dose tests (:func:`per_dose_decisions`): *empty* or
-    *too few learned models* where the tests say so; *load-bearing* where the excess lies
-    above +θ at some dose and below −θ at none; *milder than any perturbation of its size*
-    where it lies below −θ at some dose and above +θ at none, and *a symmetry direction* when
-    the block's own full removal is moreover harmless (two one-sided tests within ±θ of
-    ``own_full``, its harm shares over seeds); *like any perturbation of its size* where the
-    excess is within ±θ at every dose (two one-sided tests); else *underpowered* or *on the
-    threshold* by the largest minimum detectable effect."""
+def dose_verdict(
+    decisions: dict, own_full, by_kind: dict, thresholds: Thresholds, min_models: int
+) -> Verdict:
+    """The verdict of one block from its per-dose tests (:func:`per_dose_decisions`):
+    *empty* or *too few learned models* where the tests say so; *load-bearing* where the
+    excess lies above +θ at some dose, no dose's mean excess lies below −θ and no control
+    kind alone is more harmful than the block by more than θ (``by_kind``: the block's mean
+    excess over each kind, over the doses); *milder than any perturbation of its size* the
+    other way round (the same positions may do as little: a block whose positions are
+    unseen), and *a symmetry direction* when the block's own full removal is moreover
+    harmless (two one-sided tests within ±θ of ``own_full``, its harm shares over seeds);
+    *mixed across doses or controls* where a dose's mean excess or a control kind points the
+    other way; *like any perturbation of its size* where the excess is within ±θ at every
+    dose (two one-sided tests); else *underpowered* or *on the threshold* by the largest
+    minimum detectable effect of the per-dose tests."""
     calls = {d.verdict for d in decisions.values()}
     for word in (Verdict.TOO_FEW, Verdict.EMPTY):
         if word in calls:
             return word
     above, below = Verdict.FRAGILE in calls, Verdict.IMPROVES in calls
+    means = [d.mean for d in decisions.values()]
+    theta = thresholds.threshold
     if above and not below:
-        return Verdict.LOAD_BEARING
+        agree = min(means) >= -theta and min(by_kind.values()) >= -theta
+        return Verdict.LOAD_BEARING if agree else Verdict.MIXED
     if below and not above:
+        if max(means) > theta or max(by_kind.values()) > theta:
+            return Verdict.MIXED
         own = block_verdict(own_full, np.ones(len(own_full)), thresholds, min_models)
         return Verdict.SYMMETRY if own.verdict == Verdict.HARMLESS else Verdict.MILDER
+    if above and below:
+        return Verdict.MIXED
     if calls == {Verdict.HARMLESS}:
         return Verdict.LIKE_ANY
     return undecided(max(d.mde for d in decisions.values()), thresholds.threshold)
@@ -287,12 +300,14 @@ BOOTSTRAP = 1000
 
 
 def dose_summary(table: pd.DataFrame, thresholds: Thresholds, min_models: int) -> pd.DataFrame:
-    """Per task, construction, N_h and block, over the seeds (the learned models): the excess
-    harm at each dose ε, the block's harm minus the pooled controls' mean harm, one value per
-    seed, tested at every dose (:func:`per_dose_decisions`) and read by :func:`dose_verdict`.
-    Beside it: ``excess_mean`` (over the doses and seeds) with its t interval and MDE, the
-    doses that decided (``decided_at``), the excess over each control kind, the harms at full
-    removal, ε₅₀ of the block and of the pooled controls with bootstrap intervals
+    """Per task, construction, N_h and block, over the seeds (the learned models): the
+    excess harm at each dose ε, the block's harm minus the pooled controls' mean harm, one
+    value per seed, tested at every dose (:func:`per_dose_decisions`) and read by
+    :func:`dose_verdict`. Beside it, described, not the verdict's test: ``excess_mean``
+    (over the doses and seeds) with its t interval and MDE at ``level``; then the doses that
+    decided (``decided_at``), the largest minimum detectable effect of the per-dose tests
+    (``verdict_mde``), the excess over each control kind, the harms at full removal, ε₅₀ of
+    the block and of the pooled controls with bootstrap intervals
     (:func:`epsilon_50_interval`) and the refit's mean recovery at full removal (where the
     block harms more than θ)."""
     c = curves(table)
@@ -308,7 +323,8 @@ def dose_summary(table: pd.DataFrame, thresholds: Thresholds, min_models: int) -
         )
         decisions = per_dose_decisions(group, thresholds, min_models)
         top = group[group["epsilon"] == group["epsilon"].max()]
-        verdict = dose_verdict(decisions, top["harm"].to_numpy(), thresholds, min_models)
+        by_kind = {kind: float((group["harm"] - group[f"{kind}_harm"]).mean()) for kind in CONTROLS}
+        verdict = dose_verdict(decisions, top["harm"].to_numpy(), by_kind, thresholds, min_models)
         epsilons = np.sort(group["epsilon"].unique())
         by_seed = {
             name: group.pivot(index="seed", columns="epsilon", values=name)[epsilons].to_numpy()
@@ -328,11 +344,10 @@ def dose_summary(table: pd.DataFrame, thresholds: Thresholds, min_models: int) -
             "excess_ci_high": overall.ci_high,
             "mde": overall.mde,
             "decided_at": " ".join(f"{e:g}" for e in decided) or "—",
+            "verdict_mde": max(d.mde for d in decisions.values()),
         }
         for kind in CONTROLS:
-            row[f"excess_{kind}"] = float(
-                per_seed.apply(lambda g, k=kind: float((g["harm"] - g[f"{k}_harm"]).mean())).mean()
-            )
+            row[f"excess_{kind}"] = by_kind[kind]
         recovered = top["recovered"][top["harm"] > thresholds.threshold]
         row |= {
             "harm_at_full": float(top["harm"].mean()),

@@ -767,11 +767,7 @@ def dose_reading(summary: pd.DataFrame) -> str:
     if summary.empty:
         return "No model learned its task: no block was judged against random perturbations."
     counts = summary["verdict"].value_counts()
-    decided = [
-        f"{int(counts[v])} {'is' if counts[v] == 1 else 'are'} {v}"
-        for v in DOSE_ORDER
-        if counts.get(v, 0)
-    ]
+    decided = [f"{v} {int(counts[v])}" for v in DOSE_ORDER if counts.get(v, 0)]
     others = [f"{v} {int(counts[v])}" for v in counts.index if v not in DOSE_ORDER]
     text = (
         f"Of {_count(len(summary), 'block group')} (task, network, N_h and block), judged on "
@@ -800,9 +796,10 @@ def dose_reading(summary: pd.DataFrame) -> str:
         text += " " + "; ".join(named) + "."
     saturated = summary[(summary["harm_at_full"] >= 0.8) & (summary["control_harm_at_full"] >= 0.8)]
     if len(saturated):
+        judged = int(saturated["verdict"].isin(DOSE_ORDER).sum())
         text += (
             f" In {_count(len(saturated), 'group')} the full removal and its controls both take "
-            "at least 80 % of the learned performance (saturated at full removal): there the "
-            "verdict rests on the smaller doses."
+            f"at least 80 % of the learned performance (saturated at full removal); {judged} of "
+            "them have a verdict, which rests on the smaller doses."
         )
     return text
