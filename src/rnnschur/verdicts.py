@@ -306,6 +306,19 @@ def point_verdict(harm: float, mass_removed: float, thresholds: Thresholds) -> V
     return Verdict.IMPROVES if harm < -thresholds.threshold else Verdict.HARMLESS
 
 
+def far_agreements(compared: pd.DataFrame, mean: str, factor: float = 2.0) -> pd.DataFrame:
+    """The rows whose reproduced ``mean`` *agrees* with the paper's value yet lies more than
+    ``factor`` from it (:func:`far_off`): agreeing only because the interval is wide. A paper
+    value within its own printed precision of 0 (column ``paper_precision``, where there is
+    one) has no factor to be off by."""
+    precision = compared.get("paper_precision", pd.Series(0.0, index=compared.index))
+    return compared[
+        (compared["paper_value"].abs() > precision.fillna(0.0))
+        & (compared["agreement"] == Verdict.AGREES)
+        & far_off(compared[mean], compared["paper_value"], factor)
+    ]
+
+
 def far_off(mean, paper_value, factor: float = 2.0) -> np.ndarray:
     """Whether each reproduced mean lies more than ``factor`` from the paper's value (in ratio
     of sizes): an agreement only a wide interval allows."""

@@ -74,7 +74,7 @@ def model_rows(kind: str, seed: int, design=DESIGN) -> list[dict]:
 
 def summary(kind: str, seeds=range(6)) -> pd.DataFrame:
     table = pd.DataFrame([r for s in seeds for r in model_rows(kind, s)])
-    return dose.dose_summary(table, Thresholds(), 3).set_index("block")
+    return dose.dose_summary(dose.curves(table), Thresholds(), 3).set_index("block")
 
 
 def test_couplings_the_state_never_visits_are_a_symmetry_direction():
@@ -148,7 +148,7 @@ def test_only_learned_models_are_judged():
     table.loc[table["seed"] == 0, "full_score"] = 0.5  # seed 0 did not learn (FVU 0.5)
     kept = dose.learned_models(table, {"route": {"fvu_max": 0.1, "chance_corrected_min": 0.5}})
     assert set(kept["seed"]) == {1, 2}
-    s = dose.dose_summary(kept, Thresholds(), 3)
+    s = dose.dose_summary(dose.curves(kept), Thresholds(), 3)
     assert set(s["verdict"]) == {Verdict.TOO_FEW}
 
 
@@ -261,13 +261,13 @@ def synthetic(block_harm, control_harm, seeds=5, eps=(0.1, 0.35, 0.75, 1.0)):
     ids=["load_bearing", "milder", "symmetry", "like_any", "one_dose", "mixed"],
 )
 def test_the_verdict_reads_the_excess_at_every_dose(block, control, expected):
-    summary = dose.dose_summary(synthetic(block, control), Thresholds(), 3)
+    summary = dose.dose_summary(dose.curves(synthetic(block, control)), Thresholds(), 3)
     assert summary["verdict"].iloc[0] == expected
 
 
 def test_epsilon_50_is_the_mean_curves_crossing_with_a_bounded_interval():
     table = synthetic(lambda e: e, lambda e: 0.2 * e)
-    row = dose.dose_summary(table, Thresholds(), 3).iloc[0]
+    row = dose.dose_summary(dose.curves(table), Thresholds(), 3).iloc[0]
     assert row["epsilon_50"] == pytest.approx(0.5, abs=0.01)  # harm = ε crosses 0.5 at 0.5
     assert 0.1 <= row["epsilon_50_ci_low"] <= row["epsilon_50"] <= row["epsilon_50_ci_high"] <= 1
     assert np.isnan(row["control_epsilon_50"])  # the controls never take half

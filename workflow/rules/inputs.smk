@@ -76,12 +76,12 @@ def summary_settings(name):
     """What the summary of analysis ``name`` reads of the config: its own settings and the
     shared ones its registry entry's ``summary_uses`` names."""
     shared = {
-        "verdicts": lambda: verdict_settings(),
-        "learned": lambda: learned_criteria(),
-        "min_models": lambda: config["learned"]["min_models"],
+        "verdicts": verdict_settings(),
+        "learned": learned_criteria(),
+        "min_models": config["learned"]["min_models"],
     }
     uses = ANALYSES[name].summary_uses
-    return {**config.get(name, {}), **{key: shared[key]() for key in uses}}
+    return {**config.get(name, {}), **{key: shared[key] for key in uses}}
 
 
 def beyond_files(pattern):

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import ablated_recurrent, delta_T
-from rnnschur.beyond.refit import fit_readout, split
+from rnnschur.beyond.refit import refit_readout, split
 from rnnschur.network import Network
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks
 from rnnschur.tasks import Batch
@@ -155,10 +155,7 @@ def refit_score(
 ) -> float:
     """The held-out score of W̃ with a ridge readout refit on its hidden states over the
     fitting set's two ``parts`` (fit, validation)."""
-    fit, val = parts
-    _, hidden_fit = network.rollout(fit.inputs, W_tilde, return_hidden=True)
-    _, hidden_val = network.rollout(val.inputs, W_tilde, return_hidden=True)
-    W_refit, _ = fit_readout(hidden_fit, fit, hidden_val, val, grid)
+    W_refit, _ = refit_readout(network, W_tilde, *parts, grid)
     _, hidden = network.rollout(heldout.inputs, W_tilde, return_hidden=True)
     return float(task.score(hidden.astype(np.float64) @ W_refit.T, heldout))
 
@@ -228,8 +225,7 @@ def epsilon_50(epsilons: np.ndarray, harms: np.ndarray) -> float:
 def per_dose_decisions(group: pd.DataFrame, thresholds: Thresholds, min_models: int) -> dict:
     """{ε: the test of the excess harm at that dose over the seeds}
     (:func:`rnnschur.verdicts.block_verdict` at level/|ε|, Bonferroni over the doses)."""
-    level = thresholds.level / group["epsilon"].nunique()
-    strict = Thresholds(thresholds.threshold, thresholds.mass_floor, level, thresholds.power)
+    strict = thresholds.scaled(level=1.0 / group["epsilon"].nunique())
     out = {}
     for epsilon, dose in group.groupby("epsilon"):
         excess = (dose["harm"] - dose["control_harm"]).to_numpy()
@@ -299,18 +295,17 @@ BOOTSTRAP = 1000
 """Resamples of the seeds behind each ε₅₀ interval."""
 
 
-def dose_summary(table: pd.DataFrame, thresholds: Thresholds, min_models: int) -> pd.DataFrame:
-    """Per task, construction, N_h and block, over the seeds (the learned models): the
-    excess harm at each dose ε, the block's harm minus the pooled controls' mean harm, one
-    value per seed, tested at every dose (:func:`per_dose_decisions`) and read by
-    :func:`dose_verdict`. Beside it, described, not the verdict's test: ``excess_mean``
-    (over the doses and seeds) with its t interval and MDE at ``level``; then the doses that
-    decided (``decided_at``), the largest minimum detectable effect of the per-dose tests
-    (``verdict_mde``), the excess over each control kind, the harms at full removal, ε₅₀ of
-    the block and of the pooled controls with bootstrap intervals
-    (:func:`epsilon_50_interval`) and the refit's mean recovery at full removal (where the
-    block harms more than θ)."""
-    c = curves(table)
+def dose_summary(c: pd.DataFrame, thresholds: Thresholds, min_models: int) -> pd.DataFrame:
+    """Per task, construction, N_h and block of the curves ``c`` (:func:`curves` of the
+    learned models' rows), over the seeds: the excess harm at each dose ε, the block's harm
+    minus the pooled controls' mean harm, one value per seed, tested at every dose
+    (:func:`per_dose_decisions`) and read by :func:`dose_verdict`. Beside it, described, not
+    the verdict's test: ``excess_mean`` (over the doses and seeds) with its t interval and
+    MDE at ``level``; then the doses that decided (``decided_at``), the largest minimum
+    detectable effect of the per-dose tests (``verdict_mde``), the excess over each control
+    kind, the harms at full removal, ε₅₀ of the block and of the pooled controls with
+    bootstrap intervals (:func:`epsilon_50_interval`) and the refit's mean recovery at full
+    removal (where the block harms more than θ)."""
     rng = np.random.default_rng(0)  # the bootstrap's resamples: the same table, the same intervals
     rows = []
     for key, group in c.groupby(["task", "construction", "n_hidden", "block"], sort=False):

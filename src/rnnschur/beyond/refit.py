@@ -76,6 +76,16 @@ def fit_readout(
     return np.stack(rows), lam
 
 
+def refit_readout(
+    network: Network, W_tilde: np.ndarray, fit: Batch, val: Batch, grid: list[float]
+) -> tuple[np.ndarray, float]:
+    """(W', lam): the ridge readout of ``network`` with W̃ in place of its W_hh, fit on the
+    hidden states of the fitting trials ``fit`` and chosen on ``val`` (:func:`fit_readout`)."""
+    _, hidden_fit = network.rollout(fit.inputs, W_tilde, return_hidden=True)
+    _, hidden_val = network.rollout(val.inputs, W_tilde, return_hidden=True)
+    return fit_readout(hidden_fit, fit, hidden_val, val, grid)
+
+
 def split(batch: Batch, validation_fraction: float) -> tuple[Batch, Batch]:
     """The first trials for fitting, the last ⌈``validation_fraction`` · n⌉ for validation."""
     n_val = max(1, int(np.ceil(len(batch.inputs) * validation_fraction)))
@@ -106,9 +116,7 @@ def evaluate_refits(
     rows = []
     for subset in SUBSETS:
         W_tilde = ablated_recurrent(network.W_hh, schur, delta_T(schur.T, masks, subset))
-        _, hidden_fit = network.rollout(fit.inputs, W_tilde, return_hidden=True)
-        _, hidden_val = network.rollout(val.inputs, W_tilde, return_hidden=True)
-        W_refit, lam = fit_readout(hidden_fit, fit, hidden_val, val, grid)
+        W_refit, lam = refit_readout(network, W_tilde, fit, val, grid)
         fixed, hidden = network.rollout(heldout.inputs, W_tilde, return_hidden=True)
         refit = hidden.astype(np.float64) @ W_refit.T
         rows.append(

@@ -184,10 +184,12 @@ def dose_response(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame
     from rnnschur.beyond import dose_response as dose
     from rnnschur.verdicts import Thresholds
 
-    learned = dose.learned_models(table, settings["learned"])
+    curves = dose.curves(dose.learned_models(table, settings["learned"]))
     thresholds = Thresholds(**settings["verdicts"])
-    summary = dose.dose_summary(learned, thresholds, settings["min_models"])
-    return {"summary": summary, "curves": dose.curves(learned)}
+    return {
+        "summary": dose.dose_summary(curves, thresholds, settings["min_models"]),
+        "curves": curves,
+    }
 
 
 def basis_sensitivity(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]:

@@ -14,7 +14,7 @@ import pandas as pd
 from rnnschur import learned
 from rnnschur.ablation import SUBSETS, subset_name
 from rnnschur.paper import reported as paper
-from rnnschur.verdicts import Verdict, agreement, far_off, sem
+from rnnschur.verdicts import Verdict, agreement, far_agreements, sem
 
 SUBSET_NAMES = [subset_name(s) for s in SUBSETS]
 
@@ -198,8 +198,7 @@ def agreement_reading(table: pd.DataFrame) -> str:
         ]
         text += ": " + "; ".join(named)
     text += "."
-    agrees = compared[compared["agreement"] == Verdict.AGREES]
-    far = agrees[far_off(agrees["reproduced_mean"], agrees["paper_value"])]
+    far = far_agreements(compared, "reproduced_mean")
     if len(far):
         named = [
             f"{r.task} {label(r.subset)} {r.quantity} ({r.construction}): {r.reproduced_mean:.3g} "

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.verdicts import BLOCK_VERDICTS as VERDICTS
-from rnnschur.verdicts import DECIDED, Verdict, far_off
+from rnnschur.verdicts import DECIDED, Verdict, far_agreements
 
 TOO_FEW = Verdict.TOO_FEW
 BLOCK_NAMES = {"T_RR": "−T_RR", "T_CR": "−T_C→R", "T_CC": "−T_CC"}
@@ -95,13 +95,7 @@ def claims_reading(claims: pd.DataFrame) -> str:
                 ]
                 text += f" and differs from {len(differs)} ({'; '.join(named)})"
             text += "."
-            # a paper value within its own printed precision of 0 has no factor to be off by
-            precision = compared.get("paper_precision", pd.Series(0.0, index=compared.index))
-            far = compared[
-                (compared["paper_value"].abs() > precision.fillna(0.0))
-                & (compared["agreement"] == Verdict.AGREES)
-                & far_off(compared["mean"], compared["paper_value"])
-            ]
+            far = far_agreements(compared, "mean")
             if len(far):
                 named = [
                     f"{TASK_NAMES.get(r.task, r.task)} {r.claim} {_interval(r)} against "
