@@ -1,7 +1,6 @@
 """NeuroGym tasks through the adapter: the env's own trials, one-hot targets and the response
 mask, the choice score, and the task object the analysis jobs see without NeuroGym."""
 
-import json
 import warnings
 
 import numpy as np
@@ -155,14 +154,15 @@ def test_neurogyms_own_per_trial_correctness_replays_the_heldout_trials(env):
         _neurogym.trial_performance(np.random.default_rng(4), 48, env, kwargs, batch, batch.targets)
 
 
-def test_analysis_jobs_see_the_task_without_neurogym(monkeypatch):
-    spec = {"pdm": {"env": ENV, "kwargs": {"dt": 100}, "dims": [3, 3]}}
-    monkeypatch.setenv(_neurogym.SPECS_VARIABLE, json.dumps(spec))
-    task = tasks.get("pdm")
+def test_analysis_jobs_see_the_task_from_its_spec_without_neurogym():
+    spec = {"env": ENV, "kwargs": {"dt": 100}, "dims": [3, 3]}
+    task = tasks.get("pdm", spec)
     assert task.SCORE == "choice" and task.HIGHER_IS_BETTER and task.dims() == (3, 3)
     assert tasks.defaults("pdm") == {}
-    with pytest.raises(KeyError, match="unknown task 'nope'"):
+    with pytest.raises(KeyError, match="unknown task 'nope'.*needs its spec"):
         tasks.get("nope")
+    # without dims (a data or training job's params), the env itself says them
+    assert tasks.get("pdm", {"env": ENV, "kwargs": {"dt": 100}}).dims() == (3, 3)
 
 
 def test_check_refuses_and_measures():

@@ -6,7 +6,6 @@ key, as a :class:`snakemake.exceptions.WorkflowError`).
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import update_config, validate
 
 from rnnschur import config as config_lib
+from rnnschur import tasks as task_registry
 from rnnschur.training.numerics import job_environment
 
 NEUROGYM_CHECKED = Path(".snakemake") / "rnnschur_neurogym_checked.json"
@@ -30,8 +30,8 @@ def checked(check, *args):
         raise WorkflowError(str(error)) from None
 
 
-def load_config(config: dict, workflow, root: Path) -> list[str]:
-    """Make ``config`` the run's, in place, and return the run's NeuroGym tasks:
+def load_config(config: dict, workflow, root: Path) -> dict[str, dict]:
+    """Make ``config`` the run's, in place, and return the run's NeuroGym tasks, {name: spec}:
 
     1. ``--config preset=NAME`` layers presets/NAME.yaml over config.yaml (the command line
        still wins);
@@ -40,8 +40,9 @@ def load_config(config: dict, workflow, root: Path) -> list[str]:
        (``run_tasks`` becomes one per task and description) and their defaults;
     3. the portable numerics every job inherits (config ``numerics``: a library reads its
        variables when a job's process loads it), the results folder and the device;
-    4. the NeuroGym envs and their kwargs, checked once per working directory and passed to
-       every job (:data:`rnnschur.tasks._neurogym.SPECS_VARIABLE`); then the whole config.
+    4. the NeuroGym envs and their kwargs, checked once per working directory: their specs
+       ``{env, kwargs, dims}``, which reach each job of such a task in its params
+       (:func:`rnnschur.tasks.get`); then the whole config.
     """
     if config.get("preset"):
         update_config(config, checked(config_lib.read_preset, config["preset"], root / "presets"))
@@ -57,23 +58,20 @@ def load_config(config: dict, workflow, root: Path) -> list[str]:
     if config["check_device"]:
         checked(config_lib.check_device, config["device"], cuda_available)
     neurogym = neurogym_tasks(config)
-    checked(config_lib.check, config, config_lib.read_schema(schema_path), neurogym)
+    checked(config_lib.check, config, config_lib.read_schema(schema_path), list(neurogym))
     return neurogym
 
 
-def neurogym_tasks(config: dict) -> list[str]:
-    """Check each task that comes from NeuroGym (``tasks.<name>.neurogym``) and pass them to every
-    job in the environment; NeuroGym is imported only if the config names one, and only for an
-    env not checked before in this working directory."""
-    from rnnschur.tasks import _neurogym
-
+def neurogym_tasks(config: dict) -> dict[str, dict]:
+    """Check each task that comes from NeuroGym (``tasks.<name>.neurogym``): {name: {env,
+    kwargs, dims}}. NeuroGym is imported only if the config names one, and only for an env not
+    checked before in this working directory."""
     blocks = [t for t, s in config["tasks"].items() if "neurogym" in s]
     done = config_lib.load_checked(NEUROGYM_CHECKED) if blocks else {}
-    specs = checked(config_lib.check_neurogym, config, _neurogym.check, done)
+    specs = checked(config_lib.check_neurogym, config, task_registry.neurogym_dims, done)
     if blocks:
         config_lib.save_checked(NEUROGYM_CHECKED, done)
-    os.environ[_neurogym.SPECS_VARIABLE] = json.dumps(specs, sort_keys=True)
-    return list(specs)
+    return specs
 
 
 def cuda_available() -> bool:

@@ -20,6 +20,7 @@ rule ablate:
         runtime=per_model(10),
     params:
         code=lambda w: code("ablate.py", w.task),
+        neurogym=lambda w: neurogym_spec(w.task),
         alpha_grid=config["alpha_grid"],
         epsilon=config["ablation"]["epsilon"],
         mass_floor=config["ablation"]["mass_floor"],

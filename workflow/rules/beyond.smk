@@ -38,6 +38,7 @@ for name, analysis in ANALYSES.items():
             runtime=analysis.runtime,
         params:
             code=lambda w, name=name: code(f"{name}.py", w.task),
+            neurogym=lambda w: neurogym_spec(w.task),
             analysis=name,
             settings=lambda w, name=name: analysis_settings(name, w.task),
         # The script path is formatted when the job runs: through params, not the loop variable.

@@ -60,7 +60,7 @@ TASKS = config["run_tasks"]
 
 # Tasks scored by FVU (Figure 2 and the example rollouts): the paper's neuroscience tasks and any
 # task added with SCORE = "fvu".
-FVU_TASKS = [t for t in TASKS if task_registry.get(t).SCORE == "fvu"]
+FVU_TASKS = [t for t in TASKS if task_registry.score_of(t) == "fvu"]
 
 
 def task_config(task):
@@ -70,10 +70,16 @@ def task_config(task):
 def trial_source(task):
     """What draws a task's trials, in the params of its data and training jobs (a change of it
     reruns them): its generator's settings, or a NeuroGym task's env and kwargs (which its
-    generate and dims take and ignore; the analysis jobs know the task from NEUROGYM_TASKS)."""
+    generate and dims take and ignore; rnnschur.tasks.get makes the task of them)."""
     if task in NEUROGYM_TASKS:
         return {"neurogym": task_config(task)["neurogym"]}
     return task_config(task)["generator"]
+
+
+def neurogym_spec(task):
+    """A NeuroGym task's checked spec {env, kwargs, dims} (None for any other task), in the
+    params of each analysis job of it: rnnschur.tasks.get(task, params.neurogym)."""
+    return NEUROGYM_TASKS.get(task)
 
 
 def learned_criteria():

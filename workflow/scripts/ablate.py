@@ -11,7 +11,7 @@ w, params = snakemake.wildcards, snakemake.params
 network, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
-task = tasks.get(w.task)
+task = tasks.get(w.task, params.neurogym)
 heldout = scoring_batch(heldout, task, params.fvu_steps)
 scoring = Scoring(params.epsilon, params.mass_floor)
 rows = evaluate_ablations(network, schur, list(params.alpha_grid), heldout, task, scoring)

@@ -10,7 +10,7 @@ from rnnschur.beyond.along_training import evaluate_checkpoints, select_checkpoi
 
 w, settings = snakemake.wildcards, snakemake.params.settings
 ablation = settings["ablation"]
-task = tasks.get(w.task)
+task = tasks.get(w.task, snakemake.params.neurogym)
 checkpoints = io.load_checkpoints(snakemake.input.checkpoints)
 dynamics = io.load_dynamics(snakemake.input.checkpoints)
 heldout = io.load_batch(

@@ -15,7 +15,7 @@ w, settings = snakemake.wildcards, snakemake.params.settings
 network, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
-task = tasks.get(w.task)
+task = tasks.get(w.task, snakemake.params.neurogym)
 fvu_steps = settings["ablation"]["fvu_steps"]
 n = settings["n_trials"]
 batch = scoring_batch(

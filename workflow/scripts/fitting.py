@@ -8,7 +8,7 @@ from rnnschur import io, tasks  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 
 task, params = snakemake.wildcards.task, snakemake.params
-batch = tasks.get(task).generate(
+batch = tasks.get(task, params.generator.get("neurogym")).generate(
     job_rng(params.base_seed, "refit", task), params.n, **params.generator
 )
 io.save_npz(snakemake.output[0], inputs=batch.inputs, targets=batch.targets, mask=batch.mask)

@@ -13,7 +13,7 @@ fvu_steps = settings["ablation"]["fvu_steps"]
 network, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
-task = tasks.get(w.task)
+task = tasks.get(w.task, snakemake.params.neurogym)
 # The fitting set: one per task, drawn apart from the held-out set (rule fitting).
 fitting = io.load_batch(snakemake.input.fitting, network.W_xh.shape[1], network.W_hy.shape[0])
 rows = evaluate_refits(

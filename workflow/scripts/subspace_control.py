@@ -14,7 +14,7 @@ w, settings = snakemake.wildcards, snakemake.params.settings
 network, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
-task = tasks.get(w.task)
+task = tasks.get(w.task, snakemake.params.neurogym)
 n = settings["n_trials"]
 batch = scoring_batch(
     Batch(heldout.inputs[:n], heldout.targets[:n], heldout.mask[:n]),

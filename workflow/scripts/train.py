@@ -14,7 +14,6 @@ from rnnschur.dynamics import Dynamics  # noqa: E402
 from rnnschur.provenance import software_versions  # noqa: E402
 from rnnschur.rnn import rollout  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
-from rnnschur.tasks._neurogym import NeurogymTask, heldout_performance  # noqa: E402
 from rnnschur.training.train import LOG_COLUMNS, TrainSettings, train_bundle  # noqa: E402
 
 started = time.time()
@@ -32,7 +31,7 @@ names = [f"{task}/{construction}/n{size}/seed{seed}" for seed in seeds]
 training = dict(params.training)
 training["curriculum"] = tuple(training.get("curriculum", ()))
 settings = TrainSettings(**training, device=params.device)
-module = tasks.get(task)
+module = tasks.get(task, params.generator.get("neurogym"))
 heldout = io.load_batch(snakemake.input.heldout, *module.dims(**params.generator))
 rngs = [job_rng(params.base_seed, task, construction, size, seed) for seed in seeds]
 dynamics = Dynamics.from_config(params.model)
@@ -43,9 +42,9 @@ models = train_bundle(
 
 family = io.dynamics_arrays(dynamics)  # none for the paper's discrete tanh network
 for seed, name, model in zip(seeds, names, models, strict=True):
-    if isinstance(module, NeurogymTask):  # NeuroGym's own per-trial correctness, reported
+    if hasattr(module, "heldout_performance"):  # a NeuroGym task: its own per-trial correctness
         outputs = rollout(model.W_xh, model.W_hh, model.W_hy, heldout.inputs, dynamics=dynamics)
-        performance = heldout_performance(task, params.base_seed, heldout, outputs)
+        performance = module.heldout_performance(params.base_seed, heldout, outputs)
         model.summary["trial_performance"] = float(performance.mean())
     out = {kind: snakemake.output[f"{kind}_{seed}"] for kind in ("weights", "meta", "log_csv")}
     io.save_rows(out["log_csv"], [dict(zip(LOG_COLUMNS, r, strict=True)) for r in model.log])

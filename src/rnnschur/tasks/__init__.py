@@ -74,17 +74,29 @@ def names() -> tuple[str, ...]:
     )
 
 
-def get(name: str) -> ModuleType:
-    """The generator module of task ``name``, or the adapter of a NeuroGym task of this run
-    (:mod:`rnnschur.tasks._neurogym`), which has the same interface."""
+def get(name: str, neurogym: dict | None = None) -> ModuleType:
+    """The generator module of task ``name``, or, given its spec ``neurogym`` ({"env",
+    "kwargs", "dims"}: a config block ``tasks.<name>.neurogym``, which the workflow passes to
+    each job in its params), the adapter of a NeuroGym task (:mod:`rnnschur.tasks._neurogym`),
+    which has the same interface."""
     if task_of(name) in names():
         return importlib.import_module(f"{__name__}.{task_of(name)}")
+    if neurogym is None:
+        raise KeyError(
+            f"unknown task {name!r}; known: {list(names())} (a NeuroGym task needs its spec, "
+            "neurogym={'env': ..., 'kwargs': ...})"
+        )
     from rnnschur.tasks import _neurogym
 
-    neurogym_task = _neurogym.task(name)
-    if neurogym_task is None:
-        raise KeyError(f"unknown task {name!r}; known: {list(names())}")
-    return neurogym_task
+    return _neurogym.task(name, neurogym)
+
+
+def neurogym_dims(env: str, kwargs: dict) -> tuple[int, int]:
+    """(N_x, N_y) of a NeuroGym env with its kwargs; ValueError naming what is wrong
+    (:func:`rnnschur.tasks._neurogym.check`; imports NeuroGym)."""
+    from rnnschur.tasks import _neurogym
+
+    return _neurogym.check(env, kwargs)
 
 
 def score_of(name: str) -> str:
@@ -95,10 +107,10 @@ def score_of(name: str) -> str:
 
 def defaults(name: str) -> dict:
     """The default of every configurable generator parameter of task ``name`` (the defaults of
-    its ``generate``)."""
-    module = get(name)
-    if not module.PARAMETERS:  # a NeuroGym task: its env's kwargs configure it
+    its ``generate``); none for a NeuroGym task (its env's kwargs configure it)."""
+    if task_of(name) not in names():
         return {}
+    module = get(name)
     signature = inspect.signature(module.generate).parameters
     return {key: signature[key].default for key in module.PARAMETERS}
 
@@ -129,4 +141,5 @@ def draw_heldout(name: str, n: int, base_seed: int, **generator) -> Batch:
     :func:`task_of` ``name`` (an instance is scored on its task's trials)."""
     from rnnschur.seeds import job_rng
 
-    return get(name).generate(job_rng(base_seed, "heldout", task_of(name)), n, **generator)
+    task = get(name, generator.get("neurogym"))
+    return task.generate(job_rng(base_seed, "heldout", task_of(name)), n, **generator)

@@ -2,11 +2,11 @@
 seen; nothing past it sees anything but a :class:`rnnschur.tasks.Batch`.
 
 A config block ``tasks.<name>.neurogym: {env: <id>, kwargs: {...}}`` makes ``<name>`` a task.
-The workflow checks the env and its kwargs before any job starts and passes every such task to
-the jobs in the environment variable :data:`SPECS_VARIABLE` (with its N_x and N_y), like the
-kernel settings, so that an analysis job knows the task without importing NeuroGym (gymnasium,
-scipy and matplotlib: a second or two). Trials are drawn by :func:`draw` (data and training
-jobs only): NeuroGym itself is imported when trials are drawn, never when this module is.
+The workflow checks the env and its kwargs before any job starts and gives each job of such a
+task its spec ``{env, kwargs, dims}`` in its params (:func:`rnnschur.tasks.get` makes the task
+of it), so that an analysis job knows the task without importing NeuroGym (gymnasium, scipy and
+matplotlib: a second or two). Trials are drawn by :func:`draw` (data and training jobs only):
+NeuroGym itself is imported when trials are drawn, never when this module is.
 
 Per trial: inputs the env's observations; targets one-hot over its actions (N_y = number of
 actions); the mask marks the steps of its response periods (:data:`RESPONSE_PERIODS`, read from
@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import difflib
 import inspect
-import json
-import os
 import sys
 import types
 import warnings
@@ -39,15 +37,9 @@ import numpy as np
 
 from rnnschur.tasks import Batch
 
-SPECS_VARIABLE = "RNNSCHUR_NEUROGYM_TASKS"
 RESPONSE_PERIODS = ("decision", "production", "test1", "test2")
 """The periods in which an env expects its answer: ``decision`` in most envs, ``production`` in
 ReadySetGo and MotorTiming, ``test1`` and ``test2`` in DualDelayMatchSample."""
-
-
-def specs() -> dict[str, dict]:
-    """{name: {"env", "kwargs", "dims"}} of the NeuroGym tasks of this run (none outside one)."""
-    return json.loads(os.environ.get(SPECS_VARIABLE, "{}"))
 
 
 def choice_score(outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -74,13 +66,13 @@ def choice_score(outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray) -> 
 
 @dataclass(frozen=True)
 class NeurogymTask:
-    """A NeuroGym env as a task with the interface of a task module."""
+    """A NeuroGym env as a task with the interface of a task module. ``dims`` (N_x, N_y) as the
+    workflow checked them, or None: read from the env (:func:`check`) when asked."""
 
     name: str
     env: str
     kwargs: dict
-    n_inputs: int
-    n_actions: int
+    dims_checked: tuple[int, int] | None = None
 
     SCORE = "choice"
     HIGHER_IS_BETTER = True
@@ -89,7 +81,9 @@ class NeurogymTask:
     LOSS = "cross_entropy"
 
     def dims(self, **_) -> tuple[int, int]:
-        return self.n_inputs, self.n_actions
+        if self.dims_checked is not None:
+            return tuple(self.dims_checked)
+        return check(self.env, self.kwargs)
 
     def generate(self, rng: np.random.Generator, n: int, **_):
         return draw(rng, n, self.env, self.kwargs)
@@ -97,14 +91,23 @@ class NeurogymTask:
     def score(self, outputs: np.ndarray, batch) -> np.ndarray:
         return choice_score(outputs, batch.targets, batch.mask)
 
+    def heldout_performance(self, base_seed: int, heldout: Batch, outputs: np.ndarray):
+        """:func:`trial_performance` on the held-out set of this task (drawn by
+        :func:`rnnschur.tasks.draw_heldout` from ``base_seed``)."""
+        from rnnschur.seeds import job_rng
+        from rnnschur.tasks import task_of
 
-def task(name: str) -> NeurogymTask | None:
-    """The NeuroGym task ``name`` of this run, or None."""
-    spec = specs().get(name)
-    if spec is None:
-        return None
-    N_x, N_y = spec["dims"]
-    return NeurogymTask(name, spec["env"], spec.get("kwargs", {}), N_x, N_y)
+        rng = job_rng(base_seed, "heldout", task_of(self.name))
+        return trial_performance(rng, len(heldout.inputs), self.env, self.kwargs, heldout, outputs)
+
+
+def task(name: str, spec: dict) -> NeurogymTask:
+    """The NeuroGym task ``name`` of the spec ``{"env", "kwargs", "dims"}`` (kwargs and dims
+    optional) a config block ``tasks.<name>.neurogym`` gives."""
+    dims = spec.get("dims")
+    return NeurogymTask(
+        name, spec["env"], dict(spec.get("kwargs", {})), tuple(dims) if dims else None
+    )
 
 
 # Drawing trials: the data and training jobs only (NeuroGym imports torch).
@@ -199,17 +202,6 @@ def trial_performance(
                 performance[k] = info["performance"]
                 break
     return performance
-
-
-def heldout_performance(name: str, base_seed: int, heldout: Batch, outputs: np.ndarray):
-    """:func:`trial_performance` on the held-out set of the NeuroGym task ``name`` of this run
-    (drawn by :func:`rnnschur.tasks.draw_heldout` from ``base_seed``)."""
-    from rnnschur.seeds import job_rng
-    from rnnschur.tasks import task_of
-
-    spec = task(name)
-    rng = job_rng(base_seed, "heldout", task_of(name))
-    return trial_performance(rng, len(heldout.inputs), spec.env, spec.kwargs, heldout, outputs)
 
 
 def check(env: str, kwargs: dict) -> tuple[int, int]:

@@ -306,7 +306,7 @@ def train_bundle(
     loss is not finite or exceeds ``settings.max_loss``.
     """
     retain_freed_memory()  # each step's arrays reused, not faulted in again (speed only)
-    module = tasks.get(task)
+    module = tasks.get(task, task_params.get("neurogym"))
     as_array = _array_maker(settings.device)
     if settings.train_set_batches is not None and settings.curriculum:
         raise ValueError(f"{names[0]}: a fixed training set cannot follow a curriculum")
