@@ -1,7 +1,8 @@
 """rnnschur: ordered real Schur ablations of trained tanh RNNs (arXiv 2606.18457).
 
-``rnnschur.analyse(model, heldout, ...)`` runs the paper's analysis on a network trained
-elsewhere (:mod:`rnnschur.external.api`); it is imported on first use, so that
+``rnnschur.analyse(model, heldout, network, ...)`` runs the paper's analysis on a network
+trained elsewhere (:mod:`rnnschur.external.api`), described by a ``rnnschur.Network``
+(:class:`rnnschur.external.verify.Network`); both are imported on first use, so that
 ``import rnnschur`` alone loads nothing.
 """
 
@@ -13,4 +14,8 @@ def __getattr__(name: str):
         from rnnschur.external.api import analyse
 
         return analyse
+    if name == "Network":
+        from rnnschur.external.verify import Network
+
+        return Network
     raise AttributeError(f"module 'rnnschur' has no attribute {name!r}")

@@ -253,12 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         result = api.analyse(
             model,
             args.heldout,
-            args.dynamics,
-            leak=args.leak,
-            nonlinearity=args.nonlinearity,
-            readout=args.readout,
-            timing=args.timing,
-            split=args.split,
+            network_of(args),
             recurrent=args.recurrent,
             keys=args.keys,
             time_first=args.time_first,
@@ -281,6 +276,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"wrote {len(files)} files to {args.out}; summary: {files['summary_md']}")
     return 0
+
+
+def network_of(args):
+    """The network's description as the flags give it, parsed once
+    (:class:`rnnschur.external.verify.Network`)."""
+    from rnnschur.external.verify import NETWORK_TYPES, Network
+
+    return Network(**{field: getattr(args, field) for field in NETWORK_TYPES})
 
 
 def settings_of(args) -> dict:

@@ -147,19 +147,15 @@ DISCRETE = Dynamics()
 """The paper's network: discrete, tanh."""
 
 
-def resolve(
-    stored: Dynamics,
-    dynamics: str | None = None,
-    leak: float | None = None,
-    nonlinearity: str | None = None,
-    readout: str | None = None,
-    timing: str | None = None,
-) -> Dynamics:
-    """The description to analyse a model as: what is given (options, config keys) over what
-    its file stores (``stored``). A leaky update keeps the stored leak only if the file stores
-    that update; otherwise it needs ``leak``. Raises ValueError, naming the option, for a
-    combination that is not a network (a leak without a leaky update, a leaky update without a
-    leak)."""
+def resolve(stored: Dynamics, given) -> Dynamics:
+    """The description to analyse a model as: what is ``given`` (a
+    :class:`rnnschur.external.verify.Network`: its dynamics, leak, nonlinearity, readout and
+    timing, None where not given) over what its file stores (``stored``). A leaky update keeps
+    the stored leak only if the file stores that update; otherwise it needs ``leak``. Raises
+    ValueError, naming the option, for a combination that is not a network (a leak without a
+    leaky update, a leaky update without a leak)."""
+    dynamics, leak = given.dynamics, given.leak
+    nonlinearity, readout, timing = given.nonlinearity, given.readout, given.timing
     kind = dynamics or stored.kind
     if kind not in KINDS:
         raise ValueError(f'dynamics={kind!r}: must be one of {KINDS} or "auto"')

@@ -162,6 +162,17 @@ def load_npz(path: str | os.PathLike, keys: tuple[str, ...]) -> dict[str, np.nda
         raise ArtifactError(f"{path}: unreadable or truncated .npz ({error})") from error
 
 
+def load_json(path: str | os.PathLike) -> dict:
+    """A JSON artifact; :class:`ArtifactError` if it is missing or not JSON."""
+    path = Path(path)
+    if not path.is_file():
+        raise ArtifactError(f"{path}: file not found")
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise ArtifactError(f"{path}: unreadable or truncated JSON ({error})") from error
+
+
 def npz_keys(path: str | os.PathLike) -> tuple[str, ...]:
     """The names of the arrays in an ``.npz``; :class:`ArtifactError` if it is missing or not
     an ``.npz``."""

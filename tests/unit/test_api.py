@@ -85,7 +85,7 @@ def schuessler(tmp_path_factory):
 
 def test_native_route_with_auto_reproduces_their_network(schuessler):
     folder, _, heldout, own = schuessler
-    result = rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", dynamics="auto")
+    result = rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", "auto")
     found = result.dynamics
     assert (found.kind, found.leak, found.readout, found.timing) == (
         "leaky_current",
@@ -103,14 +103,11 @@ def test_native_route_with_auto_reproduces_their_network(schuessler):
 
 def test_module_route_gives_the_native_routes_numbers(schuessler):
     folder, net, _, _ = schuessler
-    native = rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", dynamics="auto")
+    native = rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", "auto")
     module = rnnschur.analyse(
         net,
         folder / "heldout_no_outputs.npz",
-        "leaky_current",
-        leak=0.2,
-        readout="state",
-        timing="before",
+        {"dynamics": "leaky_current", "leak": 0.2, "readout": "state", "timing": "before"},
         recurrent="rnn.weight_hh_l0",
     )
     # no outputs in the file: the module's forward checked against nothing (a WARNING); the
@@ -128,7 +125,11 @@ def test_module_route_gives_the_native_routes_numbers(schuessler):
 def test_a_mismatched_description_is_refused_before_any_ablation(schuessler, tmp_path):
     folder, _, _, _ = schuessler
     with pytest.raises(verify.RolloutMismatch) as error:
-        rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", "leaky_current", leak=0.2)
+        rnnschur.analyse(
+            folder / "rnn_net.pt",
+            folder / "heldout.npz",
+            {"dynamics": "leaky_current", "leak": 0.2},
+        )
     assert re.search(r"relative RMS error 0\.\d+", str(error.value))
     assert "[schuessler_rnn_net]" in str(error.value)
 
@@ -137,7 +138,7 @@ def test_the_module_route_needs_its_split_named(schuessler):
     _, net, heldout, _ = schuessler
     with pytest.raises(ValueError, match='needs its split named.*split="weights"'):
         rnnschur.analyse(net, heldout, recurrent="rnn.weight_hh_l0")
-    by_weights = rnnschur.analyse(net, heldout, recurrent="rnn.weight_hh_l0", split="weights")
+    by_weights = rnnschur.analyse(net, heldout, {"split": "weights"}, recurrent="rnn.weight_hh_l0")
     assert "W_hh's own moduli" in by_weights.verification.line()
 
 
@@ -148,10 +149,10 @@ def test_arrays_state_dict_file_and_live_module_give_equal_tables(schuessler):
     data["outputs"] = own
     description = {"dynamics": "leaky_current", "leak": 0.2, "readout": "state", "timing": "before"}
     routes = {
-        "arrays": rnnschur.analyse(arrays, data, **description),
-        "state_dict": rnnschur.analyse(net.state_dict(), data, **description),
-        "file": rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", **description),
-        "live module": rnnschur.analyse(net, heldout, **description),
+        "arrays": rnnschur.analyse(arrays, data, description),
+        "state_dict": rnnschur.analyse(net.state_dict(), data, description),
+        "file": rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", description),
+        "live module": rnnschur.analyse(net, heldout, description),
     }
     first = routes["arrays"]
     for name, result in routes.items():
@@ -167,7 +168,7 @@ def test_arrays_state_dict_file_and_live_module_give_equal_tables(schuessler):
 
 def test_save_refuses_earlier_results_and_force_clears_them(schuessler, tmp_path):
     folder, _, heldout, _ = schuessler
-    result = rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", dynamics="auto")
+    result = rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", "auto")
     out = tmp_path / "out"
     files = result.save(out)
     assert {p.name for p in out.iterdir()} == {p.name for p in files.values()}
@@ -198,10 +199,7 @@ def test_without_outputs_the_summary_says_not_verified(schuessler):
     result = rnnschur.analyse(
         folder / "rnn_net.pt",
         folder / "heldout_no_outputs.npz",
-        "leaky_current",
-        leak=0.2,
-        readout="state",
-        timing="before",
+        {"dynamics": "leaky_current", "leak": 0.2, "readout": "state", "timing": "before"},
     )
     assert result.summary().splitlines()[2].startswith("**rollout not verified")
     assert result.summary().startswith("# rnn_net: Schur-coordinate ablations")

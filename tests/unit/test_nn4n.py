@@ -10,7 +10,10 @@ W_in u_t + b_in), a = dt/τ, read after the update from relu(z_t) (PsychRNN's Ba
   whenever the held-out file has the model's outputs; planted mis-built modules too.
 """
 
+import re
+
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 from nn4n.model import CTRNN
@@ -19,6 +22,7 @@ from torch import nn
 import rnnschur
 from rnnschur import __main__ as cli
 from rnnschur import io
+from rnnschur.dynamics import Dynamics
 from rnnschur.external import convert, verify
 from rnnschur.schur import coupling_masks
 from rnnschur.tasks import flip_flop
@@ -143,15 +147,10 @@ def test_a_module_built_with_the_wrong_kwargs_is_refused_whenever_outputs_are_gi
     folder, net, _, _ = trained
     wrong = misbuilt()
     wrong.load_state_dict(net.state_dict())
-    for description in ({}, {"dynamics": "auto", "keys": KEYS}):
+    for network, keys in ((rnnschur.Network(split="weights"), None), ("auto", KEYS)):
         with pytest.raises(verify.RolloutMismatch, match="module's own forward, as built") as e:
             rnnschur.analyse(
-                wrong,
-                folder / "heldout.npz",
-                recurrent=HIDDEN,
-                time_first=True,
-                split="weights" if not description else None,
-                **description,
+                wrong, folder / "heldout.npz", network, recurrent=HIDDEN, time_first=True, keys=keys
             )
         assert "init_kwargs=..., e.g. dt and tau" in str(e.value)
     torch.save(net.state_dict(), tmp_path / "bare.pt")  # a bare state_dict: no kwargs stored
@@ -167,7 +166,7 @@ def test_a_module_built_with_the_wrong_kwargs_is_refused_whenever_outputs_are_gi
 def test_forgetting_time_first_is_refused_naming_the_flag(trained, tmp_path, capsys):
     folder, net, _, _ = trained
     with pytest.raises(verify.RolloutMismatch, match=r"other input layout \(time_first=True\)"):
-        rnnschur.analyse(net, folder / "heldout.npz", recurrent=HIDDEN, split="weights")
+        rnnschur.analyse(net, folder / "heldout.npz", {"split": "weights"}, recurrent=HIDDEN)
     module = ["--torch-module", "nn4n.model:CTRNN", "--recurrent", HIDDEN, "--split", "weights"]
     args = ["analyse", str(folder / "ctrnn.pt"), str(folder / "heldout.npz"), *module]
     assert cli.main([*args, "--out", str(tmp_path / "o")]) == 3
@@ -177,15 +176,17 @@ def test_forgetting_time_first_is_refused_naming_the_flag(trained, tmp_path, cap
 def test_without_outputs_every_route_warns_not_verified(trained, capsys):
     folder, net, _, _ = trained
     module = rnnschur.analyse(
-        net, folder / "no_outputs.npz", recurrent=HIDDEN, time_first=True, split="weights"
+        net, folder / "no_outputs.npz", {"split": "weights"}, recurrent=HIDDEN, time_first=True
     )
     lines = module.summary().splitlines()
     assert lines[2].startswith("**module's forward not verified")
     assert lines[4].startswith("> **WARNING: not verified")
     wrong_leak = rnnschur.analyse(
-        folder / "ctrnn.pt", folder / "no_outputs.npz", "leaky_current", leak=0.1,
-        nonlinearity="relu", keys=KEYS,
-    )  # fmt: skip
+        folder / "ctrnn.pt",
+        folder / "no_outputs.npz",
+        {"dynamics": "leaky_current", "leak": 0.1, "nonlinearity": "relu"},
+        keys=KEYS,
+    )
     lines = wrong_leak.summary().splitlines()
     assert lines[2].startswith("**rollout not verified")
     assert lines[4].startswith("> **WARNING: not verified")
@@ -233,12 +234,12 @@ def test_planted_misbuilt_modules_are_refused(wrong, tmp_path):
         own = true(torch.tensor(inputs, dtype=torch.float32)).double().numpy()
     heldout = {"inputs": inputs, "targets": own, "outputs": own}
     assert rnnschur.analyse(
-        true, heldout, recurrent="W_rec.weight", split="weights"
+        true, heldout, {"split": "weights"}, recurrent="W_rec.weight"
     ).verification.verified
     built = Planted(**wrong).eval()
     built.load_state_dict(true.state_dict())
     with pytest.raises(verify.RolloutMismatch, match="module's own forward, as built"):
-        rnnschur.analyse(built, heldout, recurrent="W_rec.weight", split="weights")
+        rnnschur.analyse(built, heldout, {"split": "weights"}, recurrent="W_rec.weight")
 
 
 @pytest.mark.parametrize("nest", ["state_dict", "model", "net", "model_state_dict"])
@@ -313,8 +314,34 @@ def test_arrays_that_are_not_real_numbers_are_refused_naming_them(bad, kind, tmp
 def test_python_arguments_of_the_wrong_type_are_refused_naming_them(argument, value):
     rng = np.random.default_rng(0)
     heldout = {"inputs": rng.standard_normal((3, 5, 2)), "targets": rng.standard_normal((3, 5, 1))}
-    with pytest.raises(TypeError, match=argument):
-        rnnschur.analyse(arrays(rng), heldout, **{argument: value})
+    network = {argument: value} if argument in verify.NETWORK_TYPES else None
+    options = {} if network else {argument: value}
+    named = f"{argument}={value!r} is a" if argument != "tolerance" else "tolerance must be a"
+    with pytest.raises(TypeError, match=re.escape(named)):
+        rnnschur.analyse(arrays(rng), heldout, network, **options)
+
+
+def test_the_description_is_one_value_and_its_fields_are_named():
+    rng = np.random.default_rng(0)
+    heldout = {"inputs": rng.standard_normal((3, 5, 2)), "targets": rng.standard_normal((3, 5, 1))}
+    with pytest.raises(
+        TypeError, match=r'not dynamics=\'leaky\', leak=0.5 but network=\{"dynamics"'
+    ):
+        rnnschur.analyse(arrays(rng), heldout, dynamics="leaky", leak=0.5)
+    with pytest.raises(TypeError, match="network has no field 'leek'; its fields are"):
+        rnnschur.analyse(arrays(rng), heldout, {"dynamics": "leaky", "leek": 0.5})
+    with pytest.raises(ValueError, match="leak=nan"):
+        rnnschur.Network("leaky", float("nan"))
+    # every form of the same description gives the same tables
+    forms = [
+        rnnschur.Network("leaky", 0.5),
+        {"dynamics": "leaky", "leak": 0.5},
+        Dynamics("leaky", 0.5, "tanh"),
+    ]
+    model = arrays(rng)
+    tables = [rnnschur.analyse(model, heldout, f).ablation for f in forms]
+    for table in tables[1:]:
+        pd.testing.assert_frame_equal(table, tables[0])
 
 
 @pytest.mark.parametrize("tolerance", [float("inf"), float("nan"), 0.1, 0.5, 0.0, -1e-3])
@@ -343,26 +370,26 @@ def test_a_python_caller_hears_every_warning_as_a_python_warning(trained):
     folder, net, _, _ = trained
     with pytest.warns(verify.AnalysisWarning, match="WARNING: not verified"):
         rnnschur.analyse(
-            net, folder / "no_outputs.npz", recurrent=HIDDEN, time_first=True, split="weights"
+            net, folder / "no_outputs.npz", {"split": "weights"}, recurrent=HIDDEN, time_first=True
         )
     with pytest.warns(verify.AnalysisWarning, match="far from a working network.*init_kwargs"):
-        rnnschur.analyse(net, folder / "no_outputs.npz", recurrent=HIDDEN, split="weights")
+        rnnschur.analyse(net, folder / "no_outputs.npz", {"split": "weights"}, recurrent=HIDDEN)
 
 
 def test_a_module_split_by_its_weights_claims_no_description(trained, tmp_path):
     folder, net, _, _ = trained
     result = rnnschur.analyse(
-        net, folder / "heldout.npz", recurrent=HIDDEN, time_first=True, split="weights"
+        net, folder / "heldout.npz", {"split": "weights"}, recurrent=HIDDEN, time_first=True
     )
     record = result.verification.as_dict()
     assert record["verified"] and record["description"] is None and record["catalogue"] is None
     assert not record["description_verified"]
     assert "- description: none needed" in result.summary()
     assert "catalogue" not in result.summary()
+    described = {"dynamics": "leaky_current", "leak": 0.5, "nonlinearity": "relu"}
     given = rnnschur.analyse(
-        net, folder / "heldout.npz", "leaky_current", leak=0.5, nonlinearity="relu",
-        recurrent=HIDDEN, time_first=True,
-    )  # fmt: skip
+        net, folder / "heldout.npz", described, recurrent=HIDDEN, time_first=True
+    )
     assert given.verification.verified and not given.verification.as_dict()["description_verified"]
     assert "leaky_current relu (a = 0.5), for the split only (not verified)" in given.summary()
 
@@ -405,5 +432,5 @@ def test_an_unknown_update_is_named_as_unknown(kind):
     heldout = {"inputs": rng.standard_normal((3, 5, 2)), "targets": rng.standard_normal((3, 5, 1))}
     with pytest.raises(ValueError, match=f"dynamics='{kind}': must be one of"):
         rnnschur.analyse(arrays(rng), heldout, kind)
-    result = rnnschur.analyse(arrays(rng), heldout, "leaky", leak=np.float32(0.5))
+    result = rnnschur.analyse(arrays(rng), heldout, {"dynamics": "leaky", "leak": np.float32(0.5)})
     assert result.dynamics.leak == 0.5  # a NumPy number is a number

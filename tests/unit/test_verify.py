@@ -159,7 +159,7 @@ def test_catalogue_covers_the_entries_tested_here():
 def test_each_catalogue_entry_reproduces_its_source(name, tmp_path):
     model, inputs, outputs, leak = model_and_outputs(name, tmp_path)
     entry = next(e for e in CATALOGUE if e.name == name)
-    result = verify.check(model, inputs, outputs, entry.with_leak(leak))
+    result = verify.check(model, entry.with_leak(leak), verify.OwnOutputs(inputs, outputs))
     assert result.verified, result.line()
     assert result.error < 1e-5  # float32 rounding of the module, nothing more
 
@@ -167,7 +167,7 @@ def test_each_catalogue_entry_reproduces_its_source(name, tmp_path):
 @pytest.mark.parametrize("name", sorted(ENTRIES))
 def test_auto_finds_each_planted_entry_and_its_leak(name, tmp_path):
     model, inputs, outputs, leak = model_and_outputs(name, tmp_path, seed=3)
-    found = verify.auto(model, inputs, outputs)
+    found = verify.auto(model, verify.OwnOutputs(inputs, outputs))
     assert found.verified and found.found_by == "auto"
     assert found.dynamics.leak == leak  # the shortest decimal, exactly
     # nn.RNN without biases is the paper's network, nn4n's CTRNN has PsychRNN's form
@@ -184,7 +184,7 @@ def test_a_mismatched_description_is_refused_naming_the_one_that_fits(tmp_path):
     model, inputs, outputs, _ = model_and_outputs("schuessler_rnn_net", tmp_path)
     wrong = Dynamics("leaky_current", 0.2, "tanh")  # the old current form: φ readout, after
     with pytest.raises(verify.RolloutMismatch) as error:
-        verify.require_reproduced(model, inputs, outputs, wrong)
+        verify.require_reproduced(model, wrong, verify.OwnOutputs(inputs, outputs))
     text = str(error.value)
     assert "relative RMS error" in text and "No ablation was run" in text
     assert "[schuessler_rnn_net]" in text.split("do reproduce them:")[1]
@@ -193,7 +193,7 @@ def test_a_mismatched_description_is_refused_naming_the_one_that_fits(tmp_path):
 def test_no_description_fits_a_nonlinear_readout(tmp_path):
     model, inputs, outputs, _ = model_and_outputs("paper", tmp_path)
     with pytest.raises(verify.RolloutMismatch, match="no network description reproduces"):
-        verify.auto(model, inputs, np.tanh(3 * outputs))
+        verify.auto(model, verify.OwnOutputs(inputs, np.tanh(3 * outputs)))
 
 
 def test_tolerance_boundary_is_the_relative_rms_error():
@@ -208,9 +208,11 @@ def test_tolerance_boundary_is_the_relative_rms_error():
     exact = verify.model_outputs(model, inputs, Dynamics())
     direction = rng.standard_normal(exact.shape)
     direction *= np.sqrt(np.mean(exact**2) / np.mean(direction**2))  # relative RMS 1
-    inside = verify.check(model, inputs, exact + 0.99e-3 * direction, Dynamics())
-    outside = verify.check(model, inputs, exact + 1.01e-3 * direction, Dynamics())
+    inside = verify.check(model, Dynamics(), verify.OwnOutputs(inputs, exact + 0.99e-3 * direction))
+    outside = verify.check(
+        model, Dynamics(), verify.OwnOutputs(inputs, exact + 1.01e-3 * direction)
+    )
     # relative to the outputs given (exact + δ), so within 1e-3 of the planted ratio
     assert inside.error == pytest.approx(0.99e-3, rel=1e-3) and inside.verified
     assert outside.error == pytest.approx(1.01e-3, rel=1e-3) and not outside.verified
-    assert "not verified" in verify.check(model, inputs, None, Dynamics()).line()
+    assert "not verified" in verify.check(model, Dynamics(), verify.OwnOutputs(inputs, None)).line()

@@ -11,7 +11,8 @@ rule external_import:
         heldout=lambda w: config["external_models"][w.name]["heldout"],
         initial_state=lambda w: config["external_models"][w.name]["initial_state"] or [],
     output:
-        f"{R}/external/{{name}}/weights.npz",
+        weights=f"{R}/external/{{name}}/weights.npz",
+        verification=f"{R}/external/{{name}}/imported.json",
     log:
         f"{R}/logs/external/{{name}}_import.log",
     benchmark:
@@ -35,6 +36,7 @@ rule external_analyse:
     refit (with a fitting set) and verdict per block of one model: its tables."""
     input:
         weights=f"{R}/external/{{name}}/weights.npz",
+        verification=f"{R}/external/{{name}}/imported.json",
         heldout=lambda w: config["external_models"][w.name]["heldout"],
         fitting=lambda w: config["external_models"][w.name]["fitting"] or [],
     output:
@@ -51,9 +53,7 @@ rule external_analyse:
         runtime=30,
     params:
         code=code("external_analyse.py"),
-        model=lambda w: config["external_models"][w.name],
         settings=lambda w: external_settings(w.name),
-        split=config["schur_split"],
     script:
         "../scripts/external_analyse.py"
 

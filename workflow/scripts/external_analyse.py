@@ -7,15 +7,19 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 from pathlib import Path  # noqa: E402
 
 import rnnschur  # noqa: E402
+from rnnschur import io  # noqa: E402
+from rnnschur.external import verify  # noqa: E402
 
-# The description stored by external_import; found again where the entry says auto, so the
-# summary says how it was found, as the command's does.
-auto = snakemake.params.model["dynamics"] == "auto"
+# The description as external_import found and verified it (checked again; how it was found
+# kept, so the summary says it as the command's does).
+weights = snakemake.input.weights
+verification = verify.Verification.from_record(
+    io.load_dynamics(weights), io.load_json(snakemake.input.verification)
+)
 result = rnnschur.analyse(
-    snakemake.input.weights,
+    weights,
     snakemake.input.heldout,
-    "auto" if auto else None,
-    split=snakemake.params.split,
+    verification,
     fitting=snakemake.input.fitting or None,
     name=snakemake.wildcards.name,
     progress=lambda line: print(line, file=sys.stderr),

@@ -350,7 +350,6 @@ def run(
     model: dict[str, np.ndarray],
     heldout: Batch,
     settings: Settings,
-    dynamics: Dynamics,
     verification: Verification,
     name: str = "model",
     fitting: Batch | None = None,
@@ -358,8 +357,8 @@ def run(
     progress: Callable[[str], None] = print,
     biases: dict[str, float] | None = None,
 ) -> Result:
-    """The paper's pipeline on one model described by ``dynamics``, whose rollout was checked
-    against its own outputs as ``verification`` records; nothing is written.
+    """The paper's pipeline on one model described as ``verification`` records (its
+    ``dynamics``), whose rollout was checked against its own outputs; nothing is written.
 
     ``module`` = (its name, ``forward(W_stack, inputs)``): a user's own torch module
     (:mod:`rnnschur.external.torch_module`) run as it computes; ``model`` then holds W_hh alone
@@ -367,6 +366,7 @@ def run(
     states of the rollout, are skipped, and ``biases`` names the module's bias parameters
     (name → largest |entry|) for the summary. The α split is the settings' (``split``).
     Nine arguments: the parts of one analysis, each made once by :func:`rnnschur.analyse`."""
+    dynamics = verification.dynamics
     if settings.score not in SCORES:
         raise ValueError(f"score must be one of {SCORES}, got {settings.score!r}")
     score = Score(settings.score)

@@ -1,7 +1,7 @@
 """``rnnschur.analyse``: the paper's analysis of a network trained elsewhere, from a notebook.
 
     import rnnschur
-    result = rnnschur.analyse("ctrnn.pt", "heldout.npz", dynamics="auto")
+    result = rnnschur.analyse("ctrnn.pt", "heldout.npz", network="auto")
     result.verdicts          # the verdict per coupling block (a DataFrame)
     result.plot()            # the ablation profile
     result.save("results/my_ctrnn")
@@ -17,6 +17,7 @@ workflow's ``external`` rules call :func:`analyse`, so all three give the same t
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 import os
 import warnings
@@ -34,13 +35,8 @@ from rnnschur.external.arrays import check_model, load_npz_model
 def analyse(
     model,
     heldout,
-    dynamics: str | Dynamics | None = None,
+    network: verify.Network | dict | str | Dynamics | verify.Verification | None = None,
     *,
-    leak: float | None = None,
-    nonlinearity: str | None = None,
-    readout: str | None = None,
-    timing: str | None = None,
-    split: str | None = None,
     recurrent: str | None = None,
     keys: dict[str, list[str]] | str | None = None,
     time_first: bool = False,
@@ -59,15 +55,16 @@ def analyse(
     model : dict of arrays, state_dict, path (``.npz`` or torch state_dict) or ``nn.Module``.
     heldout : path, dict of arrays or :class:`rnnschur.tasks.Batch`: ``inputs`` (n, T, N_x),
         ``targets`` (n, T, N_y), optional ``mask`` and ``outputs`` (the model's own, noise off).
-    dynamics : ``"discrete"``, ``"leaky"``, ``"leaky_current"``, a
-        :class:`rnnschur.dynamics.Dynamics`, ``"auto"`` (the description that reproduces the
-        model's own outputs, its leak found by a one-dimensional search) or None (what an
-        ``.npz`` stores, else the paper's discrete tanh).
-    leak, nonlinearity, readout, timing : the rest of the description (a leaky update needs
-        its leak unless ``auto`` finds it).
-    split : ``"propagator"`` (order and split a leaky network's blocks by |1 − a + aλ|) or
-        ``"weights"`` (W_hh's own |λ|); a module run as it computes needs one of them named,
-        or a description.
+    network : how the network computes, a :class:`rnnschur.Network` (dynamics, leak,
+        nonlinearity, readout, timing, split) or a dict of its fields; ``"auto"`` (the
+        description that reproduces the model's own outputs, its leak found by a
+        one-dimensional search), an update's name (``"discrete"``, ``"leaky"``,
+        ``"leaky_current"``) or a :class:`rnnschur.dynamics.Dynamics`; None (what an ``.npz``
+        stores, else the paper's discrete tanh). A leaky update needs its leak unless ``auto``
+        finds it; a module run as it computes needs a description or its ``split`` named. A
+        :class:`~rnnschur.external.verify.Verification` (from
+        :func:`rnnschur.external.verify.describe`) is a description found before: checked
+        again, how it was found kept.
     recurrent : run the ``nn.Module`` as it computes, this parameter swapped for W̃(S).
     keys : map any layout, ``{"W_xh": ["KEY"], ...}`` or ``"W_xh=KEY,W_hh=KEY,W_hy=KEY"``.
     time_first : the module takes (T, n, N_x) and returns (T, n, N_y).
@@ -76,6 +73,10 @@ def analyse(
     tolerance : the largest relative RMS error of the verification (:data:`TOLERANCE`).
     settings : fields of :class:`rnnschur.external.analysis.Settings` (score, alpha, alpha_grid,
         epsilon, mass_floor, threshold, subspace_components, subspace_draws, seed).
+
+    Eleven parameters, not a value object: this is the entry point, and its keywords are the
+    command's flags one for one (``--recurrent``, ``--keys``, ``--time-first``, ...); the
+    network's description is already one value.
 
     Returns
     -------
@@ -96,11 +97,15 @@ def analyse(
         outputs given); nothing is computed beyond the check.
     rnnschur.io.ArtifactError, ValueError, TypeError : bad input, naming the file or argument.
     """
-    _check_arguments(locals())
+    _check_arguments(locals(), settings)
     warn = progress is None  # a Python caller hears the warnings as Python warnings
     progress = progress or (lambda line: None)
     tolerance = verify.check_tolerance(tolerance)
-    settings = _settings({**settings, "split": split or "propagator"})
+    found_before = network if isinstance(network, verify.Verification) else None
+    if found_before is not None:
+        network = verify.Network(found_before.dynamics, split=found_before.split)
+    network = verify.Network.of(network)
+    settings = _settings({**settings, "split": network.split or "propagator"})
     if isinstance(keys, str):
         keys = convert.parse_keys(keys)
     module = _as_module(model)
@@ -111,7 +116,6 @@ def analyse(
         )
     batch, outputs = heldout_sets.read(heldout, arrays, where="heldout")
     fit = heldout_sets.read(fitting, arrays, where="fitting")[0] if fitting is not None else None
-    asked = verify.Asked(dynamics, leak, nonlinearity, readout, timing, split)
     if module is None or recurrent is None:
         source = "held-out outputs"
         if module is not None and outputs is None:
@@ -119,15 +123,15 @@ def analyse(
 
             outputs = torch_module.own_outputs(module, batch.inputs, time_first)
             source = "the module's own forward"
-        description, verification = verify.resolve_description(
-            arrays, stored, batch, outputs, source, tolerance, False, asked
-        )
+        own = verify.OwnOutputs(batch.inputs, outputs, source, tolerance)
+        verification = verify.resolve_description(arrays, stored, network, own)
+        if found_before is not None:
+            verification = dataclasses.replace(verification, found_by=found_before.found_by)
         progress(verification.line())
         result = external.run(
             arrays,
             batch,
             settings,
-            description,
             verification,
             name or default_name,
             fit,
@@ -147,18 +151,17 @@ def analyse(
         if outputs is None:
             outputs = torch_module.own_outputs(module, batch.inputs, time_first)
             source = "the module's own forward"
-        description, checked = verify.resolve_description(
-            arrays, None, batch, outputs, source, tolerance, True, asked
-        )
+        own = verify.OwnOutputs(batch.inputs, outputs, source, tolerance)
+        checked = verify.resolve_description(arrays, None, network, own, runs_module=True)
         verification = verify.Verification(
-            description,
+            checked.dynamics,
             error,
             largest,
             tolerance,
             len(batch.inputs) if error is not None else 0,
             "held-out outputs" if error is not None else "none",
             "module",
-            asked.split or "propagator",
+            network.split or "propagator",
             None if checked.found_by == "module" else checked.error,
         )
         progress(verification.line())
@@ -166,7 +169,6 @@ def analyse(
             {"W_hh": W_hh},
             batch,
             settings,
-            description,
             verification,
             name or default_name,
             None,
@@ -181,23 +183,27 @@ def analyse(
 
 
 ARGUMENT_TYPES = {
-    "dynamics": (str, Dynamics, type(None)),
-    "leak": (numbers.Real, type(None)),
-    "nonlinearity": (str, type(None)),
-    "readout": (str, type(None)),
-    "timing": (str, type(None)),
-    "split": (str, type(None)),
     "recurrent": (str, type(None)),
     "keys": (str, dict, type(None)),
     "time_first": (bool,),
     "name": (str, type(None)),
     "progress": (Callable, type(None)),
 }
-"""The types :func:`analyse` accepts for its description and route arguments."""
+"""The types :func:`analyse` accepts for its route arguments (the network's:
+:data:`rnnschur.external.verify.NETWORK_TYPES`)."""
 
 
-def _check_arguments(arguments: dict) -> None:
-    """TypeError naming the first argument of :func:`analyse` whose type is wrong."""
+def _check_arguments(arguments: dict, settings: dict) -> None:
+    """TypeError naming the first argument of :func:`analyse` whose type is wrong, or a field
+    of the network's description given as a setting."""
+    described = [key for key in verify.NETWORK_TYPES if key in settings]
+    if described:
+        given = ", ".join(f"{key}={settings[key]!r}" for key in described)
+        fields = ", ".join(f'"{key}": {settings[key]!r}' for key in described)
+        raise TypeError(
+            f"analyse() takes the network's description as one value: not {given} but "
+            f"network={{{fields}}} (or rnnschur.Network({given}))"
+        )
     for argument, types in ARGUMENT_TYPES.items():
         value = arguments[argument]
         wrong = isinstance(value, bool) and bool not in types
@@ -209,8 +215,6 @@ def _check_arguments(arguments: dict) -> None:
             raise TypeError(
                 f"analyse(): {argument}={value!r} is a {type(value).__name__}; expected {expected}"
             )
-    if arguments["leak"] is not None and arguments["leak"] != arguments["leak"]:
-        raise ValueError("analyse(): leak=nan; the leak a = dt/τ lies in (0, 1]")
 
 
 def _settings(options: dict) -> external.Settings:

@@ -11,7 +11,9 @@ and ranks them; :func:`auto` picks the one that reproduces the outputs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 from scipy.optimize import minimize_scalar
@@ -19,7 +21,7 @@ from scipy.optimize import minimize_scalar
 from rnnschur.dynamics import DISCRETE, Description, Dynamics, catalogue_name, every_description
 from rnnschur.dynamics import resolve as resolve_dynamics
 from rnnschur.external import heldout as heldout_sets
-from rnnschur.external.arrays import OFFSET_KEYS, check_model
+from rnnschur.external.arrays import OFFSET_KEYS
 from rnnschur.io import ArtifactError
 from rnnschur.rnn import rollout
 
@@ -37,6 +39,18 @@ LEAK_GRID = np.geomspace(1e-3, 1.0, 25)
 MAX_TOLERANCE = 0.1
 """The largest tolerance that still means "the same computation": a relative RMS error of 0.1
 is a different network (a wrong leak gives 0.4, a transposed input layout 1 and more)."""
+
+
+@dataclass(frozen=True)
+class OwnOutputs:
+    """What a rollout is checked against: the model's own ``outputs`` (n, T, N_y) on ``inputs``
+    (n, T, N_x), noise off (None: nothing to check against), where they came from, and the
+    largest relative RMS error that still counts as the model."""
+
+    inputs: np.ndarray
+    outputs: np.ndarray | None
+    source: str = "held-out outputs"
+    tolerance: float = TOLERANCE
 
 
 def check_tolerance(tolerance) -> float:
@@ -186,6 +200,15 @@ class Verification:
         error = self.description_error
         return error is not None and error <= self.tolerance
 
+    def record(self) -> dict:
+        """Every field but the description (which the model's file stores), as JSON."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "dynamics"}
+
+    @classmethod
+    def from_record(cls, dynamics: Dynamics, record: dict) -> Verification:
+        """The verification :meth:`record` wrote, of the description ``dynamics``."""
+        return cls(dynamics, **record)
+
     def as_dict(self) -> dict:
         needed = self.description_needed
         return {
@@ -203,28 +226,21 @@ class Verification:
         }
 
 
-def check(
-    model: dict[str, np.ndarray],
-    inputs: np.ndarray,
-    outputs: np.ndarray | None,
-    dynamics: Dynamics,
-    tolerance: float = TOLERANCE,
-    source: str = "held-out outputs",
-) -> Verification:
-    """The full model rolled out as ``dynamics`` against ``outputs`` (n, T, N_y), or an
-    unverified record when ``outputs`` is None."""
-    if outputs is None:
-        return Verification(dynamics, None, None, tolerance, 0, "none")
-    ours = model_outputs(model, inputs, dynamics)
+def check(model: dict[str, np.ndarray], dynamics: Dynamics, own: OwnOutputs) -> Verification:
+    """The full model rolled out as ``dynamics`` against its own outputs (``own``), or an
+    unverified record when there are none."""
+    if own.outputs is None:
+        return Verification(dynamics, None, None, own.tolerance, 0, "none")
+    ours = model_outputs(model, own.inputs, dynamics)
     with np.errstate(invalid="ignore"):
-        largest = float(np.nanmax(np.abs(ours - outputs)))
+        largest = float(np.nanmax(np.abs(ours - own.outputs)))
     return Verification(
         dynamics,
-        relative_rms(ours, outputs),
+        relative_rms(ours, own.outputs),
         largest if np.isfinite(largest) else float("inf"),
-        tolerance,
-        len(inputs),
-        source,
+        own.tolerance,
+        len(own.inputs),
+        own.source,
     )
 
 
@@ -294,21 +310,15 @@ def search(
     return sorted(found, key=rank)
 
 
-def auto(
-    model: dict[str, np.ndarray],
-    inputs: np.ndarray,
-    outputs: np.ndarray,
-    tolerance: float = TOLERANCE,
-    source: str = "held-out outputs",
-) -> Verification:
-    """The description that reproduces ``outputs`` (:func:`search`'s first), checked on every
-    trial; :class:`RolloutMismatch` listing the closest ones when none does."""
-    candidates = search(model, inputs, outputs)
-    verification = check(model, inputs, outputs, candidates[0].dynamics, tolerance, source)
+def auto(model: dict[str, np.ndarray], own: OwnOutputs) -> Verification:
+    """The description that reproduces the model's own outputs (:func:`search`'s first),
+    checked on every trial; :class:`RolloutMismatch` listing the closest ones when none does."""
+    candidates = search(model, own.inputs, own.outputs)
+    verification = check(model, candidates[0].dynamics, own)
     if not verification.verified:
         raise RolloutMismatch(
             'dynamics="auto": no network description reproduces the model\'s own outputs '
-            f"(tolerance {tolerance:g}, relative RMS); closest: "
+            f"(tolerance {own.tolerance:g}, relative RMS); closest: "
             + "; ".join(c.text() for c in candidates[:3])
             + ". The model computes something else (a nonlinear readout, noise, another "
             "cell): run it as it computes, the torch module itself with recurrent=NAME"
@@ -317,20 +327,15 @@ def auto(
 
 
 def require_reproduced(
-    model: dict[str, np.ndarray],
-    inputs: np.ndarray,
-    outputs: np.ndarray,
-    dynamics: Dynamics,
-    tolerance: float = TOLERANCE,
-    source: str = "held-out outputs",
+    model: dict[str, np.ndarray], dynamics: Dynamics, own: OwnOutputs
 ) -> Verification:
     """:func:`check`, raising :class:`RolloutMismatch` when the rollout is not the model: how
     far off it is and which descriptions do reproduce the outputs (or come closest)."""
-    verification = check(model, inputs, outputs, dynamics, tolerance, source)
+    verification = check(model, dynamics, own)
     if verification.verified:
         return verification
-    candidates = search(model, inputs, outputs)
-    good = [c for c in candidates if c.error <= tolerance]
+    candidates = search(model, own.inputs, own.outputs)
+    good = [c for c in candidates if c.error <= own.tolerance]
     hint = (
         "descriptions that do reproduce them: " + "; ".join(c.text() for c in good[:4])
         if good
@@ -339,17 +344,39 @@ def require_reproduced(
     )
     raise RolloutMismatch(
         f"the model rolled out as {dynamics.describe()} does not reproduce its own outputs "
-        f"({source}): relative RMS error {verification.error:.3g}, max error "
-        f"{verification.max_error:.3g}, tolerance {tolerance:g}. No ablation was run. {hint} "
-        '(or dynamics="auto")'
+        f"({own.source}): relative RMS error {verification.error:.3g}, max error "
+        f"{verification.max_error:.3g}, tolerance {own.tolerance:g}. No ablation was run. "
+        f'{hint} (or dynamics="auto")'
     )
 
 
+NETWORK_TYPES = {
+    "dynamics": (str, Dynamics, type(None)),
+    "leak": (numbers.Real, type(None)),
+    "nonlinearity": (str, type(None)),
+    "readout": (str, type(None)),
+    "timing": (str, type(None)),
+    "split": (str, type(None)),
+}
+"""The types each field of a :class:`Network` takes."""
+
+
 @dataclass(frozen=True)
-class Asked:
-    """The description options as a user gave them (None: not given): ``dynamics`` (an update,
-    ``"auto"`` or a :class:`Dynamics`), ``leak``, ``nonlinearity``, ``readout``, ``timing``,
-    ``split``."""
+class Network:
+    """How the network computes, as its user describes it (None: not given; what its file
+    stores, else the paper's discrete tanh RNN, eq. 1):
+
+    - ``dynamics``: the update, ``"discrete"``, ``"leaky"`` or ``"leaky_current"``
+      (:mod:`rnnschur.dynamics`), a whole :class:`rnnschur.dynamics.Dynamics`, or ``"auto"``:
+      the description that reproduces the model's own outputs, its leak found by a
+      one-dimensional search;
+    - ``leak`` (a = dt/τ of a leaky update), ``nonlinearity``, ``readout``, ``timing``: the rest
+      of the description;
+    - ``split``: ``"propagator"`` (order and split a leaky network's blocks by |1 − a + aλ|)
+      or ``"weights"`` (W_hh's own |λ|).
+
+    The command's flags (``--dynamics``, ``--leak``, ...) are parsed once into one, and
+    :func:`rnnschur.analyse` takes one (or what :meth:`of` makes one of)."""
 
     dynamics: str | Dynamics | None = None
     leak: float | None = None
@@ -358,44 +385,80 @@ class Asked:
     timing: str | None = None
     split: str | None = None
 
+    def __post_init__(self):
+        for field, types in NETWORK_TYPES.items():
+            value = getattr(self, field)
+            if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
+                expected = " or ".join(
+                    "None" if t is type(None) else "a number" if t is numbers.Real else t.__name__
+                    for t in types
+                )
+                raise TypeError(
+                    f"network: {field}={value!r} is a {type(value).__name__}; expected {expected}"
+                )
+        if self.leak is not None and self.leak != self.leak:
+            raise ValueError("network: leak=nan; the leak a = dt/τ lies in (0, 1]")
+
+    @classmethod
+    def of(cls, value) -> Network:
+        """A Network from what a caller gives: one, None (nothing given), an update's name or
+        ``"auto"``, a :class:`Dynamics`, or a dict of its fields (TypeError naming a field it
+        does not have)."""
+        if value is None:
+            return cls()
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str | Dynamics):
+            return cls(dynamics=value)
+        if isinstance(value, Mapping):
+            known = [f.name for f in fields(cls)]
+            unknown = sorted(set(value) - set(known))
+            if unknown:
+                raise TypeError(f"network has no field {unknown[0]!r}; its fields are {known}")
+            return cls(**value)
+        raise TypeError(
+            f"network={value!r} is a {type(value).__name__}; expected a Network, a dict of its "
+            'fields, "auto", an update\'s name, a Dynamics or None'
+        )
+
+    @property
+    def described(self) -> bool:
+        """Whether any of the description is given (not only the split)."""
+        return any(
+            v is not None for v in (self.dynamics, self.leak, self.nonlinearity, self.readout)
+        )
+
 
 def describe(
     model: dict[str, np.ndarray],
     heldout,
-    dynamics: str | Dynamics | None = None,
-    *,
+    network: Network | str | Dynamics | dict | None = None,
     stored: Dynamics | None = None,
-    leak: float | None = None,
-    nonlinearity: str | None = None,
-    readout: str | None = None,
-    timing: str | None = None,
-    split: str | None = None,
-    initial_state=None,
     tolerance: float = TOLERANCE,
 ) -> Verification:
     """The description of the model's arrays (``stored``: what its file says) and how it was
     verified: found by ``"auto"``, or as given and checked against the held-out set's
-    ``outputs`` where it has them (:class:`RolloutMismatch` if they differ)."""
-    if initial_state is not None:
-        h0 = heldout_sets.initial_state(initial_state)
-        model = check_model({**model, "h0": h0}, "initial_state")
+    ``outputs`` where it has them (:class:`RolloutMismatch` if they differ). An initial state
+    h0 is one of the model's arrays."""
     batch, outputs = heldout_sets.read(heldout, model, where="heldout")
-    asked = Asked(dynamics, leak, nonlinearity, readout, timing, split)
-    _, verification = resolve_description(
-        model, stored, batch, outputs, "held-out outputs", tolerance, False, asked
-    )
-    return verification
+    own = OwnOutputs(batch.inputs, outputs, tolerance=tolerance)
+    return resolve_description(model, stored, Network.of(network), own)
 
 
 def resolve_description(
-    arrays, stored, batch, outputs, source, tolerance, runs_module, asked: Asked
-):
-    """(the description, its :class:`Verification`): found (``auto``), or
-    given and checked against the model's own outputs where there are any, from the options
-    as given (:class:`Asked`)."""
-    split = asked.split
-    if asked.dynamics == "auto":
-        if outputs is None:
+    arrays, stored: Dynamics | None, network: Network, own: OwnOutputs, runs_module: bool = False
+) -> Verification:
+    """How the model is described and verified (the description is the record's ``dynamics``):
+    found (``auto``), or as given (``network`` over what its file ``stored``) and checked
+    against the model's own outputs where there are any. ``runs_module``: a torch module run as
+    it computes, whose own forward is verified apart; the description only orders its split."""
+    verification = _resolve(arrays, stored, network, own, runs_module)
+    return replace(verification, split=network.split or "propagator")
+
+
+def _resolve(arrays, stored, network: Network, own: OwnOutputs, runs_module: bool):
+    if network.dynamics == "auto":
+        if own.outputs is None:
             raise ValueError(
                 'dynamics="auto" needs the model\'s own outputs: the held-out '
                 "key 'outputs' (n, T, N_y), or a torch module whose forward computes them"
@@ -405,34 +468,19 @@ def resolve_description(
                 "dynamics=\"auto\" needs the model's arrays: map the module's parameters with "
                 'keys="W_xh=KEY,W_hh=KEY,W_hy=KEY"'
             )
-        found = auto(arrays, batch.inputs, outputs, tolerance, source)
-        return found.dynamics, found
-    described = any(
-        v is not None for v in (asked.dynamics, asked.leak, asked.nonlinearity, asked.readout)
-    )
-    if runs_module and split is None and not described:
+        return auto(arrays, own)
+    if runs_module and network.split is None and not network.described:
         raise ValueError(
             "a torch module run as it computes needs its split named: its description "
             '(dynamics=KIND leak=A, or dynamics="auto") for the propagator\'s moduli, '
             'or split="weights" for W_hh\'s own moduli'
         )
-    if isinstance(asked.dynamics, Dynamics):
-        description = asked.dynamics
+    if isinstance(network.dynamics, Dynamics):
+        description = network.dynamics
     else:
-        description = resolve_dynamics(
-            stored or DISCRETE,
-            asked.dynamics,
-            asked.leak,
-            asked.nonlinearity,
-            asked.readout,
-            asked.timing,
-        )
-    if runs_module and (arrays is None or not described):
-        unverified = Verification(
-            description, None, None, tolerance, 0, "none", "module", split or "propagator"
-        )
-        return description, unverified
-    if outputs is None:
-        return description, check(arrays, batch.inputs, None, description, tolerance)
-    checked = require_reproduced(arrays, batch.inputs, outputs, description, tolerance, source)
-    return description, checked
+        description = resolve_dynamics(stored or DISCRETE, network)
+    if runs_module and (arrays is None or not network.described):
+        return Verification(description, None, None, own.tolerance, 0, "none", "module")
+    if own.outputs is None:
+        return check(arrays, description, own)
+    return require_reproduced(arrays, description, own)
