@@ -30,7 +30,7 @@ import torch
 import yaml
 
 from rnnschur import tasks
-from rnnschur.ablation import Scoring, evaluate_ablations
+from rnnschur.ablation import Analysed, Scoring, evaluate_ablations
 from rnnschur.beyond import basis, refit, subspace
 from rnnschur.beyond.along_training import evaluate_checkpoints
 from rnnschur.dynamics import DISCRETE
@@ -111,7 +111,9 @@ def costs(n: int) -> dict[str, float]:
         "train_step_cayley": training_step(rng, n, "cayley"),
     }
     out["schur"] = timed(lambda: ordered_real_schur(W_hh), repeat=3)
-    out["ablate"] = timed(lambda: evaluate_ablations(network, schur, ALPHAS, heldout, COPY))
+    out["ablate"] = timed(
+        lambda: evaluate_ablations(Analysed(network, schur, heldout, COPY), ALPHAS)
+    )
     controls = tasks.Batch(heldout.inputs[:256], heldout.targets[:256], heldout.mask[:256])
 
     def subspace_control():
@@ -124,14 +126,14 @@ def costs(n: int) -> dict[str, float]:
             "readout": subspace.readout_subspace(W_hy),
         }
         subspace.evaluate_controls(
-            network, schur, 0.9, controls, COPY, spaces, 2, np.random.default_rng(0)
+            Analysed(network, schur, controls, COPY), 0.9, spaces, 2, np.random.default_rng(0)
         )
 
     out["subspace_control"] = timed(subspace_control)
     fitting = COPY.generate(rng, 512)
     out["readout_refit"] = timed(
         lambda: refit.evaluate_refits(
-            network, schur, 0.9, fitting, heldout, COPY, 0.25, [1e-6, 1e-4, 1e-2]
+            Analysed(network, schur, heldout, COPY), 0.9, fitting, 0.25, [1e-6, 1e-4, 1e-2]
         )
     )
     E = basis.perturbations(np.random.default_rng(1), W_hh, 1e-8, 5)

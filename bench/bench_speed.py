@@ -28,7 +28,7 @@ import pandas as pd
 import torch
 
 from rnnschur import tasks
-from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, evaluate_ablations
+from rnnschur.ablation import SUBSETS, Analysed, ablated_recurrent, delta_T, evaluate_ablations
 from rnnschur.beyond import subspace
 from rnnschur.network import Network
 from rnnschur.rnn import rollout
@@ -103,7 +103,9 @@ def ablation_timing(repeats=3):
     alphas = [0.85, 0.9, 0.95]
 
     def batched():
-        evaluate_ablations(Network(W_xh, W_hh, W_hy), schur, alphas, heldout, tasks.get("copy"))
+        evaluate_ablations(
+            Analysed(Network(W_xh, W_hh, W_hy), schur, heldout, tasks.get("copy")), alphas
+        )
 
     def looped():
         for alpha in alphas:
@@ -131,8 +133,9 @@ def control_timing(repeats=2):
     def run(chunk):
         rng = np.random.default_rng(0)
         copy = tasks.get("copy")
+        subspace.CHUNK = chunk  # the stack rolled out `chunk` matrices at a time
         return lambda: subspace.evaluate_controls(
-            Network(W_xh, W_hh, W_hy), schur, 0.9, batch, copy, subspaces, 2, rng, chunk=chunk
+            Analysed(Network(W_xh, W_hh, W_hy), schur, batch, copy), 0.9, subspaces, 2, rng
         )
 
     return {chunk: min(_timed(run(chunk)) for _ in range(repeats)) for chunk in (1, 64, 256)}

@@ -85,12 +85,25 @@ class Scoring:
         return cls(**{k: block[k] for k in ("epsilon", "mass_floor", "fvu_mean") if k in block})
 
 
+@dataclass(frozen=True)
+class Analysed:
+    """One trained network as every analysis of it reads it: the network (its weights, offsets
+    and description), its ordered real Schur form W = Q T Qᵀ (eq. 2), the held-out trials it is
+    scored on and its task (what scores them)."""
+
+    network: Network
+    schur: OrderedSchur
+    heldout: Batch
+    task: ModuleType
+
+    def __iter__(self):
+        """``network, schur, heldout, task = analysed``."""
+        return iter((self.network, self.schur, self.heldout, self.task))
+
+
 def evaluate_ablations(
-    network: Network,
-    schur: OrderedSchur,
+    analysed: Analysed,
     alphas: list[float],
-    heldout: Batch,
-    task: ModuleType,
     scoring: Scoring = Scoring(),
     forward: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
     noise: np.ndarray | None = None,
@@ -103,6 +116,7 @@ def evaluate_ablations(
     (hidden noise at evaluation).
 
     Identical ablations (the same ΔT for several alphas, or an empty block) are rolled out once.
+    ``analysed``: the network, its Schur form, the held-out set and the task.
 
     Returns
     -------
@@ -115,6 +129,12 @@ def evaluate_ablations(
     ``candidate_invariance`` (a stabilizer that removes more than the mass floor), by
     ``scoring``.
     """
+    network, schur, heldout, task = (
+        analysed.network,
+        analysed.schur,
+        analysed.heldout,
+        analysed.task,
+    )
     cases, unique, index = [], [], {}
     for alpha in alphas:
         masks = coupling_masks(schur, alpha)

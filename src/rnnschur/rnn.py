@@ -53,6 +53,10 @@ def rollout(
     Returns
     -------
     outputs : (..., n, time, N_y), and hidden : (..., n, time, N_h) if ``return_hidden``.
+
+    Eleven parameters, not a value object: the arrays of the network's equation, each but
+    the three weights optional, as every caller (training, ablation, verification) holds
+    them; :meth:`rnnschur.network.Network.rollout` is the value-object form.
     """
     n, time, _ = inputs.shape
     stack = W_hh.shape[:-2]

@@ -2,7 +2,14 @@ import numpy as np
 import pytest
 
 from rnnschur import metrics, tasks
-from rnnschur.ablation import SUBSETS, Scoring, ablated_recurrent, delta_T, evaluate_ablations
+from rnnschur.ablation import (
+    SUBSETS,
+    Analysed,
+    Scoring,
+    ablated_recurrent,
+    delta_T,
+    evaluate_ablations,
+)
 from rnnschur.network import Network
 from rnnschur.rnn import rollout
 from rnnschur.schur import coupling_masks, n_dominant, ordered_real_schur
@@ -46,7 +53,7 @@ def evaluate(seed, alphas=(0.85, 0.9, 0.95)):
     schur = ordered_real_schur(W_hh)
     network = Network(W_xh, W_hh, W_hy)
     return evaluate_ablations(
-        network, schur, list(alphas), heldout, tasks.get("copy"), Scoring(1e-3, 0.01)
+        Analysed(network, schur, heldout, tasks.get("copy")), list(alphas), Scoring(1e-3, 0.01)
     )
 
 
@@ -78,11 +85,8 @@ def test_ablation_of_a_normal_matrix_changes_nothing():
     W_xh, _, W_hy = model(2)
     heldout = tasks.get("copy").generate(rng, 16, n_symbols=3, symbol_dim=4, n_lags=6)
     rows = evaluate_ablations(
-        Network(W_xh, W_hh, W_hy),
-        ordered_real_schur(W_hh),
+        Analysed(Network(W_xh, W_hh, W_hy), ordered_real_schur(W_hh), heldout, tasks.get("copy")),
         [0.9],
-        heldout,
-        tasks.get("copy"),
         Scoring(1e-6, 0.01),
     )
     for row in rows:
@@ -100,7 +104,9 @@ def test_every_row_of_an_fvu_task_follows_from_its_own_rollout():
     schur = ordered_real_schur(W_hh)
     alphas = (0.8, 1.0)
     network = Network(W_xh, W_hh, W_hy)
-    rows = evaluate_ablations(network, schur, list(alphas), heldout, task, Scoring(1e-4, 0.01))
+    rows = evaluate_ablations(
+        Analysed(network, schur, heldout, task), list(alphas), Scoring(1e-4, 0.01)
+    )
 
     def outputs(W):
         h, out = np.zeros((24, 10)), []
@@ -156,7 +162,9 @@ def test_epsilon_zero_keeps_the_full_model_a_stabilizer_of_itself():
     )
     schur = ordered_real_schur(W_hh)
     network = Network(W_xh, W_hh, W_hy)
-    rows = evaluate_ablations(network, schur, [0.9], heldout, tasks.get("copy"), Scoring(0.0, 0.0))
+    rows = evaluate_ablations(
+        Analysed(network, schur, heldout, tasks.get("copy")), [0.9], Scoring(0.0, 0.0)
+    )
     assert rows[0]["subset"] == "none" and rows[0]["stabilizer"]
     assert not rows[0]["candidate_invariance"]  # it removes nothing: not above a floor of 0
 
@@ -182,8 +190,8 @@ def test_noise_at_evaluation_is_one_draw_shared_by_every_subset():
     np.testing.assert_allclose(current, 2 * noise)  # σ/√a in the drive: √a σ on z_t
     schur = ordered_real_schur(W_hh)
     network = Network(W_xh, W_hh, W_hy)
-    plain = evaluate_ablations(network, schur, [0.9], heldout, sine)
-    noisy = evaluate_ablations(network, schur, [0.9], heldout, sine, noise=noise)
+    plain = evaluate_ablations(Analysed(network, schur, heldout, sine), [0.9])
+    noisy = evaluate_ablations(Analysed(network, schur, heldout, sine), [0.9], noise=noise)
     assert noisy[0]["fvu"] != plain[0]["fvu"]
     assert noisy[0]["discrepancy"] == 0  # the full network against itself on the same noise
     outputs = rollout(W_xh, W_hh, W_hy, heldout.inputs, noise=noise)

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from rnnschur import metrics
-from rnnschur.ablation import evaluate_ablations
+from rnnschur.ablation import Analysed, evaluate_ablations
 from rnnschur.beyond import dose_response as dose
 from rnnschur.dynamics import Dynamics
 from rnnschur.network import Network
@@ -67,7 +67,7 @@ def model_rows(kind: str, seed: int, design=DESIGN) -> list[dict]:
     heldout = Batch(inputs, own, np.ones(inputs.shape[:2]))
     fitting = Batch(inputs[:32], own[:32], np.ones((32, 30)))
     rng = np.random.default_rng(seed)
-    rows = dose.dose_response(network, schur, 0.9, heldout, TASK, design, rng, fitting)
+    rows = dose.dose_response(Analysed(network, schur, heldout, TASK), 0.9, design, rng, fitting)
     identity = {"task": kind, "construction": "planted", "n_hidden": N, "seed": seed}
     return [identity | row for row in rows]
 
@@ -105,7 +105,9 @@ def test_controls_have_the_blocks_norm_and_full_removal_is_the_papers_ablation()
     inputs = np.random.default_rng(0).standard_normal((16, 20, 2))
     heldout = Batch(inputs, network.rollout(inputs) + 0.1, np.ones(inputs.shape[:2]))
     rows = pd.DataFrame(
-        dose.dose_response(network, schur, 0.9, heldout, TASK, DESIGN, np.random.default_rng(1))
+        dose.dose_response(
+            Analysed(network, schur, heldout, TASK), 0.9, DESIGN, np.random.default_rng(1)
+        )
     )
     masks = coupling_masks(schur, 0.9)
     for block, mask in masks.items():
@@ -118,7 +120,7 @@ def test_controls_have_the_blocks_norm_and_full_removal_is_the_papers_ablation()
         assert np.linalg.norm(dW) == pytest.approx(0.7)
     paper = {
         r["subset"]: r["score"]
-        for r in evaluate_ablations(network, schur, [0.9], heldout, TASK)
+        for r in evaluate_ablations(Analysed(network, schur, heldout, TASK), [0.9])
         if r["subset"] in masks
     }
     full = rows[(rows["perturbation"] == "block") & (rows["epsilon"] == 1.0)]

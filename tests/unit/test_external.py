@@ -6,7 +6,7 @@ import torch
 from torch import nn
 
 from rnnschur import io
-from rnnschur.ablation import evaluate_ablations
+from rnnschur.ablation import Analysed, evaluate_ablations
 from rnnschur.external import analysis as external
 from rnnschur.external import convert, heldout
 from rnnschur.network import Network
@@ -80,12 +80,12 @@ def test_ablations_act_on_W_hh_alone_and_keep_the_biases(net, tmp_path):
     batch = Batch(inputs, targets, np.ones((32, 15)))
     schur = ordered_real_schur(model["W_hh"])
     score = external.Score("fvu")
-    rows = evaluate_ablations(Network(*W, offsets=offsets), schur, [0.9], batch, score)
+    rows = evaluate_ablations(Analysed(Network(*W, offsets=offsets), schur, batch, score), [0.9])
     full = next(r for r in rows if r["subset"] == "none")
     # The full model's score is the FVU of the biased rollout, computed directly.
     direct = score.score(rollout(*W, inputs, **offsets), batch)
     assert full["score"] == pytest.approx(float(direct), rel=1e-12)
-    without = evaluate_ablations(Network(*W), schur, [0.9], batch, score)
+    without = evaluate_ablations(Analysed(Network(*W), schur, batch, score), [0.9])
     assert next(r for r in without if r["subset"] == "none")["score"] != full["score"]
 
 

@@ -10,7 +10,7 @@ from torch import nn
 
 from rnnschur import __main__ as cli
 from rnnschur import io
-from rnnschur.ablation import evaluate_ablations
+from rnnschur.ablation import Analysed, evaluate_ablations
 from rnnschur.dynamics import Dynamics
 from rnnschur.external import convert
 from rnnschur.external.analysis import Score, misuse_warning
@@ -50,7 +50,7 @@ def test_removing_T_CR_from_a_leaky_relu_model_equals_an_independent_computation
     batch = Batch(inputs, rng.standard_normal((5, 12, 1)), np.ones((5, 12)))
     schur = ordered_real_schur(W_hh, leak=0.2)
     rows = evaluate_ablations(
-        Network(W_xh, W_hh, W_hy, dynamics), schur, [0.9], batch, Score("fvu")
+        Analysed(Network(W_xh, W_hh, W_hy, dynamics), schur, batch, Score("fvu")), [0.9]
     )
     # independently: zero T's rows of R and columns of C, rebuild, run the CTRNN by hand
     n_R = n_dominant(schur, 0.9)

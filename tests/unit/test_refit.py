@@ -3,6 +3,7 @@
 import numpy as np
 
 from rnnschur import tasks
+from rnnschur.ablation import Analysed
 from rnnschur.beyond import refit
 from rnnschur.network import Network
 from rnnschur.rnn import rollout
@@ -49,12 +50,9 @@ def test_refit_restores_a_network_whose_readout_was_spoiled():
 
     spoiled = 0.1 * rng.standard_normal((N_y, n))
     rows = refit.evaluate_refits(
-        Network(W_xh, W_hh, spoiled),
-        ordered_real_schur(W_hh),
+        Analysed(Network(W_xh, W_hh, spoiled), ordered_real_schur(W_hh), teacher(40), Linear),
         0.9,
         teacher(60),
-        teacher(40),
-        Linear,
         0.25,
         [1e-10, 1e-6, 1e-2],
     )

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rnnschur import tasks
+from rnnschur.ablation import Analysed
 from rnnschur.beyond import subspace
 from rnnschur.network import Network
 from rnnschur.schur import ordered_real_schur
@@ -87,7 +88,7 @@ def test_controls_are_scored_like_the_ablations():
     subspaces = {"readout": subspace.readout_subspace(W_hy), "all": np.eye(n)}
     network = Network(W_xh, W_hh, W_hy)
     rows = subspace.evaluate_controls(
-        network, ordered_real_schur(W_hh), 0.9, batch, task, subspaces, 2, rng
+        Analysed(network, ordered_real_schur(W_hh), batch, task), 0.9, subspaces, 2, rng
     )
     for row in rows:
         assert 0 <= row["overlap"] <= 1 and np.isfinite(row["harm"])

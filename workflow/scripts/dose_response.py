@@ -6,7 +6,7 @@ import sys
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io, tasks  # noqa: E402
-from rnnschur.ablation import scoring_batch  # noqa: E402
+from rnnschur.ablation import Analysed, scoring_batch  # noqa: E402
 from rnnschur.beyond.dose_response import dose_response  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 from rnnschur.tasks import Batch  # noqa: E402
@@ -24,11 +24,8 @@ batch = scoring_batch(
 fitting = io.load_batch(snakemake.input.fitting, network.W_xh.shape[1], network.W_hy.shape[0])
 rng = job_rng(settings["base_seed"], "dose_response", w.task, w.construction, w.size, w.seed)
 rows = dose_response(
-    network,
-    schur,
+    Analysed(network, schur, batch, task),
     settings["alpha"],
-    batch,
-    task,
     settings,
     rng,
     scoring_batch(fitting, task, fvu_steps),

@@ -9,6 +9,7 @@ from types import SimpleNamespace  # noqa: E402
 
 from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import (  # noqa: E402
+    Analysed,
     Scoring,
     evaluate_ablations,
     evaluation_noise,
@@ -31,12 +32,15 @@ noise = evaluation_noise(
     w.task,
     w.seed,
 )
-rows = evaluate_ablations(
+analysed = Analysed(
     network,
     ordered_real_schur(network.W_hh, leak=network.dynamics.split_leak(params.split)),
-    list(params.alpha_grid),
     scoring_batch(heldout, module, ablation["fvu_steps"]),
     module,
+)
+rows = evaluate_ablations(
+    analysed,
+    list(params.alpha_grid),
     Scoring.from_config(ablation),
     noise=noise,
 )

@@ -5,7 +5,7 @@ import sys
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io, tasks  # noqa: E402
-from rnnschur.ablation import scoring_batch  # noqa: E402
+from rnnschur.ablation import Analysed, scoring_batch  # noqa: E402
 from rnnschur.beyond import subspace  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 from rnnschur.tasks import Batch  # noqa: E402
@@ -34,9 +34,8 @@ print(
     f"subspace dimensions: { {name: b.shape[1] for name, b in subspaces.items()} }", file=sys.stderr
 )
 rng = job_rng(settings["base_seed"], "subspace_control", w.task, w.construction, w.size, w.seed)
-rows = subspace.evaluate_controls(
-    network, schur, settings["alpha"], batch, task, subspaces, settings["n_draws"], rng
-)
+analysed = Analysed(network, schur, batch, task)
+rows = subspace.evaluate_controls(analysed, settings["alpha"], subspaces, settings["n_draws"], rng)
 # the table says on how many of the held-out trials it was scored (config subspace_control.n_trials)
 scored_on = {"n_trials": len(batch.inputs), "n_heldout": len(heldout.inputs)}
 io.save_rows(snakemake.output[0], io.labelled([r | scored_on for r in rows], w))

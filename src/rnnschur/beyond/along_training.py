@@ -12,7 +12,7 @@ from types import ModuleType
 
 import numpy as np
 
-from rnnschur.ablation import Scoring, evaluate_ablations
+from rnnschur.ablation import Analysed, Scoring, evaluate_ablations
 from rnnschur.dynamics import DISCRETE, Dynamics
 from rnnschur.network import WEIGHT_KEYS, Network
 from rnnschur.schur import ordered_real_schur
@@ -64,12 +64,17 @@ def evaluate_checkpoints(
     selected checkpoint (each with its own ordered Schur form, evaluated once), repeated for
     each reason it was chosen and headed by ``selection`` and ``selection_value`` (the reason,
     NaN for best and last), ``step`` and ``validation_score``; ``split``: the α split of a
-    leaky network's blocks (:meth:`rnnschur.dynamics.Dynamics.split_leak`)."""
+    leaky network's blocks (:meth:`rnnschur.dynamics.Dynamics.split_leak`).
+
+    Eight parameters, not a value object: a checkpoint stack has no single Schur form, so
+    the network-wide :class:`rnnschur.ablation.Analysed` does not fit; these are the rule's
+    inputs one for one.
+    """
     rows = []
     for k, reasons in selected:
         network = Network(*(checkpoints[key][k] for key in WEIGHT_KEYS), dynamics)
         schur = ordered_real_schur(network.W_hh, leak=dynamics.split_leak(split))
-        ablations = evaluate_ablations(network, schur, [alpha], heldout, task, scoring)
+        ablations = evaluate_ablations(Analysed(network, schur, heldout, task), [alpha], scoring)
         for kind, value in reasons:
             head = {
                 "selection": kind,

@@ -71,7 +71,11 @@ def atlas_table(
     adjusted values over the whole atlas (``q_fragile``, ``q_harmless``) and the verdict at
     false-discovery rate ``fdr`` (a row neither test decides is *underpowered* or *on the
     threshold* by its minimum detectable effect). ``words``: each description in a few
-    words."""
+    words.
+
+    Six parameters, not a value object: the table and the settings of its verdicts, each a
+    config key of its own (``verdicts``, ``atlas.fdr``, ``learned.min_models``).
+    """
     theta = thresholds.threshold
     profile = block_profile(ablation, alpha, thresholds, min_models)
     harms = block_harms(ablation, alpha)

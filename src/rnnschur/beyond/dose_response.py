@@ -28,7 +28,7 @@ from types import ModuleType
 import numpy as np
 import pandas as pd
 
-from rnnschur.ablation import ablated_recurrent, delta_T
+from rnnschur.ablation import Analysed, ablated_recurrent, delta_T
 from rnnschur.beyond.refit import refit_readout, split
 from rnnschur.network import Network
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks
@@ -52,7 +52,11 @@ def control_perturbation(
     kind: str, block: str, masks: dict[str, np.ndarray], schur: OrderedSchur, norm: float, rng
 ) -> np.ndarray:
     """One random ΔW of kind ``kind`` (:data:`CONTROLS`) for ``block``, scaled to Frobenius
-    norm ``norm``; zeros where the positions it would fill are none."""
+    norm ``norm``; zeros where the positions it would fill are none.
+
+    Six parameters, not a value object: the draw's kind, block and size with the split it
+    draws in (``masks`` of ``schur`` at α, computed once per model) and its random stream.
+    """
     n = schur.T.shape[0]
     if kind == "gaussian":
         dW = rng.standard_normal((n, n))
@@ -75,11 +79,8 @@ def _scores(network: Network, stack: list[np.ndarray], batch: Batch, task: Modul
 
 
 def dose_response(
-    network: Network,
-    schur: OrderedSchur,
+    analysed: Analysed,
     alpha: float,
-    heldout: Batch,
-    task: ModuleType,
     design: dict,
     rng: np.random.Generator,
     fitting: Batch | None = None,
@@ -88,20 +89,25 @@ def dose_response(
     (``perturbation`` "block", draw −1) and ``design["n_draws"]`` draws of each control, all
     with ‖ΔW‖_F = ε ‖ΔT_S‖_F. ``design``: ``epsilons``, ``n_draws`` and, for the refit (with
     ``fitting``), ``validation_fraction`` and ``ridge_grid`` (the config's ``dose_response``).
-    Eight arguments: the model, its split, the two sets and the design, each passed once.
 
     Columns: ``block``, ``epsilon``, ``perturbation``, ``draw``, ``norm``, ``mass_removed``
     (ε ‖ΔT_S‖_F / ‖T‖_F), ``metric``, ``full_score``, ``refit_full_score`` (a readout refit on
     the intact network), ``refit_score`` and ``refit_harm`` (the refit on W̃(ε) and its harm
     share against that baseline; on the block's rows with a fitting set, NaN elsewhere),
     ``perturbation``, ``draw``, ``score`` and ``harm`` (the harm share)."""
+    network, schur, heldout, task = (
+        analysed.network,
+        analysed.schur,
+        analysed.heldout,
+        analysed.task,
+    )
     masks = coupling_masks(schur, alpha)
     full = float(task.score(network.rollout(heldout.inputs), heldout))
     T_norm = float(np.linalg.norm(schur.T))
     parts = split(fitting, design["validation_fraction"]) if fitting is not None else None
     grid = design.get("ridge_grid")
     # the refit's own baseline: a readout refit on the intact network's hidden states
-    refit_full = refit_score(network, network.W_hh, parts, heldout, task, grid) if parts else np.nan
+    refit_full = refit_score(analysed, network.W_hh, parts, grid) if parts else np.nan
     rows = []
     for block in COUPLING_BLOCKS:
         dT = delta_T(schur.T, masks, (block,))
@@ -137,7 +143,7 @@ def dose_response(
                     }
                 )
             if parts is not None:
-                refit = refit_score(network, W_block, parts, heldout, task, grid)
+                refit = refit_score(analysed, W_block, parts, grid)
                 rows[-len(labels)] |= {
                     "refit_score": refit,
                     "refit_harm": float(harm_share(task.SCORE, refit_full, refit)),
@@ -146,18 +152,14 @@ def dose_response(
 
 
 def refit_score(
-    network: Network,
-    W_tilde: np.ndarray,
-    parts: tuple[Batch, Batch],
-    heldout: Batch,
-    task: ModuleType,
-    grid: list[float],
+    analysed: Analysed, W_tilde: np.ndarray, parts: tuple[Batch, Batch], grid: list[float]
 ) -> float:
     """The held-out score of W̃ with a ridge readout refit on its hidden states over the
     fitting set's two ``parts`` (fit, validation)."""
+    network, heldout = analysed.network, analysed.heldout
     W_refit, _ = refit_readout(network, W_tilde, *parts, grid)
     _, hidden = network.rollout(heldout.inputs, W_tilde, return_hidden=True)
-    return float(task.score(hidden.astype(np.float64) @ W_refit.T, heldout))
+    return float(analysed.task.score(hidden.astype(np.float64) @ W_refit.T, heldout))
 
 
 MODEL = ["task", "construction", "n_hidden", "seed"]

@@ -9,13 +9,11 @@ network on the held-out set. Like the network, the readout has no bias.
 
 from __future__ import annotations
 
-from types import ModuleType
-
 import numpy as np
 
-from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, subset_name
+from rnnschur.ablation import SUBSETS, Analysed, ablated_recurrent, delta_T, subset_name
 from rnnschur.network import Network
-from rnnschur.schur import OrderedSchur, coupling_masks
+from rnnschur.schur import coupling_masks
 from rnnschur.tasks import Batch
 
 
@@ -95,22 +93,26 @@ def split(batch: Batch, validation_fraction: float) -> tuple[Batch, Batch]:
 
 
 def evaluate_refits(
-    network: Network,
-    schur: OrderedSchur,
+    analysed: Analysed,
     alpha: float,
     fitting: Batch,
-    heldout: Batch,
-    task: ModuleType,
     validation_fraction: float,
     grid: list[float],
 ) -> list[dict]:
-    """For every subset S of ``network`` at ``alpha`` (the empty one too): the held-out score
-    with the fixed readout W_hy and with a ridge readout refit on W̃(S)'s hidden states.
+    """For every subset S of the network at ``alpha`` (the empty one too): the held-out score
+    with the fixed readout W_hy and with a ridge readout refit on W̃(S)'s hidden states over
+    ``fitting`` (less its ``validation_fraction``, which picks λ from ``grid``).
 
     Columns: ``subset``, ``metric``, ``fixed_score``, ``refit_score``, ``ridge_lambda``,
     ``readout_change`` (‖W' − W_hy‖_F / ‖W_hy‖_F). The refit readout has no bias (for a model
     with ``offsets``, the fixed readout keeps its b_y).
     """
+    network, schur, heldout, task = (
+        analysed.network,
+        analysed.schur,
+        analysed.heldout,
+        analysed.task,
+    )
     fit, val = split(fitting, validation_fraction)
     masks = coupling_masks(schur, alpha)
     rows = []

@@ -15,16 +15,14 @@ subspace), o = 0 (confined to its complement) or o = the ablation's own.
 
 from __future__ import annotations
 
-from types import ModuleType
-
 import numpy as np
 
-from rnnschur.ablation import SUBSETS, delta_T, subset_name
-from rnnschur.network import Network
-from rnnschur.schur import OrderedSchur, coupling_masks
-from rnnschur.tasks import Batch
+from rnnschur.ablation import SUBSETS, Analysed, delta_T, subset_name
+from rnnschur.schur import coupling_masks
 
 SIDES = ("input", "output")
+CHUNK = 64
+"""Perturbed matrices rolled out as one stack (a speed setting only: bench/bench_speed.py)."""
 """ΔW P (the perturbation reads the subspace) and P ΔW (it writes into the subspace)."""
 
 
@@ -112,18 +110,15 @@ def verdict(ablation_harm: float, control_harm: float, floor: float, ratio: floa
 
 
 def evaluate_controls(
-    network: Network,
-    schur: OrderedSchur,
+    analysed: Analysed,
     alpha: float,
-    batch: Batch,
-    task: ModuleType,
     subspaces: dict[str, np.ndarray],
     n_draws: int,
     rng: np.random.Generator,
-    chunk: int = 64,
 ) -> list[dict]:
-    """Every non-empty ablation S of ``network`` at ``alpha`` beside its matched controls,
-    scored on ``batch``.
+    """Every non-empty ablation S of the network at ``alpha`` beside its matched controls,
+    scored on its held-out set (``batch`` below), the perturbed matrices rolled out
+    :data:`CHUNK` at a time.
 
     ``subspaces`` maps a name to an orthonormal basis (N_h, dim). For each S, subspace and side:
     one row ``kind="ablation"`` with the measured overlap, then ``n_draws`` rows for each
@@ -133,7 +128,8 @@ def evaluate_controls(
     ``score`` and ``harm`` (:func:`harm`, against the full network on ``batch``). A subset that
     removes nothing (ΔW = 0) gets no rows.
     """
-    W_hh = network.W_hh
+    network, schur, batch, task = analysed
+    W_hh, chunk = network.W_hh, CHUNK
     N_h = W_hh.shape[0]
     masks = coupling_masks(schur, alpha)
     cases, matrices = [], [W_hh]

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur import io, metrics
-from rnnschur.ablation import Scoring, evaluate_ablations
+from rnnschur.ablation import Analysed, Scoring, evaluate_ablations
 from rnnschur.beyond import refit, subspace
 from rnnschur.dynamics import SPLITS, Dynamics, catalogue_names
 from rnnschur.external import (
@@ -365,7 +365,10 @@ def run(
     (or all its arrays), and the subspace control and the readout refit, which need the hidden
     states of the rollout, are skipped, and ``biases`` names the module's bias parameters
     (name → largest |entry|) for the summary. The α split is the settings' (``split``).
-    Nine arguments: the parts of one analysis, each made once by :func:`rnnschur.analyse`."""
+
+    Nine parameters, not a value object: the parts of one analysis, each made once by
+    :func:`rnnschur.analyse`, its only caller.
+    """
     dynamics = verification.dynamics
     if settings.score not in SCORES:
         raise ValueError(f"score must be one of {SCORES}, got {settings.score!r}")
@@ -382,9 +385,8 @@ def run(
     progress(f"[2/5] all 8 coupling subsets at alpha = {list(settings.alpha_grid)}")
     scoring = Scoring(settings.epsilon, settings.mass_floor)
     forward = None if module is None else module[1]
-    rows = evaluate_ablations(
-        net, schur, list(settings.alpha_grid), heldout, score, scoring, forward
-    )
+    analysed = Analysed(net, schur, heldout, score)
+    rows = evaluate_ablations(analysed, list(settings.alpha_grid), scoring, forward)
     ablation = pd.DataFrame(rows)
     full_score = ablation.loc[ablation["subset"] == "none", "score"].iloc[0]
     warnings = [
@@ -411,11 +413,8 @@ def run(
         }
         controls = pd.DataFrame(
             subspace.evaluate_controls(
-                net,
-                schur,
+                analysed,
                 settings.alpha,
-                heldout,
-                score,
                 spaces,
                 settings.subspace_draws,
                 np.random.default_rng(settings.seed),
@@ -425,12 +424,9 @@ def run(
             progress("[4/5] readout refit (ridge, on the fitting set)")
             refits = pd.DataFrame(
                 refit.evaluate_refits(
-                    net,
-                    schur,
+                    analysed,
                     settings.alpha,
                     fitting,
-                    heldout,
-                    score,
                     0.25,
                     [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1],
                 )

@@ -134,6 +134,8 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
     )
 
     def copy_claim(cid, source, construction, words, stat_words, stat, kind, bound, **extra):
+        """A claim of the copy task (N_h = 72). Eight parameters, not a value object: the
+        columns of one ledger row, each written once where the ledger lists the claim."""
         if "paper_value" in extra:
             extra.setdefault("paper_precision", paper.COPY_SHARE_PRECISION)
         return Claim(
@@ -141,6 +143,9 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
         )
 
     def neuro_claim(cid, task, words, stat_words, stat, kind, bound, margin, paper_value, **extra):
+        """A claim of Figure 2 (dense orthogonal, N_h = 64).
+        Nine parameters, not a value object: the columns of one ledger row, each written once
+        where the ledger lists it."""
         return Claim(
             cid,
             "Figure 2",

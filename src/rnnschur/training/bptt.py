@@ -59,6 +59,9 @@ def loss_and_gradients(
     Returns
     -------
     (the K losses, outputs ŷ (K, T, B, N_y), (∂W_xh, ∂W_hh, ∂W_hy) stacked like the weights)
+
+    Nine parameters, not a value object: the arrays of one stacked BPTT step, in the layout
+    the kernels read in place; a container would only be unpacked again on every step.
     """
     lib = np if isinstance(X, np.ndarray) else sys.modules["torch"]  # tensors: torch is loaded
     K, T, B, N_x = X.shape

@@ -237,7 +237,12 @@ def train(
     dynamics: Dynamics = DISCRETE,
 ) -> TrainedModel:
     """Train one RNN of ``n_hidden`` units of the family ``dynamics`` on ``task``: a bundle of
-    one (:func:`train_bundle`)."""
+    one (:func:`train_bundle`).
+
+    Nine parameters, not a value object: the training rule's params one for one (task, trial
+    settings, construction, N_h, settings, the random stream, held-out set, name, family),
+    as :func:`train_bundle` takes them.
+    """
     return train_bundle(
         task, task_params, construction, n_hidden, settings, [rng], heldout, [name], dynamics
     )[0]
@@ -247,9 +252,11 @@ class _Run:
     """One model of a bundle: its random stream, parameters, optimizer and where its run is
     (curriculum stage, log, checkpoints, the best validation, whether it stopped)."""
 
-    def __init__(self, rng, name, construction, n_hidden, settings, as_array, module, task_params):
+    def __init__(self, rng, name, construction, shared: _Shared):
         """Draw, in the order a model alone draws them: W_hh, W_xh and W_hy, the validation set;
         the fixed training set (if any) is drawn at its first batch."""
+        module, task_params, settings = shared.module, shared.task_params, shared.settings
+        n_hidden, as_array = shared.n_hidden, shared.as_array
         self.rng, self.name, self.settings = rng, name, settings
         N_x, N_y = module.dims(**task_params)
         self.recurrent = _Recurrent(_initial_W_hh(construction, rng, n_hidden, settings), as_array)
@@ -304,6 +311,10 @@ def train_bundle(
     the masked steps (cross-entropy on the actions for a NeuroGym task, the task's ``LOSS``), in
     float32. Raises :class:`TrainingDiverged`, naming the model, the step and the loss, when a
     loss is not finite or exceeds ``settings.max_loss``.
+
+    Nine parameters, not a value object: the training rule's params one for one (task, trial
+    settings, construction, N_h, settings, the random streams, held-out set, names, family);
+    the settings already are one (:class:`TrainSettings`).
     """
     retain_freed_memory()  # each step's arrays reused, not faulted in again (speed only)
     module = tasks.get(task, task_params.get("neurogym"))
@@ -332,7 +343,7 @@ def train_bundle(
 
     runs, start = [], time.perf_counter()
     for rng, name in zip(rngs, names, strict=True):
-        run = _Run(rng, name, construction, n_hidden, settings, as_array, module, task_params)
+        run = _Run(rng, name, construction, shared)
         initial = run.weights()
         run.checkpoints.append((0, evaluate(run.validation, initial)[0], initial))
         runs.append(run)
@@ -373,7 +384,8 @@ def train_bundle(
     for run in runs:
         weights = _kept(run, settings)
         score = evaluate(heldout, weights)[0]
-        trained.append(_trained(run, weights, settings, module, score, wall, len(runs)))
+        bundle = {"wall_seconds": wall, "bundle_size": len(runs)}
+        trained.append(_trained(run, weights, score, shared, bundle))
     return trained
 
 
@@ -467,9 +479,10 @@ def _kept(run: _Run, settings: TrainSettings) -> tuple[np.ndarray, ...]:
     return weights
 
 
-def _trained(run: _Run, weights, settings, module, heldout_score, wall, bundle) -> TrainedModel:
+def _trained(run: _Run, weights, heldout_score, shared: _Shared, bundle: dict) -> TrainedModel:
     """The :class:`TrainedModel` of one finished run: its kept ``weights`` and their held-out
-    score, its log, summary and checkpoints."""
+    score, its log, summary (with the ``bundle``'s wall time and size) and checkpoints."""
+    module, settings = shared.module, shared.settings
     summary = {
         "steps": run.step,
         "reached_target": bool(run.reached),
@@ -478,8 +491,7 @@ def _trained(run: _Run, weights, settings, module, heldout_score, wall, bundle) 
         "best_step": run.best[0],
         f"best_validation_{module.SCORE}": run.best[1],
         "kept_best": settings.keep_best,
-        "wall_seconds": wall,
-        "bundle_size": bundle,
+        **bundle,
     }
     checkpoints = run.checkpoints
     stacked = {
