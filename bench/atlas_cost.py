@@ -37,7 +37,7 @@ sys.path.insert(0, str(REPO / "src"))
 
 def atlas_config() -> dict:
     """config.yaml with presets/atlas.yaml layered on it, checked and expanded as the workflow
-    does (the NeuroGym tasks' specs passed in the environment)."""
+    does (its NeuroGym envs checked)."""
     from snakemake.utils import update_config
 
     from rnnschur import config as config_lib
@@ -50,7 +50,6 @@ def atlas_config() -> dict:
     config_lib.expand_atlas(config)
     config_lib.with_defaults(config, schema)
     specs = config_lib.check_neurogym(config, _neurogym.check, {})
-    os.environ[_neurogym.SPECS_VARIABLE] = json.dumps(specs, sort_keys=True)
     config_lib.check(config, schema, list(specs))
     return config
 
@@ -74,7 +73,8 @@ def time_steps(config: dict, task: str, construction: str, size: int, steps: int
     from rnnschur.training.train import TrainSettings, train_bundle
 
     block = config["tasks"][task]
-    generator = dict(block.get("generator", {}))
+    # a NeuroGym task's trials come from its env (the training job's params say which)
+    generator = {"neurogym": block["neurogym"]} if "neurogym" in block else dict(block["generator"])
     training = dict(block["training"], **block["training_overrides"].get(construction, {}))
     if training.get("curriculum"):  # the longest horizon throughout: an upper bound per step
         generator[tasks.get(task).CURRICULUM_PARAM] = max(training["curriculum"])

@@ -1,5 +1,5 @@
-"""Write docs/results.md, and the result blocks of README.md and the docs pages, from a finished
-run's tables.
+"""Write docs/results.md (an index) with one page per section under docs/results/, and the
+result blocks of README.md and the docs pages, from a finished run's tables.
 
 Every number in docs/results.md and in the marked blocks (:data:`BLOCK_FILES`) comes from the
 Markdown tables the workflow wrote (results/tables/*.md); the text around them says what each
@@ -15,6 +15,13 @@ Rerun after a run:
 
 A run folder that is not there keeps its sections as the document has them, marked as not
 remade (so one run can be remade without the others).
+
+Why a script and not workflow rules: the document joins up to nine runs of different configs
+(the paper scale, the fifty seeds, the families, the battery, scale, the atlas), each its own
+``results_dir`` made by its own ``snakemake --configfile`` call, and any of them may be absent
+here; no one run's DAG has the others as inputs, and a rule that read them would rerun on
+another run's files. Each run's own tables and figures are its workflow's targets; publishing
+them together is this step, after the runs.
 
 After your own `snakemake -c8`, compare your tables with the published ones:
 
@@ -33,8 +40,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rnnschur.ablation import label
 from rnnschur.paper.claims import paper_cell
-from rnnschur.paper.tables import label
 from rnnschur.report import readings
 from rnnschur.report.figures import VERDICT_MARKS
 from rnnschur.verdicts import Verdict
@@ -234,7 +241,7 @@ ranking on seeds 0-2, so they are trained and ranked on fresh seeds 3-5.
 
 ## The gaps, attributed
 Each variation retrains the paper's models (3 seeds) with one candidate cause of a gap changed
-(or two together), config key `fidelity.variations`; "fvu_per_trial" rescores the paper
+(or two together), config key `gap_study.variations`; "fvu_per_trial" rescores the paper
 config's models with the FVU normalised per trial. A variation moves a number *toward* the
 paper where the distance of its mean to the paper's value falls below 0.8 × the paper config's
 (log10 scale for the full-model FVU), *away* above 1.25 ×. Figure:
@@ -755,12 +762,74 @@ def published_signature(lines: list[str]) -> str | None:
     return None
 
 
+RESULTS_FILE = REPO / "docs" / "results.md"
+PAGES = REPO / "docs" / "results"
+"""docs/results.md is the index: the runs' provenance, then each section's heading and opening
+sentence, linking its page under docs/results/ (one per ``## `` section of the document)."""
+CONTENTS = "## The sections"
+RELATIVE_LINK = re.compile(r"\]\((?!https?:|#|/)([^)\s]+)\)")
+BACK = "\n\nA section of [the results](../results.md), one page per section.\n\n"
+UP_LINK = re.compile(r"\]\(\.\./([^)\s]+)\)")
+
+
+def page_name(heading: str) -> str:
+    """The file of a section: its heading in lower case, runs of other characters as ``_``."""
+    return re.sub(r"[^a-z0-9]+", "_", heading.lower()).strip("_") + ".md"
+
+
+def opening(body: str) -> str:
+    """A section's first sentence of prose (its summary), for the index."""
+    for paragraph in body.strip().split("\n\n"):
+        if paragraph and paragraph[0] not in "#|*<>-`":
+            words = " ".join(paragraph.split())
+            return words.split(". ")[0].rstrip(".") + "."
+    return ""
+
+
+def write_results(text: str) -> list[str]:
+    """Write the document as the index and its pages (:data:`PAGES`); return what was
+    written. A page is its section with every heading one level up, opened by its heading as
+    the title and a link back, its relative links one folder up."""
+    head, _, rest = text.partition("\n## ")
+    sections = [("## " + part).split("\n", 1) for part in rest.split("\n## ")] if rest else []
+    PAGES.mkdir(exist_ok=True)
+    for old in PAGES.glob("*.md"):
+        old.unlink()
+    contents, written = [], []
+    for heading, body in sections:
+        title = heading[3:].strip()
+        name = page_name(title)
+        lines = [line[1:] if line.startswith("##") else line for line in body.splitlines()]
+        page = RELATIVE_LINK.sub(r"](../\1)", "\n".join(lines))
+        (PAGES / name).write_text(f"# {title}{BACK}{page}\n")
+        contents.append(f"- [{title}](results/{name}): {opening(body)}")
+        written.append(f"docs/results/{name}")
+    RESULTS_FILE.write_text(head.rstrip("\n") + f"\n\n{CONTENTS}\n\n" + "\n".join(contents) + "\n")
+    return ["docs/results.md", *written]
+
+
+def read_results() -> str:
+    """The document as :func:`write_results` was given it, from the index and its pages."""
+    index = RESULTS_FILE.read_text()
+    head, _, contents = index.partition(f"\n\n{CONTENTS}\n\n")
+    if not contents:  # a document of one file
+        return index
+    parts = [head]
+    for name in re.findall(r"\]\(results/([^)]+)\)", contents):
+        page = (PAGES / name).read_text().rstrip("\n")
+        title, _, body = page.partition(BACK)
+        lines = ["#" + line if line.startswith("#") else line for line in body.splitlines()]
+        parts.append("## " + title[2:] + "\n" + UP_LINK.sub(r"](\1)", "\n".join(lines)))
+    return "\n\n".join(part.rstrip("\n") for part in parts) + "\n"
+
+
 def check(folder: Path, document: Path) -> int:
     """Compare the tables of a finished run in ``folder`` with those published in ``document``
     row by row; print the verdict and return the number of rows that differ, or 1 where
     nothing could be compared: no such run, another configuration than the published one (its
     run signature), or no table in common."""
-    published = document.read_text().splitlines()
+    text = read_results() if document == RESULTS_FILE else document.read_text()
+    published = text.splitlines()
     if not (folder / "tables").is_dir():
         print(f"{folder} is no finished run: it has no tables/ folder (nothing compared)")
         return 1
@@ -914,7 +983,7 @@ def main() -> None:
     r = args.results
     if not (r / "tables" / "claims.csv").is_file():
         raise SystemExit(f"{r}/tables has no claims.csv: the paper-scale run comes first")
-    previous = (REPO / "docs" / "results.md").read_text()
+    previous = read_results()
 
     def kept(folders: list[Path], heading: str, render) -> str:
         """``render()`` when every folder has tables; else the document's own text, marked."""
@@ -1013,8 +1082,7 @@ def main() -> None:
             lambda: family_claims({k: v[0] for k, v in families.items()}),
         ),
     )
-    (REPO / "docs" / "results.md").write_text(text)
-    written = ["docs/results.md"]
+    written = write_results(text)
     if (args.atlas / "atlas.html").is_file():  # the atlas's page, readable without a run
         shutil.copyfile(args.atlas / "atlas.html", REPO / "docs" / "atlas.html")
         written.append("docs/atlas.html")

@@ -42,16 +42,12 @@ def snakemake(cwd: Path, *args: str, timeout: int = 900) -> subprocess.Completed
 
 TRAINING_RULE = re.compile(r"^train_\w+_b\d+$")
 """The training rules, one per bundle of seeds (train_<task>_<construction>_n<N>_b<block>)."""
-GAP_TRAINING_RULE = re.compile(r"^fidelity_model_\w+_b\d+$")
-"""The gap study's, fidelity_model_<variation>_<task>_b<block>."""
 
 
 def rule_kind(rule: str) -> str:
-    """A rule's name, every training bundle's as ``train`` (``fidelity_model`` in the gap
-    study)."""
-    if TRAINING_RULE.match(rule):
-        return "train"
-    return "fidelity_model" if GAP_TRAINING_RULE.match(rule) else rule
+    """A rule's name, every training bundle's as ``train`` (the gap study's instances'
+    too)."""
+    return "train" if TRAINING_RULE.match(rule) else rule
 
 
 def job_counts(output: str) -> dict[str, int]:
@@ -112,6 +108,25 @@ def quick_models() -> list[tuple[str, str, int, int]]:
             for size in block["sizes"]:
                 models += [(task, construction, size, seed) for seed in block["seeds"]]
     return models
+
+
+def quick_gap_models() -> list[str]:
+    """The instance <task>__<variation> of every model of the quick preset's gap study (one
+    per task of each variation it runs, at its one seed), read from config.yaml and
+    presets/quick.yaml."""
+    import yaml
+
+    base = yaml.safe_load((REPO / "config.yaml").read_text())
+    quick = yaml.safe_load((REPO / "presets" / "quick.yaml").read_text())
+    variations, study = base["gap_study"]["variations"], quick["gap_study"]
+    run_tasks = quick.get("run_tasks", base["run_tasks"])
+    return [
+        f"{task}__{name}"
+        for name in study["run"]
+        for task in variations[name]["tasks"]
+        if task in run_tasks
+        for _ in study["seeds"]
+    ]
 
 
 @pytest.fixture(scope="session")

@@ -33,6 +33,12 @@ def subset_name(subset: tuple[str, ...]) -> str:
     return "+".join(subset) if subset else "none"
 
 
+def label(subset: str) -> str:
+    """The paper's name of an ablation set (a :func:`subset_name`): "full", "−T_RR",
+    "−T_RR, −T_C→R", ..."""
+    return "full" if subset == "none" else "−" + subset.replace("+", ", −").replace("T_CR", "T_C→R")
+
+
 def delta_T(T: np.ndarray, masks: dict[str, np.ndarray], subset: tuple[str, ...]) -> np.ndarray:
     """ΔT = T − T̃(S): the entries of T in the coupling blocks of S (``masks`` from
     :func:`rnnschur.schur.coupling_masks`), zeros elsewhere."""

@@ -79,6 +79,10 @@ def non_finite(value, path: tuple = ()) -> tuple[str, float] | None:
     return None
 
 
+RENAMED = {"fidelity": "gap_study"}
+"""Top-level config keys that have a new name: an old config is told the new one."""
+
+
 def schema_error(config: dict, schema: dict) -> str | None:
     """The most relevant way ``config`` breaks ``schema``, in one line that names the key:
     ``config key tasks.sine.trainig: not a key here; close: ['training']`` for a misspelt key,
@@ -110,6 +114,8 @@ def schema_error(config: dict, schema: dict) -> str | None:
         name = unexpected[0] if unexpected else "?"
         close = difflib.get_close_matches(str(name), allowed, n=3, cutoff=0.6)
         hint = f"close: {close}" if close else f"keys here: {allowed}"
+        if not where and name in RENAMED:
+            hint = f"renamed {RENAMED[name]!r}"
         return (
             f"config key {_key([*where, name])}: not a key here ('{name}' was unexpected); {hint}"
         )
@@ -196,8 +202,8 @@ def _check_names(config: dict, neurogym_tasks: list[str]) -> None:
     known += tuple(t for t in config["tasks"] if task_registry.task_of(t) in task_registry.names())
     places = [("run_tasks", config["run_tasks"]), ("tasks", list(config["tasks"]))]
     places += [
-        (f"fidelity.variations.{name}.tasks", variation["tasks"])
-        for name, variation in config["fidelity"]["variations"].items()
+        (f"gap_study.variations.{name}.tasks", variation["tasks"])
+        for name, variation in config["gap_study"]["variations"].items()
     ]
     for key, names in places:
         unknown = [t for t in names if t not in known]
@@ -291,8 +297,8 @@ def _check_models(config: dict) -> None:
     """Every network description the config names is one (e.g. a discrete network has leak 1)."""
     blocks = [(f"tasks.{t}.model", s.get("model", {})) for t, s in config["tasks"].items()]
     blocks += [
-        (f"fidelity.variations.{name}.model", v["model"])
-        for name, v in config["fidelity"]["variations"].items()
+        (f"gap_study.variations.{name}.model", v["model"])
+        for name, v in config["gap_study"]["variations"].items()
         if "model" in v
     ]
     for key, block in blocks:
@@ -349,19 +355,19 @@ def check(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
                 f"config key tasks.{task}.training_overrides names {sorted(unused)}, "
                 f"which is not in tasks.{task}.constructions"
             )
-    run = config["fidelity"]["run"]
-    unknown = set(run) - set(config["fidelity"]["variations"]) if isinstance(run, list) else set()
+    run = config["gap_study"]["run"]
+    unknown = set(run) - set(config["gap_study"]["variations"]) if isinstance(run, list) else set()
     if unknown:
         raise ConfigError(
-            f"config key fidelity.run names {sorted(unknown)}, which fidelity.variations lacks"
+            f"config key gap_study.run names {sorted(unknown)}, which gap_study.variations lacks"
         )
     task_schema = Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/task"})
-    for name, variation in config["fidelity"]["variations"].items():
+    for name, variation in config["gap_study"]["variations"].items():
         outside = set(variation.get("per_task", {})) - set(variation["tasks"])
         if outside:
             raise ConfigError(
-                f"config key fidelity.variations.{name}.per_task names {sorted(outside)}, "
-                f"which is not in fidelity.variations.{name}.tasks"
+                f"config key gap_study.variations.{name}.per_task names {sorted(outside)}, "
+                f"which is not in gap_study.variations.{name}.tasks"
             )
         for task in sorted(set(variation["tasks"]) & set(tasks)):
             trial = copy.deepcopy(config["tasks"][task])
@@ -376,7 +382,7 @@ def check(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
                     check_generator("heldout_generator", task, held_out)
             except ConfigError as error:
                 raise ConfigError(
-                    f"config key fidelity.variations.{name} does not fit tasks.{task}: {error}"
+                    f"config key gap_study.variations.{name} does not fit tasks.{task}: {error}"
                 ) from None
 
 
@@ -429,6 +435,52 @@ def expand_atlas(config: dict) -> None:
     config["run_tasks"] = run
 
 
+def gap_variations(config: dict) -> dict[str, dict]:
+    """The variations of the gap study this run makes (config keys ``gap_study.variations`` and
+    ``gap_study.run``: all, none or a list)."""
+    run, variations = config["gap_study"]["run"], config["gap_study"]["variations"]
+    if run == "none":
+        return {}
+    return variations if run == "all" else {k: variations[k] for k in run}
+
+
+def expand_gap_study(config: dict) -> list[str]:
+    """Make the gap study's task blocks and return their names: for every variation this run
+    makes and task of it that the run trains, a block ``<task>__<variation>``
+    (:data:`rnnschur.tasks.INSTANCE`), trained, decomposed and ablated by the ordinary rules
+    as the atlas's instances are. Its generator and training settings are the variation's
+    (:func:`gap_training`), its model the variation's or the task's, one construction and N_h
+    (:func:`gap_model`), the variation's seeds (its own, else ``gap_study.seeds``); its held-out
+    set and ablation settings are the variation's (``heldout_generator``, ``evaluation``:
+    :func:`gap_evaluation`); its random ``stream`` is the task's, so that each model draws what
+    the paper config's model of its seed draws and differs from it by the variation alone."""
+    instances = []
+    for name, variation in gap_variations(config).items():
+        for task in variation["tasks"]:
+            if task not in config["run_tasks"]:
+                continue
+            construction, size = gap_model(config, task)
+            generator, training = gap_training(config, name, task)
+            evaluation = gap_evaluation(config, name, task)
+            block = copy.deepcopy(config["tasks"][task])
+            block.update(
+                generator=generator,
+                training=training,
+                training_overrides={},
+                model=copy.deepcopy(variation.get("model", block["model"])),
+                constructions=[construction],
+                sizes=[size],
+                seeds=list(variation.get("seeds", config["gap_study"]["seeds"])),
+                heldout_generator=evaluation["generator"],
+                ablation=evaluation["ablation"],
+                stream=task,
+            )
+            instance = f"{task}{task_registry.INSTANCE}{name}"
+            config["tasks"][instance] = block
+            instances.append(instance)
+    return instances
+
+
 def training_settings(config: dict, task: str, construction: str) -> dict:
     """A task's training settings (``tasks.<task>.training``) with the construction's
     overrides (``tasks.<task>.training_overrides.<construction>``) applied."""
@@ -448,7 +500,7 @@ def gap_model(config: dict, task: str) -> tuple[str, int]:
 def gap_training(config: dict, variation: str, task: str) -> tuple[dict, dict]:
     """(generator, training settings) of a gap-study variation's model of a task: the task's,
     changed by the variation's ``generator`` and ``training``, then by its ``per_task`` entry."""
-    change = config["fidelity"]["variations"][variation]
+    change = config["gap_study"]["variations"][variation]
     own = change.get("per_task", {}).get(task, {})
     construction, _ = gap_model(config, task)
     generator = {
@@ -469,7 +521,7 @@ def gap_evaluation(config: dict, variation: str, task: str) -> dict:
     model's, changed by ``heldout_generator``, then by its ``per_task`` entry's) and the
     ablation settings (``ablation``, changed by the variation's ``evaluation``: hidden noise,
     the FVU's mean and steps)."""
-    change = config["fidelity"]["variations"][variation]
+    change = config["gap_study"]["variations"][variation]
     own = change.get("per_task", {}).get(task, {})
     generator, _ = gap_training(config, variation, task)
     return {

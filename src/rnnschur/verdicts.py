@@ -121,6 +121,12 @@ class Thresholds:
 _FIELDS = ("threshold", "mass_floor", "level", "power")
 
 
+def largest_size(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of each task's largest N_h (the paper's N_h = 72 for the copy task): the models
+    a study's summary reads."""
+    return frame[frame["n_hidden"] == frame.groupby("task")["n_hidden"].transform("max")]
+
+
 def performance(metric: str, score: float | np.ndarray) -> float | np.ndarray:
     """The learned performance p of a score: 1 − FVU, or (score − chance)/(1 − chance)."""
     if metric == "fvu":

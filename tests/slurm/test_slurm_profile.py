@@ -52,7 +52,7 @@ def test_quick_preset_on_slurm_equals_local(cluster, quick_run):
         "preset=quick",
         "run_tasks=[copy]",
         "beyond_models=none",
-        "fidelity={run: none}",
+        "gap_study={run: none}",
         "results_dir=results/slurm",
         "--default-resources",
         "slurm_partition=test",

@@ -55,11 +55,38 @@ def test_a_table_file_with_two_tables_is_checked_table_by_table(tmp_path, capsys
 
 def test_the_published_document_agrees_with_itself(tmp_path, capsys):
     """Every checked table of docs/results.md, written out as a run's table, checks equal."""
-    lines = (REPO / "docs" / "results.md").read_text().splitlines()
+    lines = build_results.read_results().splitlines()  # the index and its pages
     (tmp_path / "tables").mkdir()
     header = published_table(lines, "| claim ")
     (tmp_path / "tables" / "claims.md").write_text("\n".join(header) + "\n")
     assert build_results.check(tmp_path, REPO / "docs" / "results.md") == 0
+
+
+def test_the_document_is_an_index_and_one_page_per_section(tmp_path, monkeypatch):
+    """Written as pages and read back, the document is the same text; each page opens with
+    its section's heading as its title, its headings one level up, its links one folder up."""
+    monkeypatch.setattr(build_results, "RESULTS_FILE", tmp_path / "results.md")
+    monkeypatch.setattr(build_results, "PAGES", tmp_path / "results")
+    text = (
+        "# Results\n\nProvenance.\n\n## First part\nIts summary. More.\n\n### A table\n"
+        "| a |\n|---|\n\nSee [beyond](beyond.md) and [web](https://x.org).\n\n"
+        "## Second: α part\n\nSecond summary.\n"
+    )
+    written = build_results.write_results(text)
+    assert written == [
+        "docs/results.md",
+        "docs/results/first_part.md",
+        "docs/results/second_part.md",
+    ]
+    index = (tmp_path / "results.md").read_text()
+    assert "- [First part](results/first_part.md): Its summary." in index
+    page = (tmp_path / "results" / "first_part.md").read_text()
+    assert page.startswith("# First part\n") and "\n## A table\n" in page
+    assert "[beyond](../beyond.md)" in page and "(https://x.org)" in page
+    assert build_results.read_results() == text
+    (tmp_path / "results" / "stale.md").write_text("old")  # a section that went away
+    build_results.write_results(text)
+    assert not (tmp_path / "results" / "stale.md").exists()
 
 
 def test_claims_block_lists_only_the_claims_a_run_tested(tmp_path):

@@ -48,6 +48,11 @@ CASES = [
         "alhpa: 0.9\n",
         "config key alhpa: not a key here ('alhpa' was unexpected); close: ['alpha', 'atlas']",
     ),
+    (
+        "a renamed key",
+        "fidelity: {run: none}\n",
+        "config key fidelity: not a key here ('fidelity' was unexpected); renamed 'gap_study'",
+    ),
     ("wrong type", "alpha: high\n", "config key alpha: "),
     ("alpha zero", "alpha: 0\nalpha_grid: [0, 0.9]\n", "alpha"),
     ("alpha above one", "alpha: 1.5\n", "config key alpha: "),
@@ -127,37 +132,37 @@ CASES = [
     ("claims level of one", "claims: {level: 1}\n", "config key claims.level: "),
     (
         "variation changing an unknown training key",
-        "fidelity:\n  variations:\n    v: {description: d, tasks: [sine], training: {lrate: 1}}\n",
+        "gap_study:\n  variations:\n    v: {description: d, tasks: [sine], training: {lrate: 1}}\n",
         "'lrate' was unexpected",
     ),
     (
         "variation with a generator key its task lacks",
-        "fidelity:\n  variations:\n    v: {description: d, tasks: [sine], generator: {bits: 2}}\n",
-        "config key fidelity.variations.v does not fit tasks.sine",
+        "gap_study:\n  variations:\n    v: {description: d, tasks: [sine], generator: {bits: 2}}\n",
+        "config key gap_study.variations.v does not fit tasks.sine",
     ),
     (
         "variation for an unknown task",
-        "fidelity:\n  variations:\n    v: {description: d, tasks: [parity]}\n",
-        "config key fidelity.variations.v.tasks names the unknown task 'parity'",
+        "gap_study:\n  variations:\n    v: {description: d, tasks: [parity]}\n",
+        "config key gap_study.variations.v.tasks names the unknown task 'parity'",
     ),
     (
         "variation with a per-task change for a task it does not train",
-        "fidelity:\n  variations:\n    v: {description: d, tasks: [sine],"
+        "gap_study:\n  variations:\n    v: {description: d, tasks: [sine],"
         " per_task: {flip_flop: {training: {lr: 0.1}}}}\n",
-        "config key fidelity.variations.v.per_task names ['flip_flop'], which is not in "
-        "fidelity.variations.v.tasks",
+        "config key gap_study.variations.v.per_task names ['flip_flop'], which is not in "
+        "gap_study.variations.v.tasks",
     ),
     (
         "variation with a held-out generator key its task lacks",
-        "fidelity:\n  variations:\n    v: {description: d, tasks: [sine],"
+        "gap_study:\n  variations:\n    v: {description: d, tasks: [sine],"
         " per_task: {sine: {heldout_generator: {n_bits: 2}}}}\n",
-        "config key fidelity.variations.v does not fit tasks.sine: config key heldout_generator:",
+        "config key gap_study.variations.v does not fit tasks.sine: config key heldout_generator:",
     ),
     (
         "variation with an unknown FVU mean",
-        "fidelity:\n  variations:\n    v: {description: d, tasks: [sine],"
+        "gap_study:\n  variations:\n    v: {description: d, tasks: [sine],"
         " evaluation: {fvu_mean: median}}\n",
-        "config key fidelity.variations.v.evaluation.fvu_mean: ",
+        "config key gap_study.variations.v.evaluation.fvu_mean: ",
     ),
     (
         "an unknown initial W_hh",
@@ -165,9 +170,9 @@ CASES = [
         "config key tasks.sine.training.W_hh_init: ",
     ),
     (
-        "fidelity run names an unknown variation",
-        "fidelity: {run: [nosuch]}\n",
-        "fidelity.run names ['nosuch']",
+        "gap_study run names an unknown variation",
+        "gap_study: {run: [nosuch]}\n",
+        "gap_study.run names ['nosuch']",
     ),
     (
         "external model without its held-out set",
@@ -270,7 +275,7 @@ def test_a_preset_with_a_yaml_syntax_error_names_file_and_line(tmp_path):
 def test_a_variation_changes_its_tasks_in_order_task_variation_per_task():
     config = run_checks(
         yaml.safe_load(
-            "fidelity:\n  run: [v]\n  variations:\n    v:\n      description: d\n"
+            "gap_study:\n  run: [v]\n  variations:\n    v:\n      description: d\n"
             "      tasks: [sine, flip_flop]\n      training: {lr: 0.01, keep_best: false}\n"
             "      per_task: {sine: {training: {lr: 0.02}, heldout_generator: {length: 60}}}\n"
             "      evaluation: {hidden_noise: 0.05}\n"
@@ -288,6 +293,32 @@ def test_a_variation_changes_its_tasks_in_order_task_variation_per_task():
     assert evaluation["ablation"]["epsilon"] == config["ablation"]["epsilon"]
     flip_flop = checks.gap_evaluation(config, "v", "flip_flop")["generator"]
     assert flip_flop == checks.gap_training(config, "v", "flip_flop")[0]
+
+
+def test_the_gap_study_is_task_instances_the_ordinary_rules_run():
+    config = run_checks(
+        yaml.safe_load(
+            "run_tasks: [sine, flip_flop]\n"
+            "gap_study:\n  run: [v]\n  seeds: [0, 1]\n  variations:\n    v:\n"
+            "      description: d\n      tasks: [sine, context_integration]\n"
+            "      training: {lr: 0.01}\n      model: {dynamics: leaky, leak: 0.5}\n"
+            "      per_task: {sine: {heldout_generator: {length: 60}}}\n"
+            "      evaluation: {hidden_noise: 0.05}\n"
+        )
+    )
+    # context_integration is not run: its instance is not made
+    assert checks.expand_gap_study(config) == ["sine__v"]
+    block, sine = config["tasks"]["sine__v"], config["tasks"]["sine"]
+    assert block["stream"] == "sine"  # the seeds of the paper config's sine models
+    assert (block["generator"], block["training"]) == checks.gap_training(config, "v", "sine")
+    assert block["model"] == config["gap_study"]["variations"]["v"]["model"] != sine["model"]
+    assert (block["model"]["dynamics"], block["model"]["leak"]) == ("leaky", 0.5)
+    assert block["seeds"] == [0, 1] and block["sizes"] == [max(sine["sizes"])]
+    assert block["constructions"] == ["dense_orthogonal"]
+    assert block["heldout_generator"]["length"] == 60 and sine["generator"]["length"] != 60
+    assert block["ablation"]["hidden_noise"] == 0.05
+    none = run_checks(yaml.safe_load("gap_study: {run: none}\n"))
+    assert checks.expand_gap_study(none) == []
 
 
 def test_the_style_parameter_reads_a_style_file_as_written(tmp_path):

@@ -28,8 +28,8 @@ CASES = [
     ),
     (
         "variation with a generator key its task lacks",
-        "fidelity:\n  variations:\n    v: {description: d, tasks: [sine], generator: {bits: 2}}\n",
-        "config key fidelity.variations.v does not fit tasks.sine",
+        "gap_study:\n  variations:\n    v: {description: d, tasks: [sine], generator: {bits: 2}}\n",
+        "config key gap_study.variations.v does not fit tasks.sine",
     ),
     # numbers that are no numbers, sizes no machine here holds, names and folders that leave
     ("NaN alpha_grid", "alpha_grid: [.nan, 0.9]\n", "config key alpha_grid.0 = nan: a number"),

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.workflow
 
 # The quick preset on one task, without the beyond-the-paper and gap studies: the deployment
 # is what is under test here, not the science.
-ONE_TASK = ("run_tasks=[sine]", "beyond_models=none", "fidelity={run: none}")
+ONE_TASK = ("run_tasks=[sine]", "beyond_models=none", "gap_study={run: none}")
 
 
 @pytest.fixture(scope="module")

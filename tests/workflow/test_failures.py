@@ -22,7 +22,7 @@ COPY_ONLY = (
     "preset=quick",
     "run_tasks=[copy]",
     "beyond_models=none",
-    "fidelity={run: none}",
+    "gap_study={run: none}",
 )
 
 
@@ -149,7 +149,7 @@ def test_diverged_training_fails_naming_model_step_and_loss(tmp_path):
         "--config",
         "preset=quick",
         "run_tasks=[copy]",
-        "fidelity={run: none}",
+        "gap_study={run: none}",
         "--configfile",
         "blowup.yaml",
     )

@@ -261,7 +261,8 @@ def test_gap_table_is_the_means_of_its_models(quick_run):
     assert ("fvu_per_trial" in set(gaps["variation"])) == (len(fvu_learned) > 0)
     # A variation's row is the mean of its own models' ablation tables, if the model learned.
     legacy = pd.read_csv(
-        quick_run / "results/quick/fidelity/legacy_generators/flip_flop/seed0/ablation.csv"
+        quick_run
+        / "results/quick/ablation/flip_flop__legacy_generators/dense_orthogonal/n16/seed0.csv"
     )
     own = legacy[(legacy["subset"] == "T_CR") & np.isclose(legacy["alpha"], 0.9)]
     full = legacy[(legacy["subset"] == "none") & np.isclose(legacy["alpha"], 0.9)]["score"].iloc[0]
@@ -422,7 +423,7 @@ def test_the_leaky_model_is_analysed_as_it_was_trained(quick_run):
     """The gap study's Schuessler network (current form, a = 0.2, the state read before the
     update) stores its description beside its weights; the ablation job rolls it out as that,
     so its full-model FVU is the one training measured on the same held-out set."""
-    folder = quick_run / "results/quick/fidelity/schuessler_network/sine/seed0"
+    folder = quick_run / "results/quick/models/sine__schuessler_network/dense_orthogonal/n16/seed0"
     with np.load(folder / "weights.npz") as weights:
         assert str(weights["dynamics"]) == "leaky_current" and float(weights["leak"]) == 0.2
         assert str(weights["readout"]) == "state" and str(weights["timing"]) == "before"
@@ -434,7 +435,9 @@ def test_the_leaky_model_is_analysed_as_it_was_trained(quick_run):
         "readout": "state",
         "timing": "before",
     }  # the α split is the analysis's (config schur_split), not the network's
-    ablation = pd.read_csv(folder / "ablation.csv")
+    ablation = pd.read_csv(
+        quick_run / "results/quick/ablation/sine__schuessler_network/dense_orthogonal/n16/seed0.csv"
+    )
     full = ablation[ablation["subset"] == "none"]["fvu"]
     assert np.allclose(full, meta["summary"]["heldout_fvu"], rtol=1e-6)
 

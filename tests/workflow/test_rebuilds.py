@@ -7,8 +7,9 @@ import pytest
 
 from rnnschur.beyond.registry import ANALYSES
 from rnnschur.report.registry import FIGURES as FIGURE_REGISTRY
+from rnnschur.tasks import task_of
 
-from conftest import QUICK, REPO, job_counts, quick_models, rule_kind, snakemake
+from conftest import QUICK, REPO, job_counts, quick_gap_models, quick_models, rule_kind, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -70,9 +71,10 @@ def test_changing_the_style_reruns_the_figures_only(quick_run):
 def test_changing_the_alpha_grid_reruns_ablation_and_below_never_training(quick_run):
     (quick_run / "alphas.yaml").write_text("alpha_grid: [0.8, 0.9]\n")
     jobs = dry_run(quick_run, "--configfile", "presets/quick.yaml", "alphas.yaml")
-    n_fidelity = len(list((quick_run / "results/quick/fidelity").rglob("ablation.csv")))
-    assert jobs["ablate"] == len(quick_models()) and jobs["fidelity_ablate"] == n_fidelity == 6
-    assert not (UPSTREAM | {"fidelity_model"}) & set(jobs)
+    # the gap study's models are ablated by the same rule
+    assert len(quick_gap_models()) == 6
+    assert jobs["ablate"] == len(quick_models()) + len(quick_gap_models())
+    assert not UPSTREAM & set(jobs)
     assert {"collect_ablations", "table1", "paper_vs_reproduced", "fig1_copy_ablation"} <= set(jobs)
     assert "collect_models" not in jobs  # training summaries do not depend on alpha
 
@@ -88,8 +90,11 @@ def test_changing_a_task_generator_reruns_that_task_only(quick_run):
         "tasks:\n  sine:\n    generator: {freq_min: 0.05}\n"
     )
     jobs = dry_run(quick_run, "--configfile", "presets/quick.yaml", "sine_change.yaml")
-    # its two seeds train as one bundle (config training_bundle)
-    assert jobs["heldout"] == 1 and jobs["train"] == 1 and jobs["ablate"] == 2
+    # its two seeds train as one bundle (config training_bundle); the gap study's sine model
+    # (its variation changes sine's generator) reruns too, no other task's
+    gap = [m for m in quick_gap_models() if m.startswith("sine__")]
+    assert jobs["heldout"] == 1 + len(gap) and jobs["train"] == 1 + len(gap)
+    assert jobs["ablate"] == 2 + len(gap)
 
 
 def test_code_is_an_input_each_edit_reruns_what_it_can_change(quick_run):
@@ -108,12 +113,15 @@ def test_code_is_an_input_each_edit_reruns_what_it_can_change(quick_run):
         assert dry_run(quick_run) == {}  # a docstring
     with appended(src / "ablation.py", "\n\ndef _planted():\n    return 1\n"):
         jobs = dry_run(quick_run)
-    assert jobs["ablate"] == len(quick_models()) and "fidelity_ablate" in jobs
-    assert not (UPSTREAM | {"fidelity_model"}) & set(jobs)
+    assert jobs["ablate"] == len(quick_models()) + len(quick_gap_models())
+    assert not UPSTREAM & set(jobs)
     with appended(src / "tasks/sine.py", "\n\ndef _planted():\n    return 1\n"):
         jobs = dry_run(quick_run)
-    # sine's held-out set and its one bundle of two seeds, its ablations; no other task's
-    assert jobs["heldout"] == 1 and jobs["train"] == 1 and jobs["ablate"] == 2
+    # sine's held-out set and its one bundle of two seeds, its ablations, and the gap study's
+    # sine model (its variation changes sine's generator): no other task's
+    gap = [m for m in quick_gap_models() if m.startswith("sine__")]
+    assert jobs["heldout"] == 1 + len(gap) and jobs["train"] == 1 + len(gap)
+    assert jobs["ablate"] == 2 + len(gap)
     readme = quick_run / "README.md"
     readme.write_text((REPO / "README.md").read_text() + "\nmore words\n")
     try:
@@ -183,20 +191,20 @@ def test_a_finished_run_moved_elsewhere_has_nothing_to_do(quick_run, tmp_path):
     assert job_counts(result.stdout) == {}, result.stdout[-3000:]
 
 
-BUNDLE_OUTPUT = re.compile(r"/(?:models|fidelity/[^/]+)/(?P<task>[^/]+)/")
+BUNDLE_OUTPUT = re.compile(r"/models/(?P<task>[^/]+)/")
 """A training bundle's task, read from its first output (its rule has no wildcards)."""
 
 
 def scheduled(output: str) -> list[tuple[str, dict]]:
-    """(rule, wildcards) of every job a dry run lists; a training bundle's as ``train`` (or
-    ``fidelity_model``) with the task of its outputs."""
+    """(rule, wildcards) of every job a dry run lists; a training bundle's as ``train`` with
+    the task of its outputs."""
     jobs, rule = [], None
     for line in output.splitlines():
         line = line.strip()
         if line.startswith(("rule ", "localrule ")) and line.endswith(":"):
             rule = rule_kind(line.split()[1].rstrip(":"))
             jobs.append((rule, {}))
-        elif line.startswith("output:") and jobs and rule in ("train", "fidelity_model"):
+        elif line.startswith("output:") and jobs and rule == "train":
             found = BUNDLE_OUTPUT.search(line)
             if found:
                 jobs[-1] = (rule, {"task": found["task"]})
@@ -252,7 +260,8 @@ def test_every_key_of_a_task_block_is_a_rerun_trigger(quick_run, tmp_path):
         result = snakemake(quick_run, "-n", *QUICK, str(layer))  # one --configfile, two files
         assert result.returncode == 0, (key, result.stdout[-3000:])
         jobs = scheduled(result.stdout)
-        tasks = {w["task"] for _, w in jobs if "task" in w}
+        # a task's gap-study instances (<task>__<variation>) are its models too
+        tasks = {task_of(w["task"]) for _, w in jobs if "task" in w}
         assert tasks == ({task} if needed else set()), (key, tasks)
         assert jobs, (key, "nothing scheduled")
         rules = {rule for rule, w in jobs if w.get("task") == task}

@@ -22,8 +22,8 @@ rule ablate:
         code=lambda w: code("ablate.py", w.task),
         neurogym=lambda w: neurogym_spec(w.task),
         alpha_grid=config["alpha_grid"],
-        epsilon=config["ablation"]["epsilon"],
-        mass_floor=config["ablation"]["mass_floor"],
-        fvu_steps=config["ablation"]["fvu_steps"],
+        ablation=lambda w: ablation_settings(w.task),
+        stream=lambda w: stream(w.task),
+        base_seed=config["base_seed"],
     script:
         "../scripts/ablate.py"

@@ -27,6 +27,7 @@ from code_fingerprint import fingerprint  # noqa: E402
 
 workflow_setup.patch_scheduler(workflow, ROOT)
 NEUROGYM_TASKS = workflow_setup.load_config(config, workflow, ROOT)
+GAP_STUDY = config_lib.expand_gap_study(config)  # its models: task instances <task>__<variation>
 STYLE = config_lib.style_settings(ROOT / "workflow" / "style.mplstyle")  # every figure's param
 FIGURE_MODULE = "rnnschur.report.figures"
 LIBRARY = Path(task_registry.__file__).resolve().parents[2]  # the rnnschur the jobs import
@@ -145,7 +146,7 @@ def figure_names():
         "models": True,
         "copy": "copy" in TASKS,
         "fvu": bool(FVU_TASKS),
-        "gap study": bool(fidelity_files("{variation}{task}{seed}")),
+        "gap study": bool(GAP_STUDY),
         "atlas": bool(config.get("atlas")),
     }
     names = [name for name, figure in FIGURE_REGISTRY.items() if meets[figure.needs]]
@@ -166,7 +167,7 @@ def all_targets():
     tables += ["claims.csv", "claims.md", "claims_by_size.csv", "claims_by_size.md"]
     tables += ["claims_sensitivity.md", "paper_readings.csv", "paper_readings.md"]
     tables += ["block_profile.csv", "block_profile.md", "block_profile_sensitivity.md"]
-    if fidelity_files("{variation}{task}{seed}"):
+    if GAP_STUDY:
         tables += [
             f"gap_{name}.{ext}"
             for name in ("attribution", "claims", "ranking")
@@ -190,7 +191,7 @@ def all_targets():
 
 
 wildcard_constraints:
-    task="|".join(dict.fromkeys(task_registry.names() + tuple(NEUROGYM_TASKS) + tuple(TASKS))),
+    task="|".join(dict.fromkeys([*task_registry.names(), *NEUROGYM_TASKS, *TASKS, *GAP_STUDY])),
     construction="|".join(CONSTRUCTIONS),
     size=r"\d+",
     seed=r"\d+",

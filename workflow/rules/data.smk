@@ -16,7 +16,7 @@ rule heldout:
         runtime=5,
     params:
         code=lambda w: code("heldout.py", w.task),
-        generator=lambda w: trial_source(w.task),
+        generator=lambda w: heldout_source(w.task),
         n=lambda w: task_config(w.task)["n_heldout"],
         base_seed=config["base_seed"],
     script:

@@ -2,6 +2,27 @@
 # Snakemake's lint keeps functions apart from rules), after common.smk's config access.
 
 
+# per task: what its data, training and ablation jobs read of its block
+
+
+def heldout_source(task):
+    """What draws a task's held-out trials: its trial source, or a gap-study instance's own
+    held-out generator (config gap_study.variations.<v>.heldout_generator)."""
+    return task_config(task).get("heldout_generator") or trial_source(task)
+
+
+def ablation_settings(task):
+    """How a task's models are ablated and scored (config ablation), or a gap-study instance's
+    own (its variation's evaluation: hidden noise, the FVU's mean and steps)."""
+    return task_config(task).get("ablation", config["ablation"])
+
+
+def stream(task):
+    """The name of a task's random stream: its own, or for a gap-study instance its task's (the
+    paper config's model of a seed and its variations draw the same)."""
+    return task_config(task).get("stream", task)
+
+
 # train
 
 
@@ -15,12 +36,12 @@ MODEL_FILES = {
 
 
 def training_bundles():
-    """(task, construction, N_h, block, seeds) of every training job: a task's seeds in blocks
-    by value, block b holding seeds b*K to b*K + K - 1 (K = config training_bundle), so that a
-    new seed changes one block only."""
+    """(task, construction, N_h, block, seeds) of every training job (the run's tasks and the
+    gap study's instances): a task's seeds in blocks by value, block b holding seeds b*K to
+    b*K + K - 1 (K = config training_bundle), so that a new seed changes one block only."""
     K = config["training_bundle"]
     bundles = []
-    for task in TASKS:
+    for task in TASKS + GAP_STUDY:
         settings = task_config(task)
         blocks = {}
         for seed in sorted(settings["seeds"]):
@@ -29,6 +50,15 @@ def training_bundles():
             for size in settings["sizes"]:
                 bundles += [(task, construction, size, b, s) for b, s in sorted(blocks.items())]
     return bundles
+
+
+def training_bundle(task, construction, size, seeds):
+    """The bundle param of a training job; a gap-study instance's names its random stream
+    (its task's: the seeds of the paper config's models)."""
+    bundle = {"task": task, "construction": construction, "size": size, "seeds": seeds}
+    if stream(task) != task:
+        bundle["stream"] = stream(task)
+    return bundle
 
 
 def bundle_resource(base, size, n_models):
@@ -93,71 +123,18 @@ def beyond_files(pattern):
     return []
 
 
-# fidelity
+# gap study
 
 
-def fidelity_bundles():
-    """(variation, task, block, seeds) of every training job of the gap study: its seeds in
-    blocks by value, as the main models' (config training_bundle)."""
-    K = config["training_bundle"]
-    out = []
-    for name, variation in fidelity_variations().items():
-        blocks = {}
-        for seed in sorted(variation_seeds(name)):
-            blocks.setdefault(seed // K, []).append(seed)
-        out += [
-            (name, task, block, seeds)
-            for task in variation["tasks"]
-            if task in TASKS
-            for block, seeds in sorted(blocks.items())
-        ]
-    return out
+def gap_files(pattern):
+    """``pattern`` with {task} (an instance <task>__<variation>), {construction}, {size}, {seed}
+    filled for every model of the gap study."""
+    return model_files(pattern, GAP_STUDY)
 
 
-def fidelity_model(task):
-    """(construction, N_h) of the gap study's models of a task (rnnschur.config.gap_model)."""
-    return config_lib.gap_model(config, task)
-
-
-def fidelity_files(pattern):
-    """``pattern`` with {variation}, {task}, {seed} filled for every model of the gap study."""
-    return [
-        pattern.format(variation=name, task=task, seed=seed)
-        for name, variation in fidelity_variations().items()
-        for task in variation["tasks"]
-        if task in TASKS
-        for seed in variation_seeds(name)
-    ]
-
-
-def variation_seeds(name):
-    """The seeds of a variation: its own (a combination confirmed on fresh seeds), else the
-    study's (config fidelity.seeds)."""
-    return config["fidelity"]["variations"][name].get("seeds", config["fidelity"]["seeds"])
-
-
-def fidelity_variations():
-    """The variations of the gap study to run (config keys fidelity.variations, fidelity.run)."""
-    run = config["fidelity"]["run"]
-    variations = config["fidelity"]["variations"]
-    if run == "none":
-        return {}
-    return variations if run == "all" else {k: variations[k] for k in run}
-
-
-def fidelity_settings(variation, task):
-    """(generator, training settings) of a variation's model of a task."""
-    return config_lib.gap_training(config, variation, task)
-
-
-def fidelity_evaluation(variation, task):
-    """The held-out generator and the ablation settings of a variation's model of a task."""
-    return config_lib.gap_evaluation(config, variation, task)
-
-
-def fidelity_network(variation, task):
-    """The network family of a variation's model of a task (its own, else the task's)."""
-    return config["fidelity"]["variations"][variation].get("model", task_config(task)["model"])
+def gap_variations():
+    """{variation: its config block} of the variations this run makes."""
+    return config_lib.gap_variations(config)
 
 
 # external

@@ -33,7 +33,7 @@ for _task, _construction, _size, _block, _seeds in training_bundles():
             gpu=GPUS_PER_TRAINING,
         params:
             code=code("train.py", _task),
-            bundle={"task": _task, "construction": _construction, "size": _size, "seeds": _seeds},
+            bundle=training_bundle(_task, _construction, _size, _seeds),
             generator=trial_source(_task),
             training=training_settings(_task, _construction),
             model=task_config(_task)["model"],

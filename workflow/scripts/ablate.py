@@ -5,15 +5,33 @@ import sys
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io, tasks  # noqa: E402
-from rnnschur.ablation import Analysed, Scoring, evaluate_ablations, scoring_batch  # noqa: E402
+from rnnschur.ablation import (  # noqa: E402
+    Analysed,
+    Scoring,
+    evaluate_ablations,
+    evaluation_noise,
+    scoring_batch,
+)
 
 w, params = snakemake.wildcards, snakemake.params
 network, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
 task = tasks.get(w.task, params.neurogym)
-heldout = scoring_batch(heldout, task, params.fvu_steps)
-scoring = Scoring(params.epsilon, params.mass_floor)
-analysed = Analysed(network, schur, heldout, task)
-rows = evaluate_ablations(analysed, list(params.alpha_grid), scoring)
+ablation = params.ablation  # config ablation, or a gap-study variation's own evaluation
+# hidden noise at evaluation (a gap-study variation): one draw of the model's stream, shared by
+# every ablation; none otherwise
+noise = evaluation_noise(
+    heldout,
+    network.n_hidden,
+    ablation.get("hidden_noise", 0.0),
+    network.dynamics,
+    params.base_seed,
+    params.stream,
+    w.seed,
+)
+analysed = Analysed(network, schur, scoring_batch(heldout, task, ablation["fvu_steps"]), task)
+rows = evaluate_ablations(
+    analysed, list(params.alpha_grid), Scoring.from_config(ablation), noise=noise
+)
 io.save_rows(snakemake.output[0], io.labelled(rows, w))

@@ -18,11 +18,17 @@ from rnnschur.paper.gap_study import (  # noqa: E402
     gap_table,
     ranking,
     ranking_markdown,
+    variation_rows,
 )
 from rnnschur.verdicts import Thresholds  # noqa: E402
 
 descriptions = {k: v["description"] for k, v in snakemake.params.variations.items()}
-variations = pd.concat([pd.read_csv(path) for path in snakemake.input.variations])
+variations = pd.concat(
+    [
+        variation_rows(pd.read_csv(table), io.load_json(meta))
+        for table, meta in zip(snakemake.input.variations, snakemake.input.metas, strict=True)
+    ]
+)
 variations = learned.mark(variations, snakemake.params.criteria)  # no models.csv for these
 ablation = pd.read_csv(snakemake.input.ablation)
 table = gap_table(ablation, variations, descriptions, snakemake.params.seeds)

@@ -33,7 +33,11 @@ training["curriculum"] = tuple(training.get("curriculum", ()))
 settings = TrainSettings(**training, device=params.device)
 module = tasks.get(task, params.generator.get("neurogym"))
 heldout = io.load_batch(snakemake.input.heldout, *module.dims(**params.generator))
-rngs = [job_rng(params.base_seed, task, construction, size, seed) for seed in seeds]
+# each model's random stream: its task's (a gap-study instance draws what its task's model draws)
+rngs = [
+    job_rng(params.base_seed, bundle.get("stream", task), construction, size, seed)
+    for seed in seeds
+]
 dynamics = Dynamics.from_config(params.model)
 print(f"bundle of {len(seeds)}: {names}", file=sys.stderr)
 models = train_bundle(

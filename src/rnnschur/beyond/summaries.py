@@ -13,14 +13,9 @@ import pandas as pd
 from rnnschur import tasks
 from rnnschur.beyond import subspace
 from rnnschur.schur import COUPLING_BLOCKS
-from rnnschur.verdicts import harm_share, sem
+from rnnschur.verdicts import harm_share, largest_size, sem
 
 MODEL_KEYS = ["task", "construction", "n_hidden", "seed"]
-
-
-def largest_size(frame: pd.DataFrame) -> pd.DataFrame:
-    """The rows of each task's largest N_h (the paper's N_h = 72 for the copy task)."""
-    return frame[frame["n_hidden"] == frame.groupby("task")["n_hidden"].transform("max")]
 
 
 SATURATED = 0.8

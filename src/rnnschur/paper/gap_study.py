@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.paper import reported as paper
+from rnnschur.tasks import INSTANCE
 
 BASELINE = "paper_config"
 PER_TRIAL = "fvu_per_trial"
@@ -68,6 +69,20 @@ def _pick(frame: pd.DataFrame, number, column: str) -> pd.DataFrame:
         rows = rows[rows["learned"].astype(bool)]
     rows = rows.sort_values("seed")[["seed", "n_hidden", column]].rename(columns={column: "value"})
     return rows.dropna(subset=["value"])
+
+
+SUMMARY = ("steps", "reached_target", "best_step")
+"""What each variation's row carries of its model's training (its meta's summary)."""
+
+
+def variation_rows(ablation: pd.DataFrame, meta: dict) -> pd.DataFrame:
+    """The ablation rows of one gap-study model as the study reads them: its instance
+    ``<task>__<variation>`` split into ``variation`` (first) and ``task``, the training summary
+    (:data:`SUMMARY`) after the rows'."""
+    task, _, variation = str(ablation["task"].iloc[0]).partition(INSTANCE)
+    rows = ablation.assign(task=task)
+    rows.insert(0, "variation", variation)
+    return rows.assign(**{key: meta["summary"][key] for key in SUMMARY})
 
 
 def gap_table(

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur import learned
-from rnnschur.ablation import SUBSETS, subset_name
+from rnnschur.ablation import SUBSETS, label, subset_name
 from rnnschur.paper import reported as paper
 from rnnschur.verdicts import Verdict, agreement, far_agreements, sem
 
@@ -65,11 +65,6 @@ def table1_markdown(table: pd.DataFrame) -> str:
             for mean, spread in zip(table[name], table[f"{name}_sem"], strict=True)
         ]
     return markdown(display)
-
-
-def label(subset: str) -> str:
-    """The paper's name of an ablation set: "full", "−T_RR", "−T_RR, −T_C→R", ..."""
-    return "full" if subset == "none" else "−" + subset.replace("+", ", −").replace("T_CR", "T_C→R")
 
 
 def paper_vs_reproduced(ablation: pd.DataFrame, level: float = 0.05) -> pd.DataFrame:

@@ -21,14 +21,13 @@ from matplotlib.patches import Circle, Rectangle
 from matplotlib.ticker import NullFormatter
 
 from rnnschur import tasks
-from rnnschur.beyond.summaries import largest_size
+from rnnschur.ablation import label
 from rnnschur.io import atomic_path
 from rnnschur.paper import reported as paper
 from rnnschur.paper.reported import FIG1_ORDER
-from rnnschur.paper.tables import label
 from rnnschur.schur import COUPLING_BLOCKS as SINGLE_BLOCKS
 from rnnschur.training.constructions import CONSTRUCTIONS
-from rnnschur.verdicts import Verdict
+from rnnschur.verdicts import Verdict, largest_size
 
 PAPER_STYLE = {"marker": "x", "color": "crimson", "s": 60, "zorder": 5, "label": "paper"}
 
@@ -51,7 +50,7 @@ def png(fig: Figure) -> bytes:
 
 
 def _label(subset: str) -> str:
-    """The ablation set's name (:func:`rnnschur.paper.tables.label`), one removed block a line."""
+    """The ablation set's name (:func:`rnnschur.ablation.label`), one removed block a line."""
     return label(subset).replace(", ", "\n")
 
 
