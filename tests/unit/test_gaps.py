@@ -205,7 +205,7 @@ def test_the_conclusion_opens_with_its_bottom_line():
         learned={("near", "sine"): 5},
     )
     text = gap_conclusion(gaps.ranking(table), table)
-    bottom, rest = text.split("\n\n")
+    bottom, table, rest = text.split("\n\n")
     assert bottom.startswith(
         "Bottom line: the paper config matches 1 of the paper's 2 Figure 2 effects (ΔFVU) "
         "within a factor 1.25 (flip-flop ΔFVU(−T_C→R) 1.1 against 1), at a distance of 0.52"
@@ -214,7 +214,9 @@ def test_the_conclusion_opens_with_its_bottom_line():
     assert "nearer than the paper config beyond the seeds' spread" in bottom
     assert "The most effects matched, 2 each, by near: " in bottom
     assert "(but sine learned in 3 of 5)." in bottom
-    assert "flip-flop full FVU 0.015 under near (paper 0.01; paper config 0.0001)" in rest
+    # the numbers of Figure 2 in a table: paper, paper config, the closest and the nearest
+    assert "| flip-flop full FVU | 0.01 | 0.0001 | near | 0.015 | 0.015 |" in table.splitlines()
+    assert table.splitlines()[0].endswith("| its value | under near |")
     assert "(sine < flip-flop < context) is kept by near." in rest
 
 

@@ -327,63 +327,63 @@ def gap_bottom_line(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
 
 def gap_conclusion(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
     """The gap study's answer, from ``gap_ranking.csv`` and ``gap_attribution.csv``: its bottom
-    line (:func:`gap_bottom_line`), per number of Figure 2 the variation that comes closest,
-    the numbers no variation brings within a factor of 2, whether any keeps the paper's order
-    of full FVUs, and the copy task's n_R and −T_C→R accuracy under each variation of it."""
+    line (:func:`gap_bottom_line`); a table of the numbers of Figure 2, each with the paper's
+    value, the paper config's, the variation that comes closest and the nearest variation's;
+    then in short sentences the numbers no variation brings within a factor of 2, how the
+    nearest variations move, whether any keeps the paper's order of full FVUs, and the copy
+    task's n_R and −T_C→R accuracy under each variation of it."""
     from rnnschur.paper.gap_study import BASELINE, FIGURE2_TASKS
 
     base = ranking[ranking["variation"] == BASELINE]
     if ranking.empty or base.empty:
         return "The gap study did not run."
     best = ranking.iloc[0]
+    nearest = best["variation"] if best["variation"] != BASELINE else None
     bottom_line = gap_bottom_line(ranking, gaps)
-    text = ""
     figure2 = gaps[gaps["task"].isin(FIGURE2_TASKS)]
-    closest, remaining = [], []
+    header = ["number", "paper", "paper config", "closest variation", "its value"]
+    header += [f"under {nearest}"] if nearest else []
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    remaining, far_under_nearest, n_nearest = [], 0, 0
     for (task, subset, quantity), rows in figure2.groupby(
         ["task", "subset", "quantity"], sort=False
     ):
+        name = _number_name(task, subset, quantity)
         paper_value = rows["paper_value"].iloc[0]
         ratio = np.abs(np.log10(rows["mean"].where(rows["mean"] > 0) / paper_value))
-        if ratio.isna().all():
-            remaining.append(_number_name(task, subset, quantity))
-            continue
-        c = rows.loc[ratio.idxmin()]
         own = rows[rows["variation"] == BASELINE]["mean"]
-        name = _number_name(task, subset, quantity)
-        if c["variation"] == BASELINE:
-            closest.append(
-                f"{name} {c['mean']:.3g}, the paper config's own (paper {paper_value:.3g})"
-            )
+        cells = [name, f"{paper_value:.3g}", f"{own.iloc[0]:.3g}" if len(own) else "—"]
+        if ratio.isna().all():
+            remaining.append(name)
+            cells += ["—", "—"]
         else:
-            mine = f"; paper config {own.iloc[0]:.3g}" if len(own) else ""
-            closest.append(
-                f"{name} {c['mean']:.3g} under {c['variation']} (paper {paper_value:.3g}{mine})"
-            )
-        if ratio.min() > np.log10(2):
-            remaining.append(
-                f"{_number_name(task, subset, quantity)} ({_off(c['mean'], paper_value)} at best)"
-            )
-    if closest:
-        text += f"Per number, the variation that comes closest: {_join(closest)}."
+            c = rows.loc[ratio.idxmin()]
+            cells += [str(c["variation"]), f"{c['mean']:.3g}"]
+            if ratio.min() > np.log10(2):
+                remaining.append(f"{name} ({_off(c['mean'], paper_value)} at best)")
+        if nearest:
+            under = rows[rows["variation"] == nearest]["mean"]
+            if len(under):
+                value = float(under.iloc[0])
+                n_nearest += 1
+                within = value > 0 and abs(np.log10(value / paper_value)) <= np.log10(2)
+                far_under_nearest += not within
+                cells.append(f"{value:.3g}" + ("" if within else f" ({_off(value, paper_value)})"))
+            else:
+                cells.append("—")
+        lines.append("| " + " | ".join(cells) + " |")
+    table = "\n".join(lines)
     if remaining:
-        text += (
-            f" No variation brings {_count(len(remaining), 'number')} within a factor of 2 of "
+        text = (
+            f"No variation brings {_count(len(remaining), 'number')} within a factor of 2 of "
             f"the paper's: {_join(remaining)}."
         )
     else:
-        text += " Every number comes within a factor of 2 of the paper's under some variation."
-    if best["variation"] != BASELINE:
-        own = figure2[figure2["variation"] == best["variation"]]
-        off = [
-            f"{_number_name(r.task, r.subset, r.quantity)} {r.mean:.3g} "
-            f"(the paper's {r.paper_value:.3g}: {_off(r.mean, r.paper_value)})"
-            for r in own.itertuples(index=False)
-            if not (r.mean > 0 and abs(np.log10(r.mean / r.paper_value)) <= np.log10(2))
-        ]
+        text = "Every number comes within a factor of 2 of the paper's under some variation."
+    if nearest:
         text += (
-            f" Under {best['variation']} itself, {_count(len(off), 'number')} of {len(own)} "
-            "stay more than a factor of 2 from the paper's" + (f": {_join(off)}." if off else ".")
+            f" Under {nearest} itself, {_count(far_under_nearest, 'number')} of {n_nearest} "
+            "stay more than a factor of 2 from the paper's (the table's last column)."
         )
     if "moves" in gaps:
         parts = []
@@ -415,7 +415,7 @@ def gap_conclusion(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
         parts.append(f"{name} paper {rows['paper_value'].iloc[0]:.3g}, {values}")
     if parts:
         text += f" Copy (Figure 1): {'; '.join(parts)}."
-    return bottom_line + "\n\n" + text.strip()
+    return bottom_line + "\n\n" + table + "\n\n" + text.strip()
 
 
 def families_reading(profiles: dict[str, pd.DataFrame]) -> str:
