@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -38,6 +37,7 @@ sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "bench"))
 
 from atlas_cost import atlas_config, copy_steps  # noqa: E402
+from bench_startup import best_of, imports  # noqa: E402
 
 PARTS = {
     "draw": ("generate", "fixed_training_set", "draw"),
@@ -48,17 +48,13 @@ PARTS = {
 """The functions whose cumulative time each part is (by name, outermost first)."""
 
 
-def startup_seconds(neurogym: bool, repeats: int = 3) -> float:
-    """Seconds for a fresh interpreter to import what a training job imports."""
-    imports = "import numpy, scipy, rnnschur.training.train, rnnschur.io, rnnschur.rnn"
+def startup_seconds(neurogym: bool) -> float:
+    """Seconds for a fresh interpreter to import what the training script imports
+    (:func:`bench_startup.best_of`), NeuroGym too for a NeuroGym task."""
+    source = imports(REPO / "workflow" / "scripts" / "train.py")
     if neurogym:
-        imports += "; from rnnschur.tasks import _neurogym; _neurogym._import_neurogym()"
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", imports], check=True, cwd=REPO)
-        best = min(best, time.perf_counter() - start)
-    return best
+        source += "\nfrom rnnschur.tasks import _neurogym\n_neurogym._import_neurogym()"
+    return best_of(source)
 
 
 def profiled(config: dict, task: str, construction: str, size: int, steps: int) -> dict:
