@@ -35,11 +35,11 @@ from rnnschur.beyond import basis, refit, subspace
 from rnnschur.beyond.along_training import evaluate_checkpoints
 from rnnschur.dynamics import DISCRETE
 from rnnschur.network import Network
+from rnnschur.numerics import retain_freed_memory
 from rnnschur.rnn import rollout
 from rnnschur.schur import ordered_real_schur
 from rnnschur.training.bptt import loss_and_gradients
 from rnnschur.training.constructions import initial_recurrent
-from rnnschur.training.numerics import retain_freed_memory
 from rnnschur.training.train import Adam, _Recurrent, clip_grad_norm
 
 REPO = Path(__file__).resolve().parents[1]

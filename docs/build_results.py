@@ -910,9 +910,18 @@ orthogonal and Cayley controllers (N_h = 72) with 10; paper settings otherwise
 
 
 def seeds50_summary(folder: Path) -> str:
-    """The claims of the 50-seed run: its reading and its claims table."""
+    """The claims of the 50-seed run: its reading and its claims table; then, where the run
+    has it, the dose-response study on the same models (its reading and table)."""
     claims = pd.read_csv(folder / "tables" / "claims.csv")
-    return "\n\n".join([SEEDS50, readings.claims_reading(claims), table(folder, "claims.md")])
+    parts = [SEEDS50, readings.claims_reading(claims), table(folder, "claims.md")]
+    if (folder / "tables" / "dose_response_summary.csv").is_file():
+        parts += [SEEDS50_DOSE, beyond(folder, "dose_response")]
+    return "\n\n".join(parts)
+
+
+SEEDS50_DOSE = """**Are the couplings special, at these seeds?** The dose-response study
+("Beyond the paper") on the same models: each block removed by a fraction ε beside random
+perturbations of the same norm (`results/seeds50/tables/dose_response_summary.md`)."""
 
 
 QUICK = """# The quick preset's numbers

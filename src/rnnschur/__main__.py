@@ -15,7 +15,7 @@ import re
 import sys
 from pathlib import Path
 
-from rnnschur.training.numerics import PORTABLE_KERNELS
+from rnnschur.numerics import PORTABLE_KERNELS
 
 KINDS = ("discrete", "leaky", "leaky_current")  # rnnschur.dynamics.KINDS, without loading NumPy
 NONLINEARITIES = ("tanh", "relu", "softplus")

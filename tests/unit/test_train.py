@@ -129,12 +129,12 @@ def test_retained_memory_changes_the_speed_not_the_weights():
     import subprocess
     import sys
 
-    from rnnschur.training.numerics import retain_freed_memory
+    from rnnschur.numerics import retain_freed_memory
 
     assert retain_freed_memory() is (platform.libc_ver()[0] == "glibc")
     code = (
         "import hashlib, numpy as np\n"
-        "import rnnschur.training.numerics as n, rnnschur.training.train as t\n"
+        "import rnnschur.numerics as n, rnnschur.training.train as t\n"
         "from rnnschur import tasks\n"
         "{patch}"
         "held = tasks.get('sine').generate(np.random.default_rng(0), 8)\n"

@@ -11,6 +11,7 @@ from conftest import (
     TRAINING_RULE,
     assert_same_weights,
     copy_workflow,
+    quick_gap_models,
     quick_models,
     snakemake,
 )
@@ -109,7 +110,8 @@ def test_cuda_training_declares_one_gpu_per_job(tmp_path, device, gpus):
     assert result.returncode == 0, result.stdout[-3000:]
     resources = train_resources(result.stdout)
     bundles = {(t, k, n) for t, k, n, _ in quick_models()}  # the seeds of each train as one
-    assert len(resources) == len(bundles)
+    # and each gap-study instance's one seed, by the same rules
+    assert len(resources) == len(bundles) + len(set(quick_gap_models()))
     assert all(f"gpu={gpus}" in line for line in resources), resources[0]
 
 

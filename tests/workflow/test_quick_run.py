@@ -11,9 +11,9 @@ from matplotlib.image import imread
 from scipy import stats
 
 from rnnschur.beyond.registry import ANALYSES
+from rnnschur.numerics import PORTABLE_KERNELS
 from rnnschur.provenance import run_hashes
 from rnnschur.report.registry import FIGURES as FIGURE_REGISTRY
-from rnnschur.training.numerics import PORTABLE_KERNELS
 
 from conftest import QUICK, REPO, assert_same_weights, quick_models, snakemake
 

@@ -14,7 +14,7 @@ from snakemake.utils import update_config, validate
 
 from rnnschur import config as config_lib
 from rnnschur import tasks as task_registry
-from rnnschur.training.numerics import job_environment
+from rnnschur.numerics import job_environment
 
 NEUROGYM_CHECKED = Path(".snakemake") / "rnnschur_neurogym_checked.json"
 """NeuroGym envs already checked in this working directory, with their (N_x, N_y), per

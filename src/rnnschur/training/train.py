@@ -22,11 +22,11 @@ from rnnschur import tasks
 from rnnschur.dynamics import DISCRETE, Dynamics
 from rnnschur.metrics import masked_mean
 from rnnschur.network import WEIGHT_KEYS
+from rnnschur.numerics import retain_freed_memory
 from rnnschur.rnn import rollout
 from rnnschur.training.bptt import loss_and_gradients
 from rnnschur.training.cayley import cayley_gradients, cayley_map
 from rnnschur.training.constructions import CayleyParams, initial_recurrent
-from rnnschur.training.numerics import retain_freed_memory
 
 LOG_COLUMNS = ("step", "loss", "batch_score", "validation_score", "lr", "horizon")
 
