@@ -694,16 +694,22 @@ CHECKED_TABLES = (
 NUMBER = re.compile(r"[-+−]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
 
 
-def published_rows(published: list[str], header: str) -> list[str] | None:
-    """The rows under the first occurrence of ``header`` in the published document."""
-    if header not in published:
+def published_rows(published: list[str], header: str, mine: list[str]) -> list[str] | None:
+    """The rows of the published table under ``header`` closest to ``mine`` (the most rows
+    equal): the document may publish two runs' tables under one header (the paper scale's
+    and the fifty seeds' dose-response), and a run is compared with its own."""
+    candidates = []
+    for start, line in enumerate(published):
+        if line != header:
+            continue
+        rows, k = [], start + 2  # past the header and its |---| line
+        while k < len(published) and published[k].startswith("|"):
+            rows.append(published[k])
+            k += 1
+        candidates.append(rows)
+    if not candidates:
         return None
-    start = published.index(header) + 2  # past the header and its |---| line
-    rows = []
-    while start < len(published) and published[start].startswith("|"):
-        rows.append(published[start])
-        start += 1
-    return rows
+    return max(candidates, key=lambda rows: sum(a == b for a, b in zip(rows, mine, strict=False)))
 
 
 def tables_of(lines: list[str]) -> list[tuple[str, list[str]]]:
@@ -848,7 +854,7 @@ def check(folder: Path, document: Path) -> int:
             print(f"{name}: not in {folder}/tables (not compared)")
             continue
         for header, mine in tables_of(path.read_text().splitlines()):
-            theirs = published_rows(published, header)
+            theirs = published_rows(published, header, mine)
             if theirs is None:
                 print(f"{name}: its header is not in {document} (another configuration?)")
                 differing += 1

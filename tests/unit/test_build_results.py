@@ -210,3 +210,16 @@ def test_the_families_claims_keep_two_tasks_claims_that_read_alike(tmp_path):
     text = build_results.family_claims(folders)
     assert f"| sine: {same} | 3/3 **holds** (3/3 learned) | 3/3 **a** (3/3 learned) |" in text
     assert f"| context: {same} | 1/3 **fails** (3/3 learned) | 1/3 **b** (3/3 learned) |" in text
+
+
+def test_a_run_is_compared_with_its_own_table_where_two_share_a_header():
+    """The fifty seeds' dose-response table comes first in the document, under the same header
+    as the paper scale's: the paper-scale run is compared with its own rows, not the first."""
+    header = "| task | verdict |"
+    document = ["text", header, "|---|---|", "| sine | load-bearing |", "| copy | empty |"]
+    document += ["", header, "|---|---|", "| sine | underpowered |", "| copy | empty |"]
+    mine = ["| sine | underpowered |", "| copy | empty |"]
+    assert build_results.published_rows(document, header, mine) == mine
+    other = ["| sine | load-bearing |", "| copy | empty |"]
+    assert build_results.published_rows(document, header, other) == other
+    assert build_results.published_rows(document, "| nothing |", mine) is None
