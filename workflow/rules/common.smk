@@ -156,6 +156,9 @@ def figure_names():
 
 
 def all_targets():
+    """Every file `snakemake` makes by default: the outputs of the stages' table rules (read from
+    the rules themselves, after every rule file is included), the figures of the registries, the
+    atlas's page and the external models' summaries."""
     external = [
         EXTERNAL_FILES[key].format(name=name)
         for name in config["external_models"]
@@ -163,31 +166,16 @@ def all_targets():
     ]
     if not TASKS:
         return external
-    tables = ["ablation.csv", "models.csv", "paper_vs_reproduced.csv", "paper_vs_reproduced.md"]
-    tables += ["claims.csv", "claims.md", "claims_by_size.csv", "claims_by_size.md"]
-    tables += ["claims_sensitivity.md", "paper_readings.csv", "paper_readings.md"]
-    tables += ["block_profile.csv", "block_profile.md", "block_profile_sensitivity.md"]
-    if GAP_STUDY:
-        tables += [
-            f"gap_{name}.{ext}"
-            for name in ("attribution", "claims", "ranking")
-            for ext in ("csv", "md")
-        ]
-    if "copy" in TASKS:
-        tables += ["table1.csv", "table1.md"]
-    if config.get("atlas"):
-        tables += ["atlas.csv", "atlas.md", "atlas_readings.md"]
+    table_rules = ["collect_ablations", "collect_models", "paper_vs_reproduced", "claims"]
+    table_rules += ["block_profile"]
+    table_rules += ["gap_attribution"] if GAP_STUDY else []
+    table_rules += ["table1"] if "copy" in TASKS else []
+    table_rules += ["atlas", "atlas_page"] if config.get("atlas") else []
     if config["beyond_models"] != "none":
-        for name in beyond_analyses():
-            analysis = ANALYSES[name]
-            tables += [f"{name}_summary.csv", f"{name}_summary.md"]
-            tables += [f"{name}_{key}.csv" for key in analysis.tables]
-    return (
-        [f"{TABLES}/{t}" for t in tables]
-        + [f"{FIGURES}/{name}.{ext}" for name in figure_names() for ext in ("pdf", "png")]
-        + ([f"{R}/atlas.html"] if config.get("atlas") else [])  # the atlas's one page
-        + external
-    )
+        table_rules += [f"{name}_summary" for name in beyond_analyses()]
+    tables = [str(path) for name in table_rules for path in getattr(rules, name).output]
+    figures = [f"{FIGURES}/{name}.{ext}" for name in figure_names() for ext in ("pdf", "png")]
+    return tables + figures + external
 
 
 wildcard_constraints:
