@@ -55,7 +55,7 @@ def claims_reading(claims: pd.DataFrame) -> str:
     construction or implied by another counted apart, and the agreement with the paper's
     numbers, naming each that differs, e.g. 'Of the 13 claims of the data tested, 9 hold, 1
     fails and 3 are underpowered; 3 more are true by construction and 1 is implied by another
-    claim. The paper's value agrees with 4 of the 8 reproduced intervals it can be set beside
+    claim. The paper's value agrees with 4 of the 8 reproduced values it can be set beside
     and differs from 4: sine S_ΔT(−T_C→R) > S_ΔT(−T_CC) 0.58 [−0.6, 1.75] against the paper's
     8.83 (…).'"""
     tested = claims[claims["n_trained"] > 0]
@@ -85,7 +85,8 @@ def claims_reading(claims: pd.DataFrame) -> str:
         if len(compared):
             text += (
                 f" The paper's value agrees with {len(compared) - len(differs)} of the "
-                f"{len(compared)} reproduced intervals it can be set beside"
+                f"{len(compared)} reproduced values it can be set beside (inside their interval "
+                "or equal within the paper's stated precision)"
             )
             if len(differs):
                 named = [
