@@ -187,10 +187,12 @@ def test_the_dose_reading_counts_and_names_what_the_table_decides():
     assert text.startswith("Of 4 block groups")
     assert "load-bearing 1, a symmetry direction 1 and like any perturbation of its size 1" in text
     assert "the rest: underpowered 1" in text
-    assert "load-bearing: sine dense_orthogonal N_h = 64 −T_C→R (+0.3 [0.2, 0.4])" in text
-    assert "a symmetry direction: sine dense_orthogonal N_h = 64 −T_CC (-0.1 [-0.2, -0.05])" in text
+    # one sentence per verdict
+    assert " Load-bearing: sine dense_orthogonal N_h = 64 −T_C→R (+0.3 [0.2, 0.4])." in text
+    symmetry = " A symmetry direction: sine dense_orthogonal N_h = 64 −T_CC (-0.1 [-0.2, -0.05])."
+    assert symmetry in text
     assert "sine dense_orthogonal N_h = 64 −T_RR" not in text  # the undecided row, unnamed
-    assert "like any perturbation of its size: copy cayley N_h = 64 −T_RR" in text
+    assert "Like any perturbation of its size: copy cayley N_h = 64 −T_RR" in text
     assert "In 1 group the full removal and its controls both take at least 80 %" in text
     assert "0 of them have a verdict" in text
 
@@ -224,7 +226,7 @@ def test_a_long_list_of_one_verdict_is_counted_by_task_not_listed():
         ("copy", "c", n, "T_RR", Verdict.SYMMETRY, -0.3, -0.4, -0.2, 0.5, 0.5) for n in range(5)
     ]
     text = dose_reading(planted_summary(rows))
-    assert "a symmetry direction, by task: copy 5 (rows in the table)" in text
+    assert "A symmetry direction, by task: copy 5 (rows in the table)." in text
     assert "N_h = " not in text
 
 

@@ -38,8 +38,8 @@ def test_claims_reading_counts_each_verdict_the_basis_and_the_paper_agreement():
     )
     assert (
         "The paper's value agrees with 1 of the 2 reproduced values it can be set beside (inside "
-        "their interval or equal within the paper's stated precision) and "
-        "differs from 1 (sine c4: 0.58 [-0.6, 1.75] against the paper's 8.8)." in text
+        "their interval or equal within the paper's stated precision) and differs from 1. "
+        "Differs: sine c4, 0.58 [-0.6, 1.75] against the paper's 8.8." in text
     )
     assert "1 claim left out models that did not learn their task (1 model-claims)." in text
 

@@ -89,13 +89,13 @@ def claims_reading(claims: pd.DataFrame) -> str:
                 "or equal within the paper's stated precision)"
             )
             if len(differs):
-                named = [
-                    f"{TASK_NAMES.get(r.task, r.task)} {r.claim}: {_interval(r)} against the "
-                    f"paper's {r.paper_value:.3g}"
-                    for r in differs.itertuples(index=False)
-                ]
-                text += f" and differs from {len(differs)} ({'; '.join(named)})"
+                text += f" and differs from {len(differs)}"
             text += "."
+            for r in differs.itertuples(index=False):  # one sentence each
+                text += (
+                    f" Differs: {TASK_NAMES.get(r.task, r.task)} {r.claim}, {_interval(r)} "
+                    f"against the paper's {r.paper_value:.3g}."
+                )
             far = far_agreements(compared, "mean")
             if len(far):
                 named = [
@@ -765,12 +765,11 @@ def dose_reading(summary: pd.DataFrame) -> str:
     decided = [f"{v} {int(counts[v])}" for v in DOSE_ORDER if counts.get(v, 0)]
     others = [f"{v} {int(counts[v])}" for v in counts.index if v not in DOSE_ORDER]
     text = (
-        f"Of {_count(len(summary), 'block group')} (task, network, N_h and block), judged on "
-        "the excess harm over random perturbations of the same norm (tested at every dose ε "
-        "over the seeds against ±θ): "
+        f"Of {_count(len(summary), 'block group')} (task, network, N_h and block): "
         + (_join(decided) if decided else "none is decided")
         + (f"; the rest: {_join(others)}" if others else "")
-        + "."
+        + ". Each is judged on its excess harm over random perturbations of the same norm, "
+        "tested at every dose ε over the seeds against ±θ."
     )
     named = []
     for verdict in DOSE_ORDER:
@@ -787,8 +786,8 @@ def dose_reading(summary: pd.DataFrame) -> str:
             tasks = rows["task"].value_counts()
             by_task = [f"{TASK_NAMES.get(t, t)} {int(n)}" for t, n in tasks.items()]
             named.append(f"{verdict}, by task: " + _join(by_task) + " (rows in the table)")
-    if named:
-        text += " " + "; ".join(named) + "."
+    for sentence in named:  # one sentence per verdict
+        text += " " + sentence[0].upper() + sentence[1:] + "."
     saturated = summary[(summary["harm_at_full"] >= 0.8) & (summary["control_harm_at_full"] >= 0.8)]
     if len(saturated):
         judged = int(saturated["verdict"].isin(DOSE_ORDER).sum())
