@@ -212,7 +212,7 @@ def test_the_conclusion_opens_with_its_bottom_line():
     )
     assert "The nearest variation, near (seeds 0, 1, 2), is at 0.03 [0.03, 0.03]" in bottom
     assert "nearer than the paper config beyond the seeds' spread" in bottom
-    assert "The most effects matched, 2 each, by near: " in bottom
+    assert "The most effects matched, 2 each, by near. Under near: " in bottom
     assert "(but sine learned in 3 of 5)." in bottom
     # the numbers of Figure 2 in a table: paper, paper config, the closest and the nearest
     assert "| flip-flop full FVU | 0.01 | 0.0001 | near | 0.015 | 0.015 |" in table.splitlines()

@@ -232,6 +232,7 @@ def test_the_paper_readings_beside_ours_name_every_block_that_parts():
     )
     text = readings.paper_reading_comparison(papers, profile)
     assert text.startswith("Against the paper's own readings of its dense orthogonal models: 1 of ")
-    assert "3 blocks get the paper's verdict (copy −T_C→R); 2 do not:" in text  # N_h 72 read
-    assert "flip-flop −T_CC harmless here, share 0.0041 (the paper: fragile)" in text
-    assert "flip-flop −T_RR empty here, share 0.0003 (the paper: harmless)" in text
+    assert "3 blocks get the paper's verdict (copy −T_C→R); 2 do not." in text  # N_h 72 read
+    # one sentence per block where they part
+    assert " Flip-flop −T_CC harmless here, share 0.0041 (the paper: fragile)." in text
+    assert " Flip-flop −T_RR empty here, share 0.0003 (the paper: harmless)." in text

@@ -146,8 +146,11 @@ def paper_reading_comparison(paper_readings: pd.DataFrame, profile: pd.DataFrame
         + (f" ({_join(same)})" if same else "")
     )
     if parted:
-        text += f"; {len(parted)} do not: {_join(parted)}"
-    return text + "."
+        text += f"; {len(parted)} do not"
+    text += "."
+    for item in parted:  # one sentence each
+        text += f" {item[0].upper()}{item[1:]}."
+    return text
 
 
 def profile_reading(profile: pd.DataFrame, groups: str = "tasks") -> str:
@@ -311,18 +314,17 @@ def gap_bottom_line(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
     counts = {v: _matches(gaps, v) for v in ranking["variation"] if v != BASELINE}
     most = max((len(c) for c in counts.values()), default=0)
     if most > len(matched):
-        parts = []
-        for top in [v for v in ranking["variation"] if len(counts.get(v, [])) == most]:
-            part = f"{top}: {_join(counts[top])}"
+        tops = [v for v in ranking["variation"] if len(counts.get(v, [])) == most]
+        text += f". The most effects matched, {most} each, by {_join(tops)}"
+        for top in tops:  # one sentence each
+            text += f". Under {top}: {_join(counts[top])}"
             short = gaps[(gaps["variation"] == top) & (gaps["n_seeds"] < gaps["n_trained"])]
             short = short.drop_duplicates("task")
             if len(short):
                 learned = [
                     f"{r.task} learned in {r.n_seeds} of {r.n_trained}" for r in short.itertuples()
                 ]
-                part += f" (but {_join(learned)})"
-            parts.append(part)
-        text += f". The most effects matched, {most} each, by " + "; ".join(parts)
+                text += f" (but {_join(learned)})"
     return text + "."
 
 
