@@ -33,3 +33,27 @@ def test_paper_vs_reproduced_counts_only_the_models_that_learned():
     assert full["reproduced_mean"] == 0.002 and full["reproduced_max"] == 0.003
     assert (full["n_seeds"], full["n_trained"]) == (2, 3)
     assert "| 2/3 |" in tables.paper_vs_reproduced_markdown(table[table.index == full.name])
+
+
+def test_the_agreement_reading_names_each_difference_in_a_sentence_of_its_own():
+    from rnnschur.paper.tables import agreement_reading
+    from rnnschur.verdicts import Verdict
+
+    rows = [
+        ("copy", "none", "n_R", "dense_orthogonal", 0.85, 13.0, 64.0, 0.2, Verdict.DIFFERS),
+        ("copy", "T_CR", "accuracy", "cayley", 0.9, 0.5, 0.64, 0.78, Verdict.DIFFERS),
+        ("sine", "T_CC", "delta_fvu", "dense_orthogonal", 0.9, 2.0, 2.08, 0.96, Verdict.AGREES),
+        ("sine", "none", "fvu", "dense_orthogonal", 0.9, None, 0.0036, None, "—"),
+    ]
+    columns = ["task", "subset", "quantity", "construction", "alpha", "reproduced_mean"]
+    columns += ["paper_value", "factor", "agreement"]
+    text = agreement_reading(pd.DataFrame(rows, columns=columns))
+    assert text.startswith(
+        "Of the 3 numbers of the paper with a reproduced interval beside them, 1 agree"
+    )
+    assert (
+        "and 2 differ. Differs: copy full n_R (dense_orthogonal, α = 0.85), 13 against 64" in text
+    )
+    assert " Differs: copy −T_C→R accuracy (cayley), 0.5 against 0.64, 0.78×." in text
+    sentences = text.split(". ")
+    assert len(sentences) == 3 and all(len(s) <= 300 for s in sentences)

@@ -173,8 +173,9 @@ def paper_vs_reproduced_markdown(table: pd.DataFrame) -> str:
 
 
 def agreement_reading(table: pd.DataFrame) -> str:
-    """One sentence over the paper-vs-reproduced table: how many of the paper's numbers the
-    reproduced intervals hold, and each that differs with its factor."""
+    """What the paper-vs-reproduced table says: how many of the paper's numbers the reproduced
+    intervals hold, then a sentence for each that differs (with its factor) and for each
+    agreement more than a factor of 2 off."""
     compared = table[table["agreement"].isin([Verdict.AGREES, Verdict.DIFFERS])]
     if compared.empty:
         return "No number of the paper can be set beside a reproduced interval here."
@@ -182,28 +183,25 @@ def agreement_reading(table: pd.DataFrame) -> str:
     text = (
         f"Of the {len(compared)} numbers of the paper with a reproduced interval beside them, "
         f"{len(compared) - len(differs)} agree (the paper's value, to its printed precision, "
-        f"inside the 95 % t interval of our seeds' mean) and {len(differs)} differ"
+        f"inside the 95 % t interval of our seeds' mean) and {len(differs)} differ."
     )
-    if len(differs):
-        named = [
-            f"{r.task} {label(r.subset)} {r.quantity} ({r.construction}"
-            + (f", α = {r.alpha:g}" if r.alpha != 0.9 else "")
-            + f"): {r.reproduced_mean:.3g} against {r.paper_value:.3g}, {r.factor:.2g}×"
-            for r in differs.itertuples(index=False)
-        ]
-        text += ": " + "; ".join(named)
-    text += "."
+    for r in differs.itertuples(index=False):  # one sentence each
+        alpha = f", α = {r.alpha:g}" if r.alpha != 0.9 else ""
+        text += (
+            f" Differs: {r.task} {label(r.subset)} {r.quantity} ({r.construction}{alpha}), "
+            f"{r.reproduced_mean:.3g} against {r.paper_value:.3g}, {r.factor:.2g}×."
+        )
     far = far_agreements(compared, "reproduced_mean")
     if len(far):
-        named = [
-            f"{r.task} {label(r.subset)} {r.quantity} ({r.construction}): {r.reproduced_mean:.3g} "
-            f"against {r.paper_value:.3g}, {r.factor:.2g}×"
-            for r in far.itertuples(index=False)
-        ]
         text += (
             f" Of the agreements, {len(far)} are more than a factor of 2 off, agreeing only "
-            f"because our interval is wide: {'; '.join(named)}."
+            "because our interval is wide."
         )
+        for r in far.itertuples(index=False):
+            text += (
+                f" Wide: {r.task} {label(r.subset)} {r.quantity} ({r.construction}), "
+                f"{r.reproduced_mean:.3g} against {r.paper_value:.3g}, {r.factor:.2g}×."
+            )
     return text
 
 
