@@ -290,9 +290,7 @@ class Result:
             "settings": dataclasses.asdict(self.settings),
             "shapes": self.shapes,
             "warning": self.warning,
-            "verification": {
-                k: v for k, v in self.verification.__dict__.items() if k != "dynamics"
-            },
+            "verification": self.verification.record(),
         }
         io.save_json(files["analysis_json"], record)
         return files
@@ -333,7 +331,7 @@ class Result:
             record["name"],
             record["network"],
             dynamics,
-            Verification(dynamics, **record["verification"]),
+            Verification.from_record(dynamics, record["verification"]),
             settings,
             io.load_schur(out / "schur.npz", W_hh),
             table("ablation.csv"),

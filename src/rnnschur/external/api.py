@@ -18,7 +18,6 @@ workflow's ``external`` rules call :func:`analyse`, so all three give the same t
 from __future__ import annotations
 
 import dataclasses
-import numbers
 import os
 import warnings
 from collections.abc import Callable
@@ -204,17 +203,7 @@ def _check_arguments(arguments: dict, settings: dict) -> None:
             f"analyse() takes the network's description as one value: not {given} but "
             f"network={{{fields}}} (or rnnschur.Network({given}))"
         )
-    for argument, types in ARGUMENT_TYPES.items():
-        value = arguments[argument]
-        wrong = isinstance(value, bool) and bool not in types
-        if wrong or not isinstance(value, types):
-            expected = " or ".join(
-                "None" if t is type(None) else "a number" if t is numbers.Real else t.__name__
-                for t in types
-            )
-            raise TypeError(
-                f"analyse(): {argument}={value!r} is a {type(value).__name__}; expected {expected}"
-            )
+    verify.check_types("analyse()", arguments, ARGUMENT_TYPES)
 
 
 def _settings(options: dict) -> external.Settings:

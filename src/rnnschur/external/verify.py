@@ -350,6 +350,21 @@ def require_reproduced(
     )
 
 
+def check_types(where: str, values: dict, types: dict[str, tuple]) -> None:
+    """TypeError naming the first of ``values`` whose type is not among its ``types`` (a bool
+    is no number), e.g. ``network: leak='0.2' is a str; expected a number or None``."""
+    for name, allowed in types.items():
+        value = values[name]
+        if (isinstance(value, bool) and bool not in allowed) or not isinstance(value, allowed):
+            expected = " or ".join(
+                "None" if t is type(None) else "a number" if t is numbers.Real else t.__name__
+                for t in allowed
+            )
+            raise TypeError(
+                f"{where}: {name}={value!r} is a {type(value).__name__}; expected {expected}"
+            )
+
+
 NETWORK_TYPES = {
     "dynamics": (str, Dynamics, type(None)),
     "leak": (numbers.Real, type(None)),
@@ -386,16 +401,7 @@ class Network:
     split: str | None = None
 
     def __post_init__(self):
-        for field, types in NETWORK_TYPES.items():
-            value = getattr(self, field)
-            if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
-                expected = " or ".join(
-                    "None" if t is type(None) else "a number" if t is numbers.Real else t.__name__
-                    for t in types
-                )
-                raise TypeError(
-                    f"network: {field}={value!r} is a {type(value).__name__}; expected {expected}"
-                )
+        check_types("network", self.__dict__, NETWORK_TYPES)
         if self.leak is not None and self.leak != self.leak:
             raise ValueError("network: leak=nan; the leak a = dt/τ lies in (0, 1]")
 
