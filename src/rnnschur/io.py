@@ -24,7 +24,7 @@ from rnnschur.dynamics import Dynamics
 from rnnschur.network import OFFSET_KEYS, WEIGHT_KEYS, Network
 from rnnschur.provenance import software_versions
 from rnnschur.schur import OrderedSchur, SchurCheckError, check_schur
-from rnnschur.tasks import Batch
+from rnnschur.tasks import Batch, Trials
 
 FORMAT_VERSION = 1
 """Version of the Schur file layout; :func:`load_schur` refuses another."""
@@ -190,6 +190,23 @@ def require(path: str | os.PathLike, condition: bool, problem: str) -> None:
     """Raise :class:`ArtifactError` naming ``path`` and ``problem`` unless ``condition``."""
     if not condition:
         raise ArtifactError(f"{path}: {problem}")
+
+
+def load_trials(path: str | os.PathLike, n: int | None = None) -> Trials:
+    """A set of unpadded trials (:class:`rnnschur.tasks.Trials`, a task's training trials drawn
+    once), with at least ``n`` trials if given; ArtifactError if it has fewer or its arrays do
+    not fit together."""
+    path = Path(path)
+    trials = Trials.of(load_npz(path, Trials.KEYS))
+    steps = len(trials.observations)
+    require(
+        path,
+        trials.lengths.sum() == steps == len(trials.actions) == len(trials.mask),
+        "its lengths, observations, actions and mask disagree",
+    )
+    if n is not None:
+        require(path, len(trials.lengths) >= n, f"{len(trials.lengths)} trials, {n} needed")
+    return trials
 
 
 def load_batch(path: str | os.PathLike, N_x: int | None = None, N_y: int | None = None) -> Batch:

@@ -247,3 +247,93 @@ def test_a_bundle_of_trials_of_different_lengths_keeps_the_bits():
     for rng, model in zip(rngs(), together, strict=True):
         alone = train_bundle("rsg", generator, "dense_orthogonal", 8, check, [rng], held, ["x"])[0]
         same_bits(model, alone)
+
+
+def test_a_model_on_trials_drawn_once_trains_as_on_those_batches_drawn_live(monkeypatch):
+    """Training on a training set drawn once (batch k at step k + 1) gives the bits of training
+    on the same batches handed out step by step by the task's generate; the model's own stream
+    draws only its weights and validation set. A fixed training set takes its first trials.
+    Too few trials, or a curriculum beside them, are refused by name."""
+    from rnnschur.tasks import _neurogym
+    from rnnschur.training.train import train_bundle
+
+    env, kwargs = "ReadySetGo-v0", {"dt": 100}
+    generator = {"neurogym": {"env": env, "kwargs": kwargs}}
+    options = dict(lr=1e-3, batch_size=4, max_steps=6, eval_every=3, n_validation=8)
+    settings = TrainSettings(**options)
+    held = tasks.draw_heldout("pd", 8, 0, **generator)
+    trials = _neurogym.draw_trials(job_rng(0, "trials"), 24, env, kwargs)
+    lengths = {trials.batch(4 * k, 4 * k + 4).inputs.shape[1] for k in range(6)}
+    assert len(lengths) > 1  # batches of different lengths
+    once = train_bundle(
+        "pd",
+        generator,
+        "dense_orthogonal",
+        8,
+        settings,
+        [job_rng(0, "m")],
+        held,
+        ["a"],
+        trials=[trials],
+    )[0]
+
+    handed = []
+    live_generate = _neurogym.NeurogymTask.generate
+
+    def generate(self, rng, n, **params):
+        if n != settings.batch_size:  # the validation set, from the model's stream
+            return live_generate(self, rng, n, **params)
+        handed.append(n)
+        return trials.batch(4 * (len(handed) - 1), 4 * len(handed))
+
+    monkeypatch.setattr(_neurogym.NeurogymTask, "generate", generate)
+    live = train_bundle(
+        "pd", generator, "dense_orthogonal", 8, settings, [job_rng(0, "m")], held, ["b"]
+    )[0]
+    same_bits(once, live)
+    assert len(handed) == settings.max_steps
+    fixed = TrainSettings(**dict(options, train_set_batches=2))
+    on = [
+        train_bundle(
+            "pd",
+            generator,
+            "dense_orthogonal",
+            8,
+            fixed,
+            [job_rng(0, "m")],
+            held,
+            ["d"],
+            trials=[t],
+        )[0]
+        for t in (trials, _first_trials(trials, 8))
+    ]
+    same_bits(*on)
+    assert not np.array_equal(on[0].W_hh, once.W_hh)
+    for bad, match in (
+        (dict(options, max_steps=7), "24 training trials, 28 needed"),
+        (dict(options, curriculum=(2, 4)), "cannot follow a curriculum"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            train_bundle(
+                "pd",
+                generator,
+                "dense_orthogonal",
+                8,
+                TrainSettings(**bad),
+                [job_rng(0, "m")],
+                held,
+                ["c"],
+                trials=[trials],
+            )
+
+
+def _first_trials(trials, n):
+    """The first ``n`` trials of a :class:`rnnschur.tasks.Trials` set."""
+    steps = trials.lengths[:n].sum()
+    return tasks.Trials(
+        trials.observations[:steps],
+        trials.actions[:steps],
+        trials.mask[:steps],
+        trials.lengths[:n],
+        trials.n_actions,
+    )

@@ -26,6 +26,36 @@ def stream(task):
 # train
 
 
+def trains_on_drawn_trials(task):
+    """Whether a task's models train on trials drawn once per task and seed (rule
+    training_trials): a NeuroGym task's, whose drawing costs several times a training step;
+    the generator tasks draw each batch from the model's own stream, as the paper's models do."""
+    return task in NEUROGYM_TASKS
+
+
+def training_trials_n(source):
+    """How many trials rule training_trials draws for the task ``source``: the most that any
+    model of it (an instance's too) trains on: (train_set_batches or max_steps) x batch_size.
+    A larger budget extends the set, whose first trials stay the same."""
+    budgets = [
+        (settings.get("train_set_batches") or settings["max_steps"]) * settings["batch_size"]
+        for task in TASKS + GAP_STUDY
+        if trains_on_drawn_trials(task) and task_registry.task_of(task) == source
+        for construction in task_config(task)["constructions"]
+        for settings in [training_settings(task, construction)]
+    ]
+    return max(budgets)
+
+
+def training_trial_files(task, seeds):
+    """{trials_<seed>: path} of the training trials of a bundle's models (none for a generator
+    task): its task's (an instance's: the task it is an instance of), one file per seed."""
+    if not trains_on_drawn_trials(task):
+        return {}
+    source = task_registry.task_of(task)
+    return {f"trials_{seed}": f"{R}/data/{source}/training_trials/seed{seed}.npz" for seed in seeds}
+
+
 MODEL_FILES = {
     "weights": "weights.npz",
     "meta": "meta.json",

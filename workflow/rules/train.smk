@@ -14,7 +14,9 @@ for _task, _construction, _size, _block, _seeds in training_bundles():
         name:
             f"train_{_task}_{_construction}_n{_size}_b{_block}"
         input:
+            **training_trial_files(_task, _seeds),
             heldout=f"{R}/data/{_task}/heldout.npz",
+            # a NeuroGym task's training trials, drawn once per seed (rule training_trials)
         output:
             **trained_model_files(_task, _construction, _size, _seeds),
         log:

@@ -1,5 +1,6 @@
 """Training rule (one per bundle): train a bundle of models as one computation and write each
-model's weights, checkpoints, training log and meta data, as a model trained alone writes them."""
+model's weights, checkpoints, training log and meta data, as a model trained alone writes them
+(a NeuroGym task's models on the training trials drawn once for their task and seed)."""
 
 import sys
 
@@ -14,7 +15,12 @@ from rnnschur.dynamics import Dynamics  # noqa: E402
 from rnnschur.provenance import software_versions  # noqa: E402
 from rnnschur.rnn import rollout  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
-from rnnschur.training.train import LOG_COLUMNS, TrainSettings, train_bundle  # noqa: E402
+from rnnschur.training.train import (  # noqa: E402
+    LOG_COLUMNS,
+    TrainSettings,
+    train_bundle,
+    training_trials_needed,
+)
 
 started = time.time()
 # NumPy's BLAS (and torch, for the Cayley map) take their threads from OMP_NUM_THREADS, which
@@ -39,9 +45,18 @@ rngs = [
     for seed in seeds
 ]
 dynamics = Dynamics.from_config(params.model)
+# a NeuroGym task's training trials, drawn once for its task and seed (rule training_trials)
+trials = (
+    [
+        io.load_trials(snakemake.input[f"trials_{seed}"], training_trials_needed(settings))
+        for seed in seeds
+    ]
+    if f"trials_{seeds[0]}" in snakemake.input.keys()
+    else None
+)
 print(f"bundle of {len(seeds)}: {names}", file=sys.stderr)
 models = train_bundle(
-    task, params.generator, construction, size, settings, rngs, heldout, names, dynamics
+    task, params.generator, construction, size, settings, rngs, heldout, names, dynamics, trials
 )
 
 family = io.dynamics_arrays(dynamics)  # none for the paper's discrete tanh network

@@ -19,6 +19,7 @@ import inspect
 import pkgutil
 from dataclasses import dataclass
 from types import ModuleType
+from typing import ClassVar
 
 import numpy as np
 
@@ -52,6 +53,54 @@ class Batch:
         if self.mask.ndim == 3:
             return self.mask
         return np.broadcast_to(self.mask[..., None], self.targets.shape)
+
+
+@dataclass(frozen=True)
+class Trials:
+    """Trials of different lengths, unpadded and end to end (a NeuroGym env's, as
+    :func:`rnnschur.tasks._neurogym.draw_trials` draws them): ``observations`` (steps, N_x) in
+    the env's own dtype, ``actions`` (steps,) the target action of each step, ``mask``
+    (steps,) 1 where scored, ``lengths`` (trials,) and the number of actions. :meth:`batch`
+    pads a run of them as :func:`rnnschur.tasks._neurogym.draw` pads its trials, bit for bit."""
+
+    observations: np.ndarray
+    actions: np.ndarray
+    mask: np.ndarray
+    lengths: np.ndarray
+    n_actions: int
+
+    KEYS: ClassVar[tuple[str, ...]] = ("observations", "actions", "mask", "lengths", "n_actions")
+
+    def batch(self, start: int, stop: int) -> Batch:
+        """Trials ``start`` to ``stop`` - 1 as a :class:`Batch` (:meth:`take`)."""
+        if not 0 <= start < stop <= len(self.lengths):
+            raise IndexError(f"trials {start}:{stop} of a set of {len(self.lengths)}")
+        return self.take(np.arange(start, stop))
+
+    def take(self, picked) -> Batch:
+        """The trials ``picked`` (indices, in that order) as a :class:`Batch`, padded to the
+        longest of them (padding: zero inputs, zero targets, mask 0)."""
+        picked = np.asarray(picked)
+        lengths = self.lengths[picked]
+        first = (np.cumsum(self.lengths) - self.lengths)[picked]
+        n, T, N_x = len(picked), int(lengths.max()), self.observations.shape[1]
+        inputs, targets = np.zeros((n, T, N_x)), np.zeros((n, T, self.n_actions))
+        mask = np.zeros((n, T))
+        row = np.repeat(np.arange(n), lengths)
+        column = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        steps = np.repeat(first, lengths) + column
+        inputs[row, column] = self.observations[steps]
+        targets[row, column, self.actions[steps]] = 1.0
+        mask[row, column] = self.mask[steps]
+        return Batch(inputs, targets, mask)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The arrays to save (:func:`rnnschur.io.save_npz`); :meth:`of` reads them back."""
+        return {k: np.asarray(getattr(self, k)) for k in self.KEYS}
+
+    @classmethod
+    def of(cls, arrays: dict) -> Trials:
+        return cls(*(arrays[k] for k in cls.KEYS[:-1]), int(arrays["n_actions"]))
 
 
 INSTANCE = "__"
@@ -133,6 +182,17 @@ def window(length: int, start: np.ndarray, width) -> np.ndarray:
     steps = np.arange(length)
     start = np.asarray(start)[:, None]
     return (steps >= start) & (steps < start + np.asarray(width)[..., None])
+
+
+def draw_training_trials(name: str, neurogym: dict, n: int, base_seed: int, seed: int) -> Trials:
+    """The training trials of task ``name`` (a NeuroGym task, spec ``neurogym``) and ``seed``:
+    ``n`` trials drawn once from the seed of (``base_seed``, "training trials", task, seed),
+    a stream of their own (not the model's, which draws its weights), so that every network
+    description and N_h of the task and seed trains on the same trials."""
+    from rnnschur.seeds import job_rng
+
+    rng = job_rng(base_seed, "training trials", task_of(name), seed)
+    return get(name, neurogym).draw_trials(rng, n)
 
 
 def draw_heldout(name: str, n: int, base_seed: int, **generator) -> Batch:

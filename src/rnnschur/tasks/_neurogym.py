@@ -35,7 +35,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from rnnschur.tasks import Batch
+from rnnschur.tasks import Batch, Trials
 
 RESPONSE_PERIODS = ("decision", "production", "test1", "test2")
 """The periods in which an env expects its answer: ``decision`` in most envs, ``production`` in
@@ -90,6 +90,10 @@ class NeurogymTask:
 
     def score(self, outputs: np.ndarray, batch) -> np.ndarray:
         return choice_score(outputs, batch.targets, batch.mask)
+
+    def draw_trials(self, rng: np.random.Generator, n: int) -> Trials:
+        """``n`` trials, unpadded (:func:`draw_trials`): a training set drawn once."""
+        return draw_trials(rng, n, self.env, self.kwargs)
 
     def heldout_performance(self, base_seed: int, heldout: Batch, outputs: np.ndarray):
         """:func:`trial_performance` on the held-out set of this task (drawn by
@@ -147,27 +151,31 @@ def draw(rng: np.random.Generator, n: int, env: str, kwargs: dict) -> Batch:
     """``n`` trials of the env, seeded from ``rng`` (the same rng state, the same trials):
     inputs the observations, targets one-hot over the actions, mask the response periods,
     padded to the longest trial (padding: zero inputs, zero targets, mask 0)."""
+    return draw_trials(rng, n, env, kwargs).batch(0, n)
+
+
+def draw_trials(rng: np.random.Generator, n: int, env: str, kwargs: dict) -> Trials:
+    """``n`` trials of the env, seeded from ``rng`` as :func:`draw` seeds it, unpadded."""
     trials = make(env, kwargs)
     trials.seed(int(rng.integers(2**31 - 1)))
     obs, actions, masks = [], [], []
     for _ in range(n):
         trials.new_trial()
         length = trials.ob.shape[0]
-        mask = np.zeros(length)
+        mask = np.zeros(length, dtype=np.uint8)
         for period in RESPONSE_PERIODS:
             if period in trials.start_ind:
-                mask[trials.start_ind[period] : trials.end_ind[period]] = 1.0
-        obs.append(np.asarray(trials.ob, dtype=np.float64))
+                mask[trials.start_ind[period] : trials.end_ind[period]] = 1
+        obs.append(np.asarray(trials.ob))
         actions.append(np.asarray(trials.gt, dtype=np.int64))
         masks.append(mask)
-    T = max(len(o) for o in obs)
-    N_x, N_y = obs[0].shape[1], trials.action_space.n
-    inputs, targets, mask = np.zeros((n, T, N_x)), np.zeros((n, T, N_y)), np.zeros((n, T))
-    for k, (o, a, m) in enumerate(zip(obs, actions, masks, strict=True)):
-        inputs[k, : len(o)] = o
-        targets[k, np.arange(len(a)), a] = 1.0
-        mask[k, : len(m)] = m
-    return Batch(inputs, targets, mask)
+    return Trials(
+        np.concatenate(obs),
+        np.concatenate(actions),
+        np.concatenate(masks),
+        np.array([len(o) for o in obs]),
+        int(trials.action_space.n),
+    )
 
 
 def trial_performance(

@@ -3,11 +3,14 @@ masked mean squared error of eq. (2)'s output.
 
 Every random draw of a model (initial weights, training batches) comes from its own
 ``numpy.random.Generator``; on one machine the same seed gives the same weights bit for bit,
-alone or in a bundle. The loop reads top to bottom:
-draw a batch, roll out, step, adjust the learning rate and the curriculum, evaluate now and then
-on a validation set drawn from the same generator, stop early at the target score, and score
-the final weights on the fixed held-out set. The weights at initialisation and at every validation
-evaluation are kept as checkpoints, so the ablations can follow the run ("when training stops").
+alone or in a bundle. A model may instead train on trials drawn once for its task and seed
+(:class:`rnnschur.tasks.Trials`, the workflow's ``training_trials`` rule for a NeuroGym task):
+batch k is trials kB to (k + 1)B − 1, the same for every network description and N_h.
+The loop reads top to bottom: draw a batch, roll out, step, adjust the learning rate and the
+curriculum, evaluate now and then on a validation set drawn from the same generator, stop early
+at the target score, and score the final weights on the fixed held-out set. The weights at
+initialisation and at every validation evaluation are kept as checkpoints, so the ablations can
+follow the run ("when training stops").
 """
 
 from __future__ import annotations
@@ -212,17 +215,28 @@ def _initial_W_hh(construction: str, rng: np.random.Generator, n: int, settings:
     return settings.W_hh_gain * W
 
 
-def fixed_training_set(rng: np.random.Generator, module, params: dict, settings: TrainSettings):
+def fixed_training_set(rng: np.random.Generator, module, params: dict, settings, trials=None):
     """Batches from a training set of ``settings.train_set_batches`` batches drawn once and
-    iterated in epochs, its trials reshuffled every epoch (the paper's "30 epochs of 128
-    batches" read as a finite set)."""
+    iterated in epochs, its trials reshuffled every epoch from ``rng`` (the paper's "30 epochs
+    of 128 batches" read as a finite set): drawn from ``rng`` at the first batch (padded to its
+    longest trial), or ``trials`` (:class:`rnnschur.tasks.Trials`, drawn once for the task and
+    seed; each batch padded to its own longest trial)."""
     n = settings.train_set_batches * settings.batch_size
-    data = module.generate(rng, n, **params)
+    data = module.generate(rng, n, **params) if trials is None else trials
     while True:
         order = rng.permutation(n)
         for start in range(0, n, settings.batch_size):
             pick = order[start : start + settings.batch_size]
-            yield tasks.Batch(data.inputs[pick], data.targets[pick], data.mask[pick])
+            if trials is not None:
+                yield trials.take(pick)
+            else:
+                yield tasks.Batch(data.inputs[pick], data.targets[pick], data.mask[pick])
+
+
+def training_trials_needed(settings: TrainSettings) -> int:
+    """The trials a model trains on: its fixed training set's, or a batch for every step."""
+    batches = settings.train_set_batches or settings.max_steps
+    return batches * settings.batch_size
 
 
 def train(
@@ -252,19 +266,20 @@ class _Run:
     """One model of a bundle: its random stream, parameters, optimizer and where its run is
     (curriculum stage, log, checkpoints, the best validation, whether it stopped)."""
 
-    def __init__(self, rng, name, construction, shared: _Shared):
+    def __init__(self, rng, name, construction, shared: _Shared, trials=None):
         """Draw, in the order a model alone draws them: W_hh, W_xh and W_hy, the validation set;
-        the fixed training set (if any) is drawn at its first batch."""
+        the fixed training set (if any) is drawn at its first batch. ``trials``: the training
+        trials drawn once (:class:`rnnschur.tasks.Trials`), or None to draw each batch."""
         module, task_params, settings = shared.module, shared.task_params, shared.settings
         n_hidden, as_array = shared.n_hidden, shared.as_array
-        self.rng, self.name, self.settings = rng, name, settings
+        self.rng, self.name, self.settings, self.trials = rng, name, settings, trials
         N_x, N_y = module.dims(**task_params)
         self.recurrent = _Recurrent(_initial_W_hh(construction, rng, n_hidden, settings), as_array)
         self.W_xh, self.W_hy = map(as_array, _io_weights(rng, settings.io_init, N_x, n_hidden, N_y))
         self.optimizer = Adam([self.W_xh, self.W_hy, *self.recurrent.params])
         self.validation = module.generate(rng, settings.n_validation, **task_params)
         self.fixed_set = (
-            fixed_training_set(rng, module, task_params, settings)
+            fixed_training_set(rng, module, task_params, settings, trials)
             if settings.train_set_batches is not None
             else None
         )
@@ -295,6 +310,7 @@ def train_bundle(
     heldout: tasks.Batch,
     names: list[str],
     dynamics: Dynamics = DISCRETE,
+    trials: list[tasks.Trials] | None = None,
 ) -> list[TrainedModel]:
     """Train K RNNs that share the task, construction, size, settings and family and differ
     in their random stream (``rngs``: one per model, e.g. one per seed) as one computation.
@@ -304,7 +320,10 @@ def train_bundle(
     stage, early stopping, log and checkpoints; each step runs the models that have not stopped
     as one stacked BPTT (:func:`rnnschur.training.bptt.loss_and_gradients`; models at different
     curriculum horizons as one stack per horizon), whose products and sums are each model's
-    own, so every model's weights are the bits it gets trained alone.
+    own, so every model's weights are the bits it gets trained alone. ``trials`` (one per
+    model, or None): the training trials drawn once for its task and seed, in place of batches
+    drawn from its stream: batch k at step k + 1, or with ``train_set_batches`` the fixed
+    training set (:func:`training_trials_needed` trials at least; no curriculum with them).
 
     W_xh and W_hy scaled by their fan-in (``settings.io_init``; the paper does not say); W_hh
     from :func:`rnnschur.training.constructions.initial_recurrent`. Loss: mean squared error over
@@ -312,15 +331,22 @@ def train_bundle(
     float32. Raises :class:`TrainingDiverged`, naming the model, the step and the loss, when a
     loss is not finite or exceeds ``settings.max_loss``.
 
-    Nine parameters, not a value object: the training rule's params one for one (task, trial
-    settings, construction, N_h, settings, the random streams, held-out set, names, family);
-    the settings already are one (:class:`TrainSettings`).
+    Ten parameters, not a value object: the training rule's params one for one (task, trial
+    settings, construction, N_h, settings, the random streams, held-out set, names, family,
+    training trials); the settings already are one (:class:`TrainSettings`).
     """
     retain_freed_memory()  # each step's arrays reused, not faulted in again (speed only)
     module = tasks.get(task, task_params.get("neurogym"))
     as_array = _array_maker(settings.device)
     if settings.train_set_batches is not None and settings.curriculum:
         raise ValueError(f"{names[0]}: a fixed training set cannot follow a curriculum")
+    trials = [None] * len(rngs) if trials is None else trials
+    needed = training_trials_needed(settings)
+    for name, drawn in zip(names, trials, strict=True):
+        if drawn is not None and settings.curriculum:
+            raise ValueError(f"{name}: trials drawn once cannot follow a curriculum")
+        if drawn is not None and len(drawn.lengths) < needed:
+            raise ValueError(f"{name}: {len(drawn.lengths)} training trials, {needed} needed")
     if settings.loss_steps not in ("masked", "all"):
         raise ValueError(f"loss_steps must be 'masked' or 'all', got {settings.loss_steps!r}")
     sign = 1.0 if module.HIGHER_IS_BETTER else -1.0
@@ -342,8 +368,8 @@ def train_bundle(
         return float(module.score(outputs, batch)), float(mse)
 
     runs, start = [], time.perf_counter()
-    for rng, name in zip(rngs, names, strict=True):
-        run = _Run(rng, name, construction, shared)
+    for rng, name, drawn in zip(rngs, names, trials, strict=True):
+        run = _Run(rng, name, construction, shared, drawn)
         initial = run.weights()
         run.checkpoints.append((0, evaluate(run.validation, initial)[0], initial))
         runs.append(run)
@@ -417,10 +443,12 @@ def _step_group(group: list[_Run], horizon, lr: float, step: int, shared: _Share
     by_length: dict = {}
     for run in group:
         run.step = step
-        if run.fixed_set is None:
-            batch = module.generate(run.rng, settings.batch_size, **batch_params)
-        else:
+        if run.fixed_set is not None:
             batch = next(run.fixed_set)
+        elif run.trials is not None:
+            batch = run.trials.batch((step - 1) * settings.batch_size, step * settings.batch_size)
+        else:
+            batch = module.generate(run.rng, settings.batch_size, **batch_params)
         loss_mask = batch.mask if settings.loss_steps == "masked" else np.ones_like(batch.mask)
         x, y, mask = (as_array(a.swapaxes(0, 1)) for a in (batch.inputs, batch.targets, loss_mask))
         noise = None
