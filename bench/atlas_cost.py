@@ -5,7 +5,10 @@ validation, times the model's budget, on one core.
 Each pair of presets/atlas.yaml (its config, expanded as the workflow expands it) trains one
 model for ``--steps`` steps with one validation at the end, timed in wall-clock seconds on one
 thread; a model's cost is that time times max_steps / steps (the neuroscience tasks train their
-whole budget: no target score). The copy task trains without its curriculum at its longest
+whole budget: no target score). A NeuroGym task's models train on trials drawn once per task
+and seed (rule training_trials): its pairs are timed on such a set, and the drawing of the set
+is timed apart and charged once per task and seed (row ``<task> (training trials)``), not per
+description and size (in the first size's total). The copy task trains without its curriculum at its longest
 horizon (an upper bound per step) and is charged the steps the paper-scale models took where
 the results hold them (results/models/copy/<construction>/n<N_h>/seed*/meta.json), else its
 budget. The analysis jobs of a model (Schur, ablation) are charged ``--analysis`` seconds each
@@ -65,8 +68,10 @@ def copy_steps(construction: str, size: int) -> float | None:
     return float(np.mean(steps)) if steps else None
 
 
-def time_steps(config: dict, task: str, construction: str, size: int, steps: int) -> float:
-    """Seconds of ``steps`` training steps and one validation of one model of ``task``."""
+def time_steps(config: dict, task: str, construction: str, size: int, steps: int):
+    """(seconds of ``steps`` training steps and one validation of one model of ``task``,
+    seconds of drawing its ``steps`` batches of training trials once: 0 for a generator
+    task, which draws each batch in its step)."""
     from rnnschur import tasks
     from rnnschur.dynamics import Dynamics
     from rnnschur.seeds import job_rng
@@ -84,7 +89,11 @@ def time_steps(config: dict, task: str, construction: str, size: int, steps: int
     settings = TrainSettings(**training)
     heldout = tasks.draw_heldout(task, 64, 0, **generator)
     dynamics = Dynamics.from_config(block["model"])
-    start = time.perf_counter()
+    start, trials = time.perf_counter(), None
+    if "neurogym" in block:
+        n = (settings.train_set_batches or steps) * settings.batch_size
+        trials = [tasks.draw_training_trials(task, block["neurogym"], n, 0, 0)]
+    drawn = time.perf_counter()
     train_bundle(
         task,
         generator,
@@ -95,8 +104,9 @@ def time_steps(config: dict, task: str, construction: str, size: int, steps: int
         heldout,
         [task],
         dynamics,
+        trials,
     )
-    return time.perf_counter() - start
+    return time.perf_counter() - drawn, drawn - start
 
 
 def main() -> None:
@@ -112,13 +122,28 @@ def main() -> None:
     from rnnschur.tasks import task_of
 
     config = atlas_config()
-    rows = []
+    rows, drawn = [], set()
     for task in config["run_tasks"]:
         block = config["tasks"][task]
         for construction in block["constructions"]:
             for size in args.sizes:
-                seconds = time_steps(config, task, construction, size, args.steps)
+                seconds, draw = time_steps(config, task, construction, size, args.steps)
                 budget = block["training"]["max_steps"]
+                if draw and task_of(task) not in drawn:  # once per task and seed
+                    drawn.add(task_of(task))
+                    batches = block["training"].get("train_set_batches") or budget
+                    rows.append(
+                        {
+                            "task": f"{task_of(task)} (training trials)",
+                            "construction": "",
+                            "n_hidden": size,
+                            "s_per_step": draw / args.steps,
+                            "steps": batches,
+                            "s_per_model": draw * batches / args.steps,
+                            "models": 0,
+                            "cpu_s": draw * batches / args.steps * args.seeds,
+                        }
+                    )
                 if task_of(task) == "copy":
                     budget = copy_steps(construction, size) or budget
                 per_model = seconds * budget / args.steps + 2 * args.analysis

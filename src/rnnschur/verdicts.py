@@ -48,7 +48,8 @@ from enum import StrEnum
 
 import numpy as np
 import pandas as pd
-from scipy.special import stdtr, stdtrit
+from scipy.optimize import minimize_scalar
+from scipy.special import chdtrc, stdtr, stdtrit
 
 from rnnschur.schur import COUPLING_BLOCKS
 
@@ -76,6 +77,10 @@ class Verdict(StrEnum):
     MILDER = "milder than any perturbation of its size"
     MIXED = "mixed across doses or controls"
     LIKE_ANY = "like any perturbation of its size"
+    UNIVERSAL = "universal"
+    HARMLESS_EVERYWHERE = "harmless in every task"
+    TASK_RESTRICTED = "task-restricted"
+    UNDECIDED_ACROSS = "undecided across tasks"
 
 
 DECIDED = (Verdict.FRAGILE, Verdict.HARMLESS, Verdict.IMPROVES)
@@ -295,6 +300,104 @@ def block_verdict(
     else:
         call = undecided(minimum, theta)
     return Decision(call, mean, low, high, p_equal, minimum)
+
+
+@dataclass(frozen=True)
+class AcrossTasks:
+    """One random-effects estimate over k groups (tasks): the pooled mean μ̂ with its
+    Hartung–Knapp (1 − level) interval, the between-group standard deviation τ̂ (REML), the
+    share of the spread that is between groups (I²), Cochran's Q test of no between-group
+    variance (``p_heterogeneity``), the (1 − level) prediction interval of a new group's
+    mean, and the verdict :func:`across_tasks` reads from them."""
+
+    k: int
+    mean: float
+    ci_low: float
+    ci_high: float
+    tau: float
+    i_squared: float
+    p_heterogeneity: float
+    pi_low: float
+    pi_high: float
+    verdict: Verdict
+
+
+def reml_tau2(means: np.ndarray, variances: np.ndarray) -> float:
+    """The REML estimate of the between-group variance τ² of the one-way random-effects model
+    y_i ~ N(μ, τ² + v_i) (group means y_i with their sampling variances v_i): the maximum over
+    τ² ≥ 0 of the restricted log-likelihood
+    −½ Σ log(τ² + v_i) − ½ log Σ w_i − ½ Σ w_i (y_i − μ̂)², w_i = 1/(τ² + v_i), μ̂ the weighted
+    mean (Viechtbauer 2005). With equal v_i it is max(0, s²_y − v), s²_y the sample variance."""
+    y, v = np.asarray(means, float), np.asarray(variances, float)
+
+    def minus_restricted(tau2: float) -> float:
+        w = 1.0 / (tau2 + v)
+        mu = np.sum(w * y) / np.sum(w)
+        return 0.5 * (np.sum(np.log(tau2 + v)) + np.log(np.sum(w)) + np.sum(w * (y - mu) ** 2))
+
+    upper = 10.0 * float(np.var(y, ddof=1)) + float(np.max(v)) + 1e-12
+    tau2 = float(minimize_scalar(minus_restricted, bounds=(0.0, upper), method="bounded").x)
+    for _ in range(500):  # polished by the score equation's fixed point (Viechtbauer 2005)
+        w = 1.0 / (tau2 + v)
+        mu = np.sum(w * y) / np.sum(w)
+        step = max(0.0, np.sum(w**2 * ((y - mu) ** 2 - v)) / np.sum(w**2) + 1.0 / np.sum(w))
+        if abs(step - tau2) <= 1e-15 * (1.0 + tau2):
+            tau2 = step
+            break
+        tau2 = step
+    return 0.0 if minus_restricted(0.0) <= minus_restricted(tau2) else float(tau2)
+
+
+VARIANCE_FLOOR = 1e-12
+"""The sampling variance a group whose seeds agree exactly is given (a share of 0 in every
+seed): it weighs as much as the most certain group can, not infinitely."""
+
+
+def across_tasks(groups: list[np.ndarray], thresholds: Thresholds) -> AcrossTasks:
+    """The harm share of one coupling block across groups (tasks; each the learned seeds'
+    shares of one task): the two-level model share_ij = μ + u_i + e_ij, u_i ~ N(0, τ²) between
+    tasks and e_ij ~ N(0, σ_i²) between seeds, fit on the task means y_i with v_i = s_i²/n_i
+    (:func:`reml_tau2`; μ̂ = Σ w_i y_i / Σ w_i, its interval Hartung–Knapp's: t_{k−1} on
+    Σ w_i (y_i − μ̂)² / ((k − 1) Σ w_i); the prediction interval μ̂ ± t_{k−2} √(τ̂² + 1/Σ w_i),
+    Higgins et al. 2009). Its verdict, at the θ and level of ``thresholds``, fixed before the
+    data:
+
+    - *universal*: the prediction interval lies above θ (a task like these is harmed);
+    - *harmless in every task*: the prediction interval lies within ±θ;
+    - *task-restricted*: Cochran's Q rejects equal tasks at ``level`` and the prediction
+      interval straddles θ (some tasks harmed past θ, others not);
+    - else *undecided across tasks* (also below 3 groups: no prediction interval)."""
+    groups = [np.minimum(np.asarray(g, float)[~np.isnan(g)], SHARE_CAP) for g in groups]
+    groups = [g for g in groups if len(g) >= 2]
+    k = len(groups)
+    nan = (np.nan,) * 8
+    if k < 3:
+        return AcrossTasks(k, *nan, Verdict.UNDECIDED_ACROSS)
+    y = np.array([g.mean() for g in groups])
+    v = np.maximum([g.var(ddof=1) / len(g) for g in groups], VARIANCE_FLOOR)
+    tau2 = reml_tau2(y, v)
+    w = 1.0 / (tau2 + v)
+    mu = float(np.sum(w * y) / np.sum(w))
+    hk = np.sqrt(np.sum(w * (y - mu) ** 2) / ((k - 1) * np.sum(w)))
+    half = stdtrit(k - 1, 1 - thresholds.level / 2) * hk
+    w0 = 1.0 / v  # Cochran's Q: the fixed-effect weights
+    q = float(np.sum(w0 * (y - np.sum(w0 * y) / np.sum(w0)) ** 2))
+    p_het = float(chdtrc(k - 1, q))
+    i2 = max(0.0, (q - (k - 1)) / q) if q > 0 else 0.0
+    pi_half = stdtrit(k - 2, 1 - thresholds.level / 2) * np.sqrt(tau2 + 1.0 / np.sum(w))
+    pi_low, pi_high = mu - pi_half, mu + pi_half
+    theta = thresholds.threshold
+    if pi_low > theta:
+        verdict = Verdict.UNIVERSAL
+    elif -theta < pi_low and pi_high < theta:
+        verdict = Verdict.HARMLESS_EVERYWHERE
+    elif p_het < thresholds.level and pi_low < theta < pi_high:
+        verdict = Verdict.TASK_RESTRICTED
+    else:
+        verdict = Verdict.UNDECIDED_ACROSS
+    return AcrossTasks(
+        k, mu, mu - half, mu + half, float(np.sqrt(tau2)), i2, p_het, pi_low, pi_high, verdict
+    )
 
 
 def point_verdict(harm: float, mass_removed: float, thresholds: Thresholds) -> Verdict:

@@ -15,7 +15,13 @@ from snakemake.utils import update_config
 
 from rnnschur import config as config_lib
 from rnnschur import tasks
-from rnnschur.beyond.atlas import atlas_markdown, atlas_table, split_instance
+from rnnschur.beyond.atlas import (
+    across_markdown,
+    across_tasks_table,
+    atlas_markdown,
+    atlas_table,
+    split_instance,
+)
 from rnnschur.learned import TOO_FEW
 from rnnschur.report.page import atlas_page
 from rnnschur.report.readings import atlas_reading
@@ -240,87 +246,67 @@ def test_the_multiplicity_control_undecides_a_marginal_row_among_many():
 # Sentences
 
 
-def reading_table(verdicts: dict, metrics: dict | None = None) -> pd.DataFrame:
-    """A planted atlas: {(task, description): {block: verdict}} at N_h 64, each task scored by
-    ``metrics[task]`` (κ where not given)."""
-    metrics = metrics or {}
-    rows = []
-    for (task, description), blocks in verdicts.items():
-        metric = metrics.get(task, "choice")
-        for block, verdict in blocks.items():
-            rows.append(
-                {
-                    "task": task,
-                    "description": description,
-                    "words": description,
-                    "construction": "dense_orthogonal",
-                    "n_hidden": 64,
-                    "block": block,
-                    "metric": metric,
-                    "n_trained": 5,
-                    "n_learned": 1 if verdict == TOO_FEW else 5,
-                    "verdict": verdict,
-                    "row_verdict": verdict,
-                    "fdr": 0.05,
-                    "tests": 40,
-                }
-            )
-    return pd.DataFrame(rows)
+def planted_atlas(groups):
+    """The atlas, its across-task estimate and its reading of planted ablation tables."""
+    ablation = planted_ablation(groups)
+    atlas = table(groups)
+    across = across_tasks_table(atlas, ablation, 0.9, Thresholds(threshold=0.1))
+    return atlas, across, atlas_reading(atlas, across)
 
 
-def test_the_sentences_count_what_the_table_says():
-    tasks_ = [f"t{k}" for k in range(6)]
-    verdicts = {}
-    for k, task in enumerate(tasks_):
-        for description in ("first", "second"):
-            verdicts[(task, description)] = {
-                "T_RR": "fragile",  # fragile everywhere: universal
-                "T_CR": "fragile" if k < 3 else "harmless",  # by task: task-restricted
-                "T_CC": "harmless" if description == "first" else "fragile",  # by description
+def shifted(values, by):
+    return [v + by for v in values]
+
+
+def test_the_sentences_say_what_the_across_task_tests_find():
+    """Six tasks under two descriptions: −T_RR harmful alike everywhere (universal), −T_C→R
+    harmful in three tasks only (task-restricted), −T_CC harmless under one description and
+    harmful under the other; one group of too few learned models, named and left out."""
+    groups = {}
+    for k in range(6):
+        for d in ("d1", "d2"):
+            groups[f"t{k}__{d}"] = {
+                "T_RR": shifted(FRAGILE, 0.01 * k),
+                "T_CR": shifted(FRAGILE, 0.01 * k) if k < 3 else shifted(HARMLESS, 0.001 * k),
+                "T_CC": shifted(HARMLESS, 0.001 * k) if d == "d1" else shifted(FRAGILE, 0.02 * k),
             }
-    verdicts[("t5", "second")] = dict.fromkeys(("T_RR", "T_CR", "T_CC"), TOO_FEW)
-    text = atlas_reading(reading_table(verdicts))
+    groups["t5__d2"]["learned"] = [True] + [False] * 4
+    atlas, across, text = planted_atlas(groups)
     lines = text.split("\n\n")
     rr = next(line for line in lines if line.startswith("−T_RR"))
-    assert "universal: fragile in 11 of the 11 decided" in rr
+    assert "fragile in 11" in rr and "too few learned models in 1 of its 12 groups" in rr
+    assert "across tasks, universal under one and two" in rr
+    # equal weights (τ̂ = 0): the mean of the 11 cells, (2(0.55 + ... + 0.59) + 0.60)/11 = 0.573
+    assert "all descriptions pooled universal (harm 0.57 [" in rr
     cr = next(line for line in lines if line.startswith("−T_C→R"))
-    assert "task-restricted: fragile in 3 tasks (t0, t1 and t2)" in cr
-    assert "harmless in 3 tasks (t3, t4 and t5)" in cr
-    change = next(line for line in lines if line.startswith("As second"))
+    assert "task-restricted under one and two" in cr
+    cc = next(line for line in lines if line.startswith("−T_CC"))
+    assert "universal under two" in cc and "harmless in every task under one" in cc
+    by = across.set_index(["block", "description"])
+    assert by.loc[("T_RR", "d2"), "k"] == 5 and by.loc[("T_RR", "all"), "k"] == 11
+    assert by.loc[("T_CR", "all"), "p_heterogeneity"] < 1e-6
+    change = next(line for line in lines if line.startswith("As two"))
     # decided under both: t0..t4, 3 blocks = 15; T_CC changes in each of the 5 tasks
     assert "of the 15 rows decided under both, 10 keep their verdict and 5 change" in change
-    # t5's three blocks are decided as first, too few learned as second
-    assert "3 more are decided under one of the two only (3 under first, 0 as second)" in change
+    assert "3 more are decided under one of the two only (3 under one, 0 as two)" in change
     assert "t0 −T_CC harmless → fragile" in change
-    assert "in 1 of the 12 groups (t5 · second · N_h 64 (1/5) learned)" in text
+    assert "in 1 of the 12 groups (t5 · d2 · N_h 64 (1/5) learned)" in text
 
 
-def test_a_block_decided_in_one_task_is_not_called_universal():
-    verdicts = {("t0", "d"): {"T_CC": "fragile"}, ("t1", "d"): {"T_CC": "underpowered"}}
-    verdicts |= {(f"t{k}", "d"): {"T_CC": TOO_FEW} for k in range(2, 6)}
-    text = atlas_reading(reading_table(verdicts))
-    assert "universal:" not in text and "neither universal nor task-restricted" in text
+def test_a_block_of_fewer_than_three_tasks_gets_no_across_task_words():
+    groups = {"t0__d1": {"T_RR": FRAGILE, "T_CR": HARMLESS, "T_CC": NOISY}}
+    groups["t1__d1"] = {"T_RR": FRAGILE, "T_CR": HARMLESS, "T_CC": NOISY}
+    atlas, across, text = planted_atlas(groups)
+    assert "across tasks" not in text and (across["k"] == 2).all()
+    assert (across["verdict"] == "undecided across tasks").all()
 
 
-def test_universal_needs_every_kind_of_score():
-    """−T_C→R planted fragile in all six κ tasks and decided nowhere among the three FVU tasks
-    (undecided there): 6 of 6 decided groups, but not in half the FVU tasks, so not universal;
-    once two of the FVU tasks are fragile too, it is."""
-    kappa = {(f"k{i}", "d"): {"T_CR": "fragile"} for i in range(6)}
-    fvu = {(f"f{i}", "d"): {"T_CR": "underpowered"} for i in range(3)}
-    metrics = {f"f{i}": "fvu" for i in range(3)}
-    text = atlas_reading(reading_table(kappa | fvu, metrics))
-    line = next(x for x in text.split("\n\n") if x.startswith("−T_C→R"))
-    assert "universal" not in line.replace("neither universal", "")
-    assert "fragile in 6 of 6 κ tasks and 0 of 3 FVU tasks" in line
-    fvu[("f0", "d")] = fvu[("f1", "d")] = {"T_CR": "fragile"}
-    line = next(
-        x
-        for x in atlas_reading(reading_table(kappa | fvu, metrics)).split("\n\n")
-        if x.startswith("−T_C→R")
-    )
-    assert "— universal: fragile in 8 of the 8 decided" in line
-    assert "fragile in 6 of 6 κ tasks and 2 of 3 FVU tasks" in line
+def test_the_across_task_table_in_markdown():
+    groups = {f"t{k}__d1": {"T_RR": FRAGILE, "T_CR": HARMLESS, "T_CC": NOISY} for k in range(4)}
+    _, across, _ = planted_atlas(groups)
+    md = across_markdown(across)
+    row = next(line for line in md.splitlines() if line.startswith("| T_RR | one |"))
+    assert "| 4 | 0.55 [" in row and row.endswith("**universal** |")
 
 
 # The page, in a real browser
@@ -369,7 +355,8 @@ def test_the_page_loads_sorts_and_shows_its_figures_in_chromium(tmp_path, capsys
         figures.save(fig, [str(tmp_path / f"{name}.pdf"), str(tmp_path / f"{name}.png")])
         pngs[name] = ("caption", (tmp_path / f"{name}.png").read_bytes())
     path = tmp_path / "atlas.html"
-    path.write_text(atlas_page(atlas, atlas_reading(atlas), pngs))
+    across = across_tasks_table(atlas, planted_ablation(groups), 0.9, Thresholds(threshold=0.1))
+    path.write_text(atlas_page(atlas, atlas_reading(atlas, across), pngs))
     browser = chromium()
     assert browser, "RNNSCHUR_REQUIRE_BROWSER is set, but no Chromium is installed"
     flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000"]

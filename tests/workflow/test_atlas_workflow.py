@@ -31,6 +31,9 @@ def test_the_whole_preset_plans_its_models(tmp_path):
     # one training job per bundle of 5 seeds (training_bundle: 5): two per task, size, construction
     assert counts["train"] == (14 * 4 * 2 + 4 * 2) * 2
     assert counts["atlas"] == counts["atlas_page"] == 1
+    # the training trials of a NeuroGym task are drawn once per seed, for its 4 descriptions
+    # and 2 sizes: 8 NeuroGym tasks x 10 seeds
+    assert counts["training_trials"] == 8 * 10
 
 
 def test_the_table_is_the_runs_own_models_and_ablations(atlas_run):
@@ -82,6 +85,18 @@ def test_the_sentences_and_the_page_come_from_the_table(atlas_run):
     assert len(re.findall(r'src="data:image/png;base64,', page)) == 2
     first = text.split("\n\n")[0]
     assert first.replace("'", "&#x27;") in page
+    # the across-task estimate: per block, description (and all), construction and N_h, over
+    # the atlas rows with enough learned models and mass
+    across = pd.read_csv(results / "tables/atlas_across_tasks.csv")
+    able = atlas[~atlas["verdict"].isin(["too few learned models", "empty"])]
+    keys = ["description", "construction", "n_hidden", "block"]
+    expected = able.groupby(keys).size()
+    for key, k in expected.items():
+        row = across.set_index(keys).loc[key]
+        assert row["k"] == k
+    pooled = across[across["description"] == "all"].set_index(["construction", "n_hidden", "block"])
+    for key, k in able.groupby(["construction", "n_hidden", "block"]).size().items():
+        assert pooled.loc[key, "k"] == k
 
 
 def test_a_new_false_discovery_rate_reruns_the_atlas_alone(atlas_run):

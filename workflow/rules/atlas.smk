@@ -7,7 +7,8 @@
 rule atlas:
     """Per task, description, construction, N_h and block: the harm of removing the block in
     the learned models, its own interval, and the verdict at the atlas's false-discovery rate;
-    what the atlas says, in sentences with their counts."""
+    per block and description, one estimate across the tasks (universal, task-restricted as
+    tests); what the atlas says, in sentences with their counts."""
     input:
         ablation=f"{TABLES}/ablation.csv",
         # is each coupling special? (the dose-response verdicts, where that analysis runs)
@@ -17,6 +18,9 @@ rule atlas:
     output:
         csv=report(f"{TABLES}/atlas.csv", caption="../report/atlas.rst", category="Atlas"),
         md=f"{TABLES}/atlas.md",
+        # one estimate per block and description across the tasks (a random effect per task)
+        across_csv=f"{TABLES}/atlas_across_tasks.csv",
+        across_md=f"{TABLES}/atlas_across_tasks.md",
         readings=report(
             f"{TABLES}/atlas_readings.md", caption="../report/atlas.rst", category="Atlas"
         ),

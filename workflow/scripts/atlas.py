@@ -1,4 +1,5 @@
-"""Rule atlas: the coupling atlas's table, its Markdown and what it says."""
+"""Rule atlas: the coupling atlas's table, its estimate across tasks, their Markdown and what
+they say."""
 
 import sys
 
@@ -7,21 +8,32 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
-from rnnschur.beyond.atlas import atlas_markdown, atlas_table, with_special  # noqa: E402
+from rnnschur.beyond.atlas import (  # noqa: E402
+    across_markdown,
+    across_tasks_table,
+    atlas_markdown,
+    atlas_table,
+    with_special,
+)
 from rnnschur.report.readings import atlas_reading  # noqa: E402
 from rnnschur.verdicts import Thresholds  # noqa: E402
 
 params = snakemake.params
+ablation = pd.read_csv(snakemake.input.ablation)
+thresholds = Thresholds(**params.verdicts)
 atlas = atlas_table(
-    pd.read_csv(snakemake.input.ablation),
+    ablation,
     params.alpha,
-    Thresholds(**params.verdicts),
+    thresholds,
     params.fdr,
     params.min_models,
     dict(params.words),
 )
 if snakemake.input.special:
     atlas = with_special(atlas, pd.read_csv(snakemake.input.special[0]))
+across = across_tasks_table(atlas, ablation, params.alpha, thresholds)
 io.save_csv(snakemake.output.csv, atlas)
 io.save_text(snakemake.output.md, atlas_markdown(atlas))
-io.save_text(snakemake.output.readings, atlas_reading(atlas))
+io.save_csv(snakemake.output.across_csv, across)
+io.save_text(snakemake.output.across_md, across_markdown(across))
+io.save_text(snakemake.output.readings, atlas_reading(atlas, across))

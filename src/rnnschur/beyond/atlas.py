@@ -26,6 +26,15 @@ two tests are negatively dependent, at most one of them can reject, and rows of 
 its held-out trials: the rate is the procedure's nominal one, not a proven bound.)
 Beside the adjusted verdict each row keeps its own two-sided t interval and the verdict that
 interval alone gives (:func:`rnnschur.verdicts.block_profile`), unadjusted.
+
+**Across tasks** (:func:`across_tasks_table`): per block, description, construction and N_h,
+one estimate over the tasks, a two-level model of the learned seeds' harm shares with a random
+effect per task (:func:`rnnschur.verdicts.across_tasks`): the pooled harm, its interval, the
+standard deviation between tasks and the prediction interval for a task like these. It makes
+*universal* (the prediction interval above θ), *harmless in every task* (within ±θ) and
+*task-restricted* (the tasks differ, Cochran's Q, and the prediction interval straddles θ)
+tests instead of counts of rows. Description ``all`` pools every (task, description) cell as a
+group of its own.
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ from rnnschur.verdicts import (
     PROFILE_KEYS,
     Thresholds,
     Verdict,
+    across_tasks,
     benjamini_hochberg,
     block_harms,
     block_profile,
@@ -115,6 +125,46 @@ def atlas_table(
     return table[columns + [c for c in table.columns if c not in columns]]
 
 
+ACROSS_KEYS = ["description", "construction", "n_hidden", "block"]
+"""A row of the across-task estimate."""
+
+
+def across_tasks_table(
+    atlas: pd.DataFrame, ablation: pd.DataFrame, alpha: float, thresholds: Thresholds
+) -> pd.DataFrame:
+    """The across-task estimate of every block, description (and ``all``), construction and
+    N_h (:func:`rnnschur.verdicts.across_tasks`): its groups are the atlas's rows with enough
+    learned models and removed mass (not *too few*, not *empty*), each its learned seeds' harm
+    shares at ``alpha``; the tasks it pooled are listed."""
+    harms = block_harms(ablation, alpha)
+    harms = harms[harms["learned"].astype(bool)]
+    parts = [split_instance(t) for t in harms["task"]]
+    harms = harms.assign(task=[t for t, _ in parts], description=[d for _, d in parts])
+    harms = harms.rename(columns={"subset": "block"})
+    able = atlas[~atlas["verdict"].isin([Verdict.TOO_FEW, Verdict.EMPTY])]
+    cells = ["task", *ACROSS_KEYS]
+    shares = {key: g["harm_share"].to_numpy(float) for key, g in harms.groupby(cells)}
+    words = dict(zip(atlas["description"], atlas["words"], strict=False))
+    rows = []
+    able = able.assign(cell=able["description"])
+    for key, group in pd.concat([able, able.assign(description="all")]).groupby(
+        ACROSS_KEYS, sort=False
+    ):
+        description = key[0]
+        picked = [shares.get((r.task, r.cell, *key[1:])) for r in group.itertuples()]
+        estimate = across_tasks([g for g in picked if g is not None], thresholds)
+        rows.append(
+            {
+                **dict(zip(ACROSS_KEYS, key, strict=True)),
+                "words": words.get(description, "every description, each task's cell a group"),
+                "scores": "/".join(sorted(group["metric"].unique())),
+                **{f: getattr(estimate, f) for f in estimate.__dataclass_fields__},
+                "tasks": " ".join(dict.fromkeys(group["task"])),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def with_special(atlas: pd.DataFrame, dose: pd.DataFrame) -> pd.DataFrame:
     """The atlas with its column ``special``: each row's dose-response verdict
     (:func:`rnnschur.beyond.dose_response.dose_summary`, whose rows are the run's task
@@ -180,5 +230,36 @@ def atlas_markdown(table: pd.DataFrame) -> str:
         lines.append(
             f"| {key[0]} | {key[1]} | {first['words']} | {key[3]} | "
             f"{first['n_learned']}/{first['n_trained']} | " + " | ".join(cells) + " |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def across_markdown(across: pd.DataFrame) -> str:
+    """The across-task estimate as Markdown: per block, description, construction and N_h its
+    tasks (k), the pooled harm share [interval], τ between tasks, I², the heterogeneity test's
+    p, the prediction interval for a task like these and the verdict; a line above says how
+    it was estimated and decided."""
+    lines = [
+        "Per block, description, construction and N_h, one estimate over the tasks: a "
+        "two-level model of the learned seeds' harm shares with a random effect per task "
+        "(REML; Hartung–Knapp interval). Universal: the prediction interval above θ; harmless "
+        "in every task: within ±θ; task-restricted: Cochran's Q rejects equal tasks and the "
+        "prediction interval straddles θ. `all` pools every (task, description) cell.",
+        "",
+        "| block | description | construction | N_h | tasks | harm [interval] | τ | I² | "
+        "p (tasks differ) | prediction interval | verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in across.itertuples():
+        if r.k < 3:
+            estimate = "— | — | — | — | —"
+        else:
+            estimate = (
+                f"{r.mean:.3g} [{r.ci_low:.3g}, {r.ci_high:.3g}] | {r.tau:.2g} | "
+                f"{r.i_squared:.0%} | {r.p_heterogeneity:.2g} | [{r.pi_low:.3g}, {r.pi_high:.3g}]"
+            )
+        lines.append(
+            f"| {r.block} | {r.words} | {r.construction} | {r.n_hidden} | {r.k} | {estimate} | "
+            f"**{r.verdict}** |"
         )
     return "\n".join(lines) + "\n"

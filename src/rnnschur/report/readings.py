@@ -585,27 +585,20 @@ def checkpoint_reading(summary: pd.DataFrame) -> str:
     )
 
 
-UNIVERSAL = 0.9
-"""A block is universal in the atlas when one verdict holds in at least this share of its
-decided groups, at least half of its groups with enough learned models are decided, and the
-verdict holds in at least half of the tasks (two at least) of every score the atlas's tasks are
-scored by (FVU, sign accuracy, κ) that has groups with enough learned models: a rule that one
-kind of score alone cannot meet."""
-
-
 def _task_label(task: str, construction: str, constructions: set[str]) -> str:
     """A task's name, with its construction where the atlas trains it with more than one."""
     return f"{task} ({construction})" if len(constructions) > 1 else task
 
 
-def atlas_reading(atlas: pd.DataFrame) -> str:
+def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame) -> str:
     """What the coupling atlas (``atlas.csv``) says, in sentences with their counts: per block
-    whether it is fragile or harmless nearly everywhere (*universal*, :data:`UNIVERSAL`) or
-    depends on the
-    task (*task-restricted*: some tasks fragile, others harmless); how often a verdict changes
-    between the first description and each other one, and between the sizes, for the same
-    task; the groups whose models did not learn; how many rows the multiplicity control left
-    undecided. A group is one task, construction, description and N_h."""
+    its verdicts' tally over the groups and, from the across-task estimate (``across``,
+    :func:`rnnschur.beyond.atlas.across_tasks_table`), the descriptions under which it is
+    *universal*, *harmless in every task*, *task-restricted* or undecided, and the estimate
+    pooled over every description (:func:`_across_words`); how often a verdict changes between
+    the first description and each other one, and between the sizes, for the same task; the
+    groups whose models did not learn. A group is one task, construction, description and
+    N_h."""
     if atlas.empty:
         return "The atlas has no rows: the run trained no model."
     out = []
@@ -629,51 +622,10 @@ def atlas_reading(atlas: pd.DataFrame) -> str:
         if rows.empty:
             continue
         counts = rows["verdict"].value_counts()
-        n_fragile = int(counts.get(Verdict.FRAGILE, 0))
-        n_harmless = int(counts.get(Verdict.HARMLESS, 0))
-        able = rows[~rows["verdict"].isin([TOO_FEW, Verdict.EMPTY])]
-        n_decided = n_fragile + n_harmless
         tally = _join([f"{v} in {int(counts[v])}" for v in VERDICTS if counts.get(v, 0) > 0])
         sentence = f"{name}: {tally} of its {len(rows)} groups"
-        fragile_tasks = list(dict.fromkeys(rows.loc[rows["verdict"] == Verdict.FRAGILE, "label"]))
-        harmless_tasks = list(dict.fromkeys(rows.loc[rows["verdict"] == Verdict.HARMLESS, "label"]))
-        lead, share = (
-            (Verdict.FRAGILE, n_fragile)
-            if n_fragile >= n_harmless
-            else (Verdict.HARMLESS, n_harmless)
-        )
-        per_score = _per_score(able, lead)
-        if (
-            n_decided
-            and share >= UNIVERSAL * n_decided
-            and n_decided >= 0.5 * len(able)
-            and all(k >= max(2, n / 2) for k, n in per_score.values())
-        ):
-            others = harmless_tasks if lead == Verdict.FRAGILE else fragile_tasks
-            scores = _join([f"{k} of {n} {m} tasks" for m, (k, n) in per_score.items()])
-            sentence += (
-                f" — universal: {lead} in {share} of the {n_decided} decided "
-                f"({share / n_decided:.0%}; decided in {n_decided} of the {len(able)} with "
-                f"enough learned models; {lead} in {scores})"
-            )
-            if others:
-                sentence += f", the exceptions in {_join(others)}"
-        elif n_fragile and n_harmless and set(fragile_tasks) != set(harmless_tasks):
-            sentence += (
-                f" — task-restricted: fragile in {_count(len(fragile_tasks), 'task')} "
-                f"({_join(fragile_tasks)}), harmless in {_count(len(harmless_tasks), 'task')} "
-                f"({_join(harmless_tasks)})"
-            )
-            both = [t for t in fragile_tasks if t in harmless_tasks]
-            if both:
-                sentence += f"; {_join(both)} in both, by description or size"
-        else:
-            scores = _join([f"{k} of {n} {m} tasks" for m, (k, n) in per_score.items()])
-            sentence += (
-                f" — neither universal nor task-restricted ({n_decided} decided; {lead} in "
-                f"{scores})"
-            )
-        out.append(sentence + ".")
+        words = _across_words(across[across["block"] == block])
+        out.append(sentence + (f"; across tasks, {words}" if words else "") + ".")
     out += _atlas_changes(atlas, "description", "under", "as")
     out += _atlas_changes(atlas, "n_hidden", "at N_h =", "at N_h =")
     short = atlas[atlas["verdict"] == TOO_FEW].drop_duplicates(["label", "description", "n_hidden"])
@@ -690,20 +642,44 @@ def atlas_reading(atlas: pd.DataFrame) -> str:
     return "\n\n".join(out) + "\n"
 
 
-SCORE_NAMES = {"fvu": "FVU", "accuracy": "accuracy", "choice": "κ"}
+ACROSS_ORDER = (
+    Verdict.UNIVERSAL,
+    Verdict.HARMLESS_EVERYWHERE,
+    Verdict.TASK_RESTRICTED,
+    Verdict.UNDECIDED_ACROSS,
+)
 
 
-def _per_score(able: pd.DataFrame, lead: str) -> dict[str, tuple[int, int]]:
-    """Per score of the rows with enough learned models: (tasks where ``lead`` holds in some
-    group, tasks with such rows)."""
-    out = {}
-    for metric, rows in able.groupby("metric", sort=True):
-        tasks = rows["label"].nunique()
-        out[SCORE_NAMES.get(metric, metric)] = (
-            rows.loc[rows["verdict"] == lead, "label"].nunique(),
-            tasks,
+def _across_words(across: pd.DataFrame) -> str:
+    """One block's across-task verdicts in words: the descriptions of each verdict (with N_h
+    where the atlas has more than one), then the estimate pooled over every description: its
+    verdict, the pooled harm share [interval] and τ, the standard deviation between tasks
+    (with the construction where more than one has an estimate). Estimates over fewer than
+    three tasks are left out."""
+    rows = across[across["k"] >= 3]
+    if rows.empty:
+        return ""
+    sizes, kinds = rows["n_hidden"].nunique() > 1, rows["construction"].nunique() > 1
+    label = lambda r: (  # noqa: E731
+        r.words
+        + (f" ({r.construction})" if kinds else "")
+        + (f" at N_h = {r.n_hidden}" if sizes else "")
+    )
+    each = rows[rows["description"] != "all"]
+    parts = []
+    for verdict in ACROSS_ORDER:
+        named = [label(r) for r in each[each["verdict"] == verdict].itertuples()]
+        if named:
+            parts.append(f"{verdict} under {_join(named)}")
+    for r in rows[rows["description"] == "all"].itertuples():
+        at = (f" ({r.construction})" if kinds else "") + (
+            f" at N_h = {r.n_hidden}" if sizes else ""
         )
-    return out
+        parts.append(
+            f"all descriptions pooled{at} {r.verdict} (harm {r.mean:.2g} "
+            f"[{r.ci_low:.2g}, {r.ci_high:.2g}], τ {r.tau:.2g} between tasks)"
+        )
+    return "; ".join(parts)
 
 
 def _atlas_changes(atlas: pd.DataFrame, column: str, before: str, after: str) -> list[str]:
