@@ -5,17 +5,17 @@ validation, times the model's budget, on one core.
 Each pair of presets/atlas.yaml (its config, expanded as the workflow expands it) trains one
 model for ``--steps`` steps with one validation at the end, timed in wall-clock seconds on one
 thread; a model's cost is that time times max_steps / steps (the neuroscience tasks train their
-whole budget: no target score). A NeuroGym task's models train on trials drawn once per task
-and seed (rule training_trials): its pairs are timed on such a set, and the drawing of the set
-is timed apart and charged once per task and seed (row ``<task> (training trials)``), not per
-description and size (in the first size's total). The copy task trains without its curriculum at its longest
-horizon (an upper bound per step) and is charged the steps the paper-scale models took where
-the results hold them (results/models/copy/<construction>/n<N_h>/seed*/meta.json), else its
-budget. The analysis jobs of a model (Schur, ablation) are charged ``--analysis`` seconds each
-(measured in the NeuroGym battery: 1.4 s). Prints the table, the totals per N_h and the wall
-time on ``--cores`` cores (the jobs in parallel, one thread each), the longest job on a cluster
-that runs every bundle of ``--bundle`` seeds at once, and writes the table to ``--out`` (CSV)
-if given.
+whole budget: no target score). A NeuroGym task's models train on trials drawn once per task and
+seed (rule training_trials): its pairs are timed on such a set, and the drawing of the set is
+timed apart and charged once per task and seed (row ``<task> (training trials)``), not per
+description and size (in the first size's total). The copy task trains without its curriculum at
+its longest horizon (an upper bound per step) and is charged the steps the paper-scale models
+took where the results hold them (results/models/copy/<construction>/n<N_h>/seed*/meta.json),
+else its budget. The analysis jobs of a model (Schur, ablation) are charged ``--analysis``
+seconds each (measured in the NeuroGym battery: 1.4 s). Prints the table, the totals per N_h and
+the wall time on ``--cores`` cores (the jobs in parallel, one thread each), the longest job on a
+cluster that runs every bundle of ``--bundle`` seeds at once, and writes the table to ``--out``
+(CSV) if given.
 
 Usage: OMP_NUM_THREADS=1 python bench/atlas_cost.py [--steps 128] [--sizes 64 128] [--seeds 10]
            [--cores 2] [--out atlas_cost.csv]
