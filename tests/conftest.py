@@ -136,3 +136,23 @@ def quick_run(tmp_path_factory) -> Path:
     result = snakemake(folder, "-c2", *QUICK)
     assert result.returncode == 0, result.stdout[-5000:]
     return folder
+
+
+SENTENCE_LIMIT = 300
+"""A generated sentence is at most three lines of 100 characters."""
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of generated prose: split after '.', '!' or '?' and white space (not after
+    'e.g.', 'i.e.', 'et al.', 'vs.' or 'cf.'), Markdown table rows left out."""
+    import re
+
+    prose = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("|"))
+    prose = re.sub(r"\b(e\.g|i\.e|et al|vs|cf)\.", lambda m: m.group(0).replace(".", "\0"), prose)
+    parts = re.split(r"(?<=[.!?])\s+", prose)
+    return [p.replace("\0", ".").strip() for p in parts if p.strip()]
+
+
+def long_sentences(text: str) -> list[str]:
+    """The sentences of ``text`` longer than :data:`SENTENCE_LIMIT`."""
+    return [s for s in sentences(text) if len(s) > SENTENCE_LIMIT]

@@ -146,7 +146,8 @@ def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict(tmp_path):
     )
     assert reading == (
         "cayley: 2/2 models learned at N_h = 128; n_R of the learned models 62.0 (the task has 64 "
-        "dimensions of memory); −T_RR fragile; −T_C→R harmless; −T_CC underpowered."
+        "dimensions of memory). Its verdicts per N_h: −T_RR fragile; −T_C→R harmless; "
+        "−T_CC underpowered."
     )
 
 

@@ -5,6 +5,8 @@ import pandas as pd
 
 from rnnschur.report import readings
 
+from conftest import long_sentences
+
 
 def test_claims_reading_counts_each_verdict_the_basis_and_the_paper_agreement():
     """Planted: six claims of the data (2 hold, 1 fails, 1 tie, 1 underpowered, 1 on the
@@ -42,6 +44,33 @@ def test_claims_reading_counts_each_verdict_the_basis_and_the_paper_agreement():
         "Differs: sine c4, 0.58 [-0.6, 1.75] against the paper's 8.8." in text
     )
     assert "1 claim left out models that did not learn their task (1 model-claims)." in text
+
+
+def test_many_wide_agreements_get_a_sentence_each():
+    """Planted: eight claims whose paper value lies in a wide interval three times off: one
+    count sentence, then a "Wide:" sentence per claim, none past three lines."""
+    n = 8
+    claims = pd.DataFrame(
+        {
+            "verdict": ["holds"] * n,
+            "basis": ["data"] * n,
+            "task": ["flip_flop"] * n,
+            "claim": [
+                f"a long claim named ΔFVU(−T_C→R) > ΔFVU(−T_CC) number {k}" for k in range(n)
+            ],
+            "n_trained": [3] * n,
+            "n_learned": [3] * n,
+            "agreement": ["agrees"] * n,
+            "paper_value": [0.1] * n,
+            "mean": [0.3] * n,
+            "ci_low": [-0.5] * n,
+            "ci_high": [1.1] * n,
+        }
+    )
+    text = readings.claims_reading(claims)
+    assert "Of the agreements, 8 are more than a factor of 2 off" in text
+    assert text.count(" Wide: flip-flop a long claim") == n
+    assert long_sentences(text) == []
 
 
 def test_profile_reading_says_where_each_block_is_fragile():
@@ -136,7 +165,7 @@ def test_scale_reading_gives_learned_n_R_and_verdicts_per_size():
     text = readings.scale_reading(profile, full)
     assert text.startswith("d: 2/2 and 0/2 models learned at N_h = 72 and 256;")
     assert "n_R of the learned models 61.0, — (the task has 64 dimensions of memory)" in text
-    assert "−T_C→R fragile, too few learned models" in text
+    assert "Its verdicts per N_h: −T_RR fragile, too few learned models; −T_C→R fragile" in text
 
 
 def test_refit_reading_gives_the_share_of_the_harm_recovered():

@@ -7,7 +7,7 @@ import re
 import pandas as pd
 import pytest
 
-from conftest import copy_workflow, job_counts, snakemake
+from conftest import copy_workflow, job_counts, long_sentences, snakemake
 
 pytestmark = pytest.mark.workflow
 ATLAS = ["--configfile", "presets/atlas.yaml", "presets/atlas_quick.yaml"]
@@ -85,6 +85,7 @@ def test_the_sentences_and_the_page_come_from_the_table(atlas_run):
     assert len(re.findall(r'src="data:image/png;base64,', page)) == 2
     first = text.split("\n\n")[0]
     assert first.replace("'", "&#x27;") in page
+    assert long_sentences(text) == []  # at most three lines each
     # the across-task estimate: per block, description (and all), construction and N_h, over
     # the atlas rows with enough learned models and mass
     across = pd.read_csv(results / "tables/atlas_across_tasks.csv")

@@ -15,7 +15,7 @@ from rnnschur.numerics import PORTABLE_KERNELS
 from rnnschur.provenance import run_hashes
 from rnnschur.report.registry import FIGURES as FIGURE_REGISTRY
 
-from conftest import QUICK, REPO, assert_same_weights, quick_models, snakemake
+from conftest import QUICK, REPO, assert_same_weights, long_sentences, quick_models, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -497,3 +497,34 @@ def test_a_fresh_quick_run_checks_equal_against_its_published_numbers(quick_run)
     assert "equal (" in result.stdout and "docs/quick.md" in result.stdout
     empty = subprocess.run([*check, str(quick_run / "nothing")], capture_output=True, text=True)
     assert empty.returncode == 1 and "nothing compared" in empty.stdout
+
+
+def test_every_generated_sentence_is_at_most_three_lines(quick_run):
+    """Every reading the workflow and the published document generate, on this run's tables:
+    no sentence past three lines of 100 characters (long lists go in tables)."""
+    from rnnschur.paper.tables import agreement_reading
+    from rnnschur.report import readings
+
+    t = tables(quick_run)
+    read = lambda name: pd.read_csv(t / f"{name}.csv")  # noqa: E731
+    texts = {
+        "claims": readings.claims_reading(read("claims")),
+        "profile": readings.profile_reading(read("block_profile")),
+        "gap": readings.gap_reading(read("gap_attribution")),
+        "gap bottom line": readings.gap_bottom_line(read("gap_ranking"), read("gap_attribution")),
+        "gap conclusion": readings.gap_conclusion(read("gap_ranking"), read("gap_attribution")),
+        "subspace": readings.subspace_reading(read("subspace_control_summary")),
+        "refit": readings.refit_reading(read("readout_refit_summary")),
+        "basis": readings.basis_reading(read("basis_sensitivity_summary")),
+        "checkpoint": readings.checkpoint_reading(read("checkpoint_ablation_summary")),
+        "dose": readings.dose_reading(read("dose_response_summary")),
+        "paper readings": readings.paper_reading_comparison(
+            read("paper_readings"), read("block_profile")
+        ),
+        "agreement": agreement_reading(read("paper_vs_reproduced")),
+    }
+    for name, text in texts.items():
+        assert text.strip(), name
+        assert long_sentences(text) == [], name
+    for written in ("paper_vs_reproduced.md", "claims.md", "paper_readings.md"):
+        assert long_sentences((t / written).read_text()) == [], written

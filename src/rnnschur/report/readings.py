@@ -98,14 +98,14 @@ def claims_reading(claims: pd.DataFrame) -> str:
                 )
             far = far_agreements(compared, "mean")
             if len(far):
-                named = [
-                    f"{TASK_NAMES.get(r.task, r.task)} {r.claim} {_interval(r)} against "
-                    f"{r.paper_value:.3g}"
-                    for r in far.itertuples(index=False)
-                ]
                 text += (
                     f" Of the agreements, {len(far)} are more than a factor of 2 off, agreeing "
-                    f"only because the interval is wide: {'; '.join(named)}."
+                    "only because the interval is wide."
+                )
+            for r in far.itertuples(index=False):  # one sentence each
+                text += (
+                    f" Wide: {TASK_NAMES.get(r.task, r.task)} {r.claim}, {_interval(r)} "
+                    f"against the paper's {r.paper_value:.3g}."
                 )
     unlearned = tested[tested["n_learned"] < tested["n_trained"]]
     if len(unlearned):
@@ -280,9 +280,15 @@ def gap_bottom_line(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
     """The gap study's answer in one paragraph, first: how many Figure 2 effects the paper
     config matches and which stay off, whether the nearest variation is nearer than the seeds'
     noise allows to tell, and the variation that matches the most effects (with its tasks whose
-    models did not all learn)."""
+    models did not all learn). Without the paper config's row (a run of some variations only),
+    a sentence that says so."""
     from rnnschur.paper.gap_study import BASELINE, EFFECTS, FIGURE2_TASKS
 
+    if not (ranking["variation"] == BASELINE).any():
+        return (
+            f"Bottom line: none here, the run has no {BASELINE} row to measure the variations "
+            "against (config gap_study.run)."
+        )
     base = ranking[ranking["variation"] == BASELINE].iloc[0]
     effects = gaps[
         (gaps["variation"] == BASELINE)
@@ -448,9 +454,9 @@ def families_reading(profiles: dict[str, pd.DataFrame]) -> str:
 
 def scale_reading(profile: pd.DataFrame, full: pd.DataFrame, memory: int = 64) -> str:
     """Per construction of the scale study: models learned, n_R (mean over the learned models,
-    against the task's ``memory`` = s·d dimensions) and each block's verdict, at each N_h
-    (``profile``: block_profile.csv; ``full``: the full model's ablation rows at α, with a
-    ``learned`` column)."""
+    against the task's ``memory`` = s·d dimensions), then in a sentence of its own each block's
+    verdict, at each N_h (``profile``: block_profile.csv; ``full``: the full model's ablation
+    rows at α, with a ``learned`` column)."""
     sentences = []
     for construction, rows in profile.groupby("construction", sort=True):
         sizes = sorted(rows["n_hidden"].unique())
@@ -474,8 +480,9 @@ def scale_reading(profile: pd.DataFrame, full: pd.DataFrame, memory: int = 64) -
             blocks.append(f"{name} {', '.join(verdicts)}")
         sentences.append(
             f"{construction}: {_join(learned)} models learned {at}; n_R of the learned models "
-            f"{', '.join(n_R)} (the task has {memory} dimensions of memory); {'; '.join(blocks)}."
+            f"{', '.join(n_R)} (the task has {memory} dimensions of memory)."
         )
+        sentences.append(f"Its verdicts per N_h: {'; '.join(blocks)}.")
     return " ".join(sentences)
 
 
@@ -533,13 +540,13 @@ def refit_reading(summary: pd.DataFrame) -> str:
     return (
         f"A readout refit on the ablated network recovers a median {np.median(shares):.0%} of "
         f"the harm of the {len(shares)} single-block ablations that lose more than 0.01 "
-        f"(least {low[0]:.0%}, {low[1]}; most {high[0]:.0%}, {high[1]}"
+        f"(least {low[0]:.0%}, {low[1]}; most {high[0]:.0%}, {high[1]})."
         + (
-            "; above 100 %: the refit ablated network beats the full one's fixed readout"
+            " Above 100 %, the refit ablated network beats the full one's fixed readout."
             if high[0] > 1
             else ""
         )
-        + "). What a refit does not recover is lost from the state itself, not only from the "
+        + " What a refit does not recover is lost from the state itself, not only from the "
         "readout's alignment."
     )
 
