@@ -520,8 +520,9 @@ def atlas_part(atlas: pd.DataFrame, folder: Path) -> str:
 
 
 def atlas_summary(folder: Path) -> str:
-    """The atlas: the part published and its cost, its sentences, and a grid of task (rows) by
-    description and N_h (columns), each cell the verdicts of T_RR, T_C→R and T_CC as marks."""
+    """The atlas: the part published and its cost, its sentences, a grid of task (rows) by
+    description and N_h (columns), each cell the verdicts of T_RR, T_C→R and T_CC as marks, and
+    the estimate across tasks (``atlas_across_tasks.md``, where the run wrote one)."""
     atlas = pd.read_csv(folder / "tables" / "atlas.csv")
     columns = list(dict.fromkeys(zip(atlas["description"], atlas["n_hidden"], strict=True)))
     lines = [
@@ -547,7 +548,11 @@ def atlas_summary(folder: Path) -> str:
         "○ harmless, ? underpowered, ≈ on the threshold, – empty, ✕ too few learned models)."
     )
     readings_text = (folder / "tables" / "atlas_readings.md").read_text().strip()
-    return "\n\n".join([atlas_part(atlas, folder), readings_text, key, "\n".join(lines)])
+    parts = [atlas_part(atlas, folder), readings_text, key, "\n".join(lines)]
+    across = folder / "tables" / "atlas_across_tasks.md"
+    if across.is_file():  # one estimate per block and description across the tasks
+        parts += ["### Across tasks", across.read_text().strip()]
+    return "\n\n".join(parts)
 
 
 def restriction_summary(folders: list[Path]) -> str:
