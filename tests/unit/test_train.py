@@ -337,3 +337,26 @@ def _first_trials(trials, n):
         trials.lengths[:n],
         trials.n_actions,
     )
+
+
+def test_a_fixed_training_set_is_drawn_once_and_reshuffled_every_epoch():
+    """From the definition, with a copy of the stream: the set drawn at the first batch, then
+    per epoch a permutation of its trials cut into batches."""
+    from rnnschur.training.train import fixed_training_set
+
+    module = tasks.get("flip_flop")
+    params = {"n_bits": 2, "length": 12}
+    settings = TrainSettings(lr=1e-3, batch_size=4, max_steps=10, train_set_batches=3)
+    batches = fixed_training_set(job_rng(0, "set"), module, params, settings)
+    got = [next(batches) for _ in range(6)]  # two epochs
+    rng = job_rng(0, "set")
+    data = module.generate(rng, 12, **params)
+    for epoch in range(2):
+        order = rng.permutation(12)
+        for k in range(3):
+            pick = order[4 * k : 4 * k + 4]
+            mine = got[3 * epoch + k]
+            assert np.array_equal(mine.inputs, data.inputs[pick])
+            assert np.array_equal(mine.targets, data.targets[pick])
+            assert np.array_equal(mine.mask, data.mask[pick])
+    assert not np.array_equal(got[0].inputs, got[3].inputs)  # reshuffled
