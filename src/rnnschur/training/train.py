@@ -233,8 +233,9 @@ def fixed_training_set(rng: np.random.Generator, module, params: dict, settings,
 
 @dataclass(frozen=True)
 class _Padded:
-    """A training set drawn as one batch (padded to its longest trial): its trials ``take``n
-    as :class:`rnnschur.tasks.Trials` takes them, keeping that padding."""
+    """A training set drawn as one batch, padded to its longest trial: :meth:`take` picks its
+    trials with that padding, as :meth:`rnnschur.tasks.Trials.take` picks from a set drawn
+    once."""
 
     data: tasks.Batch
 
