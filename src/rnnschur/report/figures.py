@@ -458,7 +458,9 @@ def fig_dose_response(curves: pd.DataFrame) -> Figure:
         Line2D([], [], color="0.4", ls="--", label="random, same norm (mean)"),
         Rectangle((0, 0), 1, 1, color="0.4", alpha=0.15, label="random, 5–95 %"),
     ]
-    fig.legend(handles=handles, loc="outside lower center", ncols=5, fontsize=8, frameon=False)
+    # five entries in a row where the panels are wide enough, else two a row (one panel)
+    ncols = 5 if cols >= 3 else 2 * cols
+    fig.legend(handles=handles, loc="outside lower center", ncols=ncols, fontsize=8, frameon=False)
     return fig
 
 
