@@ -34,7 +34,7 @@ def trains_on_drawn_trials(task):
 
 
 def training_trials_n(source):
-    """How many trials rule training_trials draws for the task ``source``: the most that any
+    """How many trials the training_trials job of the task ``source`` draws: the most that any
     model of it (an instance's too) trains on: (train_set_batches or max_steps) x batch_size.
     A larger budget extends the set, whose first trials stay the same."""
     budgets = [
