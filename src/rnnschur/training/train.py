@@ -222,27 +222,15 @@ def fixed_training_set(rng: np.random.Generator, module, params: dict, settings,
     longest trial), or ``trials`` (:class:`rnnschur.tasks.Trials`, drawn once for the task and
     seed; each batch padded to its own longest trial)."""
     n = settings.train_set_batches * settings.batch_size
-    if trials is None:
-        data = module.generate(rng, n, **params)
-        trials = _Padded(data)
+    data = module.generate(rng, n, **params) if trials is None else trials
     while True:
         order = rng.permutation(n)
         for start in range(0, n, settings.batch_size):
-            yield trials.take(order[start : start + settings.batch_size])
-
-
-@dataclass(frozen=True)
-class _Padded:
-    """A training set drawn as one batch, padded to its longest trial: :meth:`take` picks its
-    trials with that padding, as :meth:`rnnschur.tasks.Trials.take` picks from a set drawn
-    once."""
-
-    data: tasks.Batch
-
-    def take(self, picked) -> tasks.Batch:
-        return tasks.Batch(
-            self.data.inputs[picked], self.data.targets[picked], self.data.mask[picked]
-        )
+            pick = order[start : start + settings.batch_size]
+            if trials is not None:
+                yield trials.take(pick)
+            else:
+                yield tasks.Batch(data.inputs[pick], data.targets[pick], data.mask[pick])
 
 
 def training_trials_needed(settings: TrainSettings) -> int:
