@@ -78,7 +78,7 @@ class Verdict(StrEnum):
     MIXED = "mixed across doses or controls"
     LIKE_ANY = "like any perturbation of its size"
     UNIVERSAL = "universal"
-    HARMLESS_EVERYWHERE = "harmless in every task"
+    HARMLESS_ACROSS = "harmless across tasks"
     TASK_RESTRICTED = "task-restricted"
     UNDECIDED_ACROSS = "undecided across tasks"
 
@@ -348,37 +348,48 @@ def reml_tau2(means: np.ndarray, variances: np.ndarray) -> float:
     return 0.0 if minus_restricted(0.0) <= minus_restricted(tau2) else float(tau2)
 
 
-VARIANCE_FLOOR = 1e-12
-"""The sampling variance a group whose seeds agree exactly is given (a share of 0 in every
-seed): it weighs as much as the most certain group can, not infinitely."""
+ACROSS_CAP = 2.0
+"""The largest harm share the across-task estimate takes (twice what leaving the network at
+chance removes): beyond it a rollout is destroyed, and a normal model of the tasks would be
+driven by how far past chance a diverged one lands."""
 
 
 def across_tasks(groups: list[np.ndarray], thresholds: Thresholds) -> AcrossTasks:
     """The harm share of one coupling block across groups (tasks; each the learned seeds'
-    shares of one task): the two-level model share_ij = μ + u_i + e_ij, u_i ~ N(0, τ²) between
-    tasks and e_ij ~ N(0, σ_i²) between seeds, fit on the task means y_i with v_i = s_i²/n_i
-    (:func:`reml_tau2`; μ̂ = Σ w_i y_i / Σ w_i, its interval Hartung–Knapp's: t_{k−1} on
-    Σ w_i (y_i − μ̂)² / ((k − 1) Σ w_i); the prediction interval μ̂ ± t_{k−2} √(τ̂² + 1/Σ w_i),
-    Higgins et al. 2009). Its verdict, at the θ and level of ``thresholds``, fixed before the
-    data:
+    shares of one task), in two stages: per task its mean y_i and the sampling variance
+    v_i = max(s_i², s_p²)/n_i (s_p² the pooled within-task variance, a floor that keeps a task
+    whose seeds agree exactly from outweighing all others), then the random-effects model
+    y_i ~ N(μ, τ² + v_i) (:func:`reml_tau2`; μ̂ = Σ w_i y_i / Σ w_i, w_i = 1/(τ̂² + v_i); its
+    interval Hartung–Knapp's, t_{k−1} on Σ w_i (y_i − μ̂)² / ((k − 1) Σ w_i), never narrower
+    than the plain 1/Σ w_i; the prediction interval for a task like these
+    μ̂ ± t_{k−2} √(τ̂² + 1/Σ w_i), Higgins et al. 2009). Shares above :data:`ACROSS_CAP`
+    count as it. Its verdict, at the θ and level of ``thresholds``, fixed before the data:
 
-    - *universal*: the prediction interval lies above θ (a task like these is harmed);
-    - *harmless in every task*: the prediction interval lies within ±θ;
-    - *task-restricted*: Cochran's Q rejects equal tasks at ``level`` and the prediction
-      interval straddles θ (some tasks harmed past θ, others not);
-    - else *undecided across tasks* (also below 3 groups: no prediction interval)."""
-    groups = [np.minimum(np.asarray(g, float)[~np.isnan(g)], SHARE_CAP) for g in groups]
+    - *universal*: the prediction interval lies above θ (a task like these is predicted
+      harmed);
+    - *harmless across tasks*: the prediction interval lies within ±θ (a task like these is
+      predicted harmless);
+    - *task-restricted*: Cochran's Q rejects equal tasks at ``level``, and some task's own
+      (1 − level) t interval lies above θ while another's lies below it;
+    - else *undecided across tasks* (also below 3 groups: no prediction interval; a block that
+      helps across tasks is undecided too)."""
+    groups = [np.minimum(np.asarray(g, float)[~np.isnan(g)], ACROSS_CAP) for g in groups]
     groups = [g for g in groups if len(g) >= 2]
     k = len(groups)
     nan = (np.nan,) * 8
     if k < 3:
         return AcrossTasks(k, *nan, Verdict.UNDECIDED_ACROSS)
     y = np.array([g.mean() for g in groups])
-    v = np.maximum([g.var(ddof=1) / len(g) for g in groups], VARIANCE_FLOOR)
+    n = np.array([len(g) for g in groups])
+    s2 = np.array([g.var(ddof=1) for g in groups])
+    pooled = float(np.sum((n - 1) * s2) / np.sum(n - 1))
+    v = np.maximum(s2, pooled) / n
+    if not np.all(v > 0):  # every seed of every task agrees: nothing varies but the means
+        v = np.full(k, 1e-12)
     tau2 = reml_tau2(y, v)
     w = 1.0 / (tau2 + v)
     mu = float(np.sum(w * y) / np.sum(w))
-    hk = np.sqrt(np.sum(w * (y - mu) ** 2) / ((k - 1) * np.sum(w)))
+    hk = np.sqrt(max(np.sum(w * (y - mu) ** 2) / (k - 1), 1.0) / np.sum(w))
     half = stdtrit(k - 1, 1 - thresholds.level / 2) * hk
     w0 = 1.0 / v  # Cochran's Q: the fixed-effect weights
     q = float(np.sum(w0 * (y - np.sum(w0 * y) / np.sum(w0)) ** 2))
@@ -387,11 +398,16 @@ def across_tasks(groups: list[np.ndarray], thresholds: Thresholds) -> AcrossTask
     pi_half = stdtrit(k - 2, 1 - thresholds.level / 2) * np.sqrt(tau2 + 1.0 / np.sum(w))
     pi_low, pi_high = mu - pi_half, mu + pi_half
     theta = thresholds.threshold
+    own = [t_interval(g, thresholds.level) for g in groups]
     if pi_low > theta:
         verdict = Verdict.UNIVERSAL
     elif -theta < pi_low and pi_high < theta:
-        verdict = Verdict.HARMLESS_EVERYWHERE
-    elif p_het < thresholds.level and pi_low < theta < pi_high:
+        verdict = Verdict.HARMLESS_ACROSS
+    elif (
+        p_het < thresholds.level
+        and any(low > theta for low, _ in own)
+        and any(high < theta for _, high in own)
+    ):
         verdict = Verdict.TASK_RESTRICTED
     else:
         verdict = Verdict.UNDECIDED_ACROSS

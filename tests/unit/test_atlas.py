@@ -276,14 +276,16 @@ def test_the_sentences_say_what_the_across_task_tests_find():
     rr = next(line for line in lines if line.startswith("−T_RR"))
     assert "fragile in 11" in rr and "too few learned models in 1 of its 12 groups" in rr
     assert "across tasks, universal under one and two" in rr
-    # equal weights (τ̂ = 0): the mean of the 11 cells, (2(0.55 + ... + 0.59) + 0.60)/11 = 0.573
+    # τ̂ = 0, weights by seeds: (10 (0.55 + ... + 0.59) + 5 · 0.60) / 55 = 0.573
     assert "all descriptions pooled universal (harm 0.57 [" in rr
     cr = next(line for line in lines if line.startswith("−T_C→R"))
     assert "task-restricted under one and two" in cr
     cc = next(line for line in lines if line.startswith("−T_CC"))
-    assert "universal under two" in cc and "harmless in every task under one" in cc
+    assert "universal under two" in cc and "harmless across tasks under one" in cc
     by = across.set_index(["block", "description"])
-    assert by.loc[("T_RR", "d2"), "k"] == 5 and by.loc[("T_RR", "all"), "k"] == 11
+    # t5 as d2 has too few learned models: 5 tasks there; all: each task one group, 6
+    assert by.loc[("T_RR", "d2"), "k"] == 5 and by.loc[("T_RR", "all"), "k"] == 6
+    assert by.loc[("T_RR", "d2"), "tasks"] == "t0 t1 t2 t3 t4"
     assert by.loc[("T_CR", "all"), "p_heterogeneity"] < 1e-6
     change = next(line for line in lines if line.startswith("As two"))
     # decided under both: t0..t4, 3 blocks = 15; T_CC changes in each of the 5 tasks
@@ -291,6 +293,13 @@ def test_the_sentences_say_what_the_across_task_tests_find():
     assert "3 more are decided under one of the two only (3 under one, 0 as two)" in change
     assert "t0 −T_CC harmless → fragile" in change
     assert "in 1 of the 12 groups (t5 · d2 · N_h 64 (1/5) learned)" in text
+
+
+def test_one_task_under_three_descriptions_is_not_an_estimate_across_tasks():
+    """all takes a task's models of every description as one group: one task is k = 1."""
+    groups = {f"t0__d{d}": {"T_RR": FRAGILE, "T_CR": HARMLESS, "T_CC": NOISY} for d in (1, 2, 3)}
+    _, across, text = planted_atlas(groups)
+    assert (across["k"] == 1).all() and "across tasks" not in text
 
 
 def test_a_block_of_fewer_than_three_tasks_gets_no_across_task_words():

@@ -278,7 +278,7 @@ def _planted(task_means, n_seeds=10, sd=0.01, seed=0):
 
 
 def test_across_tasks_finds_the_planted_pattern():
-    """Every task harmed alike: universal; none harmed: harmless in every task; half harmed,
+    """Every task harmed alike: universal; none harmed: harmless across tasks; half harmed,
     half not: task-restricted (τ̂ near the planted spread); a uniform harm at θ: undecided."""
     t = Thresholds(threshold=0.02)
     alike = verdicts.across_tasks(_planted([0.3] * 8), t)
@@ -286,7 +286,7 @@ def test_across_tasks_finds_the_planted_pattern():
     assert alike.ci_low < 0.3 < alike.ci_high and alike.tau < 0.01
     assert alike.p_heterogeneity > 0.01
     none = verdicts.across_tasks(_planted([0.0] * 8, sd=0.005), t)
-    assert none.verdict == Verdict.HARMLESS_EVERYWHERE
+    assert none.verdict == Verdict.HARMLESS_ACROSS
     split = verdicts.across_tasks(_planted([0.4, 0.0] * 4), t)
     assert split.verdict == Verdict.TASK_RESTRICTED
     assert split.tau == pytest.approx(np.std([0.4, 0.0] * 4, ddof=1), rel=0.1)
@@ -315,3 +315,47 @@ def test_across_tasks_needs_three_groups_and_two_seeds_each():
     assert two.verdict == Verdict.UNDECIDED_ACROSS and two.k == 2 and np.isnan(two.mean)
     thin = verdicts.across_tasks([np.array([0.3])] * 5 + _planted([0.3] * 2), t)
     assert thin.k == 2  # groups of one seed have no sampling variance: left out
+
+
+def test_tasks_that_differ_are_task_restricted_only_with_one_harmed_and_one_not():
+    """Every task harmed, by different amounts (0.1 ... 0.9): the tasks differ, but none is
+    unharmed: not task-restricted. Tasks that differ below θ (0 ... 0.015): none harmed past
+    θ: not task-restricted either."""
+    t = Thresholds(threshold=0.02)
+    harmed = verdicts.across_tasks(_planted([0.1, 0.3, 0.5, 0.7, 0.9]), t)
+    assert harmed.p_heterogeneity < 1e-6 and harmed.verdict != Verdict.TASK_RESTRICTED
+    small = verdicts.across_tasks(_planted(np.linspace(0, 0.015, 6), sd=0.001), t)
+    assert small.p_heterogeneity < 1e-6 and small.verdict != Verdict.TASK_RESTRICTED
+
+
+def test_a_task_whose_seeds_agree_exactly_does_not_outweigh_the_rest():
+    """One task at exactly 0 on every seed and four at 0.3 ± 0.05: with the pooled variance as
+    the floor, the five weigh alike (the pooled mean near (4 · 0.3)/5 = 0.24, not 0)."""
+    groups = [np.zeros(10)] + _planted([0.3] * 4, sd=0.05)
+    est = verdicts.across_tasks(groups, Thresholds())
+    assert 0.15 < est.mean < 0.3
+
+
+def test_the_interval_is_never_narrower_than_the_plain_one_and_destroyed_counts_as_two():
+    """Task means that agree by chance: Hartung–Knapp's variance would be ~0; the interval keeps
+    at least t_{k−1} √(1/Σw). A diverged share (1000) counts as 2."""
+    rng = np.random.default_rng(3)
+    noise = rng.normal(0, 0.1, (5, 6))
+    groups = [0.3 + row - row.mean() for row in noise]  # every task mean exactly 0.3
+    est = verdicts.across_tasks(groups, Thresholds())
+    assert est.ci_high - est.ci_low > 0.05
+    blown = verdicts.across_tasks([np.array([1000.0, 1000.0, 2.0])] * 3, Thresholds())
+    assert blown.mean == pytest.approx(2.0)
+
+
+def test_the_prediction_interval_is_higgins_with_k_minus_2_degrees_of_freedom():
+    """Equal variances and τ̂ = 0 (task means closer than their noise): μ̂ the plain mean and
+    the half-width t_{k−2, 0.975} √(v/k) (Higgins, Thompson & Spiegelhalter 2009, eq. 12)."""
+    k, n = 6, 4
+    base = np.array([-0.15, -0.05, 0.05, 0.15])  # within-task sd 0.129, the same in each task
+    groups = [0.3 + 0.001 * i + base for i in range(k)]
+    est = verdicts.across_tasks(groups, Thresholds())
+    assert est.tau == 0.0
+    v = np.var(base, ddof=1) / n
+    half = stats.t.ppf(0.975, k - 2) * np.sqrt(v / k)
+    assert est.pi_high - est.mean == pytest.approx(half, rel=1e-9)

@@ -31,10 +31,12 @@ interval alone gives (:func:`rnnschur.verdicts.block_profile`), unadjusted.
 one estimate over the tasks, a two-level model of the learned seeds' harm shares with a random
 effect per task (:func:`rnnschur.verdicts.across_tasks`): the pooled harm, its interval, the
 standard deviation between tasks and the prediction interval for a task like these. It makes
-*universal* (the prediction interval above θ), *harmless in every task* (within ±θ) and
-*task-restricted* (the tasks differ, Cochran's Q, and the prediction interval straddles θ)
-tests instead of counts of rows. Description ``all`` pools every (task, description) cell as a
-group of its own.
+*universal* (the prediction interval above θ: a task like these is predicted harmed),
+*harmless across tasks* (within ±θ) and *task-restricted* (the tasks differ, Cochran's Q, and
+one task's own interval lies above θ, another's below) tests instead of counts of rows; they
+are at the verdicts' level each, not adjusted over the atlas's 3 × (descriptions + 1) ×
+constructions × sizes of them. Description ``all`` takes each task's models of every
+description as one group.
 """
 
 from __future__ import annotations
@@ -132,34 +134,40 @@ ACROSS_KEYS = ["description", "construction", "n_hidden", "block"]
 def across_tasks_table(
     atlas: pd.DataFrame, ablation: pd.DataFrame, alpha: float, thresholds: Thresholds
 ) -> pd.DataFrame:
-    """The across-task estimate of every block, description (and ``all``), construction and
-    N_h (:func:`rnnschur.verdicts.across_tasks`): its groups are the atlas's rows with enough
-    learned models and removed mass (not *too few*, not *empty*), each its learned seeds' harm
-    shares at ``alpha``; the tasks it pooled are listed."""
+    """The across-task estimate of every block, description, construction and N_h
+    (:func:`rnnschur.verdicts.across_tasks`): its groups are the tasks whose atlas row has
+    enough learned models and removed mass (not *too few*, not *empty*), each its learned
+    seeds' harm shares at ``alpha``. Description ``all`` takes, per task, the learned models
+    of every description with such a row as one group (the spread between descriptions counts
+    as spread within the task): k counts tasks there too. ``tasks`` lists the tasks used."""
     harms = block_harms(ablation, alpha)
     harms = harms[harms["learned"].astype(bool)]
     parts = [split_instance(t) for t in harms["task"]]
     harms = harms.assign(task=[t for t, _ in parts], description=[d for _, d in parts])
     harms = harms.rename(columns={"subset": "block"})
-    able = atlas[~atlas["verdict"].isin([Verdict.TOO_FEW, Verdict.EMPTY])]
     cells = ["task", *ACROSS_KEYS]
     shares = {key: g["harm_share"].to_numpy(float) for key, g in harms.groupby(cells)}
+    able = atlas[~atlas["verdict"].isin([Verdict.TOO_FEW, Verdict.EMPTY])]
+    able = able.assign(cell=able["description"])
     words = dict(zip(atlas["description"], atlas["words"], strict=False))
     rows = []
-    able = able.assign(cell=able["description"])
     for key, group in pd.concat([able, able.assign(description="all")]).groupby(
         ACROSS_KEYS, sort=False
     ):
-        description = key[0]
-        picked = [shares.get((r.task, r.cell, *key[1:])) for r in group.itertuples()]
-        estimate = across_tasks([g for g in picked if g is not None], thresholds)
+        per_task = {}
+        for r in group.itertuples():
+            values = shares.get((r.task, r.cell, *key[1:]), np.array([]))
+            per_task.setdefault(r.task, []).append(values)
+        pooled = {t: np.concatenate(v) for t, v in per_task.items()}
+        used = [t for t, v in pooled.items() if np.isfinite(v).sum() >= 2]
+        estimate = across_tasks([pooled[t] for t in used], thresholds)
         rows.append(
             {
                 **dict(zip(ACROSS_KEYS, key, strict=True)),
-                "words": words.get(description, "every description, each task's cell a group"),
+                "words": words.get(key[0], "every description, each task's models one group"),
                 "scores": "/".join(sorted(group["metric"].unique())),
                 **{f: getattr(estimate, f) for f in estimate.__dataclass_fields__},
-                "tasks": " ".join(dict.fromkeys(group["task"])),
+                "tasks": " ".join(used),
             }
         )
     return pd.DataFrame(rows)
@@ -240,11 +248,13 @@ def across_markdown(across: pd.DataFrame) -> str:
     p, the prediction interval for a task like these and the verdict; a line above says how
     it was estimated and decided."""
     lines = [
-        "Per block, description, construction and N_h, one estimate over the tasks: a "
-        "two-level model of the learned seeds' harm shares with a random effect per task "
-        "(REML; Hartung–Knapp interval). Universal: the prediction interval above θ; harmless "
-        "in every task: within ±θ; task-restricted: Cochran's Q rejects equal tasks and the "
-        "prediction interval straddles θ. `all` pools every (task, description) cell.",
+        "Per block, description, construction and N_h, one estimate over the tasks: the task "
+        "means of the learned seeds' harm shares in a random-effects model (REML τ, "
+        "Hartung–Knapp interval), each estimate at the verdicts' level, not adjusted. "
+        "Universal: the prediction interval for a task like these above θ. Harmless across "
+        "tasks: within ±θ. Task-restricted: Cochran's Q rejects equal tasks, and one task's "
+        "own interval lies above θ, another's below. `all`: each task's models of every "
+        "description as one group.",
         "",
         "| block | description | construction | N_h | tasks | harm [interval] | τ | I² | "
         "p (tasks differ) | prediction interval | verdict |",
