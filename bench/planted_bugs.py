@@ -391,6 +391,36 @@ BUGS = [
         "    D[first, first + 1] = d_pair[:, 1]",
         "Cayley pair block symmetric (real eigenvalues a ± b)",
     ),
+    (
+        S + "tasks/__init__.py",
+        "n, T, N_x = len(picked), int(lengths.max()), self.observations.shape[1]",
+        "n, T, N_x = len(picked), int(lengths.max()) + 1, self.observations.shape[1]",
+        "a batch cut from trials drawn once padded one step longer than draw pads it",
+    ),
+    (
+        S + "training/train.py",
+        "batch = run.trials.batch((step - 1) * settings.batch_size, step * settings.batch_size)",
+        "batch = run.trials.batch(step * settings.batch_size, (step + 1) * settings.batch_size)",
+        "the training trials drawn once read from batch 1 (batch 0 skipped)",
+    ),
+    (
+        S + "verdicts.py",
+        "pi_half = stdtrit(k - 2, 1 - thresholds.level / 2)",
+        "pi_half = stdtrit(k - 1, 1 - thresholds.level / 2)",
+        "the across-task prediction interval with k - 1 degrees of freedom",
+    ),
+    (
+        S + "verdicts.py",
+        "v = np.maximum(s2, pooled) / n",
+        "v = s2 / n",
+        "a task whose seeds agree exactly outweighs every other task",
+    ),
+    (
+        S + "verdicts.py",
+        "and any(high < theta for _, high in own)",
+        "",
+        "task-restricted without a task below θ",
+    ),
 ]
 
 

@@ -291,10 +291,9 @@ the paper's discrete tanh networks (the paper-config run and `presets/more_tasks
 Eight NeuroGym envs of distinct kinds (`presets/neurogym_battery.yaml`: N_h = 64,
 dense_orthogonal, 5 seeds, cross-entropy training, scored by the choice on the response
 periods), as the paper's discrete tanh network and as the tutorial CTRNN (leaky relu, a = 0.2;
-`presets/neurogym_leaky.yaml`). Per task and block: the trained choice score, the harm of
-removing the block (its harm share: the part of κ lost), its 95 % interval over seeds, the
-removed mass and the verdict;
-heat maps: `results/neurogym_battery/figures/fig_block_profile.pdf` and
+`presets/neurogym_leaky.yaml`). Per task and block: the trained choice score, the harm share
+of removing the block (the part of κ lost) with its 95 % interval over seeds, the removed mass
+and the verdict. Heat maps: `results/neurogym_battery/figures/fig_block_profile.pdf` and
 `results/neurogym_leaky/figures/fig_block_profile.pdf`.
 
 #### Discrete tanh
@@ -303,7 +302,7 @@ heat maps: `results/neurogym_battery/figures/fig_block_profile.pdf` and
 #### Leaky relu (the tutorial CTRNN)
 {battery_leaky}
 
-#### Task restriction
+#### Verdicts per block, counted over the tasks
 {restriction}
 
 ## Scale
@@ -1076,7 +1075,7 @@ def main() -> None:
         ),
         restriction=kept(
             [args.battery],
-            "#### Task restriction",
+            "#### Verdicts per block, counted over the tasks",
             lambda: restriction_summary(
                 [f for f in (args.battery, args.battery_leaky) if (f / "tables").is_dir()]
             ),

@@ -47,8 +47,9 @@ def test_claims_reading_counts_each_verdict_the_basis_and_the_paper_agreement():
 
 
 def test_many_wide_agreements_get_a_sentence_each():
-    """Planted: eight claims whose paper value lies in a wide interval three times off: one
-    count sentence, then a "Wide:" sentence per claim, none past three lines."""
+    """Planted: eight claims whose paper value lies in a wide interval three times off, one of
+    them printed as 0.00 (within its precision of 0: no factor): one count sentence, a "Wide:"
+    sentence per other claim, one for the near-zero one, none past three lines."""
     n = 8
     claims = pd.DataFrame(
         {
@@ -67,9 +68,12 @@ def test_many_wide_agreements_get_a_sentence_each():
             "ci_high": [1.1] * n,
         }
     )
+    claims.loc[0, ["paper_value", "paper_precision"]] = [0.002, 0.005]  # printed as 0.00
+    claims["paper_precision"] = claims["paper_precision"].fillna(0.0005)
     text = readings.claims_reading(claims)
-    assert "Of the agreements, 8 are more than a factor of 2 off" in text
-    assert text.count(" Wide: flip-flop a long claim") == n
+    assert "Of the agreements, 7 are more than a factor of 2 off" in text
+    assert "1 more agrees with a paper value within its printed precision of 0" in text
+    assert text.count(" Wide: flip-flop a long claim") == n - 1
     assert long_sentences(text) == []
 
 

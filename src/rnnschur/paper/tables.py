@@ -174,8 +174,8 @@ def paper_vs_reproduced_markdown(table: pd.DataFrame) -> str:
 
 def agreement_reading(table: pd.DataFrame) -> str:
     """What the paper-vs-reproduced table says: how many of the paper's numbers the reproduced
-    intervals hold, then a sentence for each that differs (with its factor) and for each
-    agreement more than a factor of 2 off."""
+    intervals hold, then a sentence for each that differs (with its factor; its α where the
+    number is compared at more than one) and for each agreement more than a factor of 2 off."""
     compared = table[table["agreement"].isin([Verdict.AGREES, Verdict.DIFFERS])]
     if compared.empty:
         return "No number of the paper can be set beside a reproduced interval here."
@@ -185,8 +185,12 @@ def agreement_reading(table: pd.DataFrame) -> str:
         f"{len(compared) - len(differs)} agree (the paper's value, to its printed precision, "
         f"inside the 95 % t interval of our seeds' mean) and {len(differs)} differ."
     )
-    for r in differs.itertuples(index=False):  # one sentence each
-        alpha = f", α = {r.alpha:g}" if r.alpha != 0.9 else ""
+    # α named where the same number is compared at more than one α
+    keys = ["task", "subset", "quantity", "construction"]
+    several = compared.groupby(keys)["alpha"].transform("nunique") > 1
+    named_alpha = dict(zip(compared.index, several | (compared["alpha"] != 0.9), strict=True))
+    for i, r in zip(differs.index, differs.itertuples(index=False), strict=True):  # one each
+        alpha = f", α = {r.alpha:g}" if named_alpha[i] else ""
         text += (
             f" Differs: {r.task} {label(r.subset)} {r.quantity} ({r.construction}{alpha}), "
             f"{r.reproduced_mean:.3g} against {r.paper_value:.3g}, {r.factor:.2g}×."

@@ -107,6 +107,16 @@ def claims_reading(claims: pd.DataFrame) -> str:
                     f" Wide: {TASK_NAMES.get(r.task, r.task)} {r.claim}, {_interval(r)} "
                     f"against the paper's {r.paper_value:.3g}."
                 )
+            precision = compared.get("paper_precision", pd.Series(0.0, index=compared.index))
+            near_zero = (compared["agreement"] == Verdict.AGREES) & (
+                compared["paper_value"].abs() <= precision.fillna(0.0)
+            )
+            if near_zero.any():
+                n = int(near_zero.sum())
+                text += (
+                    f" {n} more agree{'s' if n == 1 else ''} with a paper value within its "
+                    "printed precision of 0 (no factor to be off by)."
+                )
     unlearned = tested[tested["n_learned"] < tested["n_trained"]]
     if len(unlearned):
         text += (
