@@ -438,6 +438,7 @@ def run(k: int | None) -> tuple[int, bool, str]:
             "envs",
             "docs",
             "presets",
+            "bench",  # tests/unit/test_signatures.py reads bench/long_signatures.py
         ):
             source = REPO / name
             if source.is_dir():
