@@ -329,9 +329,9 @@ def test_tasks_that_differ_are_task_restricted_only_with_one_harmed_and_one_not(
 
 
 def test_a_task_whose_seeds_agree_exactly_does_not_outweigh_the_rest():
-    """One task at exactly 0 on every seed and four at 0.3 ± 0.05: with the pooled variance as
+    """One task at 0 on every seed (± 1e-6) and four at 0.3 ± 0.05: with the pooled variance as
     the floor, the five weigh alike (the pooled mean near (4 · 0.3)/5 = 0.24, not 0)."""
-    groups = [np.zeros(10)] + _planted([0.3] * 4, sd=0.05)
+    groups = _planted([0.0], sd=1e-6) + _planted([0.3] * 4, sd=0.05, seed=1)
     est = verdicts.across_tasks(groups, Thresholds())
     assert 0.15 < est.mean < 0.3
 
