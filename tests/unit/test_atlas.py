@@ -275,13 +275,13 @@ def test_the_sentences_say_what_the_across_task_tests_find():
     lines = text.split("\n\n")
     rr = next(line for line in lines if line.startswith("−T_RR"))
     assert "fragile in 11" in rr and "too few learned models in 1 of its 12 groups" in rr
-    assert "across tasks, universal under one and two" in rr
+    assert "across tasks, universal under d1 and d2" in rr
     # τ̂ = 0, weights by seeds: (10 (0.55 + ... + 0.59) + 5 · 0.60) / 55 = 0.573
     assert "all descriptions pooled universal (harm 0.57 [" in rr
     cr = next(line for line in lines if line.startswith("−T_C→R"))
-    assert "task-restricted under one and two" in cr
+    assert "task-restricted under d1 and d2" in cr
     cc = next(line for line in lines if line.startswith("−T_CC"))
-    assert "universal under two" in cc and "harmless across tasks under one" in cc
+    assert "universal under d2" in cc and "harmless across tasks under d1" in cc
     by = across.set_index(["block", "description"])
     # t5 as d2 has too few learned models: 5 tasks there; all: each task one group, 6
     assert by.loc[("T_RR", "d2"), "k"] == 5 and by.loc[("T_RR", "all"), "k"] == 6

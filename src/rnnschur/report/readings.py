@@ -668,7 +668,8 @@ ACROSS_ORDER = (
 
 
 def _across_words(across: pd.DataFrame) -> str:
-    """One block's across-task verdicts in words: the descriptions of each verdict (with N_h
+    """One block's across-task verdicts in words: the descriptions of each verdict (their keys;
+    with N_h
     where the atlas has more than one), then the estimate pooled over every description: its
     verdict, the pooled harm share [interval] and τ, the standard deviation between tasks
     (with the construction where more than one has an estimate). Estimates over fewer than
@@ -677,8 +678,8 @@ def _across_words(across: pd.DataFrame) -> str:
     if rows.empty:
         return ""
     sizes, kinds = rows["n_hidden"].nunique() > 1, rows["construction"].nunique() > 1
-    label = lambda r: (  # noqa: E731
-        r.words
+    label = lambda r: (  # noqa: E731  (the description's key: its words are in the table)
+        r.description
         + (f" ({r.construction})" if kinds else "")
         + (f" at N_h = {r.n_hidden}" if sizes else "")
     )
