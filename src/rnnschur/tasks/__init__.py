@@ -77,17 +77,12 @@ class Trials:
             raise IndexError(f"trials {start}:{stop} of a set of {len(self.lengths)}")
         return self.take(np.arange(start, stop))
 
-    @functools.cached_property
-    def starts(self) -> np.ndarray:
-        """The first step of each trial (computed once: a training step cuts a batch)."""
-        return np.cumsum(self.lengths) - self.lengths
-
     def take(self, picked) -> Batch:
         """The trials ``picked`` (indices, in that order) as a :class:`Batch`, padded to the
         longest of them (padding: zero inputs, zero targets, mask 0)."""
         picked = np.asarray(picked)
         lengths = self.lengths[picked]
-        first = self.starts[picked]
+        first = (np.cumsum(self.lengths) - self.lengths)[picked]
         n, T, N_x = len(picked), int(lengths.max()), self.observations.shape[1]
         inputs, targets = np.zeros((n, T, N_x)), np.zeros((n, T, self.n_actions))
         mask = np.zeros((n, T))
