@@ -49,7 +49,7 @@ from enum import StrEnum
 import numpy as np
 import pandas as pd
 from scipy.optimize import minimize_scalar
-from scipy.special import chdtrc, stdtr, stdtrit
+from scipy.special import chdtrc, ndtri, stdtr, stdtrit
 
 from rnnschur.schur import COUPLING_BLOCKS
 
@@ -80,7 +80,8 @@ class Verdict(StrEnum):
     UNIVERSAL = "universal"
     HARMLESS_ACROSS = "harmless across tasks"
     TASK_RESTRICTED = "task-restricted"
-    UNDECIDED_ACROSS = "undecided across tasks"
+    VARIES_ACROSS = "varies across tasks"
+    TOO_FEW_TASKS = "too few tasks"
 
 
 DECIDED = (Verdict.FRAGILE, Verdict.HARMLESS, Verdict.IMPROVES)
@@ -308,7 +309,8 @@ class AcrossTasks:
     Hartung–Knapp (1 − level) interval, the between-group standard deviation τ̂ (REML), the
     share of the spread that is between groups (I²), Cochran's Q test of no between-group
     variance (``p_heterogeneity``), the (1 − level) prediction interval of a new group's
-    mean, and the verdict :func:`across_tasks` reads from them."""
+    mean, the minimum detectable effect of the prediction (:func:`across_mde`) and the verdict
+    :func:`across_tasks` reads from them."""
 
     k: int
     mean: float
@@ -319,6 +321,7 @@ class AcrossTasks:
     p_heterogeneity: float
     pi_low: float
     pi_high: float
+    mde: float
     verdict: Verdict
 
 
@@ -354,6 +357,35 @@ chance removes): beyond it a rollout is destroyed, and a normal model of the tas
 driven by how far past chance a diverged one lands."""
 
 
+def across_mde(k: int, se: float, pi_half: float, level: float, power: float) -> float:
+    """The minimum detectable effect of the across-task prediction: how far from a bound the
+    pooled mean μ̂ must lie for the prediction interval (half-width ``pi_half``,
+    t_{k−2} √(τ̂² + 1/Σw)) to clear it with probability ``power``, μ̂ itself scattering with
+    its standard error ``se`` (Hartung–Knapp's): pi_half + t_{power, k−1} · se. Its floor, as
+    the tasks grow in number, is z_{1−level/2} · τ̂: the tasks' own spread, which more tasks do
+    not narrow (:func:`across_undecided`)."""
+    if k < 3:
+        return math.inf
+    return float(pi_half + stdtrit(k - 1, power) * se)
+
+
+def across_undecided(mean: float, tau: float, mde: float, thresholds: Thresholds) -> Verdict:
+    """Why the across-task test left a block open, on the rule of :func:`undecided`:
+    *on the threshold* where the prediction could decide an effect θ away from the bound (its
+    minimum detectable effect at most θ) and μ̂ sits nearer; else *varies across tasks* where
+    the tasks' own spread z_{1−level/2} · τ̂ alone exceeds μ̂'s distance from the nearest
+    bound (θ for a harm, ±θ for harmlessness): at this τ̂ a task like these falls on the other
+    side of θ with probability above level/2 however many tasks are run, so no number of tasks
+    or seeds decides it (yet none was shown there: not *task-restricted*); else *underpowered*
+    (more tasks, or seeds, narrow the prediction enough)."""
+    theta = thresholds.threshold
+    if mde <= theta:
+        return Verdict.ON_THRESHOLD
+    if ndtri(1 - thresholds.level / 2) * tau > abs(abs(mean) - theta):
+        return Verdict.VARIES_ACROSS
+    return Verdict.UNDERPOWERED
+
+
 def across_tasks(groups: list[np.ndarray], thresholds: Thresholds) -> AcrossTasks:
     """The harm share of one coupling block across groups (tasks; each the learned seeds'
     shares of one task), in two stages: per task its mean y_i and the sampling variance
@@ -362,8 +394,9 @@ def across_tasks(groups: list[np.ndarray], thresholds: Thresholds) -> AcrossTask
     y_i ~ N(μ, τ² + v_i) (:func:`reml_tau2`; μ̂ = Σ w_i y_i / Σ w_i, w_i = 1/(τ̂² + v_i); its
     interval Hartung–Knapp's, t_{k−1} on Σ w_i (y_i − μ̂)² / ((k − 1) Σ w_i), never narrower
     than the plain 1/Σ w_i; the prediction interval for a task like these
-    μ̂ ± t_{k−2} √(τ̂² + 1/Σ w_i), Higgins et al. 2009). Shares above :data:`ACROSS_CAP`
-    count as it. Its verdict, at the θ and level of ``thresholds``, fixed before the data:
+    μ̂ ± t_{k−2} √(τ̂² + 1/Σ w_i), Higgins et al. 2009; its minimum detectable effect
+    :func:`across_mde`). Shares above :data:`ACROSS_CAP` count as it. Its verdict, at the θ,
+    level and power of ``thresholds``, fixed before the data:
 
     - *universal*: the prediction interval lies above θ (a task like these is predicted
       harmed);
@@ -371,14 +404,14 @@ def across_tasks(groups: list[np.ndarray], thresholds: Thresholds) -> AcrossTask
       predicted harmless);
     - *task-restricted*: Cochran's Q rejects equal tasks at ``level``, and some task's own
       (1 − level) t interval lies above θ while another's lies below it;
-    - else *undecided across tasks* (also below 3 groups: no prediction interval; a block that
-      helps across tasks is undecided too)."""
+    - else undecided, and why (:func:`across_undecided`): *on the threshold*, *varies across
+      tasks* or *underpowered* (a block that helps across tasks too);
+    - *too few tasks* below 3 groups (no prediction interval)."""
     groups = [np.minimum(np.asarray(g, float)[~np.isnan(g)], ACROSS_CAP) for g in groups]
     groups = [g for g in groups if len(g) >= 2]
     k = len(groups)
-    nan = (np.nan,) * 8
     if k < 3:
-        return AcrossTasks(k, *nan, Verdict.UNDECIDED_ACROSS)
+        return AcrossTasks(k, *(np.nan,) * 8, math.inf, Verdict.TOO_FEW_TASKS)
     y = np.array([g.mean() for g in groups])
     n = np.array([len(g) for g in groups])
     s2 = np.array([g.var(ddof=1) for g in groups])
@@ -397,6 +430,7 @@ def across_tasks(groups: list[np.ndarray], thresholds: Thresholds) -> AcrossTask
     i2 = max(0.0, (q - (k - 1)) / q) if q > 0 else 0.0
     pi_half = stdtrit(k - 2, 1 - thresholds.level / 2) * np.sqrt(tau2 + 1.0 / np.sum(w))
     pi_low, pi_high = mu - pi_half, mu + pi_half
+    minimum = across_mde(k, hk, pi_half, thresholds.level, thresholds.power)
     theta = thresholds.threshold
     own = [t_interval(g, thresholds.level) for g in groups]
     if pi_low > theta:
@@ -410,9 +444,19 @@ def across_tasks(groups: list[np.ndarray], thresholds: Thresholds) -> AcrossTask
     ):
         verdict = Verdict.TASK_RESTRICTED
     else:
-        verdict = Verdict.UNDECIDED_ACROSS
+        verdict = across_undecided(mu, float(np.sqrt(tau2)), minimum, thresholds)
     return AcrossTasks(
-        k, mu, mu - half, mu + half, float(np.sqrt(tau2)), i2, p_het, pi_low, pi_high, verdict
+        k,
+        mu,
+        mu - half,
+        mu + half,
+        float(np.sqrt(tau2)),
+        i2,
+        p_het,
+        pi_low,
+        pi_high,
+        minimum,
+        verdict,
     )
 
 

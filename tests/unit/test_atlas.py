@@ -307,7 +307,7 @@ def test_a_block_of_fewer_than_three_tasks_gets_no_across_task_words():
     groups["t1__d1"] = {"T_RR": FRAGILE, "T_CR": HARMLESS, "T_CC": NOISY}
     atlas, across, text = planted_atlas(groups)
     assert "across tasks" not in text and (across["k"] == 2).all()
-    assert (across["verdict"] == "undecided across tasks").all()
+    assert (across["verdict"] == "too few tasks").all()
 
 
 def test_the_across_task_table_in_markdown():
@@ -413,3 +413,31 @@ def test_the_atlas_says_whether_each_coupling_is_special():
     special = with_special(atlas, dose)
     assert list(special["special"]) == [Verdict.LOAD_BEARING, Verdict.SYMMETRY, Verdict.NOT_RUN]
     assert list(special["verdict"]) == ["x"] * 3  # the atlas's own verdicts untouched
+
+
+def test_the_sentences_say_why_an_across_task_estimate_is_open():
+    """−T_CC harms each of six tasks, by 0.2 to 1.45: τ̂ ≈ 0.45 puts z·τ̂ ≈ 0.9 past the pooled
+    harm's distance from θ (≈ 0.6), and no task is unharmed: *varies across tasks*, not
+    task-restricted. −T_RR noisy in three tasks (the rest empty): τ̂ ≈ 0, yet a prediction
+    interval on t_1 is ±1 or more: *underpowered*. The MDE is in the sentence."""
+    by = [-0.35, -0.25, 0.0, 0.2, 0.5, 0.9]
+    groups = {
+        f"t{k}__d1": {"T_RR": shifted(NOISY, 0.01 * k), "T_CR": FRAGILE}
+        | {"T_CC": shifted(FRAGILE, b)}
+        | ({"empty": "T_RR"} if k >= 3 else {})
+        for k, b in enumerate(by)
+    }
+    atlas, across, text = planted_atlas(groups)
+    assert set(atlas.loc[atlas["block"] == "T_CC", "verdict"]) == {"fragile"}
+    estimate = across.set_index(["block", "description"])
+    cc, rr = estimate.loc[("T_CC", "d1")], estimate.loc[("T_RR", "d1")]
+    assert cc["verdict"] == "varies across tasks" and 1.96 * cc["tau"] > cc["mean"] - 0.1
+    assert rr["verdict"] == "underpowered" and rr["k"] == 3 and rr["mde"] > 1
+    lines = text.split("\n\n")
+    cc_line = next(line for line in lines if line.startswith("−T_CC"))
+    assert "across tasks, varies across tasks under d1;" in cc_line
+    assert f"MDE {cc['mde']:.2g})" in cc_line
+    rr_line = next(line for line in lines if line.startswith("−T_RR"))
+    assert "across tasks, underpowered under d1;" in rr_line
+    md = across_markdown(across)
+    assert f"| {cc['mde']:.2g} | **varies across tasks** |" in md

@@ -106,13 +106,13 @@ def test_claims_block_lists_only_the_claims_a_run_tested(tmp_path):
     assert "copy claim" not in block and "not run" not in block
 
 
-def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict(tmp_path):
-    """Planted: two seeds at N_h = 128 with n_R 60 and 64 (mean 62, 62/128 = 0.48), full
-    accuracies 0.9 and 1.0, one of them reaching its target; rows at another α or task are not
-    read."""
+def planted_scale_run(folder):
+    """A scale run's tables: two seeds at N_h = 128 with n_R 60 and 64 (mean 62, 62/128 =
+    0.48), full accuracies 0.9 and 1.0, one of them reaching its target; rows at another α or
+    task that a summary must not read."""
     import pandas as pd
 
-    (tmp_path / "tables").mkdir()
+    (folder / "tables").mkdir(parents=True)
     base = {"task": "copy", "construction": "cayley", "n_hidden": 128, "subset": "none"}
     base |= {"learned": True}  # the ablation table carries it too (collect_ablations)
     ablation = [
@@ -121,7 +121,7 @@ def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict(tmp_path):
         base | {"seed": 0, "alpha": 0.85, "n_R": 10, "accuracy": 0.0},
         base | {"seed": 0, "alpha": 0.9, "n_R": 99, "accuracy": 0.0, "task": "sine"},
     ]
-    pd.DataFrame(ablation).to_csv(tmp_path / "tables" / "ablation.csv", index=False)
+    pd.DataFrame(ablation).to_csv(folder / "tables" / "ablation.csv", index=False)
     profile = [
         {"construction": "cayley", "n_hidden": 128, "subset": block, "harm_mean": harm}
         | {"mass_removed": mass, "verdict": verdict}
@@ -131,13 +131,19 @@ def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict(tmp_path):
             ("T_CC", 0.2, 0.5, "underpowered"),
         ]
     ]
-    pd.DataFrame(profile).to_csv(tmp_path / "tables" / "block_profile.csv", index=False)
+    pd.DataFrame(profile).to_csv(folder / "tables" / "block_profile.csv", index=False)
     models = [
         {"task": "copy", "construction": "cayley", "n_hidden": 128, "seed": seed}
-        | {"reached_target": reached, "learned": True}
+        | {"reached_target": reached, "learned": True, "version_rnnschur": "9.9.9"}
         for seed, reached in ((0, True), (1, False))
     ] + [{"task": "sine", "construction": "cayley", "n_hidden": 128, "seed": 0}]
-    pd.DataFrame(models).to_csv(tmp_path / "tables" / "models.csv", index=False)
+    pd.DataFrame(models).to_csv(folder / "tables" / "models.csv", index=False)
+    (folder / "tables" / "claims_by_size.md").write_text("| claim | N_h = 128 |\n|---|---|\n")
+
+
+def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict(tmp_path):
+    """The planted scale run (:func:`planted_scale_run`): its row and its reading."""
+    planted_scale_run(tmp_path)
     reading, _, *lines = build_results.scale_summary(tmp_path).splitlines()
     assert len(lines) == 3
     assert lines[2] == (
@@ -152,7 +158,8 @@ def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict(tmp_path):
 
 
 def test_provenance_counts_the_versions_of_each_run(tmp_path):
-    """One row per run that has a models table, the versions counted; a run not made is left out."""
+    """One row per run that has a models table, the versions counted; a run not made is left
+    out, or keeps its row of the previous document."""
     run = tmp_path / "run"
     (run / "tables").mkdir(parents=True)
     versions = ["0.4.1", "0.5.0", "0.5.0"]
@@ -161,6 +168,13 @@ def test_provenance_counts_the_versions_of_each_run(tmp_path):
     )
     text = build_results.provenance({"scale": run, "absent": tmp_path / "none"})
     assert text.splitlines()[2:] == ["| scale | 3 | 0.4.1 (1), 0.5.0 (2) |"]
+    before = "| absent | 7 | 0.3.0 (7) |\n| scale | 1 | 0.1.0 (1) |\n"
+    order = ["absent", "scale", "never"]
+    text = build_results.provenance({"scale": run}, before, order=order)
+    assert text.splitlines()[2:] == [
+        "| absent | 7 | 0.3.0 (7) |",
+        "| scale | 3 | 0.4.1 (1), 0.5.0 (2) |",
+    ]
 
 
 def test_check_fails_where_nothing_can_be_compared(tmp_path, capsys):
@@ -224,3 +238,55 @@ def test_a_run_is_compared_with_its_own_table_where_two_share_a_header():
     other = ["| sine | load-bearing |", "| copy | empty |"]
     assert build_results.published_rows(document, header, other) == other
     assert build_results.published_rows(document, "| nothing |", mine) is None
+
+
+def test_only_one_run_remakes_its_parts_and_leaves_the_rest(tmp_path, monkeypatch):
+    """``--only scale`` on a copy of the published document, without the paper-scale run: the
+    scale section, its block and its provenance row come from the planted run; ``--stale
+    atlas`` marks the atlas's section and block as not remade; every other page, section and
+    provenance row is the document's own text, byte for byte."""
+    import shutil
+    import sys
+
+    docs = tmp_path / "repo" / "docs"
+    shutil.copytree(REPO / "docs", docs)
+    shutil.copy(REPO / "README.md", tmp_path / "repo" / "README.md")
+    monkeypatch.setattr(build_results, "REPO", tmp_path / "repo")
+    monkeypatch.setattr(build_results, "RESULTS_FILE", docs / "results.md")
+    monkeypatch.setattr(build_results, "PAGES", docs / "results")
+    run = tmp_path / "scale"
+    planted_scale_run(run)
+    argv = ["build_results", "--results", str(tmp_path / "none"), "--only", "scale"]
+    argv += ["--scale", str(run), "--stale", "atlas", "--atlas", str(tmp_path / "none")]
+    monkeypatch.setattr(sys, "argv", argv)
+    build_results.main()
+    changed = {
+        str(path.relative_to(docs))
+        for path in docs.rglob("*.md")
+        if path.read_text() != (REPO / "docs" / path.relative_to(docs)).read_text()
+    }
+    assert changed == {
+        "results.md",
+        "results/scale.md",
+        "results/the_coupling_atlas.md",
+        "tasks.md",
+        "atlas.md",
+    }
+    assert (tmp_path / "repo" / "README.md").read_text() == (REPO / "README.md").read_text()
+    scale = (docs / "results" / "scale.md").read_text()
+    assert "| cayley | 128 | 1/2 | 2/2 | 0.950 | 62.0 (60–64) |" in scale
+    assert build_results.NOT_REMADE not in scale and "| claim | N_h = 128 |" in scale
+    atlas = (docs / "results" / "the_coupling_atlas.md").read_text()
+    assert atlas.count(build_results.NOT_REMADE) == 1
+    index = (docs / "results.md").read_text()
+    old_index = (REPO / "docs" / "results.md").read_text()
+    assert "| `presets/scale.yaml` | 2 | 9.9.9 (2) |" in index
+    others = lambda text: [  # noqa: E731
+        line for line in text.splitlines() if not line.startswith("| `presets/scale.yaml` |")
+    ]
+    assert others(index) == others(old_index)
+    tasks = (docs / "tasks.md").read_text()
+    assert "| cayley | 128 | 1/2 | 2/2 | 0.950 |" in build_results.block_content(tasks, "scale")
+    assert build_results.block_content((docs / "atlas.md").read_text(), "atlas").startswith(
+        build_results.NOT_REMADE
+    )

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 import yaml
 from scipy import stats
+from scipy.special import stdtrit
 
 from rnnschur import verdicts
 from rnnschur.paper import claims, reported
@@ -293,7 +294,42 @@ def test_across_tasks_finds_the_planted_pattern():
     assert split.p_heterogeneity < 1e-6 and split.i_squared > 0.99
     assert split.pi_low < 0.02 < split.pi_high
     edge = verdicts.across_tasks(_planted([0.02] * 8), t)
-    assert edge.verdict == Verdict.UNDECIDED_ACROSS
+    assert edge.verdict == Verdict.ON_THRESHOLD and edge.mde <= 0.02
+
+
+def test_an_open_estimate_says_why():
+    """Tasks harmed by 0.1 ... 0.9: τ̂ ≈ 0.32, so z·τ̂ ≈ 0.62 exceeds the pooled harm's distance
+    from θ (≈ 0.48): the tasks vary, however many are run. Three tasks near 0.3 that agree
+    (τ̂ ≈ 0.05, z·τ̂ ≈ 0.1 < 0.28), with three seeds each: t_1 makes the prediction interval
+    ±0.76, more tasks would decide it: underpowered."""
+    t = Thresholds(threshold=0.02)
+    varied = verdicts.across_tasks(_planted([0.1, 0.3, 0.5, 0.7, 0.9]), t)
+    assert varied.verdict == Verdict.VARIES_ACROSS
+    assert 1.96 * varied.tau > abs(varied.mean - 0.02) and varied.mde > 0.02
+    few = verdicts.across_tasks(_planted([0.25, 0.3, 0.35], n_seeds=3, sd=0.05), t)
+    assert few.verdict == Verdict.UNDERPOWERED
+    assert 1.96 * few.tau < few.mean - 0.02 < few.mde
+
+
+def test_the_prediction_s_mde_is_detected_at_its_power():
+    """Tasks drawn from N(μ, τ²) (k = 10, τ = 0.1, 5 seeds of sd 0.05 each): with μ − θ at the
+    minimum detectable effect of the true τ and standard error,
+    t_{k−2,0.975} √(τ² + se²) + t_{k−1,0.8} se, se² = (τ² + sd²/5)/k, the estimate is universal
+    in about the 0.8 of the draws the power promises (τ̂ is estimated: 0.65–0.92 over 400
+    draws); at half that distance, rarely."""
+    rng = np.random.default_rng(0)
+    t = Thresholds(threshold=0.02, level=0.05, power=0.8)
+    k, tau, sd, n = 10, 0.1, 0.05, 5
+    se = np.sqrt((tau**2 + sd**2 / n) / k)
+    minimum = stdtrit(k - 2, 0.975) * np.sqrt(tau**2 + se**2) + stdtrit(k - 1, 0.8) * se
+    rates = []
+    for mu in (0.02 + minimum, 0.02 + minimum / 2):
+        hits = 0
+        for _ in range(400):
+            groups = [rng.normal(m, sd, n) for m in rng.normal(mu, tau, k)]
+            hits += verdicts.across_tasks(groups, t).verdict == Verdict.UNIVERSAL
+        rates.append(hits / 400)
+    assert 0.65 <= rates[0] <= 0.92 and rates[1] < 0.2
 
 
 def test_across_tasks_interval_covers_the_mean_at_its_level():
@@ -312,7 +348,8 @@ def test_across_tasks_interval_covers_the_mean_at_its_level():
 def test_across_tasks_needs_three_groups_and_two_seeds_each():
     t = Thresholds()
     two = verdicts.across_tasks(_planted([0.3, 0.3]), t)
-    assert two.verdict == Verdict.UNDECIDED_ACROSS and two.k == 2 and np.isnan(two.mean)
+    assert two.verdict == Verdict.TOO_FEW_TASKS and two.k == 2 and np.isnan(two.mean)
+    assert two.mde == np.inf
     thin = verdicts.across_tasks([np.array([0.3])] * 5 + _planted([0.3] * 2), t)
     assert thin.k == 2  # groups of one seed have no sampling variance: left out
 

@@ -33,10 +33,11 @@ effect per task (:func:`rnnschur.verdicts.across_tasks`): the pooled harm, its i
 standard deviation between tasks and the prediction interval for a task like these. It makes
 *universal* (the prediction interval above θ: a task like these is predicted harmed),
 *harmless across tasks* (within ±θ) and *task-restricted* (the tasks differ, Cochran's Q, and
-one task's own interval lies above θ, another's below) tests instead of counts of rows; they
-are at the verdicts' level each, not adjusted over the atlas's 3 × (descriptions + 1) ×
-constructions × sizes of them. Description ``all`` takes each task's models of every
-description as one group.
+one task's own interval lies above θ, another's below) tests instead of counts of rows, and
+says why the rest are open (on the threshold, varies across tasks, underpowered: the
+prediction's minimum detectable effect); they are at the verdicts' level each, not adjusted
+over the atlas's 3 × (descriptions + 1) × constructions × sizes of them. Description ``all``
+takes each task's models of every description as one group.
 """
 
 from __future__ import annotations
@@ -245,28 +246,32 @@ def atlas_markdown(table: pd.DataFrame) -> str:
 def across_markdown(across: pd.DataFrame) -> str:
     """The across-task estimate as Markdown: per block, description, construction and N_h its
     tasks (k), the pooled harm share [interval], τ between tasks, I², the heterogeneity test's
-    p, the prediction interval for a task like these and the verdict; a line above says how
-    it was estimated and decided."""
+    p, the prediction interval for a task like these, its minimum detectable effect and the
+    verdict; a line above says how it was estimated and decided."""
     lines = [
         "Per block, description, construction and N_h, one estimate over the tasks: the task "
         "means of the learned seeds' harm shares in a random-effects model (REML τ, "
         "Hartung–Knapp interval), each estimate at the verdicts' level, not adjusted. "
         "Universal: the prediction interval for a task like these above θ. Harmless across "
         "tasks: within ±θ. Task-restricted: Cochran's Q rejects equal tasks, and one task's "
-        "own interval lies above θ, another's below. `all`: each task's models of every "
-        "description as one group.",
+        "own interval lies above θ, another's below. Else undecided, and why: on the threshold "
+        "(the MDE, how far from θ the pooled harm must lie for the prediction to clear it at "
+        "the verdicts' power, is at most θ), varies across tasks (z·τ alone exceeds the pooled "
+        "harm's distance from θ: no number of tasks decides it) or underpowered. `all`: each "
+        "task's models of every description as one group.",
         "",
         "| block | description | construction | N_h | tasks | harm [interval] | τ | I² | "
-        "p (tasks differ) | prediction interval | verdict |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "p (tasks differ) | prediction interval | MDE | verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in across.itertuples():
         if r.k < 3:
-            estimate = "— | — | — | — | —"
+            estimate = "— | — | — | — | — | —"
         else:
             estimate = (
                 f"{r.mean:.3g} [{r.ci_low:.3g}, {r.ci_high:.3g}] | {r.tau:.2g} | "
                 f"{r.i_squared:.0%} | {r.p_heterogeneity:.2g} | [{r.pi_low:.3g}, {r.pi_high:.3g}]"
+                f" | {r.mde:.2g}"
             )
         lines.append(
             f"| {r.block} | {r.words} | {r.construction} | {r.n_hidden} | {r.k} | {estimate} | "

@@ -611,7 +611,7 @@ def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame) -> str:
     """What the coupling atlas (``atlas.csv``) says, in sentences with their counts: per block
     its verdicts' tally over the groups and, from the across-task estimate (``across``,
     :func:`rnnschur.beyond.atlas.across_tasks_table`), the descriptions under which it is
-    *universal*, *harmless across tasks*, *task-restricted* or undecided, and the estimate
+    *universal*, *harmless across tasks*, *task-restricted* or why undecided, and the estimate
     pooled over every description (:func:`_across_words`); how often a verdict changes between
     the first description and each other one, and between the sizes, for the same task; the
     groups whose models did not learn. A group is one task, construction, description and
@@ -663,16 +663,21 @@ ACROSS_ORDER = (
     Verdict.UNIVERSAL,
     Verdict.HARMLESS_ACROSS,
     Verdict.TASK_RESTRICTED,
-    Verdict.UNDECIDED_ACROSS,
+    Verdict.VARIES_ACROSS,
+    Verdict.UNDERPOWERED,
+    Verdict.ON_THRESHOLD,
 )
+"""The across-task verdicts in the order the sentences name them (*too few tasks* is left
+out: those estimates are not read)."""
 
 
 def _across_words(across: pd.DataFrame) -> str:
     """One block's across-task verdicts in words: the descriptions of each verdict (their keys;
     with N_h
     where the atlas has more than one), then the estimate pooled over every description: its
-    verdict, the pooled harm share [interval] and τ, the standard deviation between tasks
-    (with the construction where more than one has an estimate). Estimates over fewer than
+    verdict, the pooled harm share [interval], τ, the standard deviation between tasks, and the
+    minimum detectable effect of the prediction (with the construction where more than one has
+    an estimate). Estimates over fewer than
     three tasks are left out."""
     rows = across[across["k"] >= 3]
     if rows.empty:
@@ -695,7 +700,8 @@ def _across_words(across: pd.DataFrame) -> str:
         )
         parts.append(
             f"all descriptions pooled{at} {r.verdict} (harm {r.mean:.2g} "
-            f"[{r.ci_low:.2g}, {r.ci_high:.2g}], τ {r.tau:.2g} between tasks)"
+            f"[{r.ci_low:.2g}, {r.ci_high:.2g}], τ {r.tau:.2g} between tasks, "
+            f"MDE {r.mde:.2g})"
         )
     return "; ".join(parts)
 
