@@ -56,16 +56,34 @@ def table(folder: Path, name: str) -> str:
     return path.read_text().strip() if path.is_file() else f"*(`{path}` not found: run it first)*"
 
 
-def provenance(runs: dict[str, Path]) -> str:
-    """Which rnnschur versions made the models of each run (``models.csv``), as a table."""
-    rows = ["| run | models | made with rnnschur |", "|---|---|---|"]
-    for name, folder in runs.items():
-        path = folder / "tables" / "models.csv"
-        if path.is_file():
+def provenance(runs: dict[str, Path], document: str = "", order: list[str] | None = None) -> str:
+    """Which rnnschur versions made the models of each run (``models.csv`` in each folder of
+    ``runs``, name → folder), as a table; a run of ``order`` not in ``runs`` keeps its row of
+    the previous ``document``, if it had one (its section is shown as that run made it)."""
+    rows = [PROVENANCE_HEAD, "|---|---|---|"]
+    before = {line.split(" | ")[0]: line for line in document.splitlines() if line.startswith("| ")}
+    for name in order or list(runs):
+        path = runs[name] / "tables" / "models.csv" if name in runs else None
+        if path is not None and path.is_file():
             counts = pd.read_csv(path)["version_rnnschur"].value_counts().sort_index()
             made = ", ".join(f"{version} ({n})" for version, n in counts.items())
             rows.append(f"| {name} | {counts.sum()} | {made} |")
+        elif f"| {name}" in before:
+            rows.append(before[f"| {name}"])
     return "\n".join(rows)
+
+
+def replace_provenance(document: str, rows: str) -> str:
+    """``document`` with its provenance table (:func:`provenance`) replaced by ``rows``."""
+    lines = document.splitlines()
+    start = lines.index(PROVENANCE_HEAD)
+    end = start
+    while end < len(lines) and lines[end].startswith("|"):
+        end += 1
+    return "\n".join([*lines[:start], rows, *lines[end:]]) + "\n"
+
+
+PROVENANCE_HEAD = "| run | models | made with rnnschur |"
 
 
 def verdict_summary(folder: Path) -> str:
@@ -638,16 +656,34 @@ def beyond(folder: Path, analysis: str) -> str:
     return reading + "\n\n" + table(folder, f"{analysis}_summary.md")
 
 
-def previous_section(document: str, heading: str) -> str:
-    """The text under ``heading`` (a whole line) in ``document`` up to the next heading."""
-    lines = document.splitlines()
+def _section_span(lines: list[str], heading: str) -> tuple[int, int] | None:
+    """The lines under ``heading`` (a whole line): from the line after it up to the next
+    heading, or None where the document has no such heading."""
     if heading not in lines:
-        return MISSING
+        return None
     start = lines.index(heading) + 1
     end = start
     while end < len(lines) and not lines[end].startswith("#"):
         end += 1
-    return "\n".join(lines[start:end]).strip()
+    return start, end
+
+
+def previous_section(document: str, heading: str) -> str:
+    """The text under ``heading`` (a whole line) in ``document`` up to the next heading."""
+    lines = document.splitlines()
+    span = _section_span(lines, heading)
+    return MISSING if span is None else "\n".join(lines[span[0] : span[1]]).strip()
+
+
+def replace_section(document: str, heading: str, content: str) -> str:
+    """``document`` with the text under ``heading`` (:func:`previous_section`) replaced by
+    ``content``."""
+    lines = document.splitlines()
+    span = _section_span(lines, heading)
+    if span is None:
+        raise SystemExit(f"the document has no heading {heading!r}")
+    start, end = span
+    return "\n".join([*lines[:start], content.strip(), "", *lines[end:]]) + "\n"
 
 
 def paper_comparison(folder: Path) -> str:
@@ -967,6 +1003,11 @@ def document_for(folder: Path) -> Path:
     return REPO / "docs" / "results.md"
 
 
+RUNS = ("seeds50", "more_tasks", "leaky_tanh", "leaky_relu", "battery", "battery_leaky", "scale")
+RUNS += ("atlas",)
+"""The runs besides the paper-scale one, by their option's name (``--scale`` → ``scale``)."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, default=REPO / "results")
@@ -978,6 +1019,24 @@ def main() -> None:
     parser.add_argument("--battery-leaky", type=Path, default=REPO / "results" / "neurogym_leaky")
     parser.add_argument("--scale", type=Path, default=REPO / "results" / "scale")
     parser.add_argument("--atlas", type=Path, default=REPO / "results" / "atlas")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=RUNS,
+        metavar="RUN",
+        help="remake only the sections, result blocks and provenance rows of these runs "
+        f"({', '.join(RUNS)}); every other part stays as the document has it, so the "
+        "paper-scale run is not needed",
+    )
+    parser.add_argument(
+        "--stale",
+        nargs="+",
+        choices=RUNS,
+        default=[],
+        metavar="RUN",
+        help="with --only: mark these runs' sections and blocks as not remade (code that "
+        "makes their tables changed since they ran)",
+    )
     parser.add_argument(
         "--check",
         type=Path,
@@ -1000,132 +1059,154 @@ def main() -> None:
         print("wrote docs/quick.md")
         return
     r = args.results
-    if not (r / "tables" / "claims.csv").is_file():
-        raise SystemExit(f"{r}/tables has no claims.csv: the paper-scale run comes first")
     previous = read_results()
-
-    def kept(folders: list[Path], heading: str, render) -> str:
-        """``render()`` when every folder has tables; else the document's own text, marked."""
-        if all((f / "tables").is_dir() for f in folders):
-            return render()
-        text = previous_section(previous, heading)
-        if text in (MISSING, NOT_RUN) or text.endswith(MISSING) or text.endswith(NOT_RUN):
-            return NOT_RUN
-        return marked(text)
-
+    folder = {"paper": r} | {run: getattr(args, run) for run in RUNS}
     families = {
         "discrete tanh": [r, args.more_tasks],
         "leaky tanh": [args.leaky_tanh],
         "leaky relu": [args.leaky_relu],
     }
-    text = RESULTS.format(
-        signature=SIGNATURE.format(run_signature(r)),
-        provenance=provenance(
-            {
-                "paper scale (`config.yaml`)": r,
-                "`presets/seeds50.yaml`": args.seeds50,
-                "`presets/more_tasks.yaml`": args.more_tasks,
-                "`presets/leaky.yaml`": args.leaky_tanh,
-                "`presets/leaky_relu.yaml`": args.leaky_relu,
-                "`presets/neurogym_battery.yaml`": args.battery,
-                "`presets/neurogym_leaky.yaml`": args.battery_leaky,
-                "`presets/scale.yaml`": args.scale,
-                "`presets/atlas.yaml`": args.atlas,
-            }
-        ),
-        claims=readings.claims_reading(pd.read_csv(r / "tables" / "claims.csv"))
-        + "\n\n"
-        + table(r, "claims.md"),
-        claims50=kept(
-            [args.seeds50],
+    runs = {
+        "paper scale (`config.yaml`)": "paper",
+        "`presets/seeds50.yaml`": "seeds50",
+        "`presets/more_tasks.yaml`": "more_tasks",
+        "`presets/leaky.yaml`": "leaky_tanh",
+        "`presets/leaky_relu.yaml`": "leaky_relu",
+        "`presets/neurogym_battery.yaml`": "battery",
+        "`presets/neurogym_leaky.yaml`": "battery_leaky",
+        "`presets/scale.yaml`": "scale",
+        "`presets/atlas.yaml`": "atlas",
+    }
+    # The sections that other runs than the paper-scale one make: (the runs it needs, its
+    # heading in the document, its rendering); a run that is not here keeps its text, marked.
+    sections = {
+        "claims50": (
+            ["seeds50"],
             "### Fifty seeds (`presets/seeds50.yaml`)",
             lambda: seeds50_summary(args.seeds50),
         ),
-        paper_vs_reproduced=table(r, "paper_vs_reproduced.md"),
-        paper_readings=table(r, "paper_readings.md"),
-        claims_sensitivity=table(r, "claims_sensitivity.md"),
-        table1=table(r, "table1.md"),
-        gap_summary=gap_summary(r),
-        gap_conclusion=gap_conclusion(r),
-        gap_ranking=table(r, "gap_ranking.md"),
-        gaps=table(r, "gap_attribution.md"),
-        gap_claims=table(r, "gap_claims.md"),
-        dose=beyond(r, "dose_response"),
-        subspace=beyond(r, "subspace_control"),
-        refit=beyond(r, "readout_refit"),
-        basis=beyond(r, "basis_sensitivity"),
-        checkpoints=beyond(r, "checkpoint_ablation"),
-        profile=profile_summary(r),
-        paper_comparison=paper_comparison(r),
-        more_tasks=kept(
-            [args.more_tasks],
+        "more_tasks": (
+            ["more_tasks"],
             "### Tasks the paper did not try (`presets/more_tasks.yaml`, 5 seeds)",
             lambda: profile_summary(args.more_tasks),
         ),
-        families=kept(
-            [r, args.more_tasks, args.leaky_tanh, args.leaky_relu],
+        "families": (
+            ["paper", "more_tasks", "leaky_tanh", "leaky_relu"],
             "#### Full-model FVU and the harm of removing each block (mean over seeds, verdict)",
             lambda: family_summary(families),
         ),
-        battery=kept([args.battery], "#### Discrete tanh", lambda: battery_summary(args.battery)),
-        battery_leaky=kept(
-            [args.battery_leaky],
+        "battery": (["battery"], "#### Discrete tanh", lambda: battery_summary(args.battery)),
+        "battery_leaky": (
+            ["battery_leaky"],
             "#### Leaky relu (the tutorial CTRNN)",
             lambda: battery_summary(args.battery_leaky),
         ),
-        restriction=kept(
-            [args.battery],
+        "restriction": (
+            ["battery"],
             "#### Verdicts per block, counted over the tasks",
             lambda: restriction_summary(
                 [f for f in (args.battery, args.battery_leaky) if (f / "tables").is_dir()]
             ),
         ),
-        scale=kept(
-            [args.scale],
+        "scale": (
+            ["scale"],
             "#### Accuracy, n_R and the harm of each block per N_h",
             lambda: scale_summary(args.scale),
         ),
-        scale_claims=kept(
-            [args.scale],
+        "scale_claims": (
+            ["scale"],
             "#### The paper's claims at each N_h",
             lambda: table(args.scale, "claims_by_size.md"),
         ),
-        atlas=kept(
-            [args.atlas],
-            "### What the atlas says",
-            lambda: atlas_summary(args.atlas),
-        ),
-        family_claims=kept(
-            [r, args.leaky_tanh, args.leaky_relu],
+        "atlas": (["atlas"], "### What the atlas says", lambda: atlas_summary(args.atlas)),
+        "family_claims": (
+            ["paper", "leaky_tanh", "leaky_relu"],
             "#### The paper's claims, per family",
             lambda: family_claims({k: v[0] for k, v in families.items()}),
         ),
-    )
-    written = write_results(text)
-    if (args.atlas / "atlas.html").is_file():  # the atlas's page, readable without a run
-        shutil.copyfile(args.atlas / "atlas.html", REPO / "docs" / "atlas.html")
-        written.append("docs/atlas.html")
+    }
     renders = {
-        "claims": ([r], lambda: verdict_summary(r)),
-        "claims50": ([args.seeds50], lambda: verdict_summary(args.seeds50)),
-        "gaps": ([r], lambda: gap_answer(r)),
-        "more_tasks": ([args.more_tasks], lambda: profile_summary(args.more_tasks)),
+        "claims": (["paper"], lambda: verdict_summary(r)),
+        "claims50": (["seeds50"], lambda: verdict_summary(args.seeds50)),
+        "gaps": (["paper"], lambda: gap_answer(r)),
+        "more_tasks": (["more_tasks"], lambda: profile_summary(args.more_tasks)),
         "families": (
-            [r, args.more_tasks, args.leaky_tanh, args.leaky_relu],
+            ["paper", "more_tasks", "leaky_tanh", "leaky_relu"],
             lambda: family_summary(families),
         ),
-        "battery": ([args.battery], lambda: battery_summary(args.battery)),
-        "battery_leaky": ([args.battery_leaky], lambda: battery_summary(args.battery_leaky)),
-        "scale": ([args.scale], lambda: scale_summary(args.scale)),
-        "atlas": ([args.atlas], lambda: atlas_summary(args.atlas)),
+        "battery": (["battery"], lambda: battery_summary(args.battery)),
+        "battery_leaky": (["battery_leaky"], lambda: battery_summary(args.battery_leaky)),
+        "scale": (["scale"], lambda: scale_summary(args.scale)),
+        "atlas": (["atlas"], lambda: atlas_summary(args.atlas)),
     }
+    here = {run for run, path in folder.items() if (path / "tables").is_dir()}
+    if args.only:
+        chosen, stale = set(args.only), set(args.stale)
+        for run in chosen - here:
+            raise SystemExit(f"--only {run}: {folder[run]} has no tables/ folder")
+
+        def part(needs: list[str], render, old: str) -> str:
+            """Remade where every run it needs is chosen, marked where one is stale."""
+            if set(needs) <= chosen:
+                return render()
+            return marked(old) if set(needs) & stale else old
+
+        text = previous
+        for needs, heading, render in sections.values():
+            text = replace_section(
+                text, heading, part(needs, render, previous_section(previous, heading))
+            )
+    else:
+        if not (r / "tables" / "claims.csv").is_file():
+            raise SystemExit(f"{r}/tables has no claims.csv: the paper-scale run comes first")
+        chosen, stale = here, set(RUNS) - here
+
+        def kept(needs: list[str], heading: str, render) -> str:
+            """``render()`` when every run it needs is here; else the document's text, marked."""
+            if set(needs) <= here:
+                return render()
+            text = previous_section(previous, heading)
+            if text in (MISSING, NOT_RUN) or text.endswith(MISSING) or text.endswith(NOT_RUN):
+                return NOT_RUN
+            return marked(text)
+
+        text = RESULTS.format(
+            signature=SIGNATURE.format(run_signature(r)),
+            provenance=PROVENANCE_HEAD,
+            claims=readings.claims_reading(pd.read_csv(r / "tables" / "claims.csv"))
+            + "\n\n"
+            + table(r, "claims.md"),
+            paper_vs_reproduced=table(r, "paper_vs_reproduced.md"),
+            paper_readings=table(r, "paper_readings.md"),
+            claims_sensitivity=table(r, "claims_sensitivity.md"),
+            table1=table(r, "table1.md"),
+            gap_summary=gap_summary(r),
+            gap_conclusion=gap_conclusion(r),
+            gap_ranking=table(r, "gap_ranking.md"),
+            gaps=table(r, "gap_attribution.md"),
+            gap_claims=table(r, "gap_claims.md"),
+            dose=beyond(r, "dose_response"),
+            subspace=beyond(r, "subspace_control"),
+            refit=beyond(r, "readout_refit"),
+            basis=beyond(r, "basis_sensitivity"),
+            checkpoints=beyond(r, "checkpoint_ablation"),
+            profile=profile_summary(r),
+            paper_comparison=paper_comparison(r),
+            **{field: kept(*spec) for field, spec in sections.items()},
+        )
+    remade = {name: folder[run] for name, run in runs.items() if run in chosen}
+    text = replace_provenance(text, provenance(remade, previous, order=list(runs)))
+    written = write_results(text)
+    if "atlas" in chosen and (args.atlas / "atlas.html").is_file():
+        shutil.copyfile(args.atlas / "atlas.html", REPO / "docs" / "atlas.html")
+        written.append("docs/atlas.html")
     for page, names in BLOCK_FILES.items():
         text = (REPO / page).read_text()
         for name in names:
-            folders, render = renders[name]
-            if all((f / "tables").is_dir() for f in folders):
+            needs, render = renders[name]
+            if set(needs) <= chosen:
                 text = replace_block(text, name, render())
-            else:
+            elif set(needs) & stale:
                 text = replace_block(text, name, marked(block_content(text, name)))
         (REPO / page).write_text(text)
     print(f"wrote {', '.join(written)} and the result blocks of {', '.join(BLOCK_FILES)}")
