@@ -369,19 +369,23 @@ def across_mde(k: int, se: float, pi_half: float, level: float, power: float) ->
     return float(pi_half + stdtrit(k - 1, power) * se)
 
 
-def across_undecided(mean: float, tau: float, mde: float, thresholds: Thresholds) -> Verdict:
+def across_undecided(
+    mean: float, tau: float, p_heterogeneity: float, mde: float, thresholds: Thresholds
+) -> Verdict:
     """Why the across-task test left a block open, on the rule of :func:`undecided`:
     *on the threshold* where the prediction could decide an effect θ away from the bound (its
     minimum detectable effect at most θ) and μ̂ sits nearer; else *varies across tasks* where
-    the tasks' own spread z_{1−level/2} · τ̂ alone exceeds μ̂'s distance from the nearest
-    bound (θ for a harm, ±θ for harmlessness): at this τ̂ a task like these falls on the other
-    side of θ with probability above level/2 however many tasks are run, so no number of tasks
-    or seeds decides it (yet none was shown there: not *task-restricted*); else *underpowered*
-    (more tasks, or seeds, narrow the prediction enough)."""
+    Cochran's Q rejects equal tasks at ``level`` and the tasks' own spread z_{1−level/2} · τ̂
+    alone exceeds μ̂'s distance from the nearest bound (θ for a harm, ±θ for harmlessness): at
+    this τ̂ a task like these falls on the other side of θ with probability above level/2
+    however many tasks are run, so no number of tasks or seeds decides it (yet none was shown
+    there: not *task-restricted*); else *underpowered* (more tasks, or seeds, narrow the
+    prediction enough, or show that the tasks differ)."""
     theta = thresholds.threshold
     if mde <= theta:
         return Verdict.ON_THRESHOLD
-    if ndtri(1 - thresholds.level / 2) * tau > abs(abs(mean) - theta):
+    spread = ndtri(1 - thresholds.level / 2) * tau
+    if p_heterogeneity < thresholds.level and spread > abs(abs(mean) - theta):
         return Verdict.VARIES_ACROSS
     return Verdict.UNDERPOWERED
 
@@ -444,7 +448,7 @@ def across_tasks(groups: list[np.ndarray], thresholds: Thresholds) -> AcrossTask
     ):
         verdict = Verdict.TASK_RESTRICTED
     else:
-        verdict = across_undecided(mu, float(np.sqrt(tau2)), minimum, thresholds)
+        verdict = across_undecided(mu, float(np.sqrt(tau2)), p_het, minimum, thresholds)
     return AcrossTasks(
         k,
         mu,

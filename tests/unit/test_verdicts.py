@@ -396,3 +396,20 @@ def test_the_prediction_interval_is_higgins_with_k_minus_2_degrees_of_freedom():
     v = np.var(base, ddof=1) / n
     half = stats.t.ppf(0.975, k - 2) * np.sqrt(v / k)
     assert est.pi_high - est.mean == pytest.approx(half, rel=1e-9)
+
+
+def test_an_open_estimate_varies_only_past_its_distance_and_where_the_tasks_differ():
+    """The rule at its bounds: a pooled harm 0.52 lies 0.5 from θ = 0.02, so τ̂ just past
+    0.5 / z_{0.975} varies and just short of it is underpowered; the same τ̂ without a rejecting
+    Q test is underpowered; an MDE at θ is on the threshold, just past it is not. A pooled harm
+    of ±0.005 lies 0.015 inside ±θ: the same rule on the harmless side."""
+    t = Thresholds(threshold=0.02, level=0.05)
+    z = stats.norm.ppf(0.975)
+    undecided = verdicts.across_undecided
+    assert undecided(0.52, 0.5 / z + 1e-3, 0.01, 1.0, t) == Verdict.VARIES_ACROSS
+    assert undecided(0.52, 0.5 / z - 1e-3, 0.01, 1.0, t) == Verdict.UNDERPOWERED
+    assert undecided(0.52, 0.5 / z + 1e-3, 0.06, 1.0, t) == Verdict.UNDERPOWERED
+    assert undecided(0.52, 0.5 / z + 1e-3, 0.01, 0.02, t) == Verdict.ON_THRESHOLD
+    assert undecided(0.52, 0.5 / z + 1e-3, 0.01, 0.021, t) == Verdict.VARIES_ACROSS
+    assert undecided(0.005, 0.015 / z + 1e-4, 0.01, 1.0, t) == Verdict.VARIES_ACROSS
+    assert undecided(-0.005, 0.015 / z - 1e-4, 0.01, 1.0, t) == Verdict.UNDERPOWERED

@@ -256,8 +256,9 @@ def across_markdown(across: pd.DataFrame) -> str:
         "tasks: within ±θ. Task-restricted: Cochran's Q rejects equal tasks, and one task's "
         "own interval lies above θ, another's below. Else undecided, and why: on the threshold "
         "(the MDE, how far from θ the pooled harm must lie for the prediction to clear it at "
-        "the verdicts' power, is at most θ), varies across tasks (z·τ alone exceeds the pooled "
-        "harm's distance from θ: no number of tasks decides it) or underpowered. `all`: each "
+        "the verdicts' power, is at most θ), varies across tasks (Q rejects and z·τ alone "
+        "exceeds the pooled harm's distance from θ: no number of tasks decides it) or "
+        "underpowered. `all`: each "
         "task's models of every description as one group.",
         "",
         "| block | description | construction | N_h | tasks | harm [interval] | τ | I² | "
