@@ -322,6 +322,7 @@ def test_claims_per_variation_keep_each_variations_own_seeds():
     assert calls == {"paper_config": "holds", "noisy": "fails"}
     markdown = claims.claims_grid_markdown(table, "variation")
     assert "| paper_config | noisy |" in markdown and "3/3 holds | 0/3 fails |" in markdown
+    assert "| basis |" not in markdown  # claims of the data alone: no column to say so
 
 
 def test_claims_by_size_test_every_size_on_its_own_models():
@@ -348,9 +349,12 @@ def test_claims_by_size_test_every_size_on_its_own_models():
     cayley = table[table["construction"] == "cayley"]
     assert set(cayley["n_hidden"]) == {128} and (cayley["n_seeds"] == 2).all()
     markdown = claims.claims_grid_markdown(table, "n_hidden")
-    assert "| claim | N_h = 72 | N_h = 128 | N_h = 256 |" in markdown
+    assert "| claim | basis | N_h = 72 | N_h = 128 | N_h = 256 |" in markdown
     cc_line = next(line for line in markdown.splitlines() if "T_CC is harmless" in line)
-    assert cc_line.endswith("| 3/3 holds | — | 0/3 fails |")
+    assert cc_line.endswith("| data | 3/3 holds | — | 0/3 fails |")
+    # the Cayley claims are true by construction (W normal), marked as the claims table does
+    inert = next(line for line in markdown.splitlines() if line.startswith("| Cayley: every"))
+    assert "| by construction | — | 2/2 " in inert
 
 
 def test_the_paper_values_are_on_the_harm_share_scale():

@@ -517,20 +517,27 @@ def claims_sensitivity(
 
 def claims_grid_markdown(table: pd.DataFrame, column: str) -> str:
     """Claim × each value of ``column`` (a variation, an N_h): seeds agreeing and the verdict
-    (— where that value does not train the claim's task)."""
+    (— where that value does not train the claim's task); where a claim of the table is not a
+    claim of the data, a column ``basis`` says which are true by construction or implied by
+    another, as the claims table does."""
     values = list(dict.fromkeys(table[column]))
     names = {"n_hidden": "N_h = {}"}
+    with_basis = bool(table["basis"].ne(DATA).any())
     lines = [
-        "| claim | " + " | ".join(names.get(column, "{}").format(v) for v in values) + " |",
-        "|---|" + "---|" * len(values),
+        "| claim | "
+        + ("basis | " if with_basis else "")
+        + " | ".join(names.get(column, "{}").format(v) for v in values)
+        + " |",
+        "|---|" + "---|" * (len(values) + with_basis),
     ]
-    for claim, rows in table.groupby("claim", sort=False):
+    for (claim, basis), rows in table.groupby(["claim", "basis"], sort=False):
         cell = {
             getattr(r, column): f"{r.n_agree}/{r.n_seeds} {r.verdict}"
             + (f" ({r.n_learned}/{r.n_trained} learned)" if r.n_learned < r.n_trained else "")
             for r in rows.itertuples()
         }
-        lines.append(f"| {claim} | " + " | ".join(cell.get(v, "—") for v in values) + " |")
+        first = f"| {claim} | " + (f"{_basis_cell(basis)} | " if with_basis else "")
+        lines.append(first + " | ".join(cell.get(v, "—") for v in values) + " |")
     return "\n".join(lines) + "\n"
 
 
