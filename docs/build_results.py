@@ -204,19 +204,20 @@ away. What it rules out is the one threshold for unlike scores (the raw column).
 {paper_readings}
 
 ## The paper's claims, tested over seeds
-Each claim is a statistic per trained model, on the harm-share scale; holds: the whole 95 %
-t interval satisfies it; fails: the whole interval contradicts it; harmless, inert and
-unchanged: the equivalence test within ±θ; a tie within its margin: equivalent; otherwise
+Each claim is a statistic per trained model, on the harm-share scale; holds: the whole 95 % t
+interval satisfies it; fails: the whole interval contradicts it; harmless, inert and unchanged:
+the equivalence test within ±θ; a tie within its margin: equivalent; an exact claim (the same
+n_R at every α) holds where every seed meets it, fails where one does not; otherwise
 underpowered or on the threshold, with its minimum detectable effect (MDE). The exact sign test
 is given beside it; with 3 seeds it cannot fall below 0.125. ≫ means at least
 `claims.much_greater` times. The basis column sets apart the claims that are true by
 construction (the Cayley W is normal: its coupling blocks hold no Schur mass) and those implied
-by another (the same n_R at every α is the same split, so the same scores); the summaries count
-them apart. Where the paper gives the statistic (from its reported means, on the same scale), it
-*agrees* when it meets our 95 % interval to the precision of its printed digits (a copy claim's
-statistic from the paper's 1.00 accuracies is ±0.02) and *differs* otherwise, by the factor
-shown; "agrees" only says the test cannot tell the two apart, and a wide interval agrees with
-much.
+by another where that other holds (the same n_R at every α is the same split, so the same
+scores); the summaries count them apart. Where the paper gives the statistic (from its reported
+means, on the same scale), it *agrees* when it meets our 95 % interval to the precision of its
+printed digits (a copy claim's statistic from the paper's 1.00 accuracies is ±0.02) and
+*differs* otherwise, by the factor shown; "agrees" only says the test cannot tell the two apart,
+and a wide interval agrees with much.
 
 ### Paper scale (3 seeds; copy task N_h = 72, neuroscience tasks N_h = 64)
 {claims}
@@ -327,9 +328,11 @@ and the verdict. Heat maps: `results/neurogym_battery/figures/fig_block_profile.
 The copy task (paper settings) at N_h = 72, 128 and 256, dense_orthogonal and Cayley, 3 seeds
 (`presets/scale.yaml`): the paper asks whether its picture holds when most modes lie in C. Per
 construction and N_h at α = 0.9: the full model's accuracy, n_R (the modes in R; the task has
-s·d = 64 dimensions of memory), and the harm of removing each coupling block with its removed
-mass and verdict (`results/scale/tables/block_profile.md`); below it, seeds agreeing and the
-verdict of each claim, tested on the models of each size (`results/scale/tables/claims_by_size.md`).
+s·d = 64 dimensions of memory), and the harm share of removing each coupling block (the part of
+the learned accuracy it takes) with its removed mass and verdict
+(`results/scale/tables/block_profile.md`); below it, seeds agreeing and the verdict of each
+claim, tested on the models of each size (`results/scale/tables/claims_by_size.md`; an exact
+claim, the same n_R at every α, fails where one seed does not meet it).
 
 #### Accuracy, n_R and the harm of each block per N_h
 {scale}

@@ -412,3 +412,26 @@ def test_a_claim_about_an_empty_block_is_empty_not_true():
     empty = rows.assign(mass_removed=np.where(rows["subset"] == "T_RR", 0.0, rows["mass_removed"]))
     assert verdicts(empty).loc["sine_T_RR_changes_little", "verdict"] == "empty"
     assert verdicts(rows).loc["sine_T_RR_changes_little", "verdict"] == "holds"
+
+
+def test_a_consequence_counts_apart_only_where_its_premise_holds():
+    """At N_h = 72 every seed's n_R is the same at each α (the premise holds): "accuracies do
+    not change with α" is implied by it. At N_h = 128 n_R moves with α (the premise fails):
+    there it is a claim of the data."""
+    steady = {s: jitter(PAPER_LIKE, 0.001 * s) for s in range(3)}
+    frame = pd.concat(
+        [
+            copy_rows("dense_orthogonal", steady, n_hidden=72),
+            copy_rows("dense_orthogonal", steady, n_R=lambda s, a: 60 + int(a > 0.9), n_hidden=128),
+        ]
+    )
+    table = claims.claims_by_size(frame, claims.paper_claims(0.02, 10.0), THRESHOLDS)
+    by = table.set_index(["claim_id", "n_hidden"])
+    premise, consequence = (
+        "table1_dense_orthogonal_n_R_constant",
+        "table1_dense_orthogonal_scores_constant",
+    )
+    assert by.loc[(premise, 72), "verdict"] == "holds"
+    assert by.loc[(premise, 128), "verdict"] == "fails"
+    assert by.loc[(consequence, 72), "basis"] == f"implied by {premise}"
+    assert by.loc[(consequence, 128), "basis"] == "data"

@@ -295,6 +295,8 @@ def test_across_tasks_finds_the_planted_pattern():
     assert split.pi_low < 0.02 < split.pi_high
     edge = verdicts.across_tasks(_planted([0.02] * 8), t)
     assert edge.verdict == Verdict.ON_THRESHOLD and edge.mde <= 0.02
+    better = verdicts.across_tasks(_planted([-0.3] * 8), t)  # every task better without it
+    assert better.verdict == Verdict.IMPROVES and better.pi_high < -0.02
 
 
 def test_an_open_estimate_says_why():
@@ -315,8 +317,8 @@ def test_the_prediction_s_mde_is_detected_at_its_power():
     """Tasks drawn from N(μ, τ²) (k = 10, τ = 0.1, 5 seeds of sd 0.05 each): with μ − θ at the
     minimum detectable effect of the true τ and standard error,
     t_{k−2,0.975} √(τ² + se²) + t_{k−1,0.8} se, se² = (τ² + sd²/5)/k, the estimate is universal
-    in about the 0.8 of the draws the power promises (τ̂ is estimated: 0.65–0.92 over 400
-    draws); at half that distance, rarely."""
+    in about 0.7–0.75 of the draws, short of the nominal 0.8 because τ̂ is estimated (as
+    across_mde says; 0.62–0.82 over 400 draws); at half that distance, rarely."""
     rng = np.random.default_rng(0)
     t = Thresholds(threshold=0.02, level=0.05, power=0.8)
     k, tau, sd, n = 10, 0.1, 0.05, 5
@@ -329,7 +331,7 @@ def test_the_prediction_s_mde_is_detected_at_its_power():
             groups = [rng.normal(m, sd, n) for m in rng.normal(mu, tau, k)]
             hits += verdicts.across_tasks(groups, t).verdict == Verdict.UNIVERSAL
         rates.append(hits / 400)
-    assert 0.65 <= rates[0] <= 0.92 and rates[1] < 0.2
+    assert 0.62 <= rates[0] <= 0.82 and rates[1] < 0.2
 
 
 def test_across_tasks_interval_covers_the_mean_at_its_level():

@@ -253,13 +253,13 @@ def across_markdown(across: pd.DataFrame) -> str:
         "means of the learned seeds' harm shares in a random-effects model (REML τ, "
         "Hartung–Knapp interval), each estimate at the verdicts' level, not adjusted. "
         "Universal: the prediction interval for a task like these above θ. Harmless across "
-        "tasks: within ±θ. Task-restricted: Cochran's Q rejects equal tasks, and one task's "
-        "own interval lies above θ, another's below. Else undecided, and why: on the threshold "
-        "(the MDE, how far from θ the pooled harm must lie for the prediction to clear it at "
-        "the verdicts' power, is at most θ), varies across tasks (Q rejects and z·τ alone "
-        "exceeds the pooled harm's distance from θ: no number of tasks decides it) or "
-        "underpowered. `all`: each "
-        "task's models of every description as one group.",
+        "tasks: within ±θ. Improves: below −θ. Task-restricted: Cochran's Q rejects equal "
+        "tasks, and one task's own interval lies above θ, another's below. Else undecided, "
+        "and why: on the threshold (the MDE, how far from θ the pooled harm must lie for the "
+        "prediction to clear it at the verdicts' power, is at most θ), varies across tasks (Q "
+        "rejects and z·τ alone exceeds the pooled harm's distance from the nearer of ±θ: more "
+        "tasks would not be expected to decide it) or underpowered. `all`: each task's models "
+        "of every description as one group.",
         "",
         "| block | description | construction | N_h | tasks | harm [interval] | τ | I² | "
         "p (tasks differ) | prediction interval | MDE | verdict |",

@@ -14,7 +14,8 @@ decides.
 The ledger says what kind of claim each is (``basis``): a claim of the data, one true *by
 construction* (the Cayley W is normal: its coupling blocks hold no Schur mass, so no ablation
 can change it), or one *implied by* another claim (the same n_R at every α is the same split,
-hence the same W̃ and the same scores). Summaries count the claims of the data apart.
+hence the same W̃ and the same scores; only where that claim holds on the same models, else it
+is a claim of the data). Summaries count the claims of the data apart.
 Where the paper gives the statistic's value (from its reported means, on the same scale), the
 claim also says whether the paper's value *agrees* with the reproduced interval or *differs*
 (:func:`rnnschur.verdicts.agreement`).
@@ -52,6 +53,8 @@ DATA = "data"
 """The basis of a claim about what the trained networks do."""
 BY_CONSTRUCTION = "by construction"
 """The basis of a claim that no trained network could fail."""
+IMPLIED = "implied by "
+"""The basis of a claim that follows from another (``IMPLIED + claim_id``)."""
 
 
 @dataclass(frozen=True)
@@ -265,7 +268,7 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
                 lambda r: _spread_over_alpha(r, ("T_CC", "T_CR"), share),
                 "within",
                 theta,
-                basis=cayley if construction == "cayley" else f"implied by {n_R_id}",
+                basis=cayley if construction == "cayley" else f"{IMPLIED}{n_R_id}",
             ),
         ]
     claims += [
@@ -457,7 +460,19 @@ def evaluate_claims(
                 "verdict": call,
             }
         )
-    return pd.DataFrame(out)
+    table = pd.DataFrame(out)
+    return table.assign(basis=_implied_only_where_it_holds(table)) if len(table) else table
+
+
+def _implied_only_where_it_holds(table: pd.DataFrame) -> list[str]:
+    """Each claim's basis, where a claim implied by another counts as one of the data unless
+    that other claim holds on the same models (a consequence of a premise that fails or is
+    undecided is a claim of its own)."""
+    verdict = dict(zip(table["claim_id"], table["verdict"], strict=True))
+    return [
+        DATA if b.startswith(IMPLIED) and verdict.get(b[len(IMPLIED) :]) != Verdict.HOLDS else b
+        for b in table["basis"]
+    ]
 
 
 def claims_per_variation(

@@ -662,6 +662,7 @@ def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame) -> str:
 ACROSS_ORDER = (
     Verdict.UNIVERSAL,
     Verdict.HARMLESS_ACROSS,
+    Verdict.IMPROVES,
     Verdict.TASK_RESTRICTED,
     Verdict.VARIES_ACROSS,
     Verdict.UNDERPOWERED,
