@@ -545,7 +545,9 @@ def claims_grid_markdown(table: pd.DataFrame, column: str) -> str:
         + " |",
         "|---|" + "---|" * (len(values) + with_basis),
     ]
-    for (claim, basis), rows in table.groupby(["claim", "basis"], sort=False):
+    order = {claim: k for k, claim in enumerate(dict.fromkeys(table["claim"]))}
+    groups = table.groupby(["claim", "basis"], sort=False)
+    for (claim, basis), rows in sorted(groups, key=lambda group: order[group[0][0]]):
         cell = {
             getattr(r, column): f"{r.n_agree}/{r.n_seeds} {r.verdict}"
             + (f" ({r.n_learned}/{r.n_trained} learned)" if r.n_learned < r.n_trained else "")
