@@ -435,3 +435,7 @@ def test_a_consequence_counts_apart_only_where_its_premise_holds():
     assert by.loc[(premise, 128), "verdict"] == "fails"
     assert by.loc[(consequence, 72), "basis"] == f"implied by {premise}"
     assert by.loc[(consequence, 128), "basis"] == "data"
+    lines = claims.claims_grid_markdown(table, "n_hidden").splitlines()
+    rows = [k for k, line in enumerate(lines) if "accuracies do not change with α" in line]
+    assert len(rows) == 2 and rows[1] == rows[0] + 1  # one claim, two bases, side by side
+    assert "| implied by " in lines[rows[0]] and "| data | — |" in lines[rows[1]]
