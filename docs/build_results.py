@@ -1025,11 +1025,11 @@ def main() -> None:
     parser.add_argument(
         "--only",
         nargs="+",
-        choices=RUNS,
+        choices=("paper", *RUNS),
         metavar="RUN",
         help="remake only the sections, result blocks and provenance rows of these runs "
-        f"({', '.join(RUNS)}); every other part stays as the document has it, so the "
-        "paper-scale run is not needed",
+        f"(paper, {', '.join(RUNS)}; paper: the paper-scale run of --results and every "
+        "section of its own); every other part stays as the document has it",
     )
     parser.add_argument(
         "--stale",
@@ -1055,6 +1055,8 @@ def main() -> None:
         help="write docs/quick.md from a finished quick run in DIR (results/quick) and stop",
     )
     args = parser.parse_args()
+    if args.stale and not args.only:
+        parser.error("--stale goes with --only (without it, every run not here is stale)")
     if args.check:
         raise SystemExit(1 if check(args.check, document_for(args.check)) else 0)
     if args.quick:
@@ -1147,32 +1149,24 @@ def main() -> None:
         chosen, stale = set(args.only), set(args.stale)
         for run in chosen - here:
             raise SystemExit(f"--only {run}: {folder[run]} has no tables/ folder")
-
-        def part(needs: list[str], render, old: str) -> str:
-            """Remade where every run it needs is chosen, marked where one is stale."""
-            if set(needs) <= chosen:
-                return render()
-            return marked(old) if set(needs) & stale else old
-
-        text = previous
-        for needs, heading, render in sections.values():
-            text = replace_section(
-                text, heading, part(needs, render, previous_section(previous, heading))
-            )
     else:
-        if not (r / "tables" / "claims.csv").is_file():
-            raise SystemExit(f"{r}/tables has no claims.csv: the paper-scale run comes first")
         chosen, stale = here, set(RUNS) - here
 
-        def kept(needs: list[str], heading: str, render) -> str:
-            """``render()`` when every run it needs is here; else the document's text, marked."""
-            if set(needs) <= here:
-                return render()
-            text = previous_section(previous, heading)
-            if text in (MISSING, NOT_RUN) or text.endswith(MISSING) or text.endswith(NOT_RUN):
-                return NOT_RUN
-            return marked(text)
+    def part(needs: list[str], heading: str, render) -> str:
+        """``render()`` where every run it needs is remade; else the document's text, marked
+        where one of them is stale."""
+        if set(needs) <= chosen:
+            return render()
+        text = previous_section(previous, heading)
+        if not set(needs) & stale:
+            return text
+        if text in (MISSING, NOT_RUN) or text.endswith(MISSING) or text.endswith(NOT_RUN):
+            return NOT_RUN
+        return marked(text)
 
+    if "paper" in chosen:
+        if not (r / "tables" / "claims.csv").is_file():
+            raise SystemExit(f"{r}/tables has no claims.csv: the paper-scale run comes first")
         text = RESULTS.format(
             signature=SIGNATURE.format(run_signature(r)),
             provenance=PROVENANCE_HEAD,
@@ -1195,8 +1189,12 @@ def main() -> None:
             checkpoints=beyond(r, "checkpoint_ablation"),
             profile=profile_summary(r),
             paper_comparison=paper_comparison(r),
-            **{field: kept(*spec) for field, spec in sections.items()},
+            **{field: part(*spec) for field, spec in sections.items()},
         )
+    else:
+        text = previous
+        for spec in sections.values():
+            text = replace_section(text, spec[1], part(*spec))
     remade = {name: folder[run] for name, run in runs.items() if run in chosen}
     text = replace_provenance(text, provenance(remade, previous, order=list(runs)))
     written = write_results(text)
