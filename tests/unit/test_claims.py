@@ -322,7 +322,8 @@ def test_claims_per_variation_keep_each_variations_own_seeds():
     assert calls == {"paper_config": "holds", "noisy": "fails"}
     markdown = claims.claims_grid_markdown(table, "variation")
     assert "| paper_config | noisy |" in markdown and "3/3 holds | 0/3 fails |" in markdown
-    assert "| basis |" not in markdown  # claims of the data alone: no column to say so
+    assert "| basis |" not in markdown  # the gap study's grid: no ledger column
+    assert "| basis |" not in claims.claims_grid_markdown(table, "variation", basis=True)
 
 
 def test_claims_by_size_test_every_size_on_its_own_models():
@@ -348,7 +349,7 @@ def test_claims_by_size_test_every_size_on_its_own_models():
     assert not table["task"].ne("copy").any()  # no neuroscience model: no neuroscience claim
     cayley = table[table["construction"] == "cayley"]
     assert set(cayley["n_hidden"]) == {128} and (cayley["n_seeds"] == 2).all()
-    markdown = claims.claims_grid_markdown(table, "n_hidden")
+    markdown = claims.claims_grid_markdown(table, "n_hidden", basis=True)
     assert "| claim | basis | N_h = 72 | N_h = 128 | N_h = 256 |" in markdown
     cc_line = next(line for line in markdown.splitlines() if "T_CC is harmless" in line)
     assert cc_line.endswith("| data | 3/3 holds | — | 0/3 fails |")
@@ -435,7 +436,7 @@ def test_a_consequence_counts_apart_only_where_its_premise_holds():
     assert by.loc[(premise, 128), "verdict"] == "fails"
     assert by.loc[(consequence, 72), "basis"] == f"implied by {premise}"
     assert by.loc[(consequence, 128), "basis"] == "data"
-    lines = claims.claims_grid_markdown(table, "n_hidden").splitlines()
+    lines = claims.claims_grid_markdown(table, "n_hidden", basis=True).splitlines()
     rows = [k for k, line in enumerate(lines) if "accuracies do not change with α" in line]
     assert len(rows) == 2 and rows[1] == rows[0] + 1  # one claim, two bases, side by side
     assert "| implied by " in lines[rows[0]] and "| data | — |" in lines[rows[1]]

@@ -29,7 +29,7 @@ io.save_csv(snakemake.output.csv, table)
 io.save_text(snakemake.output.md, claims_markdown(table))
 by_size = claims_by_size(ablation, claims, thresholds, min_models)
 io.save_csv(snakemake.output.by_size_csv, by_size)
-io.save_text(snakemake.output.by_size_md, claims_grid_markdown(by_size, "n_hidden"))
+io.save_text(snakemake.output.by_size_md, claims_grid_markdown(by_size, "n_hidden", basis=True))
 moved = claims_sensitivity(
     ablation, thresholds, settings["much_greater"], settings["margin_s_delta_t"], min_models
 )

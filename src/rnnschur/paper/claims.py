@@ -530,14 +530,15 @@ def claims_sensitivity(
     return sensitivity(evaluate, ["claim_id"], thresholds, SENSITIVITY[:2])
 
 
-def claims_grid_markdown(table: pd.DataFrame, column: str) -> str:
+def claims_grid_markdown(table: pd.DataFrame, column: str, basis: bool = False) -> str:
     """Claim × each value of ``column`` (a variation, an N_h): seeds agreeing and the verdict
-    (— where that value does not train the claim's task); where a claim of the table is not a
-    claim of the data, a column ``basis`` says which are true by construction or implied by
-    another, as the claims table does."""
+    (— where that value does not train the claim's task). With ``basis`` (a study's own ledger,
+    as the scale study's claims per N_h), a column says which claims are true by construction
+    or implied by another where any is, as the claims table does: a claim whose basis differs
+    between values of ``column`` takes a row per basis, side by side."""
     values = list(dict.fromkeys(table[column]))
     names = {"n_hidden": "N_h = {}"}
-    with_basis = bool(table["basis"].ne(DATA).any())
+    with_basis = basis and bool(table["basis"].ne(DATA).any())
     lines = [
         "| claim | "
         + ("basis | " if with_basis else "")
@@ -546,14 +547,15 @@ def claims_grid_markdown(table: pd.DataFrame, column: str) -> str:
         "|---|" + "---|" * (len(values) + with_basis),
     ]
     order = {claim: k for k, claim in enumerate(dict.fromkeys(table["claim"]))}
-    groups = table.groupby(["claim", "basis"], sort=False)
-    for (claim, basis), rows in sorted(groups, key=lambda group: order[group[0][0]]):
+    keys = ["claim", "basis"] if with_basis else ["claim"]
+    groups = table.groupby(keys, sort=False)
+    for key, rows in sorted(groups, key=lambda group: order[group[0][0]]):
         cell = {
             getattr(r, column): f"{r.n_agree}/{r.n_seeds} {r.verdict}"
             + (f" ({r.n_learned}/{r.n_trained} learned)" if r.n_learned < r.n_trained else "")
             for r in rows.itertuples()
         }
-        first = f"| {claim} | " + (f"{_basis_cell(basis)} | " if with_basis else "")
+        first = f"| {key[0]} | " + (f"{_basis_cell(key[1])} | " if with_basis else "")
         lines.append(first + " | ".join(cell.get(v, "—") for v in values) + " |")
     return "\n".join(lines) + "\n"
 
