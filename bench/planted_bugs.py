@@ -421,6 +421,30 @@ BUGS = [
         "",
         "task-restricted without a task below θ",
     ),
+    (
+        S + "verdicts.py",
+        "if p_heterogeneity < thresholds.level and spread > abs(abs(mean) - theta):",
+        "if spread > abs(abs(mean) - theta):",
+        "'varies across tasks' without Cochran's Q rejecting equal tasks",
+    ),
+    (
+        S + "verdicts.py",
+        "spread = ndtri(1 - thresholds.level / 2) * tau",
+        "spread = ndtri(1 - thresholds.level / 2) * tau + 1e-3",
+        "the 'varies across tasks' bound moved by 1e-3",
+    ),
+    (
+        S + "verdicts.py",
+        "return float(pi_half + stdtrit(k - 1, power) * se)",
+        "return float(pi_half)",
+        "the across-task MDE without its power term",
+    ),
+    (
+        S + "paper/claims.py",
+        "DATA if b.startswith(IMPLIED) and verdict.get(b[len(IMPLIED) :]) != Verdict.HOLDS else b",
+        "b",
+        "a consequence counted apart where its premise fails",
+    ),
 ]
 
 
