@@ -9,12 +9,12 @@ PAGES = ("usage", "your_network", "paper", "tasks", "atlas", "beyond", "numerics
 
 
 def anchors(text: str) -> set[str]:
-    """GitHub's anchors of a Markdown text's headings."""
+    """GitHub's anchors of a Markdown text's headings, and its explicit ``<a id="...">``."""
     return {
         re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
         for line in text.splitlines()
         if line.startswith("#")
-    }
+    } | set(re.findall(r'<a id="([^"]+)"></a>', text))
 
 
 def test_the_readme_is_short_and_links_every_topic_page():
