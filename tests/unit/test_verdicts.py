@@ -415,3 +415,17 @@ def test_an_open_estimate_varies_only_past_its_distance_and_where_the_tasks_diff
     assert undecided(0.52, 0.5 / z + 1e-3, 0.01, 0.021, t) == Verdict.VARIES_ACROSS
     assert undecided(0.005, 0.015 / z + 1e-4, 0.01, 1.0, t) == Verdict.VARIES_ACROSS
     assert undecided(-0.005, 0.015 / z - 1e-4, 0.01, 1.0, t) == Verdict.UNDERPOWERED
+
+
+def test_the_across_task_mde_is_the_prediction_half_width_plus_its_power_term():
+    """From the estimate's own intervals: se = the Hartung–Knapp half-width / t_{k−1,0.975},
+    the prediction's half-width (pi_high − pi_low)/2; the MDE adds t_{k−1,power} · se to the
+    latter, so it grows with the power asked for, and is infinite below three tasks."""
+    groups = _planted([0.1, 0.3, 0.5, 0.7, 0.9], sd=0.05)
+    k = len(groups)
+    for power in (0.5, 0.8, 0.95):
+        est = verdicts.across_tasks(groups, Thresholds(power=power))
+        se = (est.ci_high - est.ci_low) / 2 / stats.t.ppf(0.975, k - 1)
+        half = (est.pi_high - est.pi_low) / 2
+        assert est.mde == pytest.approx(half + stats.t.ppf(power, k - 1) * se, rel=1e-9)
+    assert verdicts.across_mde(2, 0.1, 0.5, 0.05, 0.8) == np.inf
