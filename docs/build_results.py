@@ -332,7 +332,9 @@ s·d = 64 dimensions of memory), and the harm share of removing each coupling bl
 the learned accuracy it takes) with its removed mass and verdict
 (`results/scale/tables/block_profile.md`); below it, seeds agreeing and the verdict of each
 claim, tested on the models of each size (`results/scale/tables/claims_by_size.md`; an exact
-claim, the same n_R at every α, fails where one seed does not meet it).
+claim, the same n_R at every α, holds where every seed meets it and fails where one does not;
+a claim implied by another counts apart only at the sizes where that other claim holds, so a
+claim may take two rows).
 
 #### Accuracy, n_R and the harm of each block per N_h
 {scale}

@@ -379,7 +379,8 @@ def across_undecided(
     minimum detectable effect at most θ) and μ̂ sits nearer; else *varies across tasks* where
     Cochran's Q rejects equal tasks at ``level`` and the tasks' own spread z_{1−level/2} · τ̂
     alone exceeds μ̂'s distance from the nearer of ±θ (``| |μ̂| − θ |``): at the estimated τ̂
-    and μ̂ a task like these falls on the other side of θ with probability above level/2, so
+    and μ̂ a task like these falls on the other side of that bound with probability above
+    level/2, so
     more tasks would not be expected to make it universal or harmless across tasks (more
     seeds or tasks may still show one task on the other side: *task-restricted*); else
     *underpowered* (more tasks, or seeds, would be expected to narrow the prediction enough, or

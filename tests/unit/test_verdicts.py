@@ -301,9 +301,9 @@ def test_across_tasks_finds_the_planted_pattern():
 
 def test_an_open_estimate_says_why():
     """Tasks harmed by 0.1 ... 0.9: τ̂ ≈ 0.32, so z·τ̂ ≈ 0.62 exceeds the pooled harm's distance
-    from θ (≈ 0.48): the tasks vary, however many are run. Three tasks near 0.3 that agree
-    (τ̂ ≈ 0.05, z·τ̂ ≈ 0.1 < 0.28), with three seeds each: t_1 makes the prediction interval
-    ±0.76, more tasks would decide it: underpowered."""
+    from θ (≈ 0.48): more tasks would not be expected to make it universal. Three tasks near
+    0.3 that agree (τ̂ ≈ 0.05, z·τ̂ ≈ 0.1 < 0.28), with three seeds each: t_1 makes the
+    prediction interval ±0.76, more tasks would decide it: underpowered."""
     t = Thresholds(threshold=0.02)
     varied = verdicts.across_tasks(_planted([0.1, 0.3, 0.5, 0.7, 0.9]), t)
     assert varied.verdict == Verdict.VARIES_ACROSS

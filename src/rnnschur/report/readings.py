@@ -611,7 +611,8 @@ def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame) -> str:
     """What the coupling atlas (``atlas.csv``) says, in sentences with their counts: per block
     its verdicts' tally over the groups and, from the across-task estimate (``across``,
     :func:`rnnschur.beyond.atlas.across_tasks_table`), the descriptions under which it is
-    *universal*, *harmless across tasks*, *task-restricted* or why undecided, and the estimate
+    *universal*, *harmless across tasks*, *improves*, *task-restricted* or why undecided, and
+    the estimate
     pooled over every description (:func:`_across_words`); how often a verdict changes between
     the first description and each other one, and between the sizes, for the same task; the
     groups whose models did not learn. A group is one task, construction, description and
