@@ -1008,6 +1008,25 @@ def document_for(folder: Path) -> Path:
     return REPO / "docs" / "results.md"
 
 
+PAPER_TABLES = {
+    "paper_vs_reproduced": "paper_vs_reproduced",
+    "paper_readings": "paper_readings",
+    "claims_sensitivity": "claims_sensitivity",
+    "table1": "table1",
+    "gap_ranking": "gap_ranking",
+    "gaps": "gap_attribution",
+    "gap_claims": "gap_claims",
+}
+"""The paper-scale run's tables copied whole: the document's field → the table's name."""
+PAPER_BEYOND = {
+    "dose": "dose_response",
+    "subspace": "subspace_control",
+    "refit": "readout_refit",
+    "basis": "basis_sensitivity",
+    "checkpoints": "checkpoint_ablation",
+}
+"""The analyses beyond the paper of the paper-scale run: the document's field → analysis."""
+
 RUNS = ("seeds50", "more_tasks", "leaky_tanh", "leaky_relu", "battery", "battery_leaky", "scale")
 RUNS += ("atlas",)
 """The runs besides the paper-scale one, by their option's name (``--scale`` → ``scale``)."""
@@ -1175,21 +1194,11 @@ def main() -> None:
             claims=readings.claims_reading(pd.read_csv(r / "tables" / "claims.csv"))
             + "\n\n"
             + table(r, "claims.md"),
-            paper_vs_reproduced=table(r, "paper_vs_reproduced.md"),
-            paper_readings=table(r, "paper_readings.md"),
-            claims_sensitivity=table(r, "claims_sensitivity.md"),
-            table1=table(r, "table1.md"),
             gap_summary=gap_summary(r),
             gap_conclusion=gap_conclusion(r),
-            gap_ranking=table(r, "gap_ranking.md"),
-            gaps=table(r, "gap_attribution.md"),
-            gap_claims=table(r, "gap_claims.md"),
-            dose=beyond(r, "dose_response"),
-            subspace=beyond(r, "subspace_control"),
-            refit=beyond(r, "readout_refit"),
-            basis=beyond(r, "basis_sensitivity"),
-            checkpoints=beyond(r, "checkpoint_ablation"),
             profile=profile_summary(r),
+            **{field: table(r, f"{name}.md") for field, name in PAPER_TABLES.items()},
+            **{field: beyond(r, analysis) for field, analysis in PAPER_BEYOND.items()},
             paper_comparison=paper_comparison(r),
             **{field: part(*spec) for field, spec in sections.items()},
         )
