@@ -682,12 +682,19 @@ def previous_section(document: str, heading: str) -> str:
 
 def replace_section(document: str, heading: str, content: str) -> str:
     """``document`` with the text under ``heading`` (:func:`previous_section`) replaced by
-    ``content``."""
+    ``content``. Where ``content`` brings headings of its own (the atlas's "Across tasks"), the
+    sections of those headings that follow in ``document`` are its previous version and are
+    replaced with it."""
     lines = document.splitlines()
     span = _section_span(lines, heading)
     if span is None:
         raise SystemExit(f"the document has no heading {heading!r}")
     start, end = span
+    own = {line for line in content.splitlines() if line.startswith("#")}
+    while end < len(lines) and lines[end] in own:
+        end += 1
+        while end < len(lines) and not lines[end].startswith("#"):
+            end += 1
     return "\n".join([*lines[:start], content.strip(), "", *lines[end:]]) + "\n"
 
 

@@ -286,3 +286,20 @@ def test_only_one_run_remakes_its_parts_and_leaves_the_rest(tmp_path, monkeypatc
     assert build_results.block_content((docs / "atlas.md").read_text(), "atlas").startswith(
         build_results.NOT_REMADE
     )
+
+
+def test_a_section_that_brings_its_own_heading_replaces_its_previous_version():
+    """The atlas's section ends in its own "### Across tasks": replacing it replaces the old
+    "Across tasks" too (it was left in place, the section then twice), and stops at the next
+    heading the content does not bring."""
+    document = "\n".join(
+        ["# R", "### What the atlas says", "old text", "### Across tasks", "old table"]
+        + ["### Next", "kept"]
+    )
+    content = "new text\n\n### Across tasks\n\nnew table"
+    out = build_results.replace_section(document, "### What the atlas says", content).splitlines()
+    assert out.count("### Across tasks") == 1
+    assert "old table" not in out and "old text" not in out and "new table" in out
+    assert out[-2:] == ["### Next", "kept"]
+    plain = build_results.replace_section(document, "### Next", "new")
+    assert plain.splitlines()[:5] == document.splitlines()[:5]
