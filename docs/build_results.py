@@ -515,14 +515,22 @@ MARKS = VERDICT_MARKS
 
 def run_span(folder: Path) -> tuple[float, float, int]:
     """(wall seconds, CPU seconds, jobs) of a finished run, from its benchmark files: the wall
-    from the first job's start (its file's time less its duration) to the last job's end."""
-    starts, ends, cpu = [], [], 0.0
+    time during which at least one job ran (the union of the jobs' intervals, each from its
+    file's time less its duration to that time), so that a pause, or a later rerun of a few
+    jobs (an aggregation after a change of its code), does not count as the run's time."""
+    intervals, cpu = [], 0.0
     for path in (folder / "benchmarks").rglob("*.tsv"):
         frame = pd.read_csv(path, sep="\t")
-        ends.append(path.stat().st_mtime)
-        starts.append(ends[-1] - float(frame["s"].sum()))
+        end = path.stat().st_mtime
+        intervals.append((end - float(frame["s"].sum()), end))
         cpu += float(frame["cpu_time"].sum())
-    return (max(ends) - min(starts), cpu, len(ends)) if ends else (np.nan, np.nan, 0)
+    if not intervals:
+        return np.nan, np.nan, 0
+    wall, reach = 0.0, -np.inf
+    for start, end in sorted(intervals):
+        wall += max(0.0, end - max(start, reach))
+        reach = max(reach, end)
+    return wall, cpu, len(intervals)
 
 
 def atlas_part(atlas: pd.DataFrame, folder: Path) -> str:
@@ -536,8 +544,9 @@ def atlas_part(atlas: pd.DataFrame, folder: Path) -> str:
         f"descriptions at N_h = {', '.join(str(n) for n in sorted(atlas['n_hidden'].unique()))}"
         f" with seeds {', '.join(str(s) for s in seeds)}: {len(models)} models "
         f"({', '.join(sorted(atlas['construction'].unique()))}), of the whole preset's 1,200. "
-        f"The run took {wall / 60:.0f} min of wall time on 2 cores for its {jobs} jobs "
-        f"({cpu / 3600:.1f} CPU-hours in the jobs; from the run's benchmark files)."
+        f"Its {jobs:,} jobs ran for {wall / 60:.0f} min of wall time on 2 cores (the time "
+        f"during which at least one ran; {cpu / 3600:.1f} CPU-hours in the jobs; from the "
+        "run's benchmark files)."
     )
 
 

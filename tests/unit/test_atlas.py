@@ -277,7 +277,7 @@ def test_the_sentences_say_what_the_across_task_tests_find():
     assert "fragile in 11" in rr and "too few learned models in 1 of its 12 groups" in rr
     assert "across tasks, universal under d1 and d2" in rr
     # τ̂ = 0, weights by seeds: (10 (0.55 + ... + 0.59) + 5 · 0.60) / 55 = 0.573
-    assert "all descriptions pooled universal (harm 0.57 [" in rr
+    assert "pooled over all descriptions, universal: harm 0.573 [" in rr
     cr = next(line for line in lines if line.startswith("−T_C→R"))
     assert "task-restricted under d1 and d2" in cr
     cc = next(line for line in lines if line.startswith("−T_CC"))
@@ -435,9 +435,11 @@ def test_the_sentences_say_why_an_across_task_estimate_is_open():
     assert rr["verdict"] == "underpowered" and rr["k"] == 3 and rr["mde"] > 1
     lines = text.split("\n\n")
     cc_line = next(line for line in lines if line.startswith("−T_CC"))
-    assert "across tasks, varies across tasks under d1;" in cc_line
-    assert f"MDE {cc['mde']:.2g})" in cc_line
+    assert "across tasks, open (varies across tasks) under d1;" in cc_line
+    assert f"MDE {cc['mde']:.2g}." in cc_line
+    assert f"τ {cc['tau']:.3g} between" in cc_line
+    assert f"| {cc['tau']:.3g} |" in across_markdown(across)
     rr_line = next(line for line in lines if line.startswith("−T_RR"))
-    assert "across tasks, underpowered under d1;" in rr_line
+    assert "across tasks, open (underpowered) under d1;" in rr_line
     md = across_markdown(across)
     assert f"| {cc['mde']:.2g} | **varies across tasks** |" in md

@@ -303,3 +303,20 @@ def test_a_section_that_brings_its_own_heading_replaces_its_previous_version():
     assert out[-2:] == ["### Next", "kept"]
     plain = build_results.replace_section(document, "### Next", "new")
     assert plain.splitlines()[:5] == document.splitlines()[:5]
+
+
+def test_the_run_span_counts_the_time_a_job_ran_not_the_pauses(tmp_path):
+    """Three planted jobs: 0–100 s and 50–150 s overlap (150 s together), then a rerun 1,000 s
+    later that took 10 s: 160 s of wall time, not the 1,160 from the first start to the last
+    end."""
+    import os
+
+    bench = tmp_path / "benchmarks"
+    bench.mkdir()
+    for name, seconds, end in [("a", 100.0, 100.0), ("b", 100.0, 150.0), ("c", 10.0, 1150.0)]:
+        path = bench / f"{name}.tsv"
+        path.write_text(f"s\tcpu_time\n{seconds}\t{seconds / 2}\n")
+        os.utime(path, (1e9 + end, 1e9 + end))
+    wall, cpu, jobs = build_results.run_span(tmp_path)
+    assert jobs == 3 and cpu == 105.0
+    assert abs(wall - 160.0) < 1e-6

@@ -272,7 +272,7 @@ def across_markdown(across: pd.DataFrame) -> str:
             estimate = "— | — | — | — | — | —"
         else:
             estimate = (
-                f"{r.mean:.3g} [{r.ci_low:.3g}, {r.ci_high:.3g}] | {r.tau:.2g} | "
+                f"{r.mean:.3g} [{r.ci_low:.3g}, {r.ci_high:.3g}] | {r.tau:.3g} | "
                 f"{r.i_squared:.0%} | {r.p_heterogeneity:.2g} | [{r.pi_low:.3g}, {r.pi_high:.3g}]"
                 f" | {r.mde:.2g}"
             )

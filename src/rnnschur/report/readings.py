@@ -672,15 +672,18 @@ ACROSS_ORDER = (
 """The across-task verdicts in the order the sentences name them (*too few tasks* is left
 out: those estimates are not read)."""
 
+OPEN_ACROSS = (Verdict.VARIES_ACROSS, Verdict.UNDERPOWERED, Verdict.ON_THRESHOLD)
+"""The across-task verdicts that leave the question open: a sentence says so ("open
+(varies across tasks)"), so that *varies across tasks* is not read as *task-restricted*."""
+
 
 def _across_words(across: pd.DataFrame) -> str:
     """One block's across-task verdicts in words: the descriptions of each verdict (their keys;
-    with N_h
-    where the atlas has more than one), then the estimate pooled over every description: its
-    verdict, the pooled harm share [interval], τ, the standard deviation between tasks, and the
-    minimum detectable effect of the prediction (with the construction where more than one has
-    an estimate). Estimates over fewer than
-    three tasks are left out."""
+    with N_h where the atlas has more than one), an open verdict marked "open", then the
+    estimate pooled over every description: its verdict, the pooled harm share [interval] and
+    τ, the standard deviation between tasks, to the table's digits, and the minimum detectable
+    effect of the prediction (with the construction where more than one has an estimate).
+    Estimates over fewer than three tasks are left out."""
     rows = across[across["k"] >= 3]
     if rows.empty:
         return ""
@@ -691,19 +694,19 @@ def _across_words(across: pd.DataFrame) -> str:
         + (f" at N_h = {r.n_hidden}" if sizes else "")
     )
     each = rows[rows["description"] != "all"]
+    word = lambda v: f"open ({v})" if v in OPEN_ACROSS else v  # noqa: E731
     parts = []
     for verdict in ACROSS_ORDER:
         named = [label(r) for r in each[each["verdict"] == verdict].itertuples()]
         if named:
-            parts.append(f"{verdict} under {_join(named)}")
+            parts.append(f"{word(verdict)} under {_join(named)}")
     for r in rows[rows["description"] == "all"].itertuples():
         at = (f" ({r.construction})" if kinds else "") + (
             f" at N_h = {r.n_hidden}" if sizes else ""
         )
         parts.append(
-            f"all descriptions pooled{at} {r.verdict} (harm {r.mean:.2g} "
-            f"[{r.ci_low:.2g}, {r.ci_high:.2g}], τ {r.tau:.2g} between tasks, "
-            f"MDE {r.mde:.2g})"
+            f"pooled over all descriptions{at}, {word(r.verdict)}: harm {r.mean:.3g} "
+            f"[{r.ci_low:.3g}, {r.ci_high:.3g}], τ {r.tau:.3g} between tasks, MDE {r.mde:.2g}"
         )
     return "; ".join(parts)
 
