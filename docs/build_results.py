@@ -516,8 +516,9 @@ MARKS = VERDICT_MARKS
 def run_span(folder: Path) -> tuple[float, float, int]:
     """(wall seconds, CPU seconds, jobs) of a finished run, from its benchmark files: the wall
     time during which at least one job ran (the union of the jobs' intervals, each from its
-    file's time less its duration to that time), so that a pause, or a later rerun of a few
-    jobs (an aggregation after a change of its code), does not count as the run's time."""
+    file's time less its duration to that time): a pause, or the idle gap before a later rerun
+    of a few jobs (an aggregation after a change of its code), does not count as the run's
+    time; the rerun jobs count at their new duration."""
     intervals, cpu = [], 0.0
     for path in (folder / "benchmarks").rglob("*.tsv"):
         frame = pd.read_csv(path, sep="\t")
