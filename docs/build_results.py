@@ -677,10 +677,15 @@ def _section_span(lines: list[str], heading: str) -> tuple[int, int] | None:
     if heading not in lines:
         return None
     start = lines.index(heading) + 1
+    return start, _next_heading(lines, start)
+
+
+def _next_heading(lines: list[str], start: int) -> int:
+    """The index of the first heading at or after ``start`` (the end where there is none)."""
     end = start
     while end < len(lines) and not lines[end].startswith("#"):
         end += 1
-    return start, end
+    return end
 
 
 def previous_section(document: str, heading: str) -> str:
@@ -702,9 +707,7 @@ def replace_section(document: str, heading: str, content: str) -> str:
     start, end = span
     own = {line for line in content.splitlines() if line.startswith("#")}
     while end < len(lines) and lines[end] in own:
-        end += 1
-        while end < len(lines) and not lines[end].startswith("#"):
-            end += 1
+        end = _next_heading(lines, end + 1)
     return "\n".join([*lines[:start], content.strip(), "", *lines[end:]]) + "\n"
 
 

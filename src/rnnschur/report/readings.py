@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.verdicts import BLOCK_VERDICTS as VERDICTS
-from rnnschur.verdicts import DECIDED, Verdict, far_agreements
+from rnnschur.verdicts import DECIDED, UNDECIDED, Verdict, far_agreements
 
 TOO_FEW = Verdict.TOO_FEW
 BLOCK_NAMES = {"T_RR": "−T_RR", "T_CR": "−T_C→R", "T_CC": "−T_CC"}
@@ -612,11 +612,10 @@ def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame) -> str:
     its verdicts' tally over the groups and, from the across-task estimate (``across``,
     :func:`rnnschur.beyond.atlas.across_tasks_table`), the descriptions under which it is
     *universal*, *harmless across tasks*, *improves*, *task-restricted* or why undecided, and
-    the estimate
-    pooled over every description (:func:`_across_words`); how often a verdict changes between
-    the first description and each other one, and between the sizes, for the same task; the
-    groups whose models did not learn. A group is one task, construction, description and
-    N_h."""
+    the estimate pooled over every description (:func:`_across_words`); how often a verdict
+    changes between the first description and each other one, and between the sizes, for the
+    same task; the groups whose models did not learn. A group is one task, construction,
+    description and N_h."""
     if atlas.empty:
         return "The atlas has no rows: the run trained no model."
     out = []
@@ -672,9 +671,9 @@ ACROSS_ORDER = (
 """The across-task verdicts in the order the sentences name them (*too few tasks* is left
 out: those estimates are not read)."""
 
-OPEN_ACROSS = (Verdict.VARIES_ACROSS, Verdict.UNDERPOWERED, Verdict.ON_THRESHOLD)
-"""The across-task verdicts that leave the question open: a sentence says so ("open
-(varies across tasks)"), so that *varies across tasks* is not read as *task-restricted*."""
+UNDECIDED_ACROSS = (Verdict.VARIES_ACROSS, *UNDECIDED)
+"""The reasons an estimate across tasks is left open (``rnnschur.verdicts.across_undecided``):
+a sentence calls them "open (…)", lest *varies across tasks* be read as *task-restricted*."""
 
 
 def _across_words(across: pd.DataFrame) -> str:
@@ -694,7 +693,7 @@ def _across_words(across: pd.DataFrame) -> str:
         + (f" at N_h = {r.n_hidden}" if sizes else "")
     )
     each = rows[rows["description"] != "all"]
-    word = lambda v: f"open ({v})" if v in OPEN_ACROSS else v  # noqa: E731
+    word = lambda v: f"open ({v})" if v in UNDECIDED_ACROSS else v  # noqa: E731
     parts = []
     for verdict in ACROSS_ORDER:
         named = [label(r) for r in each[each["verdict"] == verdict].itertuples()]
