@@ -20,7 +20,9 @@ from rnnschur.dynamics import Dynamics
 from rnnschur.network import Network
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks, n_dominant
 from rnnschur.seeds import job_rng
+from rnnschur.solutions import Reading, bootstrap_scores, harm_interval, reading
 from rnnschur.tasks import Batch
+from rnnschur.verdicts import harm_share
 
 SUBSETS: tuple[tuple[str, ...], ...] = tuple(
     s for k in range(len(COUPLING_BLOCKS) + 1) for s in combinations(COUPLING_BLOCKS, k)
@@ -113,13 +115,16 @@ def evaluate_ablations(
     scoring: Scoring = Scoring(),
     forward: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
     noise: np.ndarray | None = None,
+    solution: Reading | None = None,
 ) -> list[dict]:
     """Score every subset S for every alpha on the held-out set, in one batched rollout of
     ``network`` (its offsets and description included); the ablations act on W_hh alone.
     ``forward(W_stack, inputs)``, if given, replaces that rollout (a user's own torch module,
     :mod:`rnnschur.external.torch_module`; W_xh and W_hy are then not used). ``noise`` (n, time,
     N_h), if given, is added to the drive of every rollout, the same draw for every subset
-    (hidden noise at evaluation).
+    (hidden noise at evaluation). ``solution``, if given, adds this model's own reading of
+    every ablation (:mod:`rnnschur.solutions`): its harm share with a bootstrap interval over
+    the held-out trials and the word.
 
     Identical ablations (the same ΔT for several alphas, or an empty block) are rolled out once.
     ``analysed``: the network, its Schur form, the held-out set and the task.
@@ -133,7 +138,8 @@ def evaluate_ablations(
     trial, FVU tasks only), ``discrepancy`` (d_D: mean squared output difference to the full
     network over the scored steps), ``sign_disagreement``, ``stabilizer`` (d_D <= ε) and
     ``candidate_invariance`` (a stabilizer that removes more than the mass floor), by
-    ``scoring``.
+    ``scoring``; with ``solution``, ``harm_share``, ``harm_low``, ``harm_high`` and
+    ``reading``.
     """
     network, schur, heldout, task = (
         analysed.network,
@@ -178,6 +184,11 @@ def evaluate_ablations(
     discrepancy = metrics.rollout_discrepancy(outputs, outputs[full], mask)
     disagreement = metrics.sign_disagreement(outputs, outputs[full], mask)
     s_delta_t = metrics.effect_per_mass(fvu - fvu[full], mass)
+    if solution is not None:
+        rng = np.random.default_rng(solution.seed)
+        boot = bootstrap_scores(task, outputs, heldout, solution.n_boot, rng)
+        low, high = harm_interval(task.SCORE, boot[:, full], boot, solution.level)
+        share = harm_share(task.SCORE, score[full], score)
     rows = []
     for alpha, n_R, subset, k in cases:
         stabilizer = bool(discrepancy[k] <= scoring.epsilon)
@@ -202,4 +213,13 @@ def evaluate_ablations(
                 "candidate_invariance": stabilizer and bool(mass[k] > scoring.mass_floor),
             }
         )
+        if solution is not None:
+            rows[-1] |= {
+                "harm_share": share[k],
+                "harm_low": low[k],
+                "harm_high": high[k],
+                "reading": ""
+                if not subset
+                else reading(low[k], high[k], mass[k], solution.threshold, scoring.mass_floor),
+            }
     return rows

@@ -325,6 +325,12 @@ def check(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
             f"config key run_tasks names {missing}, but tasks.{missing[0]} is missing"
         )
     check_sizes(config)
+    words = config["solutions"]
+    if not words["does_not"] < words["reproduces"]:
+        raise ConfigError(
+            f"config key solutions.does_not = {words['does_not']} must lie below "
+            f"solutions.reproduces = {words['reproduces']}"
+        )
     chosen = config["beyond_analyses"]
     if chosen != "all":
         from rnnschur.beyond.registry import ANALYSES

@@ -82,6 +82,15 @@ class Verdict(StrEnum):
     TASK_RESTRICTED = "task-restricted"
     VARIES_ACROSS = "varies across tasks"
     TOO_FEW_TASKS = "too few tasks"
+    # one trained solution's reading of an ablation (rnnschur.solutions)
+    STABILIZER = "stabilizer"
+    ABSENT = "absent"
+    UNDECIDED = "undecided"
+    # a claim of the paper read solution by solution (rnnschur.paper.reproduction)
+    REPRODUCES = "reproduces"
+    PARTLY = "partly"
+    DOES_NOT = "does not reproduce"
+    UNTESTABLE = "untestable"
 
 
 DECIDED = (Verdict.FRAGILE, Verdict.HARMLESS, Verdict.IMPROVES)

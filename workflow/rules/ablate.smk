@@ -25,5 +25,7 @@ rule ablate:
         ablation=lambda w: ablation_settings(w.task),
         stream=lambda w: stream(w.task),
         base_seed=config["base_seed"],
+        verdicts=verdict_settings(),
+        bootstrap=config["solutions"]["bootstrap"],
     script:
         "../scripts/ablate.py"

@@ -162,6 +162,38 @@ rule claims:
         "../scripts/claims.py"
 
 
+rule reproduction:
+    """What reproduces, at the paper's unit: each claim of the paper as k of n trained
+    solutions showing it, the paper's printed numbers beside ours, and the word."""
+    input:
+        f"{TABLES}/ablation.csv",
+    output:
+        csv=report(
+            f"{TABLES}/reproduction.csv",
+            caption="../report/reproduction.rst",
+            category="Tables",
+        ),
+        md=f"{TABLES}/reproduction.md",
+    log:
+        f"{R}/logs/aggregate/reproduction.log",
+    benchmark:
+        f"{R}/benchmarks/aggregate/reproduction.tsv"
+    localrule: True
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        code=code("reproduction.py"),
+        claims=config["claims"],
+        verdicts=verdict_settings(),
+        solutions=config["solutions"],
+    script:
+        "../scripts/reproduction.py"
+
+
 rule block_profile:
     """Per task and single coupling block: the harm of removing it, its t interval over seeds,
     and a verdict on the harm-share scale (rnnschur.verdicts); and which verdicts move with θ

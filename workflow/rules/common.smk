@@ -167,6 +167,7 @@ def all_targets():
     if not TASKS:
         return external
     table_rules = ["collect_ablations", "collect_models", "paper_vs_reproduced", "claims"]
+    table_rules += ["reproduction"]
     table_rules += ["block_profile"]
     table_rules += ["gap_attribution"] if GAP_STUDY else []
     table_rules += ["table1"] if "copy" in TASKS else []

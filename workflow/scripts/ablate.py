@@ -12,6 +12,8 @@ from rnnschur.ablation import (  # noqa: E402
     evaluation_noise,
     scoring_batch,
 )
+from rnnschur.seeds import job_rng  # noqa: E402
+from rnnschur.solutions import Reading  # noqa: E402
 
 w, params = snakemake.wildcards, snakemake.params
 network, schur, heldout = io.load_model(
@@ -31,7 +33,18 @@ noise = evaluation_noise(
     w.seed,
 )
 analysed = Analysed(network, schur, scoring_batch(heldout, task, ablation["fvu_steps"]), task)
+# this solution's own reading of each ablation: a bootstrap over its held-out trials
+solution = Reading(
+    params.verdicts["threshold"],
+    params.verdicts["level"],
+    params.bootstrap,
+    int(job_rng(params.base_seed, "bootstrap", params.stream, w.seed).integers(2**62)),
+)
 rows = evaluate_ablations(
-    analysed, list(params.alpha_grid), Scoring.from_config(ablation), noise=noise
+    analysed,
+    list(params.alpha_grid),
+    Scoring.from_config(ablation),
+    noise=noise,
+    solution=solution,
 )
 io.save_rows(snakemake.output[0], io.labelled(rows, w))

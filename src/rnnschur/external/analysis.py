@@ -43,6 +43,7 @@ from rnnschur.external.verify import Verification
 from rnnschur.network import Network
 from rnnschur.report import views
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, check_alpha, ordered_real_schur
+from rnnschur.solutions import Reading
 from rnnschur.tasks import Batch
 from rnnschur.verdicts import Thresholds, harm_share, point_verdict
 
@@ -384,7 +385,10 @@ def run(
     scoring = Scoring(settings.epsilon, settings.mass_floor)
     forward = None if module is None else module[1]
     analysed = Analysed(net, schur, heldout, score)
-    rows = evaluate_ablations(analysed, list(settings.alpha_grid), scoring, forward)
+    solution = Reading(threshold=settings.threshold)  # this network's own reading of each ablation
+    rows = evaluate_ablations(
+        analysed, list(settings.alpha_grid), scoring, forward, solution=solution
+    )
     ablation = pd.DataFrame(rows)
     full_score = ablation.loc[ablation["subset"] == "none", "score"].iloc[0]
     warnings = [

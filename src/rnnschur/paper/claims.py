@@ -48,6 +48,8 @@ from rnnschur.verdicts import (
 )
 
 PAPER_ALPHA = 0.9
+NAMES = {"dense_orthogonal": "Dense orthogonal", "cayley": "Cayley"}
+"""The paper's names of the copy task's constructions that its claims are about."""
 TABLE1_ALPHAS = (0.85, 0.9, 0.95)
 DATA = "data"
 """The basis of a claim about what the trained networks do."""
@@ -84,6 +86,12 @@ class Claim:
     block: str | None = None
     """The one coupling block whose harm the claim is about, where it is one: a block with no
     mass makes the claim *empty*, not true."""
+    reads_block: bool = False
+    """Whether the statistic is the harm share of ``block`` alone: one solution then shows the
+    claim by its own reading of that block (:mod:`rnnschur.solutions`)."""
+    printed: tuple[tuple[str, str], ...] = ()
+    """The paper's printed numbers the claim reads, as (subset, quantity) of
+    :data:`rnnschur.paper.reported.REPORTED`: set beside ours in the one-screen table."""
 
 
 def value(rows: pd.DataFrame, subset: str, column: str, alpha: float = PAPER_ALPHA) -> float:
@@ -179,6 +187,7 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             0.0,
             theta,
             reported(task, first) - reported(task, second),
+            printed=((first, "delta_fvu"), (second, "delta_fvu")),
         )
 
     grey_pairs = (("none", "T_CC"), ("T_RR", "T_RR+T_CC"), ("T_CR", "T_CR+T_CC"))
@@ -196,6 +205,8 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             theta,
             paper_value=copy_share["T_CC"],
             block="T_CC",
+            reads_block=True,
+            printed=(("T_CC", "accuracy"),),
         ),
         copy_claim(
             "copy_T_CR_harmful",
@@ -208,6 +219,8 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             theta,
             paper_value=copy_share["T_CR"],
             block="T_CR",
+            reads_block=True,
+            printed=(("T_CR", "accuracy"),),
         ),
         copy_claim(
             "copy_T_RR_between",
@@ -221,6 +234,7 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             paper_value=min(
                 copy_share["T_CR"] - copy_share["T_RR"], copy_share["T_RR"] - copy_share["T_CC"]
             ),
+            printed=(("T_CR", "accuracy"), ("T_RR", "accuracy"), ("T_CC", "accuracy")),
         ),
         copy_claim(
             "copy_adding_T_CC_changes_little",
@@ -232,6 +246,7 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             "within",
             theta,
             paper_value=max(abs(copy_share[b] - copy_share[a]) for a, b in grey_pairs),
+            printed=(("T_RR", "accuracy"), ("T_RR+T_CC", "accuracy")),
         ),
         copy_claim(
             "copy_cayley_inert",
@@ -243,6 +258,7 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             "within",
             theta,
             basis=cayley,
+            printed=(("T_CR", "accuracy"),),
         ),
     ]
     for construction in ("dense_orthogonal", "cayley"):
@@ -252,26 +268,42 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
                 n_R_id,
                 "Table 1",
                 construction,
-                f"{construction}: n_R is the same for α = 0.85, 0.9, 0.95",
+                f"{NAMES[construction]}: n_R is the same for α = 0.85, 0.9, 0.95",
                 "max − min of n_R over α",
                 lambda r: _spread_over_alpha(r, ("none",), "n_R"),
                 "within",
                 0.0,  # a claim of the data for both: normality empties the couplings, it
                 # does not fix how many eigenvalues lie above αρ
+                printed=(("none", "n_R"),),
             ),
             copy_claim(
                 f"table1_{construction}_scores_constant",
                 "Table 1",
                 construction,
-                f"{construction}: −T_CC and −T_C→R accuracies do not change with α",
+                f"{NAMES[construction]}: −T_CC and −T_C→R accuracies do not change with α",
                 "max over {−T_CC, −T_C→R} of (max − min of h over α)",
                 lambda r: _spread_over_alpha(r, ("T_CC", "T_CR"), share),
                 "within",
                 theta,
                 basis=cayley if construction == "cayley" else f"{IMPLIED}{n_R_id}",
+                printed=(("T_CR", "accuracy"),),
             ),
         ]
     claims += [
+        neuro_claim(
+            "flip_flop_T_CC_harmful",
+            "flip_flop",
+            "−T_CC is harmful: ΔFVU 0.0496, 10× the full model's FVU",
+            "h(−T_CC)",
+            lambda r: h(r, "T_CC"),
+            "greater",
+            theta,
+            None,
+            reported("flip_flop", "T_CC"),
+            block="T_CC",
+            reads_block=True,
+            printed=(("T_CC", "delta_fvu"),),
+        ),
         ordering("flip_flop_T_CR_above_T_CC", "flip_flop", "T_CR", "T_CC"),
         neuro_claim(
             "flip_flop_T_CC_much_above_T_RR",
@@ -284,6 +316,7 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             None,  # no tie to decide: ≫ is about a ratio
             math.nan,  # the paper: −T_RR "almost none", no number
             block="T_RR",  # with no mass in T_RR the claim compares with nothing
+            printed=(("T_CC", "delta_fvu"), ("T_RR", "delta_fvu")),
         ),
         neuro_claim(
             "sine_both_destroy",
@@ -295,6 +328,7 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             1.0,
             None,
             min(reported("sine", "T_CC"), reported("sine", "T_CR")),
+            printed=(("T_CC", "delta_fvu"), ("T_CR", "delta_fvu")),
         ),
         ordering("sine_T_CC_above_T_CR", "sine", "T_CC", "T_CR"),
         neuro_claim(
@@ -308,6 +342,7 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             margin_s_delta_t,
             paper.reported_share_per_mass("sine", "T_CR")
             - paper.reported_share_per_mass("sine", "T_CC"),
+            printed=(("T_CR", "s_delta_t"), ("T_CC", "s_delta_t")),
         ),
         neuro_claim(
             "sine_T_RR_changes_little",
@@ -320,6 +355,8 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             None,
             math.nan,  # the paper: "little", no number
             block="T_RR",
+            reads_block=True,
+            printed=(("T_RR", "delta_fvu"),),
         ),
         ordering("context_T_CC_above_T_CR", "context_integration", "T_CC", "T_CR"),
     ]

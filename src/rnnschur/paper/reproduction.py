@@ -1,0 +1,310 @@
+"""What of the paper reproduces, read at the paper's own unit: one trained solution.
+
+Each claim of :func:`rnnschur.paper.claims.paper_claims` asks of every learned model "does
+this solution show the paper's reading?":
+
+- a claim about one block's harm (``Claim.reads_block``) takes that model's own reading of
+  the block (:mod:`rnnschur.solutions`): a solution *shows* "harmful" when it reads
+  *fragile*, "harmless" when it reads *stabilizer*; the opposite reading (or *improves*)
+  does not show it, *undecided* is counted apart and does not show it either;
+- any other claim (an ordering, a spread over α, a compound statistic) takes the model's
+  statistic: it shows a ``greater`` claim when the statistic exceeds the bound by more than
+  the claim's tie margin (a tie is not an ordering), a ``within`` claim when the statistic
+  lies within ±bound;
+- a solution whose block holds less Schur mass than the floor is *absent*: counted apart,
+  never as showing or failing the claim.
+
+k solutions of the n tested (learned, the block present) show it; the exact
+(Clopper–Pearson) interval of k/n is reported beside it, and the word comes from k/n alone
+(config ``solutions``): *reproduces* at k/n ≥ ``reproduces``, *does not reproduce* at k/n ≤
+``does_not``, *partly* between, *untestable* where no solution can be tested.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+from scipy.stats import beta
+
+from rnnschur.ablation import label
+from rnnschur.paper import reported as paper
+from rnnschur.paper.claims import PAPER_ALPHA, Claim, claim_models, satisfies, value
+from rnnschur.verdicts import Verdict
+
+SHOWS, DOES_NOT_SHOW, UNDECIDED, ABSENT = "shows", "does not show", "undecided", "absent"
+"""What one solution says of a claim."""
+
+QUANTITY_NAMES = {"accuracy": "acc", "delta_fvu": "ΔFVU", "s_delta_t": "S_ΔT", "n_R": "n_R"}
+"""How the one-screen table names the quantities the paper prints."""
+
+
+def solution_shows(claim: Claim, rows: pd.DataFrame, threshold: float, mass_floor: float) -> str:
+    """What one learned model (its ablation rows, with the ``reading`` column of
+    :func:`rnnschur.ablation.evaluate_ablations`) says of ``claim`` (module docstring):
+    :data:`SHOWS`, :data:`DOES_NOT_SHOW`, :data:`UNDECIDED` or :data:`ABSENT`."""
+    if claim.block and not value(rows, claim.block, "mass_removed") >= mass_floor:
+        return ABSENT
+    if claim.reads_block:
+        if "reading" not in rows:
+            raise ValueError("the ablation table has no 'reading' column (rule ablate writes it)")
+        word = Verdict(value_text(rows, claim.block, "reading"))
+        wanted = Verdict.STABILIZER if claim.kind == "within" else Verdict.FRAGILE
+        if word == Verdict.UNDECIDED:
+            return UNDECIDED
+        return SHOWS if word == wanted else DOES_NOT_SHOW
+    statistic = claim.statistic(rows)
+    if np.isnan(statistic):
+        return UNDECIDED
+    if claim.kind == "greater":
+        return SHOWS if statistic > claim.bound + (claim.margin or 0.0) else DOES_NOT_SHOW
+    return SHOWS if satisfies(statistic, claim.kind, claim.bound) else DOES_NOT_SHOW
+
+
+def value_text(rows: pd.DataFrame, subset: str, column: str) -> str:
+    """A text column of one model's row for ``subset`` at the paper's α."""
+    pick = rows[(rows["subset"] == subset) & np.isclose(rows["alpha"], PAPER_ALPHA)][column]
+    return str(pick.iloc[0])
+
+
+def clopper_pearson(k: int, n: int, level: float) -> tuple[float, float]:
+    """Exact two-sided (1 − ``level``) interval of a proportion k/n (Clopper & Pearson 1934);
+    (NaN, NaN) for n = 0."""
+    if n == 0:
+        return np.nan, np.nan
+    low = beta.ppf(level / 2, k, n - k + 1) if k > 0 else 0.0
+    high = beta.ppf(1 - level / 2, k + 1, n - k) if k < n else 1.0
+    return float(low), float(high)
+
+
+def claim_word(k: int, n: int, reproduces: float, does_not: float) -> Verdict:
+    """The word of a claim from k of n tested solutions showing it (config ``solutions``)."""
+    if n == 0:
+        return Verdict.UNTESTABLE
+    if k / n >= reproduces:
+        return Verdict.REPRODUCES
+    return Verdict.DOES_NOT if k / n <= does_not else Verdict.PARTLY
+
+
+def printed_value(claim: Claim, subset: str, quantity: str) -> str:
+    """The paper's number for ``subset`` and ``quantity`` as the paper prints it (its words
+    where it gives none), '—' where it reports nothing."""
+    for entry in paper.REPORTED:
+        task, construction, _, alpha, s, q, number, _, note = entry
+        if (task, construction, alpha, s, q) == (
+            claim.task,
+            claim.construction,
+            PAPER_ALPHA,
+            subset,
+            quantity,
+        ):
+            if np.isnan(number):
+                return note.split(": ", 1)[-1]
+            if quantity == "n_R":
+                return f"{number:.0f}"
+            if claim.task == "copy" and number == 1.0:
+                return "1.00"
+            return f"{number:g}"
+    return "—"
+
+
+def _quantity(subset: str, quantity: str) -> str:
+    name = QUANTITY_NAMES.get(quantity, quantity)
+    return name if subset == "none" else f"{label(subset)} {name}"
+
+
+def _spread(values: np.ndarray) -> str:
+    """'median (min–max)' at three significant digits; the value alone for one solution."""
+    values = values[np.isfinite(values)]
+    if not len(values):
+        return "—"
+    if len(values) == 1 or values.min() == values.max():
+        return f"{np.median(values):.3g}"
+    return f"{np.median(values):.3g} ({values.min():.3g}–{values.max():.3g})"
+
+
+def reproduction(
+    ablation: pd.DataFrame,
+    claims: list[Claim],
+    threshold: float,
+    mass_floor: float,
+    words: dict,
+    level: float = 0.05,
+) -> pd.DataFrame:
+    """One row per claim whose models the run trained: task, construction, N_h, the claim,
+    the paper's printed numbers and ours (per quantity, median and range over the learned
+    solutions), the solutions learned, absent, tested, undecided and showing the claim (k of
+    n), the Clopper–Pearson interval of k/n at ``level`` and the word (:func:`claim_word`,
+    ``words`` = config ``solutions``)."""
+    out = []
+    for claim in claims:
+        n_hidden, rows = claim_models(ablation, claim)
+        if rows.empty:
+            continue
+        learned = rows[rows["learned"].astype(bool)] if "learned" in rows else rows
+        said = [
+            solution_shows(claim, model, threshold, mass_floor)
+            for _, model in learned.groupby("seed", sort=True)
+        ]
+        n_absent = said.count(ABSENT)
+        n = len(said) - n_absent
+        k = said.count(SHOWS)
+        low, high = clopper_pearson(k, n, level)
+        printed, ours = [], []
+        for subset, quantity in claim.printed:
+            values = np.array(
+                [value(model, subset, quantity) for _, model in learned.groupby("seed")], float
+            )
+            name = _quantity(subset, quantity)
+            printed.append(f"{name} {printed_value(claim, subset, quantity)}")
+            ours.append(f"{name} {_spread(values)}")
+        out.append(
+            {
+                "claim_id": claim.claim_id,
+                "task": claim.task,
+                "construction": claim.construction,
+                "n_hidden": n_hidden,
+                "source": claim.source,
+                "claim": claim.words,
+                "paper": "; ".join(printed) or "—",
+                "ours": "; ".join(ours) or "—",
+                "n_trained": rows["seed"].nunique(),
+                "n_learned": len(said),
+                "n_absent": n_absent,
+                "n_tested": n,
+                "n_undecided": said.count(UNDECIDED),
+                "k": k,
+                "cp_low": low,
+                "cp_high": high,
+                "word": claim_word(k, n, words["reproduces"], words["does_not"]),
+            }
+        )
+    return pd.DataFrame(out)
+
+
+TASK_NAMES = {
+    "copy": "copy",
+    "flip_flop": "flip-flop",
+    "sine": "sine",
+    "context_integration": "context",
+}
+
+
+def _task_cell(r) -> str:
+    name = TASK_NAMES.get(r.task, r.task)
+    if r.construction != "dense_orthogonal":
+        name += f", {r.construction.replace('_', ' ')}"
+    return f"{name} (N_h = {int(r.n_hidden)})"
+
+
+def solutions_cell(r) -> str:
+    """'k/n' of the solutions tested, with the absent and undecided ones named."""
+    cell = f"{r.k}/{r.n_tested}"
+    extra = [f"{r.n_learned} of {r.n_trained} learned"] if r.n_learned < r.n_trained else []
+    extra += [f"{r.n_absent} absent"] if r.n_absent else []
+    extra += [f"{r.n_undecided} undecided"] if r.n_undecided else []
+    return cell + (f" ({', '.join(extra)})" if extra else "")
+
+
+def rule_line(words: dict) -> str:
+    """The word rule in one line, under every table that uses it."""
+    return (
+        f"A claim *reproduces* when at least {words['reproduces']:.0%} of the solutions tested "
+        f"(learned, the block present) show the paper's reading, *does not reproduce* at "
+        f"{words['does_not']:.0%} or fewer, *partly* between; *untestable* with none tested. "
+        "Words: [glossary](docs/glossary.md)."
+    )
+
+
+def reproduction_markdown(
+    table: pd.DataFrame, words: dict, glossary: str, level: float = 0.05
+) -> str:
+    """The one-screen table of one run: task, claim, the paper's printed numbers, ours
+    (median and range over solutions), k/n solutions, the exact interval and the word, with
+    the rule under it (``glossary``: the link to the glossary page)."""
+    lines = [
+        "| task | claim | the paper prints | ours: median (range) | solutions showing it "
+        f"| {1 - level:.0%} interval of k/n | word |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in table.itertuples(index=False):
+        interval = "—" if np.isnan(r.cp_low) else f"{r.cp_low:.2f}–{r.cp_high:.2f}"
+        lines.append(
+            f"| {_task_cell(r)} | {r.claim} | {r.paper} | {r.ours} | {solutions_cell(r)} | "
+            f"{interval} | **{r.word}** |"
+        )
+    rule = rule_line(words).replace("docs/glossary.md", glossary)
+    return "\n".join(lines) + "\n\n" + rule + "\n"
+
+
+def _claim_name(r) -> str:
+    """'sine: −T_RR changes little' (the claim up to its first colon or parenthesis)."""
+    words = re.split(r": | \(", r.claim)[0]
+    return f"{TASK_NAMES.get(r.task, r.task)}: {words}"
+
+
+def side_by_side(tables: dict[str, pd.DataFrame], glossary: str) -> str:
+    """Several runs' one-screen tables as one (``tables``: run name → :func:`reproduction`
+    table): task and claim, the paper's printed numbers, and per run a group of columns
+    (ours, solutions showing it, word); '—' where a run has no row for the claim."""
+    runs = list(tables)
+    ids = list(dict.fromkeys(i for t in tables.values() for i in t["claim_id"]))
+    indexed = {run: t.set_index("claim_id") for run, t in tables.items()}
+    head = "| task | claim | the paper prints |"
+    head += "".join(f" {run}: ours | {run}: showing | {run}: word |" for run in runs)
+    lines = [head, "|" + "---|" * (3 + 3 * len(runs))]
+    for claim_id in ids:
+        first = next(indexed[run].loc[claim_id] for run in runs if claim_id in indexed[run].index)
+        first = first.to_frame().T.assign(claim_id=claim_id).iloc[0]
+        cells = [_task_cell(first), first["claim"], first["paper"]]
+        for run in runs:
+            if claim_id not in indexed[run].index:
+                cells += ["—", "—", "—"]
+                continue
+            r = indexed[run].loc[claim_id].to_frame().T.assign(claim_id=claim_id)
+            r = next(r.itertuples(index=False))
+            cells += [r.ours, solutions_cell(r), f"**{r.word}**"]
+        lines.append("| " + " | ".join(str(c) for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+PLURAL = {
+    Verdict.REPRODUCES: "reproduce",
+    Verdict.PARTLY: "reproduce partly",
+    Verdict.DOES_NOT: "do not reproduce",
+    Verdict.UNTESTABLE: "are untestable",
+}
+"""A claim word as the verb of several claims."""
+
+
+def lead(tables: dict[str, pd.DataFrame]) -> str:
+    """At most five sentences from the numbers of several runs' one-screen tables: per run,
+    how many claims take each word; the claims that do not reproduce in any run that tests
+    them; and the blocks absent in most solutions of a run."""
+    sentences = []
+    for run, t in tables.items():
+        counts = t["word"].value_counts()
+        parts = [f"{counts[w]} {verb}" for w, verb in PLURAL.items() if w in counts]
+        sentences.append(f"Of the {len(t)} claims read at {run}, {_join(parts)}.")
+    both = pd.concat(tables.values())
+    tested = both[both["word"] != Verdict.UNTESTABLE]
+    shown = set(tested.loc[tested["word"] != Verdict.DOES_NOT, "claim_id"])
+    never = tested[~tested["claim_id"].isin(shown)].drop_duplicates("claim_id")
+    if len(never):
+        names = [_claim_name(r) for r in never.itertuples(index=False)]
+        sentences.append(f"No run reproduces {_join(names)}.")
+    absent = both[both["n_absent"] > both["n_learned"] / 2]
+    if len(absent):
+        worst = absent.sort_values("n_learned").drop_duplicates("claim_id", keep="last")
+        names = [
+            f"{_claim_name(r)} ({r.n_absent} of {r.n_learned} solutions)"
+            for r in worst.itertuples(index=False)
+        ]
+        sentences.append(f"The block is absent in most solutions for {_join(names)}.")
+    return " ".join(sentences[:5])
+
+
+def _join(words: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

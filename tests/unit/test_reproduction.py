@@ -1,0 +1,175 @@
+"""The paper's claims read solution by solution, on planted tables whose counts are known."""
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from test_claims import PAPER_LIKE, copy_rows, neuro_rows
+
+from rnnschur.paper import claims, reproduction
+from rnnschur.solutions import reading
+from rnnschur.verdicts import Verdict, harm_share
+
+THETA, FLOOR = 0.02, 0.01
+WORDS = {"reproduces": 0.8, "does_not": 0.2}
+CLAIMS = claims.paper_claims(THETA, 10.0)
+
+
+def with_readings(frame):
+    """Each row's reading planted from its own share (an interval of width 0) and mass."""
+    share = harm_share(
+        "fvu" if frame["metric"].iloc[0] == "fvu" else "accuracy",
+        (frame["score"] - frame["delta_score"]).to_numpy(float),
+        frame["score"].to_numpy(float),
+    )
+    frame = frame.assign(harm_low=share, harm_high=share, learned=True)
+    frame["reading"] = [
+        "" if s == "none" else reading(h, h, m, THETA, FLOOR)
+        for s, h, m in zip(frame["subset"], share, frame["mass_removed"], strict=True)
+    ]
+    return frame
+
+
+def table(frame):
+    out = reproduction.reproduction(frame, CLAIMS, THETA, FLOOR, WORDS)
+    return out.set_index("claim_id")
+
+
+def test_a_block_absent_in_most_solutions_and_destructive_in_the_rest():
+    """The 50-seed sine −T_RR: absent in 38 solutions, destroying the output in 12."""
+    per_seed = {s: {"T_RR": (0.6 + 0.1 * s if s < 12 else 0.5, np.nan)} for s in range(50)}
+    frame = neuro_rows("sine", per_seed)
+    absent = (frame["seed"] >= 12) & (frame["subset"] == "T_RR")
+    frame.loc[absent, "mass_removed"] = 0.0
+    row = table(with_readings(frame)).loc["sine_T_RR_changes_little"]
+    assert (row.n_learned, row.n_absent, row.n_tested, row.k) == (50, 38, 12, 0)
+    assert row.word == Verdict.DOES_NOT
+    assert reproduction.solutions_cell(row) == "0/12 (38 absent)"
+    assert "0.6 (0.6–1.7)" not in row.ours  # the median reads every learned solution
+    assert row.ours.startswith("−T_RR ΔFVU 0.5 (0.5–1.7)")
+
+
+def test_an_ordering_shows_only_beyond_its_tie_margin():
+    def frame(gap):
+        per_seed = {s: {"T_CR": (0.1 + gap, np.nan), "T_CC": (0.1, np.nan)} for s in range(5)}
+        return with_readings(neuro_rows("flip_flop", per_seed))
+
+    assert table(frame(THETA - 1e-3)).loc["flip_flop_T_CR_above_T_CC"].k == 0
+    assert table(frame(THETA + 1e-3)).loc["flip_flop_T_CR_above_T_CC"].k == 5
+
+
+def test_a_block_claim_reads_the_solutions_own_reading():
+    per_seed = {0: {"T_CC": (0.3, np.nan)}, 1: {"T_CC": (0.001, np.nan)}}
+    frame = with_readings(neuro_rows("flip_flop", per_seed))
+    frame.loc[(frame["seed"] == 0) & (frame["subset"] == "T_CC"), "reading"] = "undecided"
+    row = table(frame).loc["flip_flop_T_CC_harmful"]
+    assert (row.k, row.n_tested, row.n_undecided) == (0, 2, 1)
+    frame.loc[(frame["seed"] == 0) & (frame["subset"] == "T_CC"), "reading"] = "fragile"
+    assert table(frame).loc["flip_flop_T_CC_harmful"].k == 1
+
+
+def test_copy_solutions_like_the_papers_reproduce_its_readings():
+    frame = with_readings(copy_rows("dense_orthogonal", {s: PAPER_LIKE for s in range(3)}))
+    out = table(frame)
+    assert out.loc["copy_T_CC_harmless"].word == Verdict.REPRODUCES
+    assert out.loc["copy_T_CR_harmful"].word == Verdict.REPRODUCES
+    assert out.loc["copy_T_CR_harmful"].paper == "−T_C→R acc 0.639"
+    assert out.loc["copy_T_CR_harmful"].ours == "−T_C→R acc 0.639"
+
+
+def test_unlearned_solutions_are_not_tested():
+    frame = with_readings(copy_rows("dense_orthogonal", {s: PAPER_LIKE for s in range(3)}))
+    frame["learned"] = frame["seed"] == 0
+    row = table(frame).loc["copy_T_CC_harmless"]
+    assert (row.n_trained, row.n_learned, row.n_tested) == (3, 1, 1)
+    assert "1 of 3 learned" in reproduction.solutions_cell(row)
+    frame["learned"] = False
+    assert table(frame).loc["copy_T_CC_harmless"].word == Verdict.UNTESTABLE
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "word"),
+    [
+        (8, 10, Verdict.REPRODUCES),
+        (79, 100, Verdict.PARTLY),
+        (21, 100, Verdict.PARTLY),
+        (2, 10, Verdict.DOES_NOT),
+        (0, 0, Verdict.UNTESTABLE),
+        (3, 3, Verdict.REPRODUCES),
+        (2, 3, Verdict.PARTLY),
+    ],
+)
+def test_the_claim_word_at_its_bounds(k, n, word):
+    assert reproduction.claim_word(k, n, **WORDS) == word
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 3), (3, 3), (1, 3), (12, 50), (0, 50), (50, 50)])
+def test_clopper_pearson_equals_scipy_exact_interval(k, n):
+    expected = stats.binomtest(k, n).proportion_ci(0.95, method="exact")
+    np.testing.assert_allclose(
+        reproduction.clopper_pearson(k, n, 0.05), (expected.low, expected.high), atol=1e-12
+    )
+    if k == 0:  # derived: the upper bound solves (1 − p)^n = level / 2
+        assert reproduction.clopper_pearson(k, n, 0.05)[1] == pytest.approx(1 - 0.025 ** (1 / n))
+
+
+def test_the_one_screen_table_names_the_task_and_no_internal_id():
+    frame = with_readings(copy_rows("dense_orthogonal", {s: PAPER_LIKE for s in range(3)}))
+    frame = pd.concat([frame, with_readings(copy_rows("cayley", {0: PAPER_LIKE}))])
+    text = reproduction.reproduction_markdown(table(frame).reset_index(), WORDS, "glossary.md")
+    rows = [line for line in text.splitlines() if line.startswith("| copy")]
+    assert len(rows) == len(table(frame)) and rows
+    assert "dense_orthogonal" not in text and "_n_R_" not in text
+    assert "at least 80%" in text
+
+
+def planted_table(words, absent=0):
+    """A one-screen table of claims with the given words (one solution each, 3 learned)."""
+    return pd.DataFrame(
+        {
+            "claim_id": [f"c{i}" for i in range(len(words))],
+            "task": "sine",
+            "construction": "dense_orthogonal",
+            "n_hidden": 64,
+            "claim": [f"claim {i}: words" for i in range(len(words))],
+            "paper": "p",
+            "ours": "o",
+            "n_trained": 3,
+            "n_learned": 3,
+            "n_absent": absent,
+            "n_tested": 3 - absent,
+            "n_undecided": 0,
+            "k": 0,
+            "cp_low": 0.0,
+            "cp_high": 1.0,
+            "word": words,
+        }
+    )
+
+
+def test_the_lead_counts_each_runs_words_and_names_what_never_reproduces():
+    R, P, D, U = Verdict.REPRODUCES, Verdict.PARTLY, Verdict.DOES_NOT, Verdict.UNTESTABLE
+    three = planted_table([R, D, D, U])
+    fifty = planted_table([R, P, D, U])
+    text = reproduction.lead({"3 seeds": three, "50 seeds": fifty})
+    assert text.startswith(
+        "Of the 4 claims read at 3 seeds, 1 reproduce, 2 do not reproduce and 1 are untestable."
+    )
+    assert "Of the 4 claims read at 50 seeds, 1 reproduce, 1 reproduce partly, 1 do not" in text
+    # c2 does not reproduce in either run; c1 reproduces partly at 50 seeds; c3 is untestable
+    assert "No run reproduces sine: claim 2." in text
+    assert "absent" not in text
+    assert len(re.findall(r"\. ", text)) + 1 <= 5
+    absent = reproduction.lead({"50 seeds": planted_table([D], absent=2)})
+    assert "absent in most solutions for sine: claim 0 (2 of 3 solutions)" in absent
+
+
+def test_side_by_side_keeps_a_group_of_columns_per_run():
+    R, D = Verdict.REPRODUCES, Verdict.DOES_NOT
+    text = reproduction.side_by_side({"a": planted_table([R, D]), "b": planted_table([D])}, "g")
+    lines = text.splitlines()
+    assert lines[0].count("|") == 3 + 3 * 2 + 1
+    assert lines[2].endswith("**reproduces** | o | 0/3 | **does not reproduce** |")
+    assert lines[3].endswith("**does not reproduce** | — | — | — |")

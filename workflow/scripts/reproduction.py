@@ -1,0 +1,28 @@
+"""Rule reproduction: the paper's claims read solution by solution, one screen."""
+
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+import pandas as pd  # noqa: E402
+
+from rnnschur import io  # noqa: E402
+from rnnschur.paper.claims import paper_claims  # noqa: E402
+from rnnschur.paper.reproduction import reproduction, reproduction_markdown  # noqa: E402
+
+p = snakemake.params
+verdicts, words = p.verdicts, p.solutions
+claims = paper_claims(verdicts["threshold"], p.claims["much_greater"], p.claims["margin_s_delta_t"])
+table = reproduction(
+    pd.read_csv(snakemake.input[0]),
+    claims,
+    verdicts["threshold"],
+    verdicts["mass_floor"],
+    words,
+    verdicts["level"],
+)
+io.save_csv(snakemake.output.csv, table)
+io.save_text(
+    snakemake.output.md,
+    reproduction_markdown(table, words, "docs/glossary.md", verdicts["level"]),
+)
