@@ -41,7 +41,8 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import label
-from rnnschur.paper.claims import paper_cell
+from rnnschur.paper.claims import _basis_cell, paper_cell
+from rnnschur.paper.reproduction import TASK_NAMES, lead, side_by_side
 from rnnschur.report import readings
 from rnnschur.report.figures import VERDICT_MARKS
 from rnnschur.verdicts import Verdict
@@ -94,14 +95,17 @@ def verdict_summary(folder: Path) -> str:
     claims = pd.read_csv(path)
     claims = claims[claims["n_trained"] > 0]  # a claim of a task the run did not train
     lines = [
-        "| claim | basis | source | models learned | seeds agreeing | verdict | the paper's |",
-        "|---|---|---|---|---|---|---|",
+        "| task | claim | basis | source | models learned | seeds agreeing | verdict | "
+        "the paper's |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in claims.itertuples(index=False):
         basis = getattr(r, "basis", "data")
         paper = paper_cell(r) if hasattr(r, "agreement") else "—"
+        task = TASK_NAMES.get(r.task, r.task)
         lines.append(
-            f"| {r.claim} | {basis.split(':')[0]} | {r.source} | {r.n_learned}/{r.n_trained} | "
+            f"| {task} | {r.claim} | {_basis_cell(basis)} | {r.source} | "
+            f"{r.n_learned}/{r.n_trained} | "
             f"{r.n_agree}/{r.n_seeds} | **{r.verdict}** | {paper} |"
         )
     return readings.claims_reading(claims) + "\n\n" + "\n".join(lines)
@@ -960,7 +964,7 @@ def block_content(text: str, name: str) -> str:
 
 
 BLOCK_FILES = {
-    "README.md": ("claims",),
+    "README.md": ("reproduction",),
     "docs/paper.md": ("claims", "claims50", "gaps"),
     "docs/tasks.md": ("more_tasks", "families", "battery", "battery_leaky", "scale"),
     "docs/atlas.md": ("atlas",),
@@ -1047,6 +1051,42 @@ PAPER_BEYOND = {
 }
 """The analyses beyond the paper of the paper-scale run: the document's field → analysis."""
 
+FIGURES = ("fig1_copy_ablation", "fig2_neuro_ablation")
+"""The figures of the paper-scale and 50-seed runs published under docs/figures/."""
+FIGURE_WIDTH, FIGURE_BYTES = 1800, 300_000
+"""A published figure's largest width in pixels and its largest size."""
+
+
+def publish_figures(runs: dict[str, Path]) -> list[str]:
+    """Copy :data:`FIGURES` of each run (``runs``: its name in the file name → its folder) to
+    docs/figures/<figure>_<name>.png, at most :data:`FIGURE_WIDTH` pixels wide; SystemExit
+    where one is larger than :data:`FIGURE_BYTES`."""
+    from PIL import Image
+
+    written = []
+    (REPO / "docs" / "figures").mkdir(exist_ok=True)
+    for name, folder in runs.items():
+        for figure in FIGURES:
+            target = REPO / "docs" / "figures" / f"{figure}_{name}.png"
+            with Image.open(folder / "figures" / f"{figure}.png") as image:
+                if image.width > FIGURE_WIDTH:
+                    height = round(image.height * FIGURE_WIDTH / image.width)
+                    image = image.resize((FIGURE_WIDTH, height), Image.LANCZOS)
+                image.convert("RGB").quantize(256).save(target, optimize=True)
+            if target.stat().st_size > FIGURE_BYTES:
+                raise SystemExit(f"{target}: {target.stat().st_size} bytes, above {FIGURE_BYTES}")
+            written.append(str(target.relative_to(REPO)))
+    return written
+
+
+def reproduction_summary(folders: dict[str, Path]) -> str:
+    """README's one screen: the lead, then the runs' one-screen tables side by side
+    (``folders``: the column group's name → the run's folder) and the rule of the words."""
+    tables = {name: pd.read_csv(f / "tables" / "reproduction.csv") for name, f in folders.items()}
+    rule = table(next(iter(folders.values())), "reproduction.md").splitlines()[-1]
+    return "\n\n".join([lead(tables), side_by_side(tables, "docs/glossary.md"), rule])
+
+
 RUNS = ("seeds50", "more_tasks", "leaky_tanh", "leaky_relu", "battery", "battery_leaky", "scale")
 RUNS += ("atlas",)
 """The runs besides the paper-scale one, by their option's name (``--scale`` → ``scale``)."""
@@ -1066,11 +1106,13 @@ def main() -> None:
     parser.add_argument(
         "--only",
         nargs="+",
-        choices=("paper", *RUNS),
+        choices=("paper", "reproduction", *RUNS),
         metavar="RUN",
         help="remake only the sections, result blocks and provenance rows of these runs "
         f"(paper, {', '.join(RUNS)}; paper: the paper-scale run of --results and every "
-        "section of its own); every other part stays as the document has it",
+        "section of its own); every other part stays as the document has it. "
+        "reproduction: only README's one-screen table and docs/figures/, from --results and "
+        "--seeds50",
     )
     parser.add_argument(
         "--stale",
@@ -1105,6 +1147,15 @@ def main() -> None:
         print("wrote docs/quick.md")
         return
     r = args.results
+    if args.only == ["reproduction"]:
+        folders = {"paper scale (3 seeds)": r, "50 seeds": args.seeds50}
+        text = replace_block(
+            (REPO / "README.md").read_text(), "reproduction", reproduction_summary(folders)
+        )
+        (REPO / "README.md").write_text(text)
+        written = publish_figures({"paper": r, "seeds50": args.seeds50})
+        print(f"wrote README.md's one-screen table and {', '.join(written)}")
+        return
     previous = read_results()
     folder = {"paper": r} | {run: getattr(args, run) for run in RUNS}
     families = {
@@ -1172,6 +1223,10 @@ def main() -> None:
         ),
     }
     renders = {
+        "reproduction": (
+            ["paper", "seeds50"],
+            lambda: reproduction_summary({"paper scale (3 seeds)": r, "50 seeds": args.seeds50}),
+        ),
         "claims": (["paper"], lambda: verdict_summary(r)),
         "claims50": (["seeds50"], lambda: verdict_summary(args.seeds50)),
         "gaps": (["paper"], lambda: gap_answer(r)),

@@ -17,6 +17,7 @@ import numpy as np
 
 from rnnschur import metrics
 from rnnschur.dynamics import Dynamics
+from rnnschur.functional import of
 from rnnschur.network import Network
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks, n_dominant
 from rnnschur.seeds import job_rng
@@ -135,7 +136,9 @@ def evaluate_ablations(
     (‖ΔT‖_F/‖T‖_F), ``metric`` (the task's score name), ``score``, ``delta_score`` (score − full
     score), ``accuracy`` (copy only, else NaN), ``fvu``, ``delta_fvu``, ``s_delta_t`` (eq. 9; NaN
     where nothing was removed), ``fvu_per_trial`` and ``delta_fvu_per_trial`` (FVU normalised per
-    trial, FVU tasks only), ``discrepancy`` (d_D: mean squared output difference to the full
+    trial, FVU tasks only), ``functional_score`` and ``functional`` (what the score means in the
+    task's own terms, where the task says: bit or decision accuracy, a frequency error),
+    ``discrepancy`` (d_D: mean squared output difference to the full
     network over the scored steps), ``sign_disagreement``, ``stabilizer`` (d_D <= ε) and
     ``candidate_invariance`` (a stabilizer that removes more than the mass floor), by
     ``scoring``; with ``solution``, ``harm_share``, ``harm_low``, ``harm_high`` and
@@ -184,6 +187,9 @@ def evaluate_ablations(
     discrepancy = metrics.rollout_discrepancy(outputs, outputs[full], mask)
     disagreement = metrics.sign_disagreement(outputs, outputs[full], mask)
     s_delta_t = metrics.effect_per_mass(fvu - fvu[full], mass)
+    meaning, functional = "", np.full(len(dTs), np.nan)
+    if (reads := of(task)) is not None:
+        meaning, functional = reads[0], reads[1](outputs, targets, mask)
     if solution is not None:
         rng = np.random.default_rng(solution.seed)
         boot = bootstrap_scores(task, outputs, heldout, solution.n_boot, rng)
@@ -207,6 +213,8 @@ def evaluate_ablations(
                 "s_delta_t": s_delta_t[k],
                 "fvu_per_trial": fvu_trial[k],
                 "delta_fvu_per_trial": fvu_trial[k] - fvu_trial[full],
+                "functional_score": meaning,
+                "functional": functional[k],
                 "discrepancy": discrepancy[k],
                 "sign_disagreement": disagreement[k],
                 "stabilizer": stabilizer,

@@ -95,6 +95,7 @@ def test_claims_block_lists_only_the_claims_a_run_tested(tmp_path):
         {"claim": "copy claim", "source": "Figure 1", "n_agree": 0, "n_seeds": 0, "n_trained": 0},
         {"claim": "sine claim", "source": "Figure 2", "n_agree": 7, "n_seeds": 10, "n_trained": 12},
     ]
+    rows = [r | {"task": r["claim"].split()[0]} for r in rows]
     rows = [r | {"n_learned": r["n_seeds"]} for r in rows]
     import pandas as pd
 
@@ -102,7 +103,7 @@ def test_claims_block_lists_only_the_claims_a_run_tested(tmp_path):
         tmp_path / "tables" / "claims.csv", index=False
     )
     block = build_results.verdict_summary(tmp_path)
-    assert "| sine claim | data | Figure 2 | 10/12 | 7/10 | **holds** | — |" in block
+    assert "| sine | sine claim | data | Figure 2 | 10/12 | 7/10 | **holds** | — |" in block
     assert "copy claim" not in block and "not run" not in block
 
 

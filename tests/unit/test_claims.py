@@ -372,7 +372,7 @@ def test_the_paper_values_are_on_the_harm_share_scale():
 
 def test_claims_markdown_names_untested_claims_and_the_paper_agreement():
     """Planted: the copy claims hold on 3 paper-like seeds; −T_C→R harmful is undecided when one
-    seed barely drops (its MDE shown, the paper's 0.722 inside the wide interval); the 7 Figure 2
+    seed barely drops (its MDE shown, the paper's 0.722 inside the wide interval); the 8 Figure 2
     claims have no models: one line below the table, no rows, no 'nan'; the by-construction
     claims say why below it."""
     per_seed = {s: jitter(PAPER_LIKE, 0.001 * s) for s in range(3)}
@@ -387,12 +387,11 @@ def test_claims_markdown_names_untested_claims_and_the_paper_agreement():
     text = claims.claims_markdown(table)
     rows = [line for line in text.splitlines() if line.startswith("| ") and "claim |" not in line]
     assert len(rows) == 9 and "nan" not in text and "| 72 |" in text
-    assert (
-        "Not tested here (7 claims): this run trains no flip_flop, sine, context_integration "
-        "model." in text
-    )
-    assert "- copy_cayley_inert: by construction: the Cayley W is normal" in text
-    harmful = next(line for line in rows if line.startswith("| −T_C→R is harmful"))
+    assert "Not tested here (8 claims): this run trains no flip-flop, sine, context model." in text
+    assert "- Cayley: every ablation is inert (less than θ of the learned accuracy): by " in text
+    assert "implied by «Dense orthogonal: n_R is the same for α = 0.85, 0.9, 0.95»" in text
+    assert "table1_" not in text and "| copy | −T_CC is harmless" in text
+    harmful = next(line for line in rows if line.startswith("| copy | −T_C→R is harmful"))
     row = table[table["claim_id"] == "copy_T_CR_harmful"].iloc[0]
     assert row["verdict"] == "underpowered"
     assert harmful.endswith("| 0.722: agrees | 0.125 | **underpowered** |")

@@ -136,6 +136,7 @@ def planted_table(words, absent=0):
             "claim": [f"claim {i}: words" for i in range(len(words))],
             "paper": "p",
             "ours": "o",
+            "meaning": "",
             "n_trained": 3,
             "n_learned": 3,
             "n_absent": absent,
@@ -173,3 +174,17 @@ def test_side_by_side_keeps_a_group_of_columns_per_run():
     assert lines[0].count("|") == 3 + 3 * 2 + 1
     assert lines[2].endswith("**reproduces** | o | 0/3 | **does not reproduce** |")
     assert lines[3].endswith("**does not reproduce** | — | — | — |")
+
+
+def test_what_the_harm_means_is_the_median_functional_score_of_the_claims_ablations():
+    per_seed = {s: {"T_CR": (0.5, np.nan), "T_CC": (0.01, np.nan)} for s in range(3)}
+    frame = with_readings(neuro_rows("flip_flop", per_seed))
+    bits = {"none": 1.0, "T_CR": 0.7, "T_CC": 0.99}
+    frame["functional_score"] = "bit accuracy"
+    frame["functional"] = [
+        bits.get(s, np.nan) + 0.01 * seed
+        for s, seed in zip(frame["subset"], frame["seed"], strict=True)
+    ]
+    row = table(frame).loc["flip_flop_T_CR_above_T_CC"]
+    assert row.meaning == "bit accuracy: full 1.01, −T_C→R 0.71, −T_CC 1"
+    assert table(with_readings(copy_rows("cayley", {0: PAPER_LIKE}))).iloc[0].meaning == ""

@@ -48,6 +48,13 @@ from rnnschur.verdicts import (
 )
 
 PAPER_ALPHA = 0.9
+TASK_NAMES = {
+    "copy": "copy",
+    "flip_flop": "flip-flop",
+    "sine": "sine",
+    "context_integration": "context",
+}
+"""The paper's names of its tasks, as tables print them."""
 NAMES = {"dense_orthogonal": "Dense orthogonal", "cayley": "Cayley"}
 """The paper's names of the copy task's constructions that its claims are about."""
 TABLE1_ALPHAS = (0.85, 0.9, 0.95)
@@ -598,6 +605,9 @@ def claims_grid_markdown(table: pd.DataFrame, column: str, basis: bool = False) 
 
 
 def _basis_cell(basis: str) -> str:
+    """'data', 'by construction' or 'implied' (the note under the table says by which claim)."""
+    if basis.startswith(IMPLIED):
+        return IMPLIED.strip()
     return "data" if basis == DATA else basis.split(":")[0]
 
 
@@ -620,9 +630,9 @@ def claims_markdown(table: pd.DataFrame) -> str:
     agreement, sign test and verdict. The claims of tasks the run does not train are named in
     one line below the table, not as rows."""
     lines = [
-        "| claim | basis | source | N_h | statistic | per seed | learned | agree | "
+        "| task | claim | basis | source | N_h | statistic | per seed | learned | agree | "
         "mean [interval] | MDE | paper | sign p | verdict |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     tested = table[table["n_trained"] > 0]
     for r in tested.itertuples(index=False):
@@ -633,22 +643,33 @@ def claims_markdown(table: pd.DataFrame) -> str:
         bound = f" {'>' if r.kind == 'greater' else 'within ±'} {r.bound:g}"
         minimum = f"{r.mde:.2g}" if np.isfinite(r.mde) else "—"
         lines.append(
-            f"| {r.claim} | {_basis_cell(r.basis)} | {r.source} | {int(r.n_hidden)} | "
-            f"{r.statistic}{bound} | {seeds} | {r.n_learned}/{r.n_trained} | "
-            f"{r.n_agree}/{r.n_seeds} | {interval} | {minimum} | {paper_cell(r)} | "
-            f"{r.sign_test_p:.3g} | **{r.verdict}** |"
+            f"| {TASK_NAMES.get(r.task, r.task)} | {r.claim} | {_basis_cell(r.basis)} | "
+            f"{r.source} | {int(r.n_hidden)} | {r.statistic}{bound} | {seeds} | "
+            f"{r.n_learned}/{r.n_trained} | {r.n_agree}/{r.n_seeds} | {interval} | {minimum} | "
+            f"{paper_cell(r)} | {r.sign_test_p:.3g} | **{r.verdict}** |"
         )
     untested = table[table["n_trained"] == 0]
     if len(untested):
-        tasks = ", ".join(dict.fromkeys(untested["task"]))
+        tasks = ", ".join(TASK_NAMES.get(t, t) for t in dict.fromkeys(untested["task"]))
         lines += [
             "",
             f"Not tested here ({len(untested)} claims): this run trains no {tasks} model.",
         ]
+    words = dict(zip(table["claim_id"], table["claim"], strict=True))
     notes = tested[tested["basis"] != DATA].drop_duplicates("basis")
     if len(notes):
-        lines += ["", *(f"- {r.claim_id}: {r.basis}." for r in notes.itertuples())]
+        lines += [
+            "",
+            *(f"- {r.claim}: {_basis_words(r.basis, words)}." for r in notes.itertuples()),
+        ]
     return "\n".join(lines) + "\n"
+
+
+def _basis_words(basis: str, words: dict[str, str]) -> str:
+    """A claim's basis with the claim it is implied by named in its words, not its id."""
+    if basis.startswith(IMPLIED):
+        return f"implied by «{words.get(basis[len(IMPLIED) :], basis[len(IMPLIED) :])}»"
+    return basis
 
 
 PAPER_SEEDS = 3

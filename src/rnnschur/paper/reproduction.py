@@ -30,7 +30,14 @@ from scipy.stats import beta
 
 from rnnschur.ablation import label
 from rnnschur.paper import reported as paper
-from rnnschur.paper.claims import PAPER_ALPHA, Claim, claim_models, satisfies, value
+from rnnschur.paper.claims import (
+    PAPER_ALPHA,
+    TASK_NAMES,
+    Claim,
+    claim_models,
+    satisfies,
+    value,
+)
 from rnnschur.verdicts import Verdict
 
 SHOWS, DOES_NOT_SHOW, UNDECIDED, ABSENT = "shows", "does not show", "undecided", "absent"
@@ -124,6 +131,25 @@ def _spread(values: np.ndarray) -> str:
     return f"{np.median(values):.3g} ({values.min():.3g}–{values.max():.3g})"
 
 
+def meaning(claim: Claim, learned: pd.DataFrame) -> str:
+    """What the claim's ablations do in the task's own terms (the ablation table's
+    ``functional`` column: bits or decisions right, the frequency's error), median over the
+    learned solutions, full model first: 'bit accuracy: full 1.00, −T_CC 0.991'; '' where the
+    task has no functional score or its score is one already (the copy task's accuracy)."""
+    if "functional" not in learned or claim.task == "copy" or learned.empty:
+        return ""
+    names = learned["functional_score"].dropna().unique()
+    if not len(names):
+        return ""
+    subsets = ["none", *dict.fromkeys(s for s, _ in claim.printed if s != "none")]
+    parts = []
+    for subset in subsets:
+        values = [value(model, subset, "functional") for _, model in learned.groupby("seed")]
+        median = np.nanmedian(values) if np.isfinite(values).any() else np.nan
+        parts.append(f"{'full' if subset == 'none' else label(subset)} {median:.3g}")
+    return f"{names[0]}: {', '.join(parts)}"
+
+
 def reproduction(
     ablation: pd.DataFrame,
     claims: list[Claim],
@@ -161,6 +187,7 @@ def reproduction(
             ours.append(f"{name} {_spread(values)}")
         out.append(
             {
+                "meaning": meaning(claim, learned),
                 "claim_id": claim.claim_id,
                 "task": claim.task,
                 "construction": claim.construction,
@@ -183,19 +210,15 @@ def reproduction(
     return pd.DataFrame(out)
 
 
-TASK_NAMES = {
-    "copy": "copy",
-    "flip_flop": "flip-flop",
-    "sine": "sine",
-    "context_integration": "context",
-}
-
-
 def _task_cell(r) -> str:
     name = TASK_NAMES.get(r.task, r.task)
     if r.construction != "dense_orthogonal":
         name += f", {r.construction.replace('_', ' ')}"
     return f"{name} (N_h = {int(r.n_hidden)})"
+
+
+def _meaning_cell(r) -> str:
+    return r.meaning if isinstance(r.meaning, str) and r.meaning else "—"
 
 
 def solutions_cell(r) -> str:
@@ -224,15 +247,15 @@ def reproduction_markdown(
     (median and range over solutions), k/n solutions, the exact interval and the word, with
     the rule under it (``glossary``: the link to the glossary page)."""
     lines = [
-        "| task | claim | the paper prints | ours: median (range) | solutions showing it "
-        f"| {1 - level:.0%} interval of k/n | word |",
-        "|---|---|---|---|---|---|---|",
+        "| task | claim | the paper prints | ours: median (range) | what it means (median) "
+        f"| solutions showing it | {1 - level:.0%} interval of k/n | word |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in table.itertuples(index=False):
         interval = "—" if np.isnan(r.cp_low) else f"{r.cp_low:.2f}–{r.cp_high:.2f}"
         lines.append(
-            f"| {_task_cell(r)} | {r.claim} | {r.paper} | {r.ours} | {solutions_cell(r)} | "
-            f"{interval} | **{r.word}** |"
+            f"| {_task_cell(r)} | {r.claim} | {r.paper} | {r.ours} | {_meaning_cell(r)} | "
+            f"{solutions_cell(r)} | {interval} | **{r.word}** |"
         )
     rule = rule_line(words).replace("docs/glossary.md", glossary)
     return "\n".join(lines) + "\n\n" + rule + "\n"
@@ -264,7 +287,8 @@ def side_by_side(tables: dict[str, pd.DataFrame], glossary: str) -> str:
                 continue
             r = indexed[run].loc[claim_id].to_frame().T.assign(claim_id=claim_id)
             r = next(r.itertuples(index=False))
-            cells += [r.ours, solutions_cell(r), f"**{r.word}**"]
+            ours = r.ours if _meaning_cell(r) == "—" else f"{r.ours}; {r.meaning}"
+            cells += [ours, solutions_cell(r), f"**{r.word}**"]
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     return "\n".join(lines) + "\n"
 
