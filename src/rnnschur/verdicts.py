@@ -572,8 +572,10 @@ def block_profile(
     choice lost, FVU gained), the harm share's mean (``harm_mean``) with its (1 − level) t
     interval, the equivalence test's p-value and the minimum detectable effect, the mean of
     log10(error(W̃)/error(W)) (described, not judged), the mean Schur mass removed, the
-    models in which the ablation is an ε-stabilizer, and the verdict of :func:`block_verdict`;
-    ``n_learned`` of ``n_trained``."""
+    models in which the ablation is an ε-stabilizer, n_R and the removed mass as median
+    (range) over the models, each solution's own reading counted (``solutions``, from the
+    ``reading`` column of :mod:`rnnschur.solutions`) and the verdict of
+    :func:`block_verdict`; ``n_learned`` of ``n_trained``."""
     rows = block_harms(ablation, alpha)
     out = []
     for key, everyone in rows.groupby(PROFILE_KEYS, sort=False):
@@ -602,10 +604,32 @@ def block_profile(
                 else np.nan,
                 "mass_removed": float(group["mass_removed"].mean()) if len(group) else np.nan,
                 "n_stabilizer": int(group["stabilizer"].sum()),
+                "n_R": _median_range(group.get("n_R")),
+                "mass_range": _median_range(group["mass_removed"]),
+                "solutions": _count_words(group.get("reading")),
                 "verdict": decision.verdict,
             }
         )
     return pd.DataFrame(out)
+
+
+def _median_range(values: pd.Series | None) -> str:
+    """'median (min–max)' of a column over a group's models at three digits; '—' for none."""
+    values = np.array([]) if values is None else values.dropna().to_numpy(float)
+    if not len(values):
+        return "—"
+    if values.min() == values.max():
+        return f"{values[0]:.3g}"
+    return f"{np.median(values):.3g} ({values.min():.3g}–{values.max():.3g})"
+
+
+def _count_words(readings: pd.Series | None) -> str:
+    """Each solution's reading of the block, counted: 'fragile 12, absent 38'; '—' where the
+    table has no readings."""
+    if readings is None or readings.isna().all():
+        return "—"
+    counts = readings.value_counts()
+    return ", ".join(f"{word} {n}" for word, n in counts.items())
 
 
 SENSITIVITY = (("threshold", 0.5), ("threshold", 2.0), ("mass_floor", 0.5), ("mass_floor", 2.0))

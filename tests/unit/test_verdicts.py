@@ -429,3 +429,34 @@ def test_the_across_task_mde_is_the_prediction_half_width_plus_its_power_term():
         half = (est.pi_high - est.pi_low) / 2
         assert est.mde == pytest.approx(half + stats.t.ppf(power, k - 1) * se, rel=1e-9)
     assert verdicts.across_mde(2, 0.1, 0.5, 0.05, 0.8) == np.inf
+
+
+def test_the_block_profile_shows_n_R_the_mass_and_each_solutions_reading():
+    """Planted: three learned models of one task, T_RR absent in two, fragile in one."""
+    rows = []
+    for seed, (n_R, mass, word) in enumerate(
+        ((1, 0.0, "absent"), (1, 0.0, "absent"), (4, 0.3, "fragile"))
+    ):
+        for subset in ("none", "T_RR"):
+            rows.append(
+                {
+                    "task": "sine",
+                    "construction": "dense_orthogonal",
+                    "n_hidden": 64,
+                    "seed": seed,
+                    "alpha": 0.9,
+                    "subset": subset,
+                    "metric": "fvu",
+                    "score": 0.01 + (0.5 if word == "fragile" and subset != "none" else 0.0),
+                    "delta_score": 0.5 if word == "fragile" and subset != "none" else 0.0,
+                    "n_R": n_R,
+                    "mass_removed": 0.0 if subset == "none" else mass,
+                    "stabilizer": False,
+                    "reading": "" if subset == "none" else word,
+                    "learned": True,
+                }
+            )
+    profile = verdicts.block_profile(pd.DataFrame(rows), 0.9, verdicts.Thresholds())
+    row = profile.iloc[0]
+    assert row["n_R"] == "1 (1–4)" and row["mass_range"] == "0 (0–0.3)"
+    assert row["solutions"] == "absent 2, fragile 1"
