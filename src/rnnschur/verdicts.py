@@ -21,11 +21,13 @@ perfect (error 0), and a 1 % error after an ablation is then an infinite, or flo
 of decades; the paper calls 1.00 → 1.00 harmless and a 20-fold FVU rise in flip-flop (0.0048 →
 0.099) fragile, and the share reads both (0 and 0.095) without a floor (docs: "Verdicts").
 
-**The thresholds** (config ``verdicts``, fixed before any data): an ablation is *fragile* when
+**The thresholds** (config ``verdicts``; set after the first results had been published on the
+raw score change, from the paper's readings, not tuned on ours): an ablation is *fragile* when
 its mean harm share exceeds ``threshold`` θ, *harmless* when the share lies within ±θ. θ = 0.02
 is set by the paper's own readings: the smallest effect it reads as harmful is flip-flop −T_CC
 (a share of 0.050), the largest it reads as harmless is copy −T_CC (1.00 → 1.00: at most 0.01
-at its two digits); θ lies between them (:func:`paper_readings` checks it). A block whose
+of accuracy at its two digits, 0.02 as a share); θ lies in [0.02, 0.05), at the lower end
+(:func:`paper_readings` checks it). A block whose
 removed Schur mass ‖ΔT‖_F/‖T‖_F is below ``mass_floor`` is *empty*: removing nothing is not
 harmlessness.
 

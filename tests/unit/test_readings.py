@@ -245,27 +245,38 @@ def test_the_eigen_against_schur_agreement_is_a_check_not_a_finding():
     assert "differ by at most 5.7e-15" in text
 
 
-def test_the_paper_readings_beside_ours_name_every_block_that_parts():
+def test_the_paper_readings_beside_ours_name_every_block_that_parts_and_why():
     papers = pd.DataFrame(
         {
-            "task": ["copy", "flip_flop", "flip_flop"],
-            "block": ["T_CR", "T_CC", "T_RR"],
-            "paper_reading": ["fragile", "fragile", "harmless"],
+            "task": ["copy", "flip_flop", "flip_flop", "sine", "context_integration"],
+            "block": ["T_CR", "T_CC", "T_RR", "T_CC", "T_CR"],
+            "paper_reading": ["fragile", "fragile", "harmless", "fragile", "fragile"],
+            "verdict": ["fragile", "fragile", "harmless", "fragile", "underpowered"],
         }
     )
     profile = pd.DataFrame(
         {
-            "task": ["copy", "copy", "flip_flop", "flip_flop"],
+            "task": ["copy", "copy", "flip_flop", "flip_flop", "sine", "context_integration"],
             "construction": "dense_orthogonal",
-            "n_hidden": [56, 72, 64, 64],
-            "subset": ["T_CR", "T_CR", "T_CC", "T_RR"],
-            "verdict": ["harmless", "fragile", "harmless", "empty"],
-            "harm_mean": [0.0, 0.9, 0.0041, 0.0003],
+            "n_hidden": [56, 72, 64, 64, 64, 64],
+            "subset": ["T_CR", "T_CR", "T_CC", "T_RR", "T_CC", "T_CR"],
+            "verdict": ["harmless", "fragile", "harmless", "empty", "underpowered", "harmless"],
+            "harm_mean": [0.0, 0.9, 0.0041, 0.0003, 0.5, 0.01],
         }
     )
     text = readings.paper_reading_comparison(papers, profile)
-    assert text.startswith("Against the paper's own readings of its dense orthogonal models: 1 of ")
-    assert "3 blocks get the paper's verdict (copy −T_C→R); 2 do not." in text  # N_h 72 read
-    # one sentence per block where they part
-    assert " Flip-flop −T_CC harmless here, share 0.0041 (the paper: fragile)." in text
-    assert " Flip-flop −T_RR empty here, share 0.0003 (the paper: harmless)." in text
+    assert text.startswith(
+        "Against the paper's own readings of its dense orthogonal models: 1 of 5 blocks get "
+        "the paper's verdict (copy −T_C→R)."  # N_h 72 read, not 56
+    )
+    assert (
+        " 1 reversed (both decided, opposite): flip-flop −T_CC harmless here, share 0.0041 " in text
+    )
+    assert " 1 empty here where the paper reads the block harmless" in text
+    assert ": flip-flop −T_RR empty here, share 0.0003 (the paper: harmless)." in text
+    assert " 1 undecided here: sine −T_CC underpowered here" in text
+    assert (
+        "context −T_C→R harmless here, share 0.01 (the paper: fragile), which the paper's own "
+        "numbers leave underpowered."
+        in text
+    )

@@ -47,13 +47,60 @@ def test_the_agreement_reading_names_each_difference_in_a_sentence_of_its_own():
     ]
     columns = ["task", "subset", "quantity", "construction", "alpha", "reproduced_mean"]
     columns += ["paper_value", "factor", "agreement"]
-    text = agreement_reading(pd.DataFrame(rows, columns=columns))
+    frame = pd.DataFrame(rows, columns=columns).assign(n_hidden=72, paper_n_hidden=72)
+    text = agreement_reading(frame)
     assert text.startswith(
-        "Of the 3 numbers of the paper with a reproduced interval beside them, 1 agree"
+        "Of the 3 distinct numbers of the paper with a reproduced interval beside them "
+        "(Table 1's three α of the same models count once, 3 comparisons in all), 1 agree"
     )
+    assert "), 1 agree" in text
     assert (
         "and 2 differ. Differs: copy full n_R (dense_orthogonal, α = 0.85), 13 against 64" in text
     )
     assert " Differs: copy −T_C→R accuracy (cayley), 0.5 against 0.64, 0.78×." in text
     sentences = text.split(". ")
     assert len(sentences) == 3 and all(len(s) <= 300 for s in sentences)
+    # the same number of the same models at three α is one comparison; it differs if any α does
+    table1 = [
+        ("copy", "none", "n_R", "cayley", a, 64.0, 68.0, 0.94, w)
+        for a, w in ((0.85, Verdict.AGREES), (0.9, Verdict.AGREES), (0.95, Verdict.DIFFERS))
+    ]
+    frame = pd.DataFrame(table1, columns=columns).assign(n_hidden=72, paper_n_hidden=72)
+    text = agreement_reading(frame)
+    assert text.startswith("Of the 1 distinct numbers") and "), 0 agree" in text
+    assert "and 1 differ." in text and "3 comparisons in all" in text
+    small = agreement_reading(frame.assign(n_hidden=16))
+    assert "other sizes than the paper's (copy N_h = 16 (the paper's 72))" in small
+
+
+def test_paper_in_range_reads_the_paper_to_its_printed_precision():
+    """The paper's Table 1 prints 1.00: seeds at 0.9955–0.9968 hold it in their range, as the
+    agreement column already says; 0.9940 is outside by more than half its last digit."""
+    from rnnschur.paper.tables import paper_vs_reproduced
+
+    def run(accuracies):
+        rows = [
+            {
+                "task": "copy",
+                "construction": "cayley",
+                "n_hidden": 72,
+                "alpha": 0.9,
+                "subset": "T_CC",
+                "seed": seed,
+                "accuracy": accuracy,
+                "learned": True,
+            }
+            for seed, accuracy in enumerate(accuracies)
+        ]
+        table = paper_vs_reproduced(pd.DataFrame(rows))
+        pick = table[
+            (table["construction"] == "cayley")
+            & (table["subset"] == "T_CC")
+            & (table["quantity"] == "accuracy")
+            & np.isclose(table["alpha"], 0.9)
+            & (table["paper_note"] == "Figure 1")
+        ]
+        return pick.iloc[0]
+
+    assert run([0.9955, 0.9968, 0.996])["paper_in_range"]
+    assert not run([0.9940, 0.9941, 0.993])["paper_in_range"]

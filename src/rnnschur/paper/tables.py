@@ -111,8 +111,8 @@ def paper_vs_reproduced(ablation: pd.DataFrame, level: float = 0.05) -> pd.DataF
                 "n_seeds": int(values.notna().sum()),
                 "n_trained": n_trained,
                 "difference": (values.mean() - entry.paper_value) if len(values) else np.nan,
-                "paper_in_range": (
-                    bool(low <= entry.paper_value <= high)
+                "paper_in_range": (  # to the paper's printed precision, as the agreement
+                    bool(low - precision <= entry.paper_value <= high + precision)
                     if len(values) and not np.isnan(entry.paper_value)
                     else None
                 ),
@@ -143,7 +143,12 @@ def paper_vs_reproduced_markdown(table: pd.DataFrame) -> str:
         {
             "task": table["task"],
             "model": table["construction"],
-            "N_h": table["n_hidden"].astype(str),
+            "N_h": [
+                f"{r.n_hidden}"
+                if r.n_hidden == r.paper_n_hidden
+                else f"{r.n_hidden} (the paper's {r.paper_n_hidden})"
+                for r in rows
+            ],
             "α": table["alpha"].map("{:g}".format),
             "ablation": table["subset"].map(label),
             "quantity": table["quantity"],
@@ -180,14 +185,31 @@ def agreement_reading(table: pd.DataFrame) -> str:
     if compared.empty:
         return "No number of the paper can be set beside a reproduced interval here."
     differs = compared[compared["agreement"] == Verdict.DIFFERS]
-    text = (
-        f"Of the {len(compared)} numbers of the paper with a reproduced interval beside them, "
-        f"{len(compared) - len(differs)} agree (the paper's value, to its printed precision, "
-        f"inside the 95 % t interval of our seeds' mean) and {len(differs)} differ."
+    # one comparison per number of the same models: Table 1's three α count once, and differ
+    # where they differ at any α
+    keys = ["task", "construction", "subset", "quantity", "paper_value"]
+    distinct = compared.groupby(keys, dropna=False)["agreement"].agg(
+        lambda words: Verdict.DIFFERS if (words == Verdict.DIFFERS).any() else Verdict.AGREES
     )
+    n_differ = int((distinct == Verdict.DIFFERS).sum())
+    text = (
+        f"Of the {len(distinct)} distinct numbers of the paper with a reproduced interval beside "
+        f"them (Table 1's three α of the same models count once, {len(compared)} comparisons "
+        f"in all), {len(distinct) - n_differ} agree (to the paper's printed precision, inside "
+        f"the 95 % t interval of our seeds' mean) and {n_differ} differ."
+    )
+    other = compared[compared["n_hidden"] != compared["paper_n_hidden"]]
+    if len(other):
+        sizes = ", ".join(
+            f"{t} N_h = {n} (the paper's {p})"
+            for (t, n, p), _ in other.groupby(["task", "n_hidden", "paper_n_hidden"])
+        )
+        text += (
+            f" This run trains other sizes than the paper's ({sizes}): those comparisons set "
+            "networks of different sizes side by side."
+        )
     # α named where the same number is compared at more than one α
-    keys = ["task", "subset", "quantity", "construction"]
-    several = compared.groupby(keys)["alpha"].transform("nunique") > 1
+    several = compared.groupby(keys[:4])["alpha"].transform("nunique") > 1
     named_alpha = dict(zip(compared.index, several | (compared["alpha"] != 0.9), strict=True))
     for i, r in zip(differs.index, differs.itertuples(index=False), strict=True):  # one each
         alpha = f", α = {r.alpha:g}" if named_alpha[i] else ""

@@ -129,8 +129,11 @@ def claims_reading(claims: pd.DataFrame) -> str:
 def paper_reading_comparison(paper_readings: pd.DataFrame, profile: pd.DataFrame) -> str:
     """Our verdict of each block the paper reads (``paper_readings.csv``) beside the paper's
     reading, for its dense orthogonal models at its N_h (``block_profile.csv``; the largest N_h
-    trained where a run has not the paper's), naming every block where they part."""
-    same, parted = [], []
+    trained where a run has not the paper's). A block where they part is named by why: a
+    *reversal* (both decided, opposite), *empty* here where the paper reads it harmless ("almost
+    none": no mass to remove fits it), *undecided* here, or one the paper's own numbers leave
+    undecided through the same rules (``verdict`` of ``paper_readings.csv``)."""
+    same, parted = [], {"reversed": [], "empty": [], "undecided here": [], "paper undecided": []}
     for r in paper_readings.itertuples(index=False):
         rows = profile[
             (profile["task"] == r.task)
@@ -145,21 +148,38 @@ def paper_reading_comparison(paper_readings: pd.DataFrame, profile: pd.DataFrame
         name = f"{TASK_NAMES.get(r.task, r.task)} {BLOCK_NAMES[r.block]}"
         if ours["verdict"] == r.paper_reading:
             same.append(name)
+            continue
+        share = "" if pd.isna(ours["harm_mean"]) else f", share {ours['harm_mean']:.2g}"
+        item = f"{name} {ours['verdict']} here{share} (the paper: {r.paper_reading})"
+        paper_own = getattr(r, "verdict", r.paper_reading)
+        if paper_own not in (Verdict.FRAGILE, Verdict.HARMLESS):
+            parted["paper undecided"].append(
+                f"{item}, which the paper's own numbers leave {paper_own}"
+            )
+        elif ours["verdict"] == Verdict.EMPTY and r.paper_reading == Verdict.HARMLESS:
+            parted["empty"].append(item)
+        elif ours["verdict"] in (Verdict.FRAGILE, Verdict.HARMLESS, Verdict.IMPROVES):
+            parted["reversed"].append(item)
         else:
-            share = "" if pd.isna(ours["harm_mean"]) else f", share {ours['harm_mean']:.2g}"
-            parted.append(f"{name} {ours['verdict']} here{share} (the paper: {r.paper_reading})")
-    if not same and not parted:
+            parted["undecided here"].append(item)
+    n_parted = sum(len(v) for v in parted.values())
+    if not same and not n_parted:
         return "No block the paper reads was trained here."
     text = (
         f"Against the paper's own readings of its dense orthogonal models: "
-        f"{len(same)} of {len(same) + len(parted)} blocks get the paper's verdict"
+        f"{len(same)} of {len(same) + n_parted} blocks get the paper's verdict"
         + (f" ({_join(same)})" if same else "")
+        + "."
     )
-    if parted:
-        text += f"; {len(parted)} do not"
-    text += "."
-    for item in parted:  # one sentence each
-        text += f" {item[0].upper()}{item[1:]}."
+    why = {
+        "reversed": "reversed (both decided, opposite)",
+        "empty": "empty here where the paper reads the block harmless (nothing to remove fits it)",
+        "undecided here": "undecided here",
+        "paper undecided": "left undecided by the paper's own numbers through the same rules",
+    }
+    for kind, items in parted.items():
+        if items:
+            text += f" {len(items)} {why[kind]}: {'; '.join(items)}."
     return text
 
 
