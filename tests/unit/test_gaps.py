@@ -166,6 +166,11 @@ def test_ranking_by_the_effects_alone_like_with_like():
     markdown = gaps.ranking_markdown(gaps.ranking(table))
     assert "| 4 | sine_only | 0, 1, 2 | sine | 0.00 [0.00, 0.00] | 1.00 | 1.00 |" in markdown
     assert "would land 0.00 decades from the paper by chance" in markdown
+    # the partial variations' own ranking is announced between the two groups
+    lines = markdown.splitlines()
+    at = next(i for i, line in enumerate(lines) if "only some of the Figure 2 tasks" in line)
+    assert lines[at - 1].startswith("| 3 | stop") and lines[at + 1].startswith("| 4 | sine_only")
+    assert lines[at].count("|") == lines[at + 1].count("|")
 
 
 def test_the_noise_floor_and_intervals_are_the_seeds_bootstrap():

@@ -329,7 +329,15 @@ def ranking_markdown(table: pd.DataFrame) -> str:
     def cell(value: float, fmt: str = ".2f") -> str:
         return "—" if np.isnan(value) else format(value, fmt)
 
+    partial = False
     for r in table.itertuples(index=False):
+        if not r.all_tasks and not partial:  # a distance over fewer numbers: its own ranking
+            partial = True
+            lines.append(
+                "| | *variations of only some of the Figure 2 tasks, ranked among themselves "
+                "(a distance over fewer numbers is not compared with one over all)* |"
+                + " |" * 12
+            )
         fvus = ", ".join(cell(getattr(r, f"fvu_{t}"), ".3g") for t in FIGURE2_TASKS)
         lines.append(
             f"| {r.rank} | {r.variation} | {r.seeds} | {r.tasks} | {cell(r.distance)} "

@@ -682,10 +682,10 @@ def fig_gap_ranking(ranking: pd.DataFrame) -> Figure:
         label="ΔFVUs, 95 % bootstrap interval",
     )
     floor, floor_95 = ranking["noise_floor"].iloc[0], ranking["noise_floor_95"].iloc[0]
-    ax.axvspan(
-        0, floor_95, color="0.9", zorder=0, label=f"exact replication by chance (≤ {floor_95:.2f})"
-    )
-    ax.axvline(floor, color="0.6", lw=0.8, ls="--", zorder=0)
+    if np.isfinite(floor_95):  # undefined with one seed per variation: no band to draw
+        label = f"exact replication by chance (≤ {floor_95:.2f})"
+        ax.axvspan(0, floor_95, color="0.9", zorder=0, label=label)
+        ax.axvline(floor, color="0.6", lw=0.8, ls="--", zorder=0)
     markers = {"flip_flop": "o", "sine": "s", "context_integration": "^"}
     for k, (task, marker) in enumerate(markers.items()):
         ax.scatter(
@@ -710,7 +710,7 @@ def fig_gap_ranking(ranking: pd.DataFrame) -> Figure:
     ax.set_ylim(len(ranking) - 0.5, -0.5)
     ax.set_xlabel("distance to the paper's ΔFVUs: mean |log10(reproduced / paper)| (decades)")
     ax.set_title("Gap study: variations ranked by distance to the paper's Figure 2", fontsize=9)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # outside the bars
     fig.tight_layout()
     return fig
 

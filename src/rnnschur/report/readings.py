@@ -185,7 +185,7 @@ def paper_reading_comparison(paper_readings: pd.DataFrame, profile: pd.DataFrame
 
 def profile_reading(profile: pd.DataFrame, groups: str = "tasks") -> str:
     """Per coupling block, how many ``groups`` (rows of the block profile) call it what, e.g.
-    '−T_C→R is fragile in 7 of 8 tasks (inconclusive in 1).', and the groups whose models did
+    '−T_C→R is fragile in 7 of 8 tasks (underpowered in 1).', and the groups whose models did
     not learn."""
     sentences = []
     for block, name in BLOCK_NAMES.items():
@@ -418,7 +418,11 @@ def gap_conclusion(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
             f"the paper's: {_join(remaining)}."
         )
     else:
-        text = "Every number comes within a factor of 2 of the paper's under some variation."
+        n_variations = figure2["variation"].nunique() - 1
+        text = (
+            "Every number comes within a factor of 2 of the paper's under some variation: the "
+            f"best of {n_variations} variations for each number, not one variation for all."
+        )
     if nearest:
         text += (
             f" Under {nearest} itself, {_count(far_under_nearest, 'number')} of {n_nearest} "

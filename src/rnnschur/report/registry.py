@@ -91,7 +91,8 @@ FIGURES = {
             "T_CC) at alpha, mean over seeds (accuracy or choice lost, FVU gained; red: harmful), "
             "each cell marked with its verdict from the two-sided t interval over seeds "
             "(▲ fragile, "
-            "○ harmless, ? inconclusive, – empty). Which block matters, task by task: the paper's "
+            "○ harmless, ? undecided (underpowered or on the threshold), – empty). "
+            "Which block matters, task by task: the paper's "
             "“task-restricted”."
         ),
     ),
@@ -127,7 +128,8 @@ FIGURES = {
             "mean over the models that learned (accuracy or choice lost, FVU gained; red: "
             "harmful; a symmetric log scale, linear within ±0.01). Marks: the verdict decided "
             "over the whole atlas at its false-discovery rate (Benjamini–Hochberg): ▲ fragile, "
-            "○ harmless (the equivalence test), ? inconclusive, – empty; grey ✕: too few models "
+            "○ harmless (the equivalence test), ? undecided (underpowered or on the threshold), "
+            "– empty; grey ✕: too few models "
             "learned for a verdict."
         ),
         needs="atlas",
@@ -137,7 +139,7 @@ FIGURES = {
         caption=(
             "How each block's harm moves between network descriptions, paired per task: one "
             "line per task through its mean harm under each description (a symmetric log axis, "
-            "linear within ±0.01); filled marker: fragile, open: harmless, dot: inconclusive or "
+            "linear within ±0.01); filled marker: fragile, open: harmless, dot: undecided or "
             "empty, at the atlas's false-discovery rate. Groups with too few learned models are "
             "left out."
         ),
