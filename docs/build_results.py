@@ -245,6 +245,10 @@ range" and "per seed" say whether the paper's value lies among our seeds.
 {paper_vs_reproduced}
 
 ## Table 1: α sensitivity of the copy task
+The copy task's n_R and accuracies of the full model, −T_CC and −T_C→R at α = 0.85, 0.9 and
+0.95, per construction, beside the paper's Table 1 (mean over the learned seeds; the per-seed
+values in the run's `table1.md`).
+
 {table1}
 
 ## The gaps, ranked
@@ -1051,23 +1055,25 @@ PAPER_BEYOND = {
 }
 """The analyses beyond the paper of the paper-scale run: the document's field → analysis."""
 
+PAPER_SCALE, SEEDS50_NAME = "paper scale (3 seeds)", "50 seeds (10: copy, context)"
+"""The column groups of README's one-screen table: the runs, with their seeds per task."""
 FIGURES = ("fig1_copy_ablation", "fig2_neuro_ablation")
 """The figures of the paper-scale and 50-seed runs published under docs/figures/."""
 FIGURE_WIDTH, FIGURE_BYTES = 1800, 300_000
 """A published figure's largest width in pixels and its largest size."""
 
 
-def publish_figures(runs: dict[str, Path]) -> list[str]:
+def publish_figures(runs: dict[str, Path], into: Path = REPO / "docs" / "figures") -> list[str]:
     """Copy :data:`FIGURES` of each run (``runs``: its name in the file name → its folder) to
-    docs/figures/<figure>_<name>.png, at most :data:`FIGURE_WIDTH` pixels wide; SystemExit
-    where one is larger than :data:`FIGURE_BYTES`."""
+    ``into``/<figure>_<name>.png, at most :data:`FIGURE_WIDTH` pixels wide; SystemExit where
+    one is larger than :data:`FIGURE_BYTES`."""
     from PIL import Image
 
     written = []
-    (REPO / "docs" / "figures").mkdir(exist_ok=True)
+    into.mkdir(exist_ok=True)
     for name, folder in runs.items():
         for figure in FIGURES:
-            target = REPO / "docs" / "figures" / f"{figure}_{name}.png"
+            target = into / f"{figure}_{name}.png"
             with Image.open(folder / "figures" / f"{figure}.png") as image:
                 if image.width > FIGURE_WIDTH:
                     height = round(image.height * FIGURE_WIDTH / image.width)
@@ -1075,7 +1081,7 @@ def publish_figures(runs: dict[str, Path]) -> list[str]:
                 image.convert("RGB").quantize(256).save(target, optimize=True)
             if target.stat().st_size > FIGURE_BYTES:
                 raise SystemExit(f"{target}: {target.stat().st_size} bytes, above {FIGURE_BYTES}")
-            written.append(str(target.relative_to(REPO)))
+            written.append(str(target))
     return written
 
 
@@ -1084,7 +1090,7 @@ def reproduction_summary(folders: dict[str, Path]) -> str:
     (``folders``: the column group's name → the run's folder) and the rule of the words."""
     tables = {name: pd.read_csv(f / "tables" / "reproduction.csv") for name, f in folders.items()}
     rule = table(next(iter(folders.values())), "reproduction.md").splitlines()[-1]
-    return "\n\n".join([lead(tables), side_by_side(tables, "docs/glossary.md"), rule])
+    return "\n\n".join([lead(tables), side_by_side(tables).strip(), rule])
 
 
 RUNS = ("seeds50", "more_tasks", "leaky_tanh", "leaky_relu", "battery", "battery_leaky", "scale")
@@ -1148,7 +1154,7 @@ def main() -> None:
         return
     r = args.results
     if args.only == ["reproduction"]:
-        folders = {"paper scale (3 seeds)": r, "50 seeds": args.seeds50}
+        folders = {PAPER_SCALE: r, SEEDS50_NAME: args.seeds50}
         text = replace_block(
             (REPO / "README.md").read_text(), "reproduction", reproduction_summary(folders)
         )
@@ -1225,7 +1231,7 @@ def main() -> None:
     renders = {
         "reproduction": (
             ["paper", "seeds50"],
-            lambda: reproduction_summary({"paper scale (3 seeds)": r, "50 seeds": args.seeds50}),
+            lambda: reproduction_summary({PAPER_SCALE: r, SEEDS50_NAME: args.seeds50}),
         ),
         "claims": (["paper"], lambda: verdict_summary(r)),
         "claims50": (["seeds50"], lambda: verdict_summary(args.seeds50)),

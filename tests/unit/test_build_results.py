@@ -2,6 +2,7 @@
 and one with a changed number."""
 
 import importlib.util
+from pathlib import Path
 
 from conftest import REPO
 
@@ -321,3 +322,72 @@ def test_the_run_span_counts_the_time_a_job_ran_not_the_pauses(tmp_path):
     wall, cpu, jobs = build_results.run_span(tmp_path)
     assert jobs == 3 and cpu == 105.0
     assert abs(wall - 160.0) < 1e-6
+
+
+def test_the_one_screen_block_joins_the_runs_and_the_figures_stay_small(tmp_path):
+    """Two planted runs: their one-screen tables side by side under a lead, the rule line of
+    the first run under them; each run's two figures published, shrunk to the width limit."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    import pandas as pd
+
+    from rnnschur.paper.reproduction import reproduction_markdown
+
+    runs = {}
+    for name, k in (("a", 3), ("b", 12)):
+        folder = tmp_path / name
+        (folder / "tables").mkdir(parents=True)
+        (folder / "figures").mkdir()
+        n = 3 if name == "a" else 50
+        table = pd.DataFrame(
+            [
+                {
+                    "claim_id": "sine_T_RR_changes_little",
+                    "task": "sine",
+                    "construction": "dense_orthogonal",
+                    "n_hidden": 64,
+                    "claim": "−T_RR changes little",
+                    "paper": "−T_RR ΔFVU little",
+                    "ours": "−T_RR ΔFVU 0.5 (0.4–1.8)",
+                    "meaning": "frequency error: full 0.01, −T_RR 0.4",
+                    "n_trained": n,
+                    "n_learned": n,
+                    "n_absent": n - k if name == "b" else 0,
+                    "n_tested": k if name == "b" else n,
+                    "n_undecided": 0,
+                    "k": 0,
+                    "cp_low": 0.0,
+                    "cp_high": 0.5,
+                    "word": "does not reproduce",
+                }
+            ]
+        )
+        table.to_csv(folder / "tables" / "reproduction.csv", index=False)
+        words = {"reproduces": 0.8, "does_not": 0.2}
+        text = reproduction_markdown(table, words, "docs/glossary.md")
+        (folder / "tables" / "reproduction.md").write_text(text)
+        for figure in build_results.FIGURES:
+            fig, ax = plt.subplots(figsize=(30, 4), dpi=100)  # 3000 px wide
+            ax.imshow(np.random.default_rng(0).random((40, 300)))
+            fig.savefig(folder / "figures" / f"{figure}.png")
+            plt.close(fig)
+        runs[name] = folder
+    block = build_results.reproduction_summary(runs)
+    lead, table, rule = block.split("\n\n")
+    assert lead.startswith("Of the 1 claims read at a, 1 do not reproduce.")
+    assert "Of the 1 claims read at b" in lead and "No run reproduces sine: −T_RR" in lead
+    assert "absent in most solutions for sine: −T_RR changes little (38 of 50 solutions)" in lead
+    assert table.splitlines()[0].startswith("| task | claim | the paper prints | a: ours |")
+    assert "| 0/12 (38 absent) |" in table
+    assert rule.startswith("A claim *reproduces* when at least 80%")
+    written = build_results.publish_figures(runs, tmp_path / "published")
+    assert len(written) == 4
+    from PIL import Image
+
+    for path in written:
+        with Image.open(path) as image:
+            assert image.width == build_results.FIGURE_WIDTH
+        assert Path(path).stat().st_size <= build_results.FIGURE_BYTES

@@ -277,6 +277,5 @@ def test_the_paper_readings_beside_ours_name_every_block_that_parts_and_why():
     assert " 1 undecided here: sine −T_CC underpowered here" in text
     assert (
         "context −T_C→R harmless here, share 0.01 (the paper: fragile), which the paper's own "
-        "numbers leave underpowered."
-        in text
+        "numbers leave underpowered." in text
     )

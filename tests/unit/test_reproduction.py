@@ -169,7 +169,7 @@ def test_the_lead_counts_each_runs_words_and_names_what_never_reproduces():
 
 def test_side_by_side_keeps_a_group_of_columns_per_run():
     R, D = Verdict.REPRODUCES, Verdict.DOES_NOT
-    text = reproduction.side_by_side({"a": planted_table([R, D]), "b": planted_table([D])}, "g")
+    text = reproduction.side_by_side({"a": planted_table([R, D]), "b": planted_table([D])})
     lines = text.splitlines()
     assert lines[0].count("|") == 3 + 3 * 2 + 1
     assert lines[2].endswith("**reproduces** | o | 0/3 | **does not reproduce** |")

@@ -96,3 +96,27 @@ def test_analysed_as_the_wrong_network_it_is_refused(ctrnn, tmp_path):
     assert refused.returncode == 2 and "already holds results" in refused.stderr
     forced = analyse(ctrnn, tmp_path / "cli", *FAMILY, "--force")
     assert forced.returncode == 0, forced.stderr
+
+
+def test_the_readmes_ten_lines_and_its_command_run_where_the_readme_shows_them(ctrnn):
+    """The README's example, verbatim, from the repository's root (where its paths point)."""
+    import re
+    import shlex
+
+    readme = (REPO / "README.md").read_text()
+    section = readme.split("## Your own network", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    ran = subprocess.run(
+        [sys.executable, "-c", code], cwd=ctrnn, capture_output=True, text=True, timeout=600
+    )
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    assert (ctrnn / "results" / "my_ctrnn" / "summary.md").is_file()
+    assert "verified" in ran.stdout or "reproduces" in ran.stdout, ran.stdout[-2000:]
+    command = re.search(r"`(python -m rnnschur analyse [^`]+)`", section).group(1)
+    argv = shlex.split(command)
+    argv[argv.index("results/my_ctrnn")] = "results/my_ctrnn_cli"
+    ran = subprocess.run(
+        [sys.executable, *argv[1:]], cwd=ctrnn, capture_output=True, text=True, timeout=600
+    )
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    assert (ctrnn / "results" / "my_ctrnn_cli" / "summary.md").is_file()

@@ -335,8 +335,7 @@ def ranking_markdown(table: pd.DataFrame) -> str:
             partial = True
             lines.append(
                 "| | *variations of only some of the Figure 2 tasks, ranked among themselves "
-                "(a distance over fewer numbers is not compared with one over all)* |"
-                + " |" * 12
+                "(a distance over fewer numbers is not compared with one over all)* |" + " |" * 12
             )
         fvus = ", ".join(cell(getattr(r, f"fvu_{t}"), ".3g") for t in FIGURE2_TASKS)
         lines.append(

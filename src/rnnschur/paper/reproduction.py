@@ -267,7 +267,7 @@ def _claim_name(r) -> str:
     return f"{TASK_NAMES.get(r.task, r.task)}: {words}"
 
 
-def side_by_side(tables: dict[str, pd.DataFrame], glossary: str) -> str:
+def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
     """Several runs' one-screen tables as one (``tables``: run name → :func:`reproduction`
     table): task and claim, the paper's printed numbers, and per run a group of columns
     (ours, solutions showing it, word); '—' where a run has no row for the claim."""
