@@ -25,7 +25,7 @@ from rnnschur.beyond.atlas import (
 from rnnschur.learned import TOO_FEW
 from rnnschur.report.page import atlas_page
 from rnnschur.report.readings import atlas_reading
-from rnnschur.verdicts import Thresholds, benjamini_hochberg
+from rnnschur.verdicts import Thresholds, Verdict, benjamini_hochberg
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = config_lib.read_schema(REPO / "workflow" / "schemas" / "config.schema.yaml")
@@ -293,6 +293,17 @@ def test_the_sentences_say_what_the_across_task_tests_find():
     assert "3 more are decided under one of the two only (3 under one, 0 as two)" in change
     assert "t0 −T_CC harmless → fragile" in change
     assert "in 1 of the 12 groups (t5 · d2 · N_h 64 (1/5) learned)" in text
+    assert "every row decided under both is" not in change  # fragile and harmless both
+    only_fragile = {
+        f"t{k}__{d}": {"T_RR": FRAGILE, "T_CR": FRAGILE, "T_CC": NOISY}
+        for k in range(3)
+        for d in ("d1", "d2")
+    }
+    change = next(
+        line for line in planted_atlas(only_fragile)[2].split("\n\n") if line.startswith("As two")
+    )
+    assert "6 keep their verdict and 0 change" in change
+    assert "every row decided under both is fragile under both" in change
 
 
 def test_one_task_under_three_descriptions_is_not_an_estimate_across_tasks():
@@ -395,7 +406,6 @@ def test_the_page_loads_sorts_and_shows_its_figures_in_chromium(tmp_path, capsys
 
 def test_the_atlas_says_whether_each_coupling_is_special():
     from rnnschur.beyond.atlas import with_special
-    from rnnschur.verdicts import Verdict
 
     keys = {"task": ["a", "a", "a"], "construction": ["c"] * 3, "n_hidden": [16] * 3}
     atlas = pd.DataFrame(
@@ -443,3 +453,27 @@ def test_the_sentences_say_why_an_across_task_estimate_is_open():
     assert "across tasks, open (underpowered) under d1;" in rr_line
     md = across_markdown(across)
     assert f"| {cc['mde']:.2g} | **varies across tasks** |" in md
+
+
+def test_the_atlas_sentences_count_what_the_dose_response_says_of_each_block():
+    """Planted: six groups; T_C→R load-bearing in 4, like any perturbation in 2; no symmetry
+    direction anywhere, and the sentence says so."""
+    groups = {
+        f"t{k}__{d}": {"T_RR": FRAGILE, "T_CR": FRAGILE, "T_CC": HARMLESS}
+        for k in range(3)
+        for d in ("d1", "d2")
+    }
+    ablation = planted_ablation(groups)
+    atlas = table(groups)
+    words = {"T_RR": Verdict.LIKE_ANY, "T_CC": Verdict.MILDER}
+    atlas["special"] = [
+        Verdict.LOAD_BEARING if b == "T_CR" and i < 8 else words.get(b, Verdict.LIKE_ANY)
+        for i, b in enumerate(atlas["block"])
+    ]
+    n_cr = int(((atlas["block"] == "T_CR") & (atlas.index < 8)).sum())
+    across = across_tasks_table(atlas, ablation, 0.9, Thresholds(threshold=0.1))
+    text = atlas_reading(atlas, across)
+    line = next(s for s in text.split("\n\n") if s.startswith("Special?"))
+    assert f"−T_C→R load-bearing in {n_cr}, like any perturbation of its size in {6 - n_cr}" in line
+    assert "−T_CC milder than any perturbation of its size in 6 of 6 groups" in line
+    assert line.endswith("; no groups a symmetry direction.")

@@ -667,6 +667,19 @@ def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame) -> str:
         sentence = f"{name}: {tally} of its {len(rows)} groups"
         words = _across_words(across[across["block"] == block])
         out.append(sentence + (f"; across tasks, {words}" if words else "") + ".")
+    if "special" in atlas:  # the dose-response study's verdict of each row, counted
+        parts = []
+        for block, name in BLOCK_NAMES.items():
+            counts = atlas.loc[atlas["block"] == block, "special"].value_counts()
+            if len(counts):
+                tally = ", ".join(f"{v} in {int(n)}" for v, n in counts.items())
+                parts.append(f"{name} {tally} of {int(counts.sum())} groups")
+        symmetric = int((atlas["special"] == Verdict.SYMMETRY).sum())
+        out.append(
+            f"Special? (the dose-response study, each block against random perturbations of "
+            f"its size): {'; '.join(parts)}; {symmetric or 'no'} group"
+            f"{'' if symmetric == 1 else 's'} a symmetry direction."
+        )
     out += _atlas_changes(atlas, "description", "under", "as")
     out += _atlas_changes(atlas, "n_hidden", "at N_h =", "at N_h =")
     short = atlas[atlas["verdict"] == TOO_FEW].drop_duplicates(["label", "description", "n_hidden"])
@@ -765,6 +778,9 @@ def _atlas_changes(atlas: pd.DataFrame, column: str, before: str, after: str) ->
             f"({only_first} under {_word(values[0], column, words)}, {only_now} "
             f"{after} {_word(value, column, words)})"
         )
+        kinds = set(first[both]) | set(now[both])
+        if len(kinds) == 1:  # agreement where nothing else was decided compares little
+            text += f"; every row decided under both is {kinds.pop()} under both"
         if changed:
             shown = [f"{k[0]} {BLOCK_NAMES[k[-1]]} {first[k]} → {now[k]}" for k in changed[:6]]
             more = f" and {len(changed) - 6} more" if len(changed) > 6 else ""
