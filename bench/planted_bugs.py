@@ -445,6 +445,66 @@ BUGS = [
         "b",
         "a consequence counted apart where its premise fails",
     ),
+    (
+        S + "solutions.py",
+        "    if low > threshold:",
+        "    if low > threshold + 1e-3:",
+        "a solution is fragile only 1e-3 above θ",
+    ),
+    (
+        S + "solutions.py",
+        "    if not mass_removed >= mass_floor:",
+        "    if not mass_removed > mass_floor:",
+        "a block at the mass floor read as absent",
+    ),
+    (
+        S + "solutions.py",
+        "[100 * level / 2, 100 * (1 - level / 2)]",
+        "[100 * level, 100 * (1 - level)]",
+        "the bootstrap interval at twice its error level",
+    ),
+    (
+        S + "solutions.py",
+        "scores.append(np.asarray(task.score(outputs[:, pick], resample), dtype=float))",
+        "scores.append(np.asarray(task.score(outputs[:, pick[::-1]], resample), dtype=float))",
+        "the networks scored on other trials than the targets of the resample",
+    ),
+    (
+        S + "paper/reproduction.py",
+        "    if k / n >= reproduces:",
+        "    if k / n > reproduces:",
+        "a claim at exactly the rule's share does not reproduce",
+    ),
+    (
+        S + "paper/reproduction.py",
+        "    low = beta.ppf(level / 2, k, n - k + 1) if k > 0 else 0.0",
+        "    low = beta.ppf(level / 2, k, n - k) if k > 0 else 0.0",
+        "the Clopper–Pearson lower bound from the wrong beta",
+    ),
+    (
+        S + "paper/reproduction.py",
+        "statistic > claim.bound + (claim.margin or 0.0)",
+        "statistic > claim.bound",
+        "a tie within the margin counted as the paper's ordering",
+    ),
+    (
+        S + "paper/reproduction.py",
+        "        n = len(said) - n_absent",
+        "        n = len(said)",
+        "solutions without the block counted as tested",
+    ),
+    (
+        S + "functional.py",
+        "    return weight * (targets != 0)",
+        "    return weight * 1.0",
+        "steps of no bit or no decision scored as bits",
+    ),
+    (
+        S + "functional.py",
+        "(np.abs(dominant_frequency(outputs) - wanted) / wanted)",
+        "(np.abs(dominant_frequency(outputs) - wanted) / dominant_frequency(outputs))",
+        "the frequency error relative to the output's frequency",
+    ),
 ]
 
 

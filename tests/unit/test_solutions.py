@@ -71,3 +71,13 @@ def test_a_diverged_rollout_counts_as_the_cap():
 )
 def test_the_reading_at_its_bounds(low, high, mass, word):
     assert reading(low, high, mass, THETA, FLOOR) == word
+
+
+def test_the_interval_is_the_central_one_at_its_level():
+    """Planted replicates: a perfect full model (FVU 0) and ablated FVUs 0, 0.001, ..., 1, so
+    the shares are the FVUs themselves; the 95 % interval is their 2.5th and 97.5th percentile."""
+    ablated = np.linspace(0.0, 1.0, 1001)[:, None]
+    low, high = harm_interval("fvu", np.zeros(1001), ablated, 0.05)
+    np.testing.assert_allclose([low[0], high[0]], [0.025, 0.975], atol=1e-12)
+    low, high = harm_interval("fvu", np.zeros(1001), ablated, 0.2)
+    np.testing.assert_allclose([low[0], high[0]], [0.1, 0.9], atol=1e-12)
