@@ -41,8 +41,8 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import label
-from rnnschur.paper.claims import _basis_cell, paper_cell
-from rnnschur.paper.reproduction import TASK_NAMES, lead, side_by_side
+from rnnschur.paper.claims import TASK_NAMES, _basis_cell, paper_cell
+from rnnschur.paper.reproduction import GLOSSARY, lead, side_by_side
 from rnnschur.report import readings
 from rnnschur.report.figures import VERDICT_MARKS
 from rnnschur.verdicts import Verdict
@@ -751,6 +751,7 @@ def profile_summary(folder: Path) -> str:
 
 
 CHECKED_TABLES = (
+    "reproduction.md",
     "claims.md",
     "paper_vs_reproduced.md",
     "table1.md",
@@ -1090,6 +1091,7 @@ def reproduction_summary(folders: dict[str, Path]) -> str:
     (``folders``: the column group's name → the run's folder) and the rule of the words."""
     tables = {name: pd.read_csv(f / "tables" / "reproduction.csv") for name, f in folders.items()}
     rule = table(next(iter(folders.values())), "reproduction.md").splitlines()[-1]
+    rule = rule.replace(GLOSSARY, "[docs/glossary.md](docs/glossary.md)")
     return "\n\n".join([lead(tables), side_by_side(tables).strip(), rule])
 
 

@@ -334,7 +334,7 @@ def test_the_one_screen_block_joins_the_runs_and_the_figures_stay_small(tmp_path
     import numpy as np
     import pandas as pd
 
-    from rnnschur.paper.reproduction import reproduction_markdown
+    from rnnschur.paper.reproduction import GLOSSARY, reproduction_markdown
 
     runs = {}
     for name, k in (("a", 3), ("b", 12)):
@@ -367,7 +367,7 @@ def test_the_one_screen_block_joins_the_runs_and_the_figures_stay_small(tmp_path
         )
         table.to_csv(folder / "tables" / "reproduction.csv", index=False)
         words = {"reproduces": 0.8, "does_not": 0.2}
-        text = reproduction_markdown(table, words, "docs/glossary.md")
+        text = reproduction_markdown(table, words, GLOSSARY)
         (folder / "tables" / "reproduction.md").write_text(text)
         for figure in build_results.FIGURES:
             fig, ax = plt.subplots(figsize=(30, 4), dpi=100)  # 3000 px wide
@@ -383,6 +383,7 @@ def test_the_one_screen_block_joins_the_runs_and_the_figures_stay_small(tmp_path
     assert table.splitlines()[0].startswith("| task | claim | the paper prints | a: ours |")
     assert "| 0/12 (38 absent) |" in table
     assert rule.startswith("A claim *reproduces* when at least 80%")
+    assert rule.endswith("Words: [docs/glossary.md](docs/glossary.md).")
     written = build_results.publish_figures(runs, tmp_path / "published")
     assert len(written) == 4
     from PIL import Image

@@ -8,7 +8,11 @@ import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
 from rnnschur.paper.claims import paper_claims  # noqa: E402
-from rnnschur.paper.reproduction import reproduction, reproduction_markdown  # noqa: E402
+from rnnschur.paper.reproduction import (  # noqa: E402
+    GLOSSARY,
+    reproduction,
+    reproduction_markdown,
+)
 
 p = snakemake.params
 verdicts, words = p.verdicts, p.solutions
@@ -24,5 +28,5 @@ table = reproduction(
 io.save_csv(snakemake.output.csv, table)
 io.save_text(
     snakemake.output.md,
-    reproduction_markdown(table, words, "docs/glossary.md", verdicts["level"]),
+    reproduction_markdown(table, words, GLOSSARY, verdicts["level"]),
 )

@@ -43,6 +43,9 @@ from rnnschur.verdicts import Verdict
 SHOWS, DOES_NOT_SHOW, UNDECIDED, ABSENT = "shows", "does not show", "undecided", "absent"
 """What one solution says of a claim."""
 
+GLOSSARY = "`docs/glossary.md` of the repository"
+"""Where a run's own table says its words are defined (it has no page to link from)."""
+
 QUANTITY_NAMES = {"accuracy": "acc", "delta_fvu": "ΔFVU", "s_delta_t": "S_ΔT", "n_R": "n_R"}
 """How the one-screen table names the quantities the paper prints."""
 
@@ -230,13 +233,14 @@ def solutions_cell(r) -> str:
     return cell + (f" ({', '.join(extra)})" if extra else "")
 
 
-def rule_line(words: dict) -> str:
-    """The word rule in one line, under every table that uses it."""
+def rule_line(words: dict, glossary: str) -> str:
+    """The word rule in one line, under every table that uses it (``glossary``: where the
+    words are defined, as the page that shows the line can point to it)."""
     return (
         f"A claim *reproduces* when at least {words['reproduces']:.0%} of the solutions tested "
         f"(learned, the block present) show the paper's reading, *does not reproduce* at "
         f"{words['does_not']:.0%} or fewer, *partly* between; *untestable* with none tested. "
-        "Words: [glossary](docs/glossary.md)."
+        f"Words: {glossary}."
     )
 
 
@@ -245,7 +249,7 @@ def reproduction_markdown(
 ) -> str:
     """The one-screen table of one run: task, claim, the paper's printed numbers, ours
     (median and range over solutions), k/n solutions, the exact interval and the word, with
-    the rule under it (``glossary``: the link to the glossary page)."""
+    the rule under it (``glossary``: where the words are defined)."""
     lines = [
         "| task | claim | the paper prints | ours: median (range) | what it means (median) "
         f"| solutions showing it | {1 - level:.0%} interval of k/n | word |",
@@ -257,8 +261,7 @@ def reproduction_markdown(
             f"| {_task_cell(r)} | {r.claim} | {r.paper} | {r.ours} | {_meaning_cell(r)} | "
             f"{solutions_cell(r)} | {interval} | **{r.word}** |"
         )
-    rule = rule_line(words).replace("docs/glossary.md", glossary)
-    return "\n".join(lines) + "\n\n" + rule + "\n"
+    return "\n".join(lines) + "\n\n" + rule_line(words, glossary) + "\n"
 
 
 def _claim_name(r) -> str:
