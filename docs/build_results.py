@@ -1056,6 +1056,19 @@ PAPER_BEYOND = {
 }
 """The analyses beyond the paper of the paper-scale run: the document's field → analysis."""
 
+GAP_SECTIONS = (
+    "## The gaps, ranked",
+    "## The gaps, attributed",
+    "### The paper's claims under each variation",
+)
+"""The sections of docs/results.md that the gap study of a paper-config run makes."""
+
+
+def has_gaps(folder: Path) -> bool:
+    """Whether a paper-config run ran the gap study (config ``gap_study.run``)."""
+    return (folder / "tables" / "gap_ranking.csv").is_file()
+
+
 PAPER_SCALE, SEEDS50_NAME = "paper scale (3 seeds)", "50 seeds (10: copy, context)"
 """The column groups of README's one-screen table: the runs, with their seeds per task."""
 FIGURES = ("fig1_copy_ablation", "fig2_neuro_ablation")
@@ -1285,6 +1298,9 @@ def main() -> None:
             paper_comparison=paper_comparison(r),
             **{field: part(*spec) for field, spec in sections.items()},
         )
+        if not has_gaps(r):  # a paper-config run without the gap study: its sections as published
+            for heading in GAP_SECTIONS:
+                text = replace_section(text, heading, marked(previous_section(previous, heading)))
     else:
         text = previous
         for spec in sections.values():
@@ -1299,7 +1315,9 @@ def main() -> None:
         text = (REPO / page).read_text()
         for name in names:
             needs, render = renders[name]
-            if set(needs) <= chosen:
+            if name == "gaps" and not has_gaps(r):
+                text = replace_block(text, name, marked(block_content(text, name)))
+            elif set(needs) <= chosen:
                 text = replace_block(text, name, render())
             elif set(needs) & stale:
                 text = replace_block(text, name, marked(block_content(text, name)))
