@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import label
+from rnnschur.io import save_text
 from rnnschur.paper.claims import TASK_NAMES, _basis_cell, paper_cell
 from rnnschur.paper.reproduction import GLOSSARY, lead, side_by_side
 from rnnschur.report import readings
@@ -872,19 +873,20 @@ def write_results(text: str) -> list[str]:
     the title and a link back, its relative links one folder up."""
     head, _, rest = text.partition("\n## ")
     sections = [("## " + part).split("\n", 1) for part in rest.split("\n## ")] if rest else []
-    PAGES.mkdir(exist_ok=True)
-    for old in PAGES.glob("*.md"):
-        old.unlink()
     contents, written = [], []
-    for heading, body in sections:
+    for heading, body in sections:  # each page whole or not at all, the old one until then
         title = heading[3:].strip()
         name = page_name(title)
         lines = [line[1:] if line.startswith("##") else line for line in body.splitlines()]
         page = RELATIVE_LINK.sub(r"](../\1)", "\n".join(lines))
-        (PAGES / name).write_text(f"# {title}{BACK}{page}\n")
+        save_text(PAGES / name, f"# {title}{BACK}{page}\n")
         contents.append(f"- [{title}](results/{name}): {opening(body)}")
         written.append(f"docs/results/{name}")
-    RESULTS_FILE.write_text(head.rstrip("\n") + f"\n\n{CONTENTS}\n\n" + "\n".join(contents) + "\n")
+    index = head.rstrip("\n") + f"\n\n{CONTENTS}\n\n" + "\n".join(contents) + "\n"
+    save_text(RESULTS_FILE, index)
+    for old in PAGES.glob("*.md"):  # a page no section makes any more, once the rest is there
+        if f"docs/results/{old.name}" not in written:
+            old.unlink()
     return ["docs/results.md", *written]
 
 
@@ -1164,7 +1166,7 @@ def main() -> None:
     if args.check:
         raise SystemExit(1 if check(args.check, document_for(args.check)) else 0)
     if args.quick:
-        (REPO / "docs" / "quick.md").write_text(quick_document(args.quick))
+        save_text(REPO / "docs" / "quick.md", quick_document(args.quick))
         print("wrote docs/quick.md")
         return
     r = args.results
@@ -1173,7 +1175,7 @@ def main() -> None:
         text = replace_block(
             (REPO / "README.md").read_text(), "reproduction", reproduction_summary(folders)
         )
-        (REPO / "README.md").write_text(text)
+        save_text(REPO / "README.md", text)
         written = publish_figures({"paper": r, "seeds50": args.seeds50})
         print(f"wrote README.md's one-screen table and {', '.join(written)}")
         return
@@ -1315,13 +1317,13 @@ def main() -> None:
         text = (REPO / page).read_text()
         for name in names:
             needs, render = renders[name]
-            if name == "gaps" and not has_gaps(r):
+            if name == "gaps" and "paper" in chosen and not has_gaps(r):
                 text = replace_block(text, name, marked(block_content(text, name)))
             elif set(needs) <= chosen:
                 text = replace_block(text, name, render())
             elif set(needs) & stale:
                 text = replace_block(text, name, marked(block_content(text, name)))
-        (REPO / page).write_text(text)
+        save_text(REPO / page, text)
     print(f"wrote {', '.join(written)} and the result blocks of {', '.join(BLOCK_FILES)}")
 
 

@@ -392,3 +392,34 @@ def test_the_one_screen_block_joins_the_runs_and_the_figures_stay_small(tmp_path
         with Image.open(path) as image:
             assert image.width == build_results.FIGURE_WIDTH
         assert Path(path).stat().st_size <= build_results.FIGURE_BYTES
+
+
+def test_an_interrupted_publication_leaves_every_page_whole(tmp_path, monkeypatch):
+    """Publishing stops at its third page (planted): the pages written are whole, the others
+    are the previous ones, none deleted, no page cut mid-way."""
+    import shutil
+
+    docs = tmp_path / "docs"
+    shutil.copytree(REPO / "docs", docs)
+    monkeypatch.setattr(build_results, "RESULTS_FILE", docs / "results.md")
+    monkeypatch.setattr(build_results, "PAGES", docs / "results")
+    before = {p.name: p.read_text() for p in (docs / "results").glob("*.md")}
+    text = build_results.read_results()
+    calls = []
+    real = build_results.page_name
+
+    def third_fails(title):
+        calls.append(title)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(title)
+
+    monkeypatch.setattr(build_results, "page_name", third_fails)
+    try:
+        build_results.write_results(text)
+    except KeyboardInterrupt:
+        pass
+    after = {p.name: p.read_text() for p in (docs / "results").glob("*.md")}
+    assert set(after) == set(before)  # nothing deleted before its replacement exists
+    assert all(text.endswith("\n") and text.startswith("# ") for text in after.values())
+    assert not list((docs / "results").glob("*.tmp*"))

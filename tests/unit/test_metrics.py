@@ -100,3 +100,13 @@ def test_fvu_with_a_mean_per_step_is_the_variance_a_time_locked_average_leaves()
     assert pooled < 1
     with pytest.raises(ValueError, match="per_step"):
         metrics.fvu(y, y, mask, mean="median")
+
+
+def test_an_output_of_exactly_zero_is_no_sign():
+    """sgn(0) = 0 matches no ±1 target: a zero output is a wrong replay, not a right one."""
+    targets = np.array([[[1.0, -1.0]]])
+    mask = np.ones((1, 1))
+    np.testing.assert_allclose(metrics.replay_accuracy(np.zeros_like(targets), targets, mask), 0)
+    np.testing.assert_allclose(
+        metrics.sign_disagreement(np.zeros_like(targets), targets, mask), 1.0
+    )
