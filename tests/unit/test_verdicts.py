@@ -460,3 +460,16 @@ def test_the_block_profile_shows_n_R_the_mass_and_each_solutions_reading():
     row = profile.iloc[0]
     assert row["n_R"] == "1 (1–4)" and row["mass_range"] == "0 (0–0.3)"
     assert row["solutions"] == "absent 2, fragile 1"
+
+
+@pytest.mark.parametrize("step", [1e-3, -1e-3])
+def test_a_block_is_fragile_exactly_when_its_interval_clears_theta(step):
+    """Three shares whose 95 % t interval starts at θ + step (derived: mean − t·sd/√3), or ends
+    at −θ − step on the other side; a bound moved by 1e-3 changes the verdict."""
+    theta = verdicts.Thresholds().threshold
+    half = stdtrit(2, 0.975) * 0.1 / np.sqrt(3)  # sd 0.1: the shares m − 0.1, m, m + 0.1
+    shares = theta + step + half + np.array([-0.1, 0.0, 0.1])
+    call = verdicts.block_verdict(shares, np.ones(3), verdicts.Thresholds()).verdict
+    assert call == (verdicts.Verdict.FRAGILE if step > 0 else verdicts.Verdict.UNDERPOWERED)
+    mirrored = verdicts.block_verdict(-shares, np.ones(3), verdicts.Thresholds()).verdict
+    assert mirrored == (verdicts.Verdict.IMPROVES if step > 0 else verdicts.Verdict.UNDERPOWERED)
