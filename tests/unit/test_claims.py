@@ -439,3 +439,21 @@ def test_a_consequence_counts_apart_only_where_its_premise_holds():
     rows = [k for k, line in enumerate(lines) if "accuracies do not change with α" in line]
     assert len(rows) == 2 and rows[1] == rows[0] + 1  # one claim, two bases, side by side
     assert "| implied by " in lines[rows[0]] and "| data | — |" in lines[rows[1]]
+
+
+def test_a_paper_value_that_differs_from_our_mean_but_lies_among_our_seeds_says_so():
+    """The paper's one copy controller (0.722) against seeds 0.61, 0.95, 1.03: the mean's
+    interval misses it, a seed's range holds it."""
+    row = pd.Series(
+        {
+            "paper_value": 0.722,
+            "agreement": "differs",
+            "paper_factor": 1.2,
+            "per_seed": json.dumps({"0": 0.61, "1": 0.95, "2": 1.03}),
+        }
+    )
+    cell = claims.paper_cell(row)
+    assert cell == "0.722: differs (1.2×), within our seeds' range"
+    outside = row.copy()
+    outside["per_seed"] = json.dumps({"0": 0.8, "1": 0.95})
+    assert claims.paper_cell(outside) == "0.722: differs (1.2×)"

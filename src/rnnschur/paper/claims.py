@@ -613,7 +613,9 @@ def _basis_cell(basis: str) -> str:
 
 def paper_cell(r) -> str:
     """The paper's value of a claim's statistic and its agreement, e.g. '8.78: differs (0.066×)'
-    or '0.0498: agrees'; '—' where the paper gives no number."""
+    or '0.0498: agrees'; '—' where the paper gives no number. Where it differs from our mean
+    yet lies among our seeds' own values (the paper reads single solutions), it says so: '0.722:
+    differs (1.2×), within our seeds' range'."""
     if not np.isfinite(r.paper_value):
         return "—"
     if r.agreement not in (Verdict.AGREES, Verdict.DIFFERS):
@@ -621,6 +623,9 @@ def paper_cell(r) -> str:
     cell = f"{r.paper_value:.3g}: {r.agreement}"
     if r.agreement == Verdict.DIFFERS and np.isfinite(r.paper_factor):
         cell += f" ({r.paper_factor:.2g}×)"
+    seeds = [v for v in json.loads(getattr(r, "per_seed", "{}") or "{}").values()]
+    if r.agreement == Verdict.DIFFERS and seeds and min(seeds) <= r.paper_value <= max(seeds):
+        cell += ", within our seeds' range"
     return cell
 
 
