@@ -54,6 +54,23 @@ def test_ablation_table_contents(quick_run):
         "candidate_invariance",
     ):
         assert column in ablation
+    # each solution's own reading of each ablation, absent decided in the model itself
+    ablated = ablation[ablation["subset"] != "none"]
+    assert set(ablated["reading"]) <= {"stabilizer", "fragile", "improves", "undecided", "absent"}
+    assert ((ablated["reading"] == "absent") == (ablated["mass_removed"] < 0.01)).all()
+    decided = ablated[ablated["reading"].isin(["fragile", "stabilizer"])]
+    assert (decided["harm_low"] <= decided["harm_share"] + 1e-12).all()
+    assert (decided["harm_share"] <= decided["harm_high"] + 1e-12).all()
+    # what the harm means: a functional score for each of the paper's tasks
+    paper_tasks = ablation[ablation["task"] != "perceptual_decision"]
+    assert paper_tasks["functional"].notna().all()
+    names = paper_tasks.groupby("task")["functional_score"].first().to_dict()
+    assert names == {
+        "copy": "replay accuracy",
+        "flip_flop": "bit accuracy",
+        "sine": "frequency error",
+        "context_integration": "decision accuracy",
+    }
     full = ablation[ablation["subset"] == "none"]
     assert (full["mass_removed"] == 0).all() and (full["discrepancy"] == 0).all()
     assert full["s_delta_t"].isna().all() and full["stabilizer"].all()
@@ -133,10 +150,47 @@ def test_table1_and_paper_comparison(quick_run):
     assert set(fig2["quantity"]) == {"fvu", "delta_fvu", "s_delta_t"}
 
 
+def test_the_one_screen_table_counts_the_solutions_of_the_ablation_table(quick_run):
+    """Each claim about one block's harm: k of n learned solutions recounted from the ablation
+    table's readings (stabilizer for harmless, fragile for harmful), absent ones apart."""
+    ablation = pd.read_csv(tables(quick_run) / "ablation.csv")
+    screen = pd.read_csv(tables(quick_run) / "reproduction.csv").set_index("claim_id")
+    assert screen["task"].notna().all() and len(screen) == 17
+    for claim_id, task, block, wanted in (
+        ("copy_T_CC_harmless", "copy", "T_CC", "stabilizer"),
+        ("copy_T_CR_harmful", "copy", "T_CR", "fragile"),
+        ("flip_flop_T_CC_harmful", "flip_flop", "T_CC", "fragile"),
+    ):
+        rows = ablation[
+            (ablation["task"] == task)
+            & (ablation["construction"] == "dense_orthogonal")
+            & np.isclose(ablation["alpha"], 0.9)
+            & (ablation["subset"] == block)
+            & ablation["learned"]
+        ]
+        row = screen.loc[claim_id]
+        assert row["n_absent"] == (rows["reading"] == "absent").sum()
+        assert row["k"] == (rows["reading"] == wanted).sum()
+        assert row["n_tested"] == len(rows) - row["n_absent"]
+        share = row["k"] / row["n_tested"] if row["n_tested"] else np.nan
+        word = (
+            "untestable"
+            if not row["n_tested"]
+            else "reproduces"
+            if share >= 0.8
+            else "does not reproduce"
+            if share <= 0.2
+            else "partly"
+        )
+        assert row["word"] == word
+    text = (tables(quick_run) / "reproduction.md").read_text()
+    assert "| flip-flop (N_h = 16) |" in text and "_T_" not in text.split("\n\n")[0]
+
+
 def test_claims_follow_from_the_per_seed_tables(quick_run):
     ablation = pd.read_csv(tables(quick_run) / "ablation.csv")
     claims = pd.read_csv(tables(quick_run) / "claims.csv").set_index("claim_id")
-    assert len(claims) == 16  # the paper's claims the reproduction tests (reported.py, claims.py)
+    assert len(claims) == 17  # the paper's claims the reproduction tests (reported.py, claims.py)
     # −T_C→R harmful: acc(full) − acc(−T_C→R) per seed, recomputed from the ablation table.
     copy = ablation[
         (ablation["task"] == "copy")
