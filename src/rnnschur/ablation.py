@@ -127,6 +127,9 @@ def evaluate_ablations(
     every ablation (:mod:`rnnschur.solutions`): its harm share with a bootstrap interval over
     the held-out trials and the word.
 
+    Six parameters, not a value object: the network as analysed and five independent choices
+    of how it is scored, each optional but the α grid.
+
     Identical ablations (the same ΔT for several alphas, or an empty block) are rolled out once.
     ``analysed``: the network, its Schur form, the held-out set and the task.
 

@@ -10,7 +10,7 @@ from test_claims import PAPER_LIKE, copy_rows, neuro_rows
 
 from rnnschur.paper import claims, reproduction
 from rnnschur.solutions import reading
-from rnnschur.verdicts import Verdict, harm_share
+from rnnschur.verdicts import Thresholds, Verdict, harm_share
 
 THETA, FLOOR = 0.02, 0.01
 WORDS = {"reproduces": 0.8, "does_not": 0.2}
@@ -33,7 +33,7 @@ def with_readings(frame):
 
 
 def table(frame):
-    out = reproduction.reproduction(frame, CLAIMS, THETA, FLOOR, WORDS)
+    out = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS)
     return out.set_index("claim_id")
 
 

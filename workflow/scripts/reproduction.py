@@ -13,18 +13,12 @@ from rnnschur.paper.reproduction import (  # noqa: E402
     reproduction,
     reproduction_markdown,
 )
+from rnnschur.verdicts import Thresholds  # noqa: E402
 
 p = snakemake.params
 verdicts, words = p.verdicts, p.solutions
 claims = paper_claims(verdicts["threshold"], p.claims["much_greater"], p.claims["margin_s_delta_t"])
-table = reproduction(
-    pd.read_csv(snakemake.input[0]),
-    claims,
-    verdicts["threshold"],
-    verdicts["mass_floor"],
-    words,
-    verdicts["level"],
-)
+table = reproduction(pd.read_csv(snakemake.input[0]), claims, Thresholds(**verdicts), words)
 io.save_csv(snakemake.output.csv, table)
 io.save_text(
     snakemake.output.md,

@@ -38,7 +38,7 @@ from rnnschur.paper.claims import (
     satisfies,
     value,
 )
-from rnnschur.verdicts import Verdict
+from rnnschur.verdicts import Thresholds, Verdict
 
 SHOWS, DOES_NOT_SHOW, UNDECIDED, ABSENT = "shows", "does not show", "undecided", "absent"
 """What one solution says of a claim."""
@@ -154,18 +154,14 @@ def meaning(claim: Claim, learned: pd.DataFrame) -> str:
 
 
 def reproduction(
-    ablation: pd.DataFrame,
-    claims: list[Claim],
-    threshold: float,
-    mass_floor: float,
-    words: dict,
-    level: float = 0.05,
+    ablation: pd.DataFrame, claims: list[Claim], thresholds: Thresholds, words: dict
 ) -> pd.DataFrame:
     """One row per claim whose models the run trained: task, construction, N_h, the claim,
     the paper's printed numbers and ours (per quantity, median and range over the learned
     solutions), the solutions learned, absent, tested, undecided and showing the claim (k of
-    n), the Clopper–Pearson interval of k/n at ``level`` and the word (:func:`claim_word`,
-    ``words`` = config ``solutions``)."""
+    n), the Clopper–Pearson interval of k/n at the thresholds' ``level`` and the word
+    (:func:`claim_word`, ``words`` = config ``solutions``); θ and the mass floor from
+    ``thresholds``."""
     out = []
     for claim in claims:
         n_hidden, rows = claim_models(ablation, claim)
@@ -173,13 +169,13 @@ def reproduction(
             continue
         learned = rows[rows["learned"].astype(bool)] if "learned" in rows else rows
         said = [
-            solution_shows(claim, model, threshold, mass_floor)
+            solution_shows(claim, model, thresholds.threshold, thresholds.mass_floor)
             for _, model in learned.groupby("seed", sort=True)
         ]
         n_absent = said.count(ABSENT)
         n = len(said) - n_absent
         k = said.count(SHOWS)
-        low, high = clopper_pearson(k, n, level)
+        low, high = clopper_pearson(k, n, thresholds.level)
         printed, ours = [], []
         for subset, quantity in claim.printed:
             values = np.array(
