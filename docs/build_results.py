@@ -289,11 +289,12 @@ undecided claim into one that holds or fails.
 {gap_claims}
 
 ## Every task's ablation profile
-Per task and single coupling block at α = 0.9: the raw harm of removing the block (`delta_mean`:
-accuracy lost, or FVU gained), its harm share (`harm_mean`) with its two-sided 95 % t interval
-over seeds, the equivalence test's p-value and the minimum detectable effect, the Schur mass
-removed, the seeds in which the ablation is an ε-stabilizer, and the verdict on the one scale
-(above). `results/tables/block_profile.md`.
+Per task and single coupling block at α = 0.9: n_R (whether the task's models have a T_RR at
+all), the mean harm share of removing the block with its two-sided 95 % t interval over seeds,
+the Schur mass it removes, each learned solution's own reading of it counted (stabilizer,
+fragile, improves, undecided, absent: [glossary](glossary.md)) and the seed-mean verdict on
+the one scale (above). The raw harm, the equivalence test and the minimum detectable effect:
+`results/tables/block_profile.md`.
 
 {paper_comparison}
 
@@ -697,11 +698,20 @@ def _next_heading(lines: list[str], start: int) -> int:
     return end
 
 
-def previous_section(document: str, heading: str) -> str:
-    """The text under ``heading`` (a whole line) in ``document`` up to the next heading."""
+def previous_section(document: str, heading: str, own: bool = False) -> str:
+    """The text under ``heading`` (a whole line) in ``document`` up to the next heading; with
+    ``own``, up to the next heading of the :data:`RESULTS` template (the sections a section
+    brings of its own, the atlas's "Across tasks", come with it)."""
     lines = document.splitlines()
     span = _section_span(lines, heading)
-    return MISSING if span is None else "\n".join(lines[span[0] : span[1]]).strip()
+    if span is None:
+        return MISSING
+    start, end = span
+    if own:
+        template = {line for line in RESULTS.splitlines() if line.startswith("#")}
+        while end < len(lines) and lines[end] not in template:
+            end = _next_heading(lines, end + 1)
+    return "\n".join(lines[start:end]).strip()
 
 
 def replace_section(document: str, heading: str, content: str) -> str:
@@ -737,16 +747,17 @@ def profile_summary(folder: Path) -> str:
         return f"*(`{path}` not found)*"
     profile = pd.read_csv(path)
     lines = [
-        "| task | model | N_h | learned | block | harm (mean) | 95 % interval | mass removed "
-        "| ε-stabilizer | verdict |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| task | model | N_h | learned | n_R: median (range) | block | harm (mean) | "
+        "95 % interval | mass removed: median (range) | each solution's reading | verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in profile.itertuples(index=False):
         block = label(r.subset)
         lines.append(
             f"| {r.task} | {r.construction} | {int(r.n_hidden)} | {r.n_learned}/{r.n_trained} | "
-            f"{block} | {r.harm_mean:.3g} | [{r.ci_low:.3g}, {r.ci_high:.3g}] | "
-            f"{r.mass_removed:.3g} | {r.n_stabilizer}/{r.n_seeds} | **{r.verdict}** |"
+            f"{getattr(r, 'n_R', '—')} | {block} | {r.harm_mean:.3g} | "
+            f"[{r.ci_low:.3g}, {r.ci_high:.3g}] | {getattr(r, 'mass_range', '—')} | "
+            f"{getattr(r, 'solutions', '—')} | **{r.verdict}** |"
         )
     return readings.profile_reading(profile, "task and model groups") + "\n\n" + "\n".join(lines)
 
@@ -1276,7 +1287,7 @@ def main() -> None:
         where one of them is stale."""
         if set(needs) <= chosen:
             return render()
-        text = previous_section(previous, heading)
+        text = previous_section(previous, heading, own=True)
         if not set(needs) & stale:
             return text
         if text in (MISSING, NOT_RUN) or text.endswith(MISSING) or text.endswith(NOT_RUN):
@@ -1324,6 +1335,8 @@ def main() -> None:
             elif set(needs) & stale:
                 text = replace_block(text, name, marked(block_content(text, name)))
         save_text(REPO / page, text)
+    if {"paper", "seeds50"} <= chosen:
+        written += publish_figures({"paper": r, "seeds50": args.seeds50})
     print(f"wrote {', '.join(written)} and the result blocks of {', '.join(BLOCK_FILES)}")
 
 

@@ -377,7 +377,7 @@ def test_the_one_screen_block_joins_the_runs_and_the_figures_stay_small(tmp_path
         runs[name] = folder
     block = build_results.reproduction_summary(runs)
     lead, table, rule = block.split("\n\n")
-    assert lead.startswith("Of the 1 claims read at a, 1 do not reproduce.")
+    assert lead.startswith("Of the 1 claims read at a, 1 does not reproduce.")
     assert "Of the 1 claims read at b" in lead and "No run reproduces sine: −T_RR" in lead
     assert "absent in most solutions for sine: −T_RR changes little (38 of 50 solutions)" in lead
     assert table.splitlines()[0].startswith("| task | claim | the paper prints | a: ours |")
@@ -423,3 +423,21 @@ def test_an_interrupted_publication_leaves_every_page_whole(tmp_path, monkeypatc
     assert set(after) == set(before)  # nothing deleted before its replacement exists
     assert all(text.endswith("\n") and text.startswith("# ") for text in after.values())
     assert not list((docs / "results").glob("*.tmp*"))
+
+
+def test_a_kept_section_keeps_the_sections_it_brought_of_its_own():
+    """The atlas's section brings "### Across tasks"; kept as published (its run not here), it
+    keeps that too, up to the template's next heading."""
+    document = "\n".join(
+        [
+            "### What the atlas says",
+            "atlas text",
+            "### Across tasks",
+            "across text",
+            "## Beyond the paper",
+            "beyond",
+        ]
+    )
+    kept = build_results.previous_section(document, "### What the atlas says", own=True)
+    assert kept == "atlas text\n### Across tasks\nacross text"
+    assert build_results.previous_section(document, "### What the atlas says") == "atlas text"

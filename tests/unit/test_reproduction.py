@@ -156,9 +156,9 @@ def test_the_lead_counts_each_runs_words_and_names_what_never_reproduces():
     fifty = planted_table([R, P, D, U])
     text = reproduction.lead({"3 seeds": three, "50 seeds": fifty})
     assert text.startswith(
-        "Of the 4 claims read at 3 seeds, 1 reproduce, 2 do not reproduce and 1 are untestable."
+        "Of the 4 claims read at 3 seeds, 1 reproduces, 2 do not reproduce and 1 is untestable."
     )
-    assert "Of the 4 claims read at 50 seeds, 1 reproduce, 1 reproduce partly, 1 do not" in text
+    assert "Of the 4 claims read at 50 seeds, 1 reproduces, 1 reproduces partly, 1 does not" in text
     # c2 does not reproduce in either run; c1 reproduces partly at 50 seeds; c3 is untestable
     assert "No run reproduces sine: claim 2." in text
     assert "absent" not in text

@@ -293,12 +293,12 @@ def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
 
 
 PLURAL = {
-    Verdict.REPRODUCES: "reproduce",
-    Verdict.PARTLY: "reproduce partly",
-    Verdict.DOES_NOT: "do not reproduce",
-    Verdict.UNTESTABLE: "are untestable",
+    Verdict.REPRODUCES: ("reproduces", "reproduce"),
+    Verdict.PARTLY: ("reproduces partly", "reproduce partly"),
+    Verdict.DOES_NOT: ("does not reproduce", "do not reproduce"),
+    Verdict.UNTESTABLE: ("is untestable", "are untestable"),
 }
-"""A claim word as the verb of several claims."""
+"""A claim word as the verb of one claim and of several."""
 
 
 def lead(tables: dict[str, pd.DataFrame]) -> str:
@@ -308,7 +308,9 @@ def lead(tables: dict[str, pd.DataFrame]) -> str:
     sentences = []
     for run, t in tables.items():
         counts = t["word"].value_counts()
-        parts = [f"{counts[w]} {verb}" for w, verb in PLURAL.items() if w in counts]
+        parts = [
+            f"{counts[w]} {verbs[int(counts[w] > 1)]}" for w, verbs in PLURAL.items() if w in counts
+        ]
         sentences.append(f"Of the {len(t)} claims read at {run}, {_join(parts)}.")
     both = pd.concat(tables.values())
     tested = both[both["word"] != Verdict.UNTESTABLE]
