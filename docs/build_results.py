@@ -754,8 +754,8 @@ def profile_summary(folder: Path) -> str:
     for r in profile.itertuples(index=False):
         block = label(r.subset)
         lines.append(
-            f"| {r.task} | {r.construction} | {int(r.n_hidden)} | {r.n_learned}/{r.n_trained} | "
-            f"{getattr(r, 'n_R', '—')} | {block} | {r.harm_mean:.3g} | "
+            f"| {TASK_NAMES.get(r.task, r.task)} | {r.construction} | {int(r.n_hidden)} | "
+            f"{r.n_learned}/{r.n_trained} | {getattr(r, 'n_R', '—')} | {block} | {r.harm_mean:.3g} | "
             f"[{r.ci_low:.3g}, {r.ci_high:.3g}] | {getattr(r, 'mass_range', '—')} | "
             f"{getattr(r, 'solutions', '—')} | **{r.verdict}** |"
         )

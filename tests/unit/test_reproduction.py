@@ -47,8 +47,8 @@ def test_a_block_absent_in_most_solutions_and_destructive_in_the_rest():
     assert (row.n_learned, row.n_absent, row.n_tested, row.k) == (50, 38, 12, 0)
     assert row.word == Verdict.DOES_NOT
     assert reproduction.solutions_cell(row) == "0/12 (38 absent)"
-    assert "0.6 (0.6–1.7)" not in row.ours  # the median reads every learned solution
-    assert row.ours.startswith("−T_RR ΔFVU 0.5 (0.5–1.7)")
+    # the median of the 12 tested solutions (0.6, 0.7, ..., 1.7), not of the 38 absent ones
+    assert row.ours.startswith("−T_RR ΔFVU 1.15 (0.6–1.7)")
 
 
 def test_an_ordering_shows_only_beyond_its_tie_margin():
@@ -147,6 +147,26 @@ def planted_table(words, absent=0):
             "cp_high": 1.0,
             "word": words,
         }
+    )
+
+
+def test_the_lead_counts_apart_the_claims_no_network_could_fail():
+    R, D = Verdict.REPRODUCES, Verdict.DOES_NOT
+    table = planted_table([R, R, R, D]).assign(basis=["data", "by construction", "implied", "data"])
+    text = reproduction.lead({"3 seeds": table})
+    assert text.startswith(
+        "Of the 4 claims read at 3 seeds, 3 reproduce (2 of them true by construction or "
+        "implied by another claim) and 1 does not reproduce."
+    )
+
+
+def test_table1_claims_quote_table1_and_the_others_their_first_mention():
+    by_id = {c.claim_id: c for c in CLAIMS}
+    table1 = by_id["table1_dense_orthogonal_scores_constant"]
+    assert reproduction.printed_value(table1, "T_CR", "accuracy") == "0.634"  # Table 1
+    assert reproduction.printed_value(by_id["copy_T_CR_harmful"], "T_CR", "accuracy") == "0.639"
+    assert reproduction.printed_value(by_id["sine_T_RR_changes_little"], "T_RR", "delta_fvu") == (
+        "little"
     )
 
 

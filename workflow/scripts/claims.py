@@ -9,6 +9,7 @@ import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
 from rnnschur.paper.claims import (  # noqa: E402
+    SENSITIVITY_KEYS,
     claims_by_size,
     claims_grid_markdown,
     claims_markdown,
@@ -34,7 +35,7 @@ moved = claims_sensitivity(
     ablation, thresholds, settings["much_greater"], settings["margin_s_delta_t"], min_models
 )
 io.save_csv(snakemake.output.sensitivity_csv, moved)
-io.save_text(snakemake.output.sensitivity_md, sensitivity_markdown(moved, ["claim_id"]))
+io.save_text(snakemake.output.sensitivity_md, sensitivity_markdown(moved, SENSITIVITY_KEYS))
 readings = paper_readings(thresholds)
 io.save_csv(snakemake.output.readings_csv, readings)
 io.save_text(snakemake.output.readings_md, paper_readings_markdown(readings, thresholds))

@@ -300,7 +300,8 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
         neuro_claim(
             "flip_flop_T_CC_harmful",
             "flip_flop",
-            "−T_CC is harmful: ΔFVU 0.0496, 10× the full model's FVU",
+            "−T_CC is harmful: it takes more than θ of the learned performance (the paper: "
+            "ΔFVU 0.0496, 10× its full FVU)",
             "h(−T_CC)",
             lambda r: h(r, "T_CC"),
             "greater",
@@ -568,10 +569,15 @@ def claims_sensitivity(
         table = evaluate_claims(
             ablation, paper_claims(t.threshold, much_greater, margin_s_delta_t), t, min_models
         )
+        table = table.assign(task=table["task"].map(lambda task: TASK_NAMES.get(task, task)))
         return table[table["n_trained"] > 0]
 
     # the claims use θ, not the mass floor: only θ is varied
-    return sensitivity(evaluate, ["claim_id"], thresholds, SENSITIVITY[:2])
+    return sensitivity(evaluate, SENSITIVITY_KEYS, thresholds, SENSITIVITY[:2])
+
+
+SENSITIVITY_KEYS = ["task", "claim"]
+"""A row of the claims' sensitivity table: the task and the claim in words."""
 
 
 def claims_grid_markdown(table: pd.DataFrame, column: str, basis: bool = False) -> str:

@@ -31,6 +31,8 @@ from scipy.stats import beta
 from rnnschur.ablation import label
 from rnnschur.paper import reported as paper
 from rnnschur.paper.claims import (
+    DATA,
+    IMPLIED,
     PAPER_ALPHA,
     TASK_NAMES,
     Claim,
@@ -98,25 +100,20 @@ def claim_word(k: int, n: int, reproduces: float, does_not: float) -> Verdict:
 
 
 def printed_value(claim: Claim, subset: str, quantity: str) -> str:
-    """The paper's number for ``subset`` and ``quantity`` as the paper prints it (its words
-    where it gives none), '—' where it reports nothing."""
-    for entry in paper.REPORTED:
-        task, construction, _, alpha, s, q, number, _, note = entry
-        if (task, construction, alpha, s, q) == (
-            claim.task,
-            claim.construction,
-            PAPER_ALPHA,
-            subset,
-            quantity,
-        ):
-            if np.isnan(number):
-                return note.split(": ", 1)[-1]
-            if quantity == "n_R":
-                return f"{number:.0f}"
-            if claim.task == "copy" and number == 1.0:
-                return "1.00"
-            return f"{number:g}"
-    return "—"
+    """The paper's number for ``subset`` and ``quantity`` as the paper prints it where the
+    claim reads it (its Table 1 where the claim is one of Table 1, else its first mention; its
+    words where it gives no number), '—' where it reports nothing."""
+    wanted = (claim.task, claim.construction, PAPER_ALPHA, subset, quantity)
+    entries = [e for e in paper.REPORTED if (e[0], e[1], e[3], e[4], e[5]) == wanted]
+    entries.sort(key=lambda e: not e[8].startswith(claim.source.split(" (")[0]))
+    if not entries:
+        return "—"
+    number, note = entries[0][6], entries[0][8]
+    if np.isnan(number):
+        return note.split(": ", 1)[-1]
+    if quantity == "n_R":
+        return f"{number:.0f}"
+    return "1.00" if claim.task == "copy" and number == 1.0 else f"{number:g}"
 
 
 def _quantity(subset: str, quantity: str) -> str:
@@ -132,6 +129,14 @@ def _spread(values: np.ndarray) -> str:
     if len(values) == 1 or values.min() == values.max():
         return f"{np.median(values):.3g}"
     return f"{np.median(values):.3g} ({values.min():.3g}–{values.max():.3g})"
+
+
+def basis_word(basis: str) -> str:
+    """'data', 'by construction' or 'implied' (:data:`rnnschur.paper.claims.DATA`, ...): a
+    claim true whatever the networks do is counted apart in the lead."""
+    if basis.startswith(IMPLIED):
+        return "implied"
+    return "data" if basis == DATA else "by construction"
 
 
 def meaning(claim: Claim, learned: pd.DataFrame) -> str:
@@ -156,9 +161,10 @@ def meaning(claim: Claim, learned: pd.DataFrame) -> str:
 def reproduction(
     ablation: pd.DataFrame, claims: list[Claim], thresholds: Thresholds, words: dict
 ) -> pd.DataFrame:
-    """One row per claim whose models the run trained: task, construction, N_h, the claim,
-    the paper's printed numbers and ours (per quantity, median and range over the learned
-    solutions), the solutions learned, absent, tested, undecided and showing the claim (k of
+    """One row per claim whose models the run trained: task, construction, N_h, the claim, its
+    basis (:func:`basis_word`), the paper's printed numbers and ours (per quantity, median and
+    range over the solutions tested, those where the block is present; over every learned one
+    where none is), the solutions learned, absent, tested, undecided and showing the claim (k of
     n), the Clopper–Pearson interval of k/n at the thresholds' ``level`` and the word
     (:func:`claim_word`, ``words`` = config ``solutions``); θ and the mass floor from
     ``thresholds``."""
@@ -176,11 +182,14 @@ def reproduction(
         n = len(said) - n_absent
         k = said.count(SHOWS)
         low, high = clopper_pearson(k, n, thresholds.level)
+        tested = [
+            model
+            for (_, model), says in zip(learned.groupby("seed", sort=True), said, strict=True)
+            if says != ABSENT
+        ] or [model for _, model in learned.groupby("seed", sort=True)]
         printed, ours = [], []
         for subset, quantity in claim.printed:
-            values = np.array(
-                [value(model, subset, quantity) for _, model in learned.groupby("seed")], float
-            )
+            values = np.array([value(model, subset, quantity) for model in tested], float)
             name = _quantity(subset, quantity)
             printed.append(f"{name} {printed_value(claim, subset, quantity)}")
             ours.append(f"{name} {_spread(values)}")
@@ -193,6 +202,7 @@ def reproduction(
                 "n_hidden": n_hidden,
                 "source": claim.source,
                 "claim": claim.words,
+                "basis": basis_word(claim.basis),
                 "paper": "; ".join(printed) or "—",
                 "ours": "; ".join(ours) or "—",
                 "n_trained": rows["seed"].nunique(),
@@ -303,14 +313,18 @@ PLURAL = {
 
 def lead(tables: dict[str, pd.DataFrame]) -> str:
     """At most five sentences from the numbers of several runs' one-screen tables: per run,
-    how many claims take each word; the claims that do not reproduce in any run that tests
-    them; and the blocks absent in most solutions of a run."""
+    how many claims take each word (those that reproduce whatever the networks do, by
+    construction or implied by another claim, named apart); the claims that do not reproduce
+    in any run that tests them; and the blocks absent in most solutions of a run."""
     sentences = []
     for run, t in tables.items():
         counts = t["word"].value_counts()
         parts = [
             f"{counts[w]} {verbs[int(counts[w] > 1)]}" for w, verbs in PLURAL.items() if w in counts
         ]
+        bound = t[(t["word"] == Verdict.REPRODUCES) & (t.get("basis", "data") != "data")]
+        if len(bound) and parts:  # claims no network could fail: counted apart
+            parts[0] += f" ({len(bound)} of them true by construction or implied by another claim)"
         sentences.append(f"Of the {len(t)} claims read at {run}, {_join(parts)}.")
     both = pd.concat(tables.values())
     tested = both[both["word"] != Verdict.UNTESTABLE]
