@@ -755,7 +755,8 @@ def profile_summary(folder: Path) -> str:
         block = label(r.subset)
         lines.append(
             f"| {TASK_NAMES.get(r.task, r.task)} | {r.construction} | {int(r.n_hidden)} | "
-            f"{r.n_learned}/{r.n_trained} | {getattr(r, 'n_R', '—')} | {block} | {r.harm_mean:.3g} | "
+            f"{r.n_learned}/{r.n_trained} | {getattr(r, 'n_R', '—')} | {block} | "
+            f"{r.harm_mean:.3g} | "
             f"[{r.ci_low:.3g}, {r.ci_high:.3g}] | {getattr(r, 'mass_range', '—')} | "
             f"{getattr(r, 'solutions', '—')} | **{r.verdict}** |"
         )
@@ -1022,7 +1023,7 @@ QUICK = """# The quick preset's numbers
 The tables of `snakemake -c2 --configfile presets/quick.yaml` (written by
 `python docs/build_results.py --quick results/quick`), so that a first run can be checked:
 `python docs/build_results.py --check results/quick` compares its tables with these, row by
-row. The quick preset trains tiny networks for a minute: its numbers test the chain, not the
+row. The quick preset trains tiny networks for seconds each (about three minutes on 2 cores): its numbers test the chain, not the
 paper (that is docs/results.md).
 {signature}
 """

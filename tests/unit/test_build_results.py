@@ -378,9 +378,13 @@ def test_the_one_screen_block_joins_the_runs_and_the_figures_stay_small(tmp_path
     block = build_results.reproduction_summary(runs)
     lead, table, rule = block.split("\n\n")
     assert lead.startswith("Of the 1 claims read at a, 1 does not reproduce.")
-    assert "Of the 1 claims read at b" in lead and "No run reproduces sine: −T_RR" in lead
-    assert "absent in most solutions for sine: −T_RR changes little (38 of 50 solutions)" in lead
-    assert table.splitlines()[0].startswith("| task | claim | the paper prints | a: ours |")
+    assert "Of the 1 claims read at b" in lead and "No run reproduces sine's “−T_RR" in lead
+    assert (
+        "Absent (below the mass floor): the block in 38 of 50 solutions for sine's “−T_RR" in lead
+    )
+    assert table.splitlines()[0].startswith(
+        "| task, model | claim | the paper prints | a: ours, median (range) | a: solutions showing"
+    )
     assert "| 0/12 (38 absent) |" in table
     assert rule.startswith("A claim *reproduces* when at least 80%")
     assert rule.endswith("Words: [docs/glossary.md](docs/glossary.md).")

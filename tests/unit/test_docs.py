@@ -47,8 +47,8 @@ def test_the_readme_opens_with_what_reproduces_solution_by_solution():
     numbers, k/n solutions and a word per run), its lead and Figures 1 and 2; no internal id."""
     head = (REPO / "README.md").read_text().splitlines()[:60]
     text = "\n".join(head)
-    header = next(line for line in head if line.startswith("| task | claim | the paper prints"))
-    assert header.count(": showing |") == 2 and header.count(": word |") == 2
+    header = next(line for line in head if line.startswith("| task, model | claim | the paper"))
+    assert header.count(": solutions showing it |") == 2 and header.count(": word |") == 2
     rows = [line for line in head if line.startswith("| ") and line is not header]
     rows = [line for line in rows if not line.startswith("|---")]
     tasks = {row.split(" | ")[0].lstrip("| ").split(" (")[0].split(",")[0] for row in rows}
@@ -58,7 +58,7 @@ def test_the_readme_opens_with_what_reproduces_solution_by_solution():
     assert re.search(r"\| \d+/\d+", text)  # k of n solutions
     assert "figures/fig1_copy_ablation_paper.png" in text
     assert "figures/fig2_neuro_ablation_paper.png" in text
-    assert text.index("## What reproduces") < text.index("| task | claim")
+    assert text.index("## What reproduces") < text.index("| task, model | claim")
     assert not re.search(r"\b(table1|copy|sine|flip_flop|context)_\w+", text)  # no claim ids
     lead = text.split("<!-- reproduction:start -->\n", 1)[1].split("\n\n", 1)[0]
     assert lead.startswith("Of the ") and lead.count(". ") <= 4

@@ -180,11 +180,14 @@ def test_the_lead_counts_each_runs_words_and_names_what_never_reproduces():
     )
     assert "Of the 4 claims read at 50 seeds, 1 reproduces, 1 reproduces partly, 1 does not" in text
     # c2 does not reproduce in either run; c1 reproduces partly at 50 seeds; c3 is untestable
-    assert "No run reproduces sine: claim 2." in text
+    assert "No run reproduces sine's “claim 2”." in text
     assert "absent" not in text
     assert len(re.findall(r"\. ", text)) + 1 <= 5
     absent = reproduction.lead({"50 seeds": planted_table([D], absent=2)})
-    assert "absent in most solutions for sine: claim 0 (2 of 3 solutions)" in absent
+    assert (
+        "Absent (below the mass floor): the block in 2 of 3 solutions for sine's “claim 0”"
+        in absent
+    )
 
 
 def test_side_by_side_keeps_a_group_of_columns_per_run():

@@ -203,6 +203,7 @@ def reproduction(
                 "source": claim.source,
                 "claim": claim.words,
                 "basis": basis_word(claim.basis),
+                "block": claim.block or "",
                 "paper": "; ".join(printed) or "—",
                 "ours": "; ".join(ours) or "—",
                 "n_trained": rows["seed"].nunique(),
@@ -220,9 +221,8 @@ def reproduction(
 
 
 def _task_cell(r) -> str:
-    name = TASK_NAMES.get(r.task, r.task)
-    if r.construction != "dense_orthogonal":
-        name += f", {r.construction.replace('_', ' ')}"
+    """'copy, dense orthogonal (N_h = 72)': the task and the model the claim is about."""
+    name = f"{TASK_NAMES.get(r.task, r.task)}, {r.construction.replace('_', ' ')}"
     return f"{name} (N_h = {int(r.n_hidden)})"
 
 
@@ -271,9 +271,9 @@ def reproduction_markdown(
 
 
 def _claim_name(r) -> str:
-    """'sine: −T_RR changes little' (the claim up to its first colon or parenthesis)."""
+    """'sine's “−T_RR changes little”' (the claim up to its first colon or parenthesis)."""
     words = re.split(r": | \(", r.claim)[0]
-    return f"{TASK_NAMES.get(r.task, r.task)}: {words}"
+    return f"{TASK_NAMES.get(r.task, r.task)}'s “{words}”"
 
 
 def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
@@ -283,8 +283,11 @@ def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
     runs = list(tables)
     ids = list(dict.fromkeys(i for t in tables.values() for i in t["claim_id"]))
     indexed = {run: t.set_index("claim_id") for run, t in tables.items()}
-    head = "| task | claim | the paper prints |"
-    head += "".join(f" {run}: ours | {run}: showing | {run}: word |" for run in runs)
+    head = "| task, model | claim | the paper prints |"
+    head += "".join(
+        f" {run}: ours, median (range) | {run}: solutions showing it | {run}: word |"
+        for run in runs
+    )
     lines = [head, "|" + "---|" * (3 + 3 * len(runs))]
     for claim_id in ids:
         first = next(indexed[run].loc[claim_id] for run in runs if claim_id in indexed[run].index)
@@ -337,11 +340,17 @@ def lead(tables: dict[str, pd.DataFrame]) -> str:
     if len(absent):
         worst = absent.sort_values("n_learned").drop_duplicates("claim_id", keep="last")
         names = [
-            f"{_claim_name(r)} ({r.n_absent} of {r.n_learned} solutions)"
+            f"{_block_name(r)} in {r.n_absent} of {r.n_learned} solutions for {_claim_name(r)}"
             for r in worst.itertuples(index=False)
         ]
-        sentences.append(f"The block is absent in most solutions for {_join(names)}.")
+        sentences.append(f"Absent (below the mass floor): {_join(names)}.")
     return " ".join(sentences[:5])
+
+
+def _block_name(r) -> str:
+    """The claim's block as the paper names it ('T_C→R'), or 'the block'."""
+    block = getattr(r, "block", "")
+    return block.replace("T_CR", "T_C→R") if isinstance(block, str) and block else "the block"
 
 
 def _join(words: list[str]) -> str:
