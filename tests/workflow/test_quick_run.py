@@ -184,7 +184,8 @@ def test_the_one_screen_table_counts_the_solutions_of_the_ablation_table(quick_r
         )
         assert row["word"] == word
     text = (tables(quick_run) / "reproduction.md").read_text()
-    assert "| flip-flop (N_h = 16) |" in text and "_T_" not in text.split("\n\n")[0]
+    assert "| flip-flop, dense orthogonal (N_h = 16) |" in text
+    assert "_T_" not in text.split("\n\n")[0]
 
 
 def test_claims_follow_from_the_per_seed_tables(quick_run):
