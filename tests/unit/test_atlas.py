@@ -303,7 +303,7 @@ def test_the_sentences_say_what_the_across_task_tests_find():
         line for line in planted_atlas(only_fragile)[2].split("\n\n") if line.startswith("As two")
     )
     assert "6 keep their verdict and 0 change" in change
-    assert "every row decided under both is fragile under both" in change
+    assert "Every row decided under both is fragile under both" in change
 
 
 def test_one_task_under_three_descriptions_is_not_an_estimate_across_tasks():

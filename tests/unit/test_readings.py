@@ -270,12 +270,12 @@ def test_the_paper_readings_beside_ours_name_every_block_that_parts_and_why():
         "the paper's verdict (copy −T_C→R)."  # N_h 72 read, not 56
     )
     assert (
-        " 1 reversed (both decided, opposite): flip-flop −T_CC harmless here, share 0.0041 " in text
+        " 1 reversed (both decided, opposite). Flip-flop −T_CC harmless here, share 0.0041 " in text
     )
     assert " 1 empty here where the paper reads the block harmless" in text
-    assert ": flip-flop −T_RR empty here, share 0.0003 (the paper: harmless)." in text
-    assert " 1 undecided here: sine −T_CC underpowered here" in text
+    assert ". Flip-flop −T_RR empty here, share 0.0003 (the paper: harmless)." in text
+    assert " 1 undecided here. Sine −T_CC underpowered here" in text
     assert (
-        "context −T_C→R harmless here, share 0.01 (the paper: fragile), which the paper's own "
+        "Context −T_C→R harmless here, share 0.01 (the paper: fragile), which the paper's own "
         "numbers leave underpowered." in text
     )

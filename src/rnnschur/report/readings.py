@@ -178,8 +178,9 @@ def paper_reading_comparison(paper_readings: pd.DataFrame, profile: pd.DataFrame
         "paper undecided": "left undecided by the paper's own numbers through the same rules",
     }
     for kind, items in parted.items():
-        if items:
-            text += f" {len(items)} {why[kind]}: {'; '.join(items)}."
+        if items:  # the count, then one sentence each
+            text += f" {len(items)} {why[kind]}."
+            text += "".join(f" {item[0].upper()}{item[1:]}." for item in items)
     return text
 
 
@@ -780,7 +781,7 @@ def _atlas_changes(atlas: pd.DataFrame, column: str, before: str, after: str) ->
         )
         kinds = set(first[both]) | set(now[both])
         if len(kinds) == 1:  # agreement where nothing else was decided compares little
-            text += f"; every row decided under both is {kinds.pop()} under both"
+            text += f". Every row decided under both is {kinds.pop()} under both"
         if changed:
             shown = [f"{k[0]} {BLOCK_NAMES[k[-1]]} {first[k]} → {now[k]}" for k in changed[:6]]
             more = f" and {len(changed) - 6} more" if len(changed) > 6 else ""
