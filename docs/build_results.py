@@ -1003,11 +1003,22 @@ orthogonal and Cayley controllers (N_h = 72) with 10; paper settings otherwise
 (`results/seeds50/tables/claims.md`)."""
 
 
+def solution_by_solution(folder: Path) -> str:
+    """A run's one-screen table (``reproduction.md``) under a line that says what it is, for
+    the claims' sections; the seed-mean tests follow it."""
+    return (
+        "Solution by solution (the headline; `tables/reproduction.md`): each claim as k of n "
+        "trained solutions showing it. Over the seeds' mean, below: the tests behind it.\n\n"
+        + table(folder, "reproduction.md")
+    )
+
+
 def seeds50_summary(folder: Path) -> str:
     """The claims of the 50-seed run: its reading and its claims table; then, where the run
     has it, the dose-response study on the same models (its reading and table)."""
     claims = pd.read_csv(folder / "tables" / "claims.csv")
-    parts = [SEEDS50, readings.claims_reading(claims), table(folder, "claims.md")]
+    parts = [SEEDS50, solution_by_solution(folder), readings.claims_reading(claims)]
+    parts += [table(folder, "claims.md")]
     if (folder / "tables" / "dose_response_summary.csv").is_file():
         parts += [SEEDS50_DOSE, beyond(folder, "dose_response")]
     return "\n\n".join(parts)
@@ -1301,7 +1312,9 @@ def main() -> None:
         text = RESULTS.format(
             signature=SIGNATURE.format(run_signature(r)),
             provenance=PROVENANCE_HEAD,
-            claims=readings.claims_reading(pd.read_csv(r / "tables" / "claims.csv"))
+            claims=solution_by_solution(r)
+            + "\n\n"
+            + readings.claims_reading(pd.read_csv(r / "tables" / "claims.csv"))
             + "\n\n"
             + table(r, "claims.md"),
             gap_summary=gap_summary(r),
