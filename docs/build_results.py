@@ -42,7 +42,7 @@ import pandas as pd
 
 from rnnschur.ablation import label
 from rnnschur.io import save_text
-from rnnschur.paper.claims import TASK_NAMES, _basis_cell, paper_cell
+from rnnschur.paper.claims import TASK_NAMES, basis_cell, paper_cell
 from rnnschur.paper.reproduction import GLOSSARY, lead, side_by_side
 from rnnschur.report import readings
 from rnnschur.report.figures import VERDICT_MARKS
@@ -105,7 +105,7 @@ def verdict_summary(folder: Path) -> str:
         paper = paper_cell(r) if hasattr(r, "agreement") else "—"
         task = TASK_NAMES.get(r.task, r.task)
         lines.append(
-            f"| {task} | {r.claim} | {_basis_cell(basis)} | {r.source} | "
+            f"| {task} | {r.claim} | {basis_cell(basis)} | {r.source} | "
             f"{r.n_learned}/{r.n_trained} | "
             f"{r.n_agree}/{r.n_seeds} | **{r.verdict}** | {paper} |"
         )

@@ -101,10 +101,16 @@ class Claim:
     :data:`rnnschur.paper.reported.REPORTED`: set beside ours in the one-screen table."""
 
 
-def value(rows: pd.DataFrame, subset: str, column: str, alpha: float = PAPER_ALPHA) -> float:
-    """``column`` of one model's row for ``subset`` at ``alpha`` (NaN if absent)."""
+def cell(rows: pd.DataFrame, subset: str, column: str, alpha: float = PAPER_ALPHA):
+    """``column`` of one model's row for ``subset`` at ``alpha`` as stored (None if absent)."""
     pick = rows[(rows["subset"] == subset) & np.isclose(rows["alpha"], alpha)][column]
-    return float(pick.iloc[0]) if len(pick) else np.nan
+    return pick.iloc[0] if len(pick) else None
+
+
+def value(rows: pd.DataFrame, subset: str, column: str, alpha: float = PAPER_ALPHA) -> float:
+    """``column`` of one model's row for ``subset`` at ``alpha`` as a number (NaN if absent)."""
+    found = cell(rows, subset, column, alpha)
+    return np.nan if found is None else float(found)
 
 
 def share(rows: pd.DataFrame, subset: str, alpha: float = PAPER_ALPHA) -> float:
@@ -605,12 +611,12 @@ def claims_grid_markdown(table: pd.DataFrame, column: str, basis: bool = False) 
             + (f" ({r.n_learned}/{r.n_trained} learned)" if r.n_learned < r.n_trained else "")
             for r in rows.itertuples()
         }
-        first = f"| {key[0]} | " + (f"{_basis_cell(key[1])} | " if with_basis else "")
+        first = f"| {key[0]} | " + (f"{basis_cell(key[1])} | " if with_basis else "")
         lines.append(first + " | ".join(cell.get(v, "—") for v in values) + " |")
     return "\n".join(lines) + "\n"
 
 
-def _basis_cell(basis: str) -> str:
+def basis_cell(basis: str) -> str:
     """'data', 'by construction' or 'implied' (the note under the table says by which claim)."""
     if basis.startswith(IMPLIED):
         return IMPLIED.strip()
@@ -654,7 +660,7 @@ def claims_markdown(table: pd.DataFrame) -> str:
         bound = f" {'>' if r.kind == 'greater' else 'within ±'} {r.bound:g}"
         minimum = f"{r.mde:.2g}" if np.isfinite(r.mde) else "—"
         lines.append(
-            f"| {TASK_NAMES.get(r.task, r.task)} | {r.claim} | {_basis_cell(r.basis)} | "
+            f"| {TASK_NAMES.get(r.task, r.task)} | {r.claim} | {basis_cell(r.basis)} | "
             f"{r.source} | {int(r.n_hidden)} | {r.statistic}{bound} | {seeds} | "
             f"{r.n_learned}/{r.n_trained} | {r.n_agree}/{r.n_seeds} | {interval} | {minimum} | "
             f"{paper_cell(r)} | {r.sign_test_p:.3g} | **{r.verdict}** |"

@@ -32,10 +32,11 @@ from rnnschur.ablation import label
 from rnnschur.paper import reported as paper
 from rnnschur.paper.claims import (
     DATA,
-    IMPLIED,
     PAPER_ALPHA,
     TASK_NAMES,
     Claim,
+    basis_cell,
+    cell,
     claim_models,
     satisfies,
     value,
@@ -61,7 +62,7 @@ def solution_shows(claim: Claim, rows: pd.DataFrame, threshold: float, mass_floo
     if claim.reads_block:
         if "reading" not in rows:
             raise ValueError("the ablation table has no 'reading' column (rule ablate writes it)")
-        word = Verdict(value_text(rows, claim.block, "reading"))
+        word = Verdict(str(cell(rows, claim.block, "reading")))
         wanted = Verdict.STABILIZER if claim.kind == "within" else Verdict.FRAGILE
         if word == Verdict.UNDECIDED:
             return UNDECIDED
@@ -72,12 +73,6 @@ def solution_shows(claim: Claim, rows: pd.DataFrame, threshold: float, mass_floo
     if claim.kind == "greater":
         return SHOWS if statistic > claim.bound + (claim.margin or 0.0) else DOES_NOT_SHOW
     return SHOWS if satisfies(statistic, claim.kind, claim.bound) else DOES_NOT_SHOW
-
-
-def value_text(rows: pd.DataFrame, subset: str, column: str) -> str:
-    """A text column of one model's row for ``subset`` at the paper's α."""
-    pick = rows[(rows["subset"] == subset) & np.isclose(rows["alpha"], PAPER_ALPHA)][column]
-    return str(pick.iloc[0])
 
 
 def clopper_pearson(k: int, n: int, level: float) -> tuple[float, float]:
@@ -131,28 +126,21 @@ def _spread(values: np.ndarray) -> str:
     return f"{np.median(values):.3g} ({values.min():.3g}–{values.max():.3g})"
 
 
-def basis_word(basis: str) -> str:
-    """'data', 'by construction' or 'implied' (:data:`rnnschur.paper.claims.DATA`, ...): a
-    claim true whatever the networks do is counted apart in the lead."""
-    if basis.startswith(IMPLIED):
-        return "implied"
-    return "data" if basis == DATA else "by construction"
-
-
-def meaning(claim: Claim, learned: pd.DataFrame) -> str:
+def meaning(claim: Claim, models: list[pd.DataFrame]) -> str:
     """What the claim's ablations do in the task's own terms (the ablation table's
     ``functional`` column: bits or decisions right, the frequency's error), median over the
-    learned solutions, full model first: 'bit accuracy: full 1.00, −T_CC 0.991'; '' where the
-    task has no functional score or its score is one already (the copy task's accuracy)."""
-    if "functional" not in learned or claim.task == "copy" or learned.empty:
+    learned solutions (``models``: each one's rows), full model first: 'bit accuracy: full
+    1.00, −T_CC 0.991'; '' where the task has no functional score or its score is one already
+    (the copy task's accuracy)."""
+    if not models or "functional" not in models[0] or claim.task == "copy":
         return ""
-    names = learned["functional_score"].dropna().unique()
+    names = pd.concat(models)["functional_score"].dropna().unique()
     if not len(names):
         return ""
     subsets = ["none", *dict.fromkeys(s for s, _ in claim.printed if s != "none")]
     parts = []
     for subset in subsets:
-        values = [value(model, subset, "functional") for _, model in learned.groupby("seed")]
+        values = [value(model, subset, "functional") for model in models]
         median = np.nanmedian(values) if np.isfinite(values).any() else np.nan
         parts.append(f"{'full' if subset == 'none' else label(subset)} {median:.3g}")
     return f"{names[0]}: {', '.join(parts)}"
@@ -162,9 +150,9 @@ def reproduction(
     ablation: pd.DataFrame, claims: list[Claim], thresholds: Thresholds, words: dict
 ) -> pd.DataFrame:
     """One row per claim whose models the run trained: task, construction, N_h, the claim, its
-    basis (:func:`basis_word`), the paper's printed numbers and ours (per quantity, median and
-    range over the solutions tested, those where the block is present; over every learned one
-    where none is), the solutions learned, absent, tested, undecided and showing the claim (k of
+    basis (:func:`rnnschur.paper.claims.basis_cell`), the paper's printed numbers and ours (per
+    quantity, median and range over the solutions tested, those where the block is present;
+    over every learned one where none is), the solutions learned, absent, tested, undecided and showing the claim (k of
     n), the Clopper–Pearson interval of k/n at the thresholds' ``level`` and the word
     (:func:`claim_word`, ``words`` = config ``solutions``); θ and the mass floor from
     ``thresholds``."""
@@ -174,19 +162,16 @@ def reproduction(
         if rows.empty:
             continue
         learned = rows[rows["learned"].astype(bool)] if "learned" in rows else rows
+        models = [model for _, model in learned.groupby("seed", sort=True)]
         said = [
             solution_shows(claim, model, thresholds.threshold, thresholds.mass_floor)
-            for _, model in learned.groupby("seed", sort=True)
+            for model in models
         ]
         n_absent = said.count(ABSENT)
         n = len(said) - n_absent
         k = said.count(SHOWS)
         low, high = clopper_pearson(k, n, thresholds.level)
-        tested = [
-            model
-            for (_, model), says in zip(learned.groupby("seed", sort=True), said, strict=True)
-            if says != ABSENT
-        ] or [model for _, model in learned.groupby("seed", sort=True)]
+        tested = [m for m, says in zip(models, said, strict=True) if says != ABSENT] or models
         printed, ours = [], []
         for subset, quantity in claim.printed:
             values = np.array([value(model, subset, quantity) for model in tested], float)
@@ -195,14 +180,14 @@ def reproduction(
             ours.append(f"{name} {_spread(values)}")
         out.append(
             {
-                "meaning": meaning(claim, learned),
+                "meaning": meaning(claim, models),
                 "claim_id": claim.claim_id,
                 "task": claim.task,
                 "construction": claim.construction,
                 "n_hidden": n_hidden,
                 "source": claim.source,
                 "claim": claim.words,
-                "basis": basis_word(claim.basis),
+                "basis": basis_cell(claim.basis),
                 "block": claim.block or "",
                 "paper": "; ".join(printed) or "—",
                 "ours": "; ".join(ours) or "—",
@@ -282,7 +267,7 @@ def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
     (ours, solutions showing it, word); '—' where a run has no row for the claim."""
     runs = list(tables)
     ids = list(dict.fromkeys(i for t in tables.values() for i in t["claim_id"]))
-    indexed = {run: t.set_index("claim_id") for run, t in tables.items()}
+    rows = {run: {r.claim_id: r for r in t.itertuples(index=False)} for run, t in tables.items()}
     head = "| task, model | claim | the paper prints |"
     head += "".join(
         f" {run}: ours, median (range) | {run}: solutions showing it | {run}: word |"
@@ -290,15 +275,13 @@ def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
     )
     lines = [head, "|" + "---|" * (3 + 3 * len(runs))]
     for claim_id in ids:
-        first = next(indexed[run].loc[claim_id] for run in runs if claim_id in indexed[run].index)
-        first = first.to_frame().T.assign(claim_id=claim_id).iloc[0]
-        cells = [_task_cell(first), first["claim"], first["paper"]]
+        first = next(rows[run][claim_id] for run in runs if claim_id in rows[run])
+        cells = [_task_cell(first), first.claim, first.paper]
         for run in runs:
-            if claim_id not in indexed[run].index:
+            r = rows[run].get(claim_id)
+            if r is None:
                 cells += ["—", "—", "—"]
                 continue
-            r = indexed[run].loc[claim_id].to_frame().T.assign(claim_id=claim_id)
-            r = next(r.itertuples(index=False))
             ours = r.ours if _meaning_cell(r) == "—" else f"{r.ours}; {r.meaning}"
             cells += [ours, solutions_cell(r), f"**{r.word}**"]
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
@@ -325,7 +308,7 @@ def lead(tables: dict[str, pd.DataFrame]) -> str:
         parts = [
             f"{counts[w]} {verbs[int(counts[w] > 1)]}" for w, verbs in PLURAL.items() if w in counts
         ]
-        bound = t[(t["word"] == Verdict.REPRODUCES) & (t.get("basis", "data") != "data")]
+        bound = t[(t["word"] == Verdict.REPRODUCES) & (t.get("basis", DATA) != DATA)]
         if len(bound) and parts:  # claims no network could fail: counted apart
             parts[0] += f" ({len(bound)} of them true by construction or implied by another claim)"
         sentences.append(f"Of the {len(t)} claims read at {run}, {_join(parts)}.")
