@@ -152,10 +152,10 @@ def reproduction(
     """One row per claim whose models the run trained: task, construction, N_h, the claim, its
     basis (:func:`rnnschur.paper.claims.basis_cell`), the paper's printed numbers and ours (per
     quantity, median and range over the solutions tested, those where the block is present;
-    over every learned one where none is), the solutions learned, absent, tested, undecided and showing the claim (k of
-    n), the Clopper–Pearson interval of k/n at the thresholds' ``level`` and the word
-    (:func:`claim_word`, ``words`` = config ``solutions``); θ and the mass floor from
-    ``thresholds``."""
+    over every learned one where none is), the solutions learned, absent, tested, undecided
+    and showing the claim (k of n), the Clopper–Pearson interval of k/n at the thresholds'
+    ``level`` and the word (:func:`claim_word`, ``words`` = config ``solutions``); θ and the
+    mass floor from ``thresholds``."""
     out = []
     for claim in claims:
         n_hidden, rows = claim_models(ablation, claim)
