@@ -21,6 +21,7 @@ from types import ModuleType
 
 import numpy as np
 
+from rnnschur.stats import percentile_interval
 from rnnschur.tasks import Batch
 from rnnschur.verdicts import SHARE_CAP, Verdict, harm_share
 
@@ -70,7 +71,7 @@ def harm_interval(
     inf) counts as :data:`rnnschur.verdicts.SHARE_CAP`. Returns (low, high), each (K,)."""
     shares = harm_share(metric, np.asarray(full, float)[:, None], np.asarray(ablated, float))
     shares = np.minimum(np.where(np.isnan(np.asarray(ablated, float)), np.inf, shares), SHARE_CAP)
-    return tuple(np.percentile(shares, [100 * level / 2, 100 * (1 - level / 2)], axis=0))
+    return percentile_interval(shares, level)
 
 
 def reading(

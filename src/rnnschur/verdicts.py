@@ -33,10 +33,11 @@ harmlessness.
 
 **The tests.** Over the seeds of a group: fragile (a claim holds, fails) when the two-sided
 (1 − ``level``) Student t interval of the mean lies wholly past the bound; harmless (a tie is
-equivalent) when two one-sided t tests show |mean| < θ at ``level`` (:func:`tost`). What neither
-decides is *underpowered* when the minimum detectable effect at its n (:func:`mde`, power
-``power``) exceeds the margin θ, else *on the threshold* (the data could decide an effect θ
-away from the bound, and the mean sits nearer). A number of the paper *agrees* when it lies in
+equivalent) when two one-sided t tests show |mean| < θ at ``level``
+(:func:`rnnschur.stats.tost`). What neither decides is *underpowered* when the minimum
+detectable effect at its n (:func:`rnnschur.stats.mde`, power ``power``) exceeds the margin
+θ, else *on the threshold* (the data could decide an effect θ away from the bound, and the
+mean sits nearer). A number of the paper *agrees* when it lies in
 the (1 − ``level``) interval of the reproduced mean, else it *differs* by the factor reproduced
 / paper (:func:`agreement`).
 """
@@ -50,10 +51,10 @@ from enum import StrEnum
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import minimize_scalar
-from scipy.special import chdtrc, ndtri, stdtr, stdtrit
+from scipy.special import chdtrc, ndtri, stdtrit
 
 from rnnschur.schur import COUPLING_BLOCKS
+from rnnschur.stats import mde, reml_tau2, t_interval, tost
 
 
 class Verdict(StrEnum):
@@ -178,90 +179,6 @@ def error_ratio(metric: str, full: float | np.ndarray, ablated: float | np.ndarr
     return float(ratio) if ratio.ndim == 0 else ratio
 
 
-def sem(values: pd.Series) -> float:
-    """Standard error of the mean over seeds (NaN for fewer than two values)."""
-    values = values.dropna()
-    return float(values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else np.nan
-
-
-def t_interval(values: np.ndarray, level: float) -> tuple[float, float]:
-    """Two-sided Student t interval of the mean at confidence 1 − ``level``; NaN for fewer than
-    two values; the point itself where the values do not vary."""
-    values = np.asarray(values, dtype=float)
-    n = len(values)
-    if n < 2:
-        return np.nan, np.nan
-    half = stdtrit(n - 1, 1 - level / 2) * np.std(values, ddof=1) / np.sqrt(n)
-    return float(np.mean(values) - half), float(np.mean(values) + half)
-
-
-def _mean_sd(values: np.ndarray) -> tuple[int, float, float]:
-    """(n, mean, sample standard deviation) of ``values``."""
-    values = np.asarray(values, dtype=float)
-    n = len(values)
-    if n < 2:
-        return n, np.nan, np.nan
-    return n, float(np.mean(values)), float(np.std(values, ddof=1))
-
-
-def tost(values: np.ndarray, margin: float, level: float) -> float:
-    """Two one-sided t tests of |mean| < ``margin`` (Schuirmann 1987): the larger of the
-    one-sided p-values of mean > −margin and of mean < margin; equivalence at ``level`` when it
-    is below it (the 1 − 2·level t interval lies inside ±margin). NaN for fewer than two
-    values; where they do not vary, 0 if |mean| ≤ margin (a margin of 0: exactly equal), 1
-    if not. (``level`` is not used: the p-value does not depend on it.)"""
-    n, mean, sd = _mean_sd(values)
-    if n < 2:
-        return np.nan
-    if sd == 0:
-        return 0.0 if abs(mean) <= margin else 1.0
-    se = sd / np.sqrt(n)
-    lower = stdtr(n - 1, -(mean + margin) / se)  # P(T ≥ (mean + margin)/se)
-    upper = stdtr(n - 1, (mean - margin) / se)  # P(T ≤ (mean − margin)/se)
-    return float(max(lower, upper))
-
-
-def p_greater(values: np.ndarray, bound: float) -> float:
-    """One-sided t test of mean > ``bound``: P(T_{n−1} ≥ (mean − bound)/se). NaN for fewer than
-    two values; where they do not vary, 0 if the mean exceeds ``bound``, else 1."""
-    n, mean, sd = _mean_sd(values)
-    if n < 2:
-        return np.nan
-    if sd == 0:
-        return 0.0 if mean > bound else 1.0
-    return float(stdtr(n - 1, -(mean - bound) / (sd / np.sqrt(n))))
-
-
-def benjamini_hochberg(p: np.ndarray) -> np.ndarray:
-    """Benjamini–Hochberg adjusted p-values (Benjamini & Hochberg 1995) of the finite entries of
-    ``p`` as one family (NaN stays NaN): q_(i) = min_{j ≥ i} m p_(j) / j over the m p-values in
-    ascending order, capped at 1. Rejecting every q ≤ f controls the false-discovery rate at f
-    for independent or positively dependent tests."""
-    p = np.asarray(p, dtype=float)
-    q = np.full(p.shape, np.nan)
-    finite = np.flatnonzero(np.isfinite(p))
-    m = len(finite)
-    if m == 0:
-        return q
-    order = finite[np.argsort(p[finite], kind="stable")]
-    scaled = p[order] * m / np.arange(1, m + 1)
-    q[order] = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
-    return q
-
-
-def mde(values: np.ndarray, level: float, power: float) -> float:
-    """The minimum detectable effect of the mean of ``values`` at their n and spread: the
-    distance from a bound that the two-sided level-``level`` t test detects with probability
-    ``power``, (t_{1−level/2, n−1} + t_{power, n−1}) · s / √n (the usual noncentral-t
-    approximation). Infinite for fewer than two values; 0 where they do not vary."""
-    values = np.asarray(values, dtype=float)
-    n = len(values)
-    if n < 2:
-        return math.inf
-    quantiles = stdtrit(n - 1, 1 - level / 2) + stdtrit(n - 1, power)
-    return float(quantiles * np.std(values, ddof=1) / np.sqrt(n))
-
-
 def undecided(minimum_effect: float, margin: float) -> Verdict:
     """Why a test left a row open: :attr:`Verdict.UNDERPOWERED` where the minimum detectable
     effect exceeds the margin the verdict is decided at, else :attr:`Verdict.ON_THRESHOLD`."""
@@ -296,7 +213,7 @@ def block_verdict(
     harm, mass_removed = np.minimum(harm[keep], SHARE_CAP), np.asarray(mass_removed)[keep]
     low, high = t_interval(harm, thresholds.level)
     theta = thresholds.threshold
-    p_equal = tost(harm, theta, thresholds.level)
+    p_equal = tost(harm, theta)
     minimum = mde(harm, thresholds.level, thresholds.power)
     mean = float(harm.mean()) if len(harm) else np.nan
     if len(harm) < min_models:
@@ -334,32 +251,6 @@ class AcrossTasks:
     pi_high: float
     mde: float
     verdict: Verdict
-
-
-def reml_tau2(means: np.ndarray, variances: np.ndarray) -> float:
-    """The REML estimate of the between-group variance τ² of the one-way random-effects model
-    y_i ~ N(μ, τ² + v_i) (group means y_i with their sampling variances v_i): the maximum over
-    τ² ≥ 0 of the restricted log-likelihood
-    −½ Σ log(τ² + v_i) − ½ log Σ w_i − ½ Σ w_i (y_i − μ̂)², w_i = 1/(τ² + v_i), μ̂ the weighted
-    mean (Viechtbauer 2005). With equal v_i it is max(0, s²_y − v), s²_y the sample variance."""
-    y, v = np.asarray(means, float), np.asarray(variances, float)
-
-    def minus_restricted(tau2: float) -> float:
-        w = 1.0 / (tau2 + v)
-        mu = np.sum(w * y) / np.sum(w)
-        return 0.5 * (np.sum(np.log(tau2 + v)) + np.log(np.sum(w)) + np.sum(w * (y - mu) ** 2))
-
-    upper = 10.0 * float(np.var(y, ddof=1)) + float(np.max(v)) + 1e-12
-    tau2 = float(minimize_scalar(minus_restricted, bounds=(0.0, upper), method="bounded").x)
-    for _ in range(500):  # polished by the score equation's fixed point (Viechtbauer 2005)
-        w = 1.0 / (tau2 + v)
-        mu = np.sum(w * y) / np.sum(w)
-        step = max(0.0, np.sum(w**2 * ((y - mu) ** 2 - v)) / np.sum(w**2) + 1.0 / np.sum(w))
-        if abs(step - tau2) <= 1e-15 * (1.0 + tau2):
-            tau2 = step
-            break
-        tau2 = step
-    return 0.0 if minus_restricted(0.0) <= minus_restricted(tau2) else float(tau2)
 
 
 ACROSS_CAP = 2.0
@@ -409,7 +300,8 @@ def across_tasks(groups: list[np.ndarray], thresholds: Thresholds) -> AcrossTask
     shares of one task), in two stages: per task its mean y_i and the sampling variance
     v_i = max(s_i², s_p²)/n_i (s_p² the pooled within-task variance, a floor that keeps a task
     whose seeds agree exactly from outweighing all others), then the random-effects model
-    y_i ~ N(μ, τ² + v_i) (:func:`reml_tau2`; μ̂ = Σ w_i y_i / Σ w_i, w_i = 1/(τ̂² + v_i); its
+    y_i ~ N(μ, τ² + v_i) (:func:`rnnschur.stats.reml_tau2`; μ̂ = Σ w_i y_i / Σ w_i,
+    w_i = 1/(τ̂² + v_i); its
     interval Hartung–Knapp's, t_{k−1} on Σ w_i (y_i − μ̂)² / ((k − 1) Σ w_i), never narrower
     than the plain 1/Σ w_i; the prediction interval for a task like these
     μ̂ ± t_{k−2} √(τ̂² + 1/Σ w_i), Higgins et al. 2009; its minimum detectable effect

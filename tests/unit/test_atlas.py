@@ -25,7 +25,8 @@ from rnnschur.beyond.atlas import (
 from rnnschur.learned import TOO_FEW
 from rnnschur.report.page import atlas_page
 from rnnschur.report.readings import atlas_reading
-from rnnschur.verdicts import Thresholds, Verdict, benjamini_hochberg
+from rnnschur.stats import benjamini_hochberg
+from rnnschur.verdicts import Thresholds, Verdict
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = config_lib.read_schema(REPO / "workflow" / "schemas" / "config.schema.yaml")

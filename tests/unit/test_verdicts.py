@@ -60,62 +60,6 @@ def test_the_same_share_means_the_same_verdict_on_every_score():
     assert calls == {Verdict.FRAGILE}
 
 
-def test_tost_at_and_around_its_margin():
-    """Planted values whose mean and spread put the 90 % interval just inside, on and just
-    outside ±margin; the p-value against scipy's one-sided t tests."""
-    base = np.array([-1.0, 0.0, 1.0])  # mean 0, sd 1, se 1/√3
-    half = stats.t.ppf(0.95, 2) / np.sqrt(3)  # the 90 % interval is ±half
-    assert verdicts.tost(base, half * 1.0001, 0.05) < 0.05
-    assert verdicts.tost(base, half * 0.9999, 0.05) > 0.05
-    assert verdicts.tost(base, half, 0.05) == pytest.approx(0.05, rel=1e-9)
-    shifted = base * 0.1 + 0.3  # mean 0.3, sd 0.1
-    low = stats.ttest_1samp(shifted, -0.5, alternative="greater").pvalue
-    high = stats.ttest_1samp(shifted, 0.5, alternative="less").pvalue
-    assert verdicts.tost(shifted, 0.5, 0.05) == pytest.approx(max(low, high), rel=1e-12)
-    assert verdicts.tost(np.array([0.1, 0.1]), 0.2, 0.05) == 0.0
-    assert np.isnan(verdicts.tost(np.array([0.1]), 0.2, 0.05))
-
-
-def test_p_greater_is_the_one_sided_t_test():
-    harm = np.array([0.2, 0.35, 0.3, 0.5])
-    expected = stats.ttest_1samp(harm, 0.1, alternative="greater").pvalue
-    assert verdicts.p_greater(harm, 0.1) == pytest.approx(expected, rel=1e-10)
-    assert verdicts.p_greater(np.array([0.3, 0.3]), 0.1) == 0.0
-    assert np.isnan(verdicts.p_greater(np.array([0.3]), 0.1))
-
-
-def test_t_interval_equals_scipy_and_is_undefined_for_one_seed():
-    values = np.random.default_rng(3).normal(size=7)
-    low, high = stats.t.interval(0.95, 6, loc=values.mean(), scale=stats.sem(values))
-    assert verdicts.t_interval(values, 0.05) == pytest.approx((low, high), rel=1e-12)
-    assert np.isnan(verdicts.t_interval(np.array([0.3]), 0.05)[0])
-    assert verdicts.t_interval(np.array([0.3, 0.3, 0.3]), 0.05) == (0.3, 0.3)
-
-
-@pytest.mark.parametrize("n", [3, 5, 10, 50])
-def test_the_minimum_detectable_effect_is_detected_with_its_power(n):
-    """Simulated: a true mean MDE away from the bound, the spread of the planted seeds, n seeds;
-    the two-sided t test at level 0.05 rejects in about 80 % of 20,000 draws (the noncentral-t
-    power at the approximation's MDE, within a few points)."""
-    rng = np.random.default_rng(n)
-    planted = rng.normal(0.0, 0.3, size=n)
-    effect = verdicts.mde(planted, 0.05, 0.8)
-    sd = planted.std(ddof=1)
-    draws = rng.normal(effect, sd, size=(20_000, n))
-    t = draws.mean(axis=1) / (draws.std(axis=1, ddof=1) / np.sqrt(n))
-    power = np.mean(t > stats.t.ppf(0.975, n - 1))
-    assert 0.76 < power < 0.84
-    assert verdicts.mde(np.array([0.25, 0.25, 0.25]), 0.05, 0.8) == 0.0
-    assert verdicts.mde(np.array([0.1]), 0.05, 0.8) == np.inf
-
-
-def test_benjamini_hochberg_by_hand():
-    p = np.array([0.01, 0.04, 0.03, np.nan, 0.5])
-    # m = 4 finite: sorted 0.01, 0.03, 0.04, 0.5 → 0.04, 0.06, 0.0533, 0.5 → min from the right
-    q = verdicts.benjamini_hochberg(p)
-    np.testing.assert_allclose(q, [0.04, 0.16 / 3, 0.16 / 3, np.nan, 0.5])
-
-
 def test_block_verdict_at_its_edges():
     """θ = 0.02, mass floor 0.01; three seeds each. The interval's low end and the equivalence
     test each move the verdict when the planted values move across θ by 1e-3."""
@@ -246,31 +190,6 @@ def test_the_paper_printed_precision_counts_in_the_agreement():
 
 
 # across tasks: the two-level (random-effects) estimate
-
-
-def test_reml_tau2_equals_its_closed_form_for_equal_sampling_variances():
-    """With equal v_i the restricted likelihood's maximum is max(0, s²_y − v) (derived: the
-    score is −(k − 1)/(2σ²) + S/(2σ⁴) in σ² = τ² + v)."""
-    rng = np.random.default_rng(0)
-    for v in (0.01, 0.5, 4.0):
-        y = rng.normal(0.3, 1.0, 9)
-        expected = max(0.0, np.var(y, ddof=1) - v)
-        assert verdicts.reml_tau2(y, np.full(9, v)) == pytest.approx(expected, abs=1e-9)
-
-
-def test_reml_tau2_maximises_the_restricted_likelihood_with_unequal_variances():
-    """Against a grid search of the restricted log-likelihood written out here."""
-    rng = np.random.default_rng(1)
-    y, v = rng.normal(0.0, 0.5, 7), rng.uniform(0.01, 0.2, 7)
-
-    def restricted(t):
-        w = 1 / (t + v)
-        mu = np.sum(w * y) / np.sum(w)
-        return -0.5 * (np.sum(np.log(t + v)) + np.log(np.sum(w)) + np.sum(w * (y - mu) ** 2))
-
-    grid = np.linspace(0, 2, 200_001)
-    best = grid[np.argmax([restricted(t) for t in grid])]
-    assert verdicts.reml_tau2(y, v) == pytest.approx(best, abs=2e-5)
 
 
 def _planted(task_means, n_seeds=10, sd=0.01, seed=0):

@@ -9,16 +9,16 @@ A row of the atlas is one task, network description, construction, N_h and coupl
 performance that removing the block at α takes away; :mod:`rnnschur.verdicts`, the same scale
 for an FVU, a sign accuracy and a κ) over its learned models:
 
-- *fragile*: the one-sided t test of mean share > θ (:func:`rnnschur.verdicts.p_greater`),
+- *fragile*: the one-sided t test of mean share > θ (:func:`rnnschur.stats.p_greater`),
   doubled: a test at half the level, as the lower end of the two-sided interval that decides a
   row alone;
 - *harmless*: the equivalence test |mean share| < θ (two one-sided t tests,
-  :func:`rnnschur.verdicts.tost`).
+  :func:`rnnschur.stats.tost`).
 
 The atlas holds hundreds of such tests; at 5 % each, about one in twenty decided rows would be
 chance. Every p-value of every decidable row enters one family, controlled by the
 Benjamini–Hochberg step-up procedure at false-discovery rate ``fdr``
-(:func:`rnnschur.verdicts.benjamini_hochberg`): a row is fragile (harmless) when its adjusted
+(:func:`rnnschur.stats.benjamini_hochberg`): a row is fragile (harmless) when its adjusted
 p-value is at most ``fdr``, else *underpowered* or *on the threshold* by its minimum detectable
 effect (:func:`rnnschur.verdicts.undecided`).
 (Benjamini–Hochberg controls the rate for independent or positively dependent tests; a row's
@@ -46,17 +46,15 @@ import numpy as np
 import pandas as pd
 
 from rnnschur import tasks
+from rnnschur.stats import benjamini_hochberg, p_greater, tost
 from rnnschur.verdicts import (
     DECIDED,
     PROFILE_KEYS,
     Thresholds,
     Verdict,
     across_tasks,
-    benjamini_hochberg,
     block_harms,
     block_profile,
-    p_greater,
-    tost,
     undecided,
 )
 
@@ -103,7 +101,7 @@ def atlas_table(
         harm = groups.get(tuple(row), np.array([]))
         # one-sided at level/2: the lower end of the two-sided interval that decides a row alone
         fragile.append(min(1.0, 2 * p_greater(harm, theta)) if ok else np.nan)
-        harmless.append(tost(harm, theta, thresholds.level) if ok else np.nan)
+        harmless.append(tost(harm, theta) if ok else np.nan)
     q = benjamini_hochberg(np.concatenate([fragile, harmless]))
     table = profile.rename(columns={"verdict": "row_verdict", "subset": "block"})
     parts = [split_instance(t) for t in table["task"]]

@@ -13,7 +13,8 @@ import pandas as pd
 from rnnschur import tasks
 from rnnschur.beyond import subspace
 from rnnschur.schur import COUPLING_BLOCKS
-from rnnschur.verdicts import harm_share, largest_size, sem
+from rnnschur.stats import sem
+from rnnschur.verdicts import harm_share, largest_size
 
 MODEL_KEYS = ["task", "construction", "n_hidden", "seed"]
 

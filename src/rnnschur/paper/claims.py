@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.paper import reported as paper
+from rnnschur.stats import mde, t_interval, tost
 from rnnschur.verdicts import (
     SENSITIVITY,
     Thresholds,
@@ -39,11 +40,8 @@ from rnnschur.verdicts import (
     agreement,
     block_verdict,
     harm_share,
-    mde,
     point_verdict,
     sensitivity,
-    t_interval,
-    tost,
     undecided,
 )
 
@@ -388,7 +386,7 @@ def satisfies(x: float | np.ndarray, kind: str, bound: float) -> bool | np.ndarr
 
 def claim_verdict(values: np.ndarray, claim: Claim, thresholds: Thresholds) -> Verdict:
     """A claim's verdict over its seeds' ``values``, from their (1 − level) t interval, the
-    equivalence test (:func:`rnnschur.verdicts.tost`) and the minimum detectable effect: a
+    equivalence test (:func:`rnnschur.stats.tost`) and the minimum detectable effect: a
     ``within`` claim (harmless, inert, unchanged) *holds* when the two one-sided tests show
     |mean| < bound and *fails* when the interval lies wholly outside ±bound; an ordering
     (``greater``) *holds* when the interval lies above the bound, *fails* when it lies at or
@@ -400,7 +398,7 @@ def claim_verdict(values: np.ndarray, claim: Claim, thresholds: Thresholds) -> V
         return Verdict.HOLDS if np.all(values == 0) else Verdict.FAILS
     low, high = t_interval(values, level)
     margin = claim.bound if claim.kind == "within" else claim.margin
-    p_equal = tost(values, margin, level) if margin is not None else np.nan
+    p_equal = tost(values, margin) if margin is not None else np.nan
     if claim.kind == "within":
         if np.isfinite(p_equal) and p_equal < level:
             return Verdict.HOLDS
@@ -502,7 +500,7 @@ def evaluate_claims(
                 "test": f"two-sided Student t interval, {1 - level:.0%}",
                 "sign_test_p": sign_test(n_agree, len(values)),
                 "margin": margin if margin is not None else np.nan,
-                "tost_p": tost(values, margin, level) if margin is not None else np.nan,
+                "tost_p": tost(values, margin) if margin is not None else np.nan,
                 "mde": mde(values, level, thresholds.power),
                 "paper_value": claim.paper_value,
                 "paper_precision": claim.paper_precision,

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.paper import reported as paper
+from rnnschur.stats import percentile_interval
 from rnnschur.tasks import INSTANCE
 
 BASELINE = "paper_config"
@@ -276,7 +277,8 @@ def ranking(gaps: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
         full = part[part["quantity"] == "fvu"].set_index("task")["mean"].to_dict()
         effects = part[part["quantity"].isin(EFFECTS)]
         same = base.reindex(pd.MultiIndex.from_frame(effects[keys]))
-        boot = _bootstrap_distances(effects, None, rng) if len(effects) else np.array([np.nan])
+        boot = _bootstrap_distances(effects, None, rng) if len(effects) else np.array([])
+        low, high = percentile_interval(boot[~np.isnan(boot)], 0.05)
         seeds = sorted({int(s) for p in part["per_seed"] for s in json.loads(p)})
         entry = {
             "variation": variation,
@@ -284,8 +286,8 @@ def ranking(gaps: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
             "seeds": ", ".join(map(str, seeds)),
             "n_numbers": len(effects),
             "distance": float(effects["log_distance"].mean()) if len(effects) else np.nan,
-            "distance_low": float(np.nanpercentile(boot, 2.5)),
-            "distance_high": float(np.nanpercentile(boot, 97.5)),
+            "distance_low": float(low),
+            "distance_high": float(high),
             "paper_config_distance": float(same.mean()),
             "noise_floor": floor,
             "noise_floor_95": floor_95,

@@ -14,7 +14,8 @@ import pandas as pd
 from rnnschur import learned
 from rnnschur.ablation import SUBSETS, label, subset_name
 from rnnschur.paper import reported as paper
-from rnnschur.verdicts import Verdict, agreement, far_agreements, sem
+from rnnschur.stats import sem
+from rnnschur.verdicts import Verdict, agreement, far_agreements
 
 SUBSET_NAMES = [subset_name(s) for s in SUBSETS]
 
