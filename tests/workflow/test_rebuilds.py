@@ -85,6 +85,18 @@ def test_changing_alpha_reruns_the_figures_not_the_ablations(quick_run):
     assert {"fig1_copy_ablation", "fig2_neuro_ablation", "spectrum"} <= set(jobs)
 
 
+def test_changing_the_numerics_reruns_every_job_whose_kernels_it_pins(quick_run):
+    """``numerics`` pins the BLAS and LAPACK kernels (rnnschur.numerics): training, the Schur
+    forms, the ablations, the per-model analyses and views rerun; the trials, drawn without
+    them, do not."""
+    jobs = dry_run(quick_run, "--config", "numerics=native")
+    n_models = len(quick_models()) + len(quick_gap_models())
+    assert jobs["schur"] == n_models and jobs["ablate"] == n_models
+    assert {"train", "spectrum", "rollout_example"} <= set(jobs)
+    assert {f"{name}" for name in ANALYSES} <= set(jobs)
+    assert not {"heldout", "fitting", "training_trials"} & set(jobs)
+
+
 def test_changing_a_task_generator_reruns_that_task_only(quick_run):
     (quick_run / "sine_change.yaml").write_text(
         "tasks:\n  sine:\n    generator: {freq_min: 0.05}\n"

@@ -27,5 +27,6 @@ rule ablate:
         base_seed=config["base_seed"],
         verdicts=verdict_settings(),
         bootstrap=config["solutions"]["bootstrap"],
+        numerics=config["numerics"],
     script:
         "../scripts/ablate.py"

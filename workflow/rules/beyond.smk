@@ -41,6 +41,7 @@ for name, analysis in ANALYSES.items():
             neurogym=lambda w: neurogym_spec(w.task),
             analysis=name,
             settings=lambda w, name=name: analysis_settings(name, w.task),
+            numerics=config["numerics"],
         # The script path is formatted when the job runs: through params, not the loop variable.
         script:
             "../scripts/{params.analysis}.py"

@@ -27,6 +27,7 @@ rule external_import:
         code=code("external_import.py"),
         model=lambda w: config["external_models"][w.name],
         split=config["schur_split"],
+        numerics=config["numerics"],
     script:
         "../scripts/external_import.py"
 
@@ -54,6 +55,7 @@ rule external_analyse:
     params:
         code=code("external_analyse.py"),
         settings=lambda w: external_settings(w.name),
+        numerics=config["numerics"],
     script:
         "../scripts/external_analyse.py"
 

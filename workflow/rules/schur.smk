@@ -19,5 +19,6 @@ rule schur:
     params:
         code=code("schur.py"),
         split=config["schur_split"],
+        numerics=config["numerics"],
     script:
         "../scripts/schur.py"

@@ -25,6 +25,7 @@ rule spectrum:
     params:
         code=code("spectrum.py"),
         alpha=config["alpha"],
+        numerics=config["numerics"],
     script:
         "../scripts/spectrum.py"
 
@@ -54,6 +55,7 @@ rule rollout_example:
         code=lambda w: code("rollout_example.py", w.task),
         alpha=config["alpha"],
         n_trials=3,
+        numerics=config["numerics"],
     script:
         "../scripts/rollout_example.py"
 
