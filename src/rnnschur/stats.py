@@ -4,7 +4,11 @@ the REML between-group variance and the percentile interval of a bootstrap.
 
 Each function takes plain arrays and adds only what scipy leaves to the caller: fewer than
 two values give NaN (there is no spread to test against), and values that do not vary give the
-limit of the test as their spread goes to 0 (scipy returns NaN there)."""
+limit of the test as their spread goes to 0 (scipy returns NaN there).
+
+``scipy.stats`` and ``scipy.optimize`` are imported inside the functions that use them: they
+take most of a second to load, and most of the workflow's jobs (an ablation, a figure) never
+run a test."""
 
 from __future__ import annotations
 
@@ -12,13 +16,13 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats
-from scipy.optimize import minimize_scalar
 from scipy.special import stdtrit
 
 
 def sem(values: pd.Series) -> float:
     """Standard error of the mean over seeds (NaN for fewer than two values)."""
+    from scipy import stats
+
     values = values.dropna()
     return float(stats.sem(values)) if len(values) > 1 else np.nan
 
@@ -31,6 +35,8 @@ def t_interval(values: np.ndarray, level: float) -> tuple[float, float]:
     """Two-sided Student t interval of the mean at confidence 1 − ``level``
     (``scipy.stats.ttest_1samp(...).confidence_interval``); NaN for fewer than two values; the
     point itself where the values do not vary."""
+    from scipy import stats
+
     values = np.asarray(values, dtype=float)
     if len(values) < 2:
         return np.nan, np.nan
@@ -44,6 +50,8 @@ def p_greater(values: np.ndarray, bound: float) -> float:
     """One-sided t test of mean > ``bound`` (``ttest_1samp(..., alternative="greater")``). NaN
     for fewer than two values; where they do not vary, 0 if the mean exceeds ``bound``, else
     1."""
+    from scipy import stats
+
     values = np.asarray(values, dtype=float)
     if len(values) < 2:
         return np.nan
@@ -58,6 +66,8 @@ def tost(values: np.ndarray, margin: float) -> float:
     is below it (the 1 − 2·level t interval lies inside ±margin). NaN for fewer than two
     values; where they do not vary, 0 if |mean| ≤ margin (a margin of 0: exactly equal), 1 if
     not."""
+    from scipy import stats
+
     values = np.asarray(values, dtype=float)
     if len(values) < 2:
         return np.nan
@@ -73,6 +83,8 @@ def benjamini_hochberg(p: np.ndarray) -> np.ndarray:
     ``scipy.stats.false_discovery_control``) of the finite entries of ``p`` as one family (NaN
     stays NaN): rejecting every q ≤ f controls the false-discovery rate at f for independent or
     positively dependent tests."""
+    from scipy import stats
+
     p = np.asarray(p, dtype=float)
     q = np.full(p.shape, np.nan)
     finite = np.isfinite(p)
@@ -100,6 +112,8 @@ def reml_tau2(means: np.ndarray, variances: np.ndarray) -> float:
     τ² ≥ 0 of the restricted log-likelihood
     −½ Σ log(τ² + v_i) − ½ log Σ w_i − ½ Σ w_i (y_i − μ̂)², w_i = 1/(τ² + v_i), μ̂ the weighted
     mean (Viechtbauer 2005). With equal v_i it is max(0, s²_y − v), s²_y the sample variance."""
+    from scipy.optimize import minimize_scalar
+
     y, v = np.asarray(means, float), np.asarray(variances, float)
 
     def minus_restricted(tau2: float) -> float:
