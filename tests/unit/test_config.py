@@ -241,16 +241,36 @@ LAYERED = {
 
 
 def test_the_paper_config_and_every_preset_pass():
-    for preset in sorted((REPO / "presets").glob("*.yaml")):
+    """Every preset (over the one it is layered on) passes the schema and writes into a folder
+    of its own, never the paper-scale run's; the same preset with its first key misspelled is
+    refused, naming that key (so the check read this preset)."""
+
+    def layered(preset, misspell=False):
         layers = [yaml.safe_load(preset.read_text())]
         if preset.stem in LAYERED:  # layered over another preset
             base = LAYERED[preset.stem]
             layers.insert(0, yaml.safe_load((REPO / "presets" / f"{base}.yaml").read_text()))
+        if misspell:
+            first = next(iter(layers[-1]))
+            layers[-1] = {f"{first}_x": layers[-1][first]}
         config = merged(BASE, {})
         for layer in layers:
             config = merged(config, layer)
+        return config
+
+    folders = {}
+    for preset in sorted((REPO / "presets").glob("*.yaml")):
+        config = layered(preset)
         checks.check_schema(config, SCHEMA)
         checks.with_defaults(config, SCHEMA)
+        assert config["results_dir"] != BASE["results_dir"], preset.stem
+        folders.setdefault(config["results_dir"], []).append(preset.stem)
+        first = next(iter(yaml.safe_load(preset.read_text())))
+        with pytest.raises(checks.ConfigError, match=f"{first}_x"):
+            checks.check_schema(layered(preset, misspell=True), SCHEMA)
+    # a preset layered over another (a published variant of it) may share that one's folder
+    for names in folders.values():
+        assert len(set(names) - set(LAYERED)) <= 1, names
 
 
 def test_defaults_are_filled_as_the_schema_gives_them():

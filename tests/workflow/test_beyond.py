@@ -46,33 +46,31 @@ def test_subspace_overlaps_and_controls(quick_run):
 
 
 def test_subspace_verdicts(quick_run):
+    """The run's verdicts against what each word says of the two harms it compares, with the
+    floor and the ratio read from config.yaml (the rule itself, with its near-chance case, is
+    tested on planted harms in tests/unit/test_readings.py): *milder* only where the control
+    harms more than ``ratio`` times the ablation, *stronger* the other way, *explained* and
+    *saturated* where neither is, *no control* exactly where no control was drawn."""
     verdicts = read(quick_run, "subspace_control_verdicts.csv")
     summary = read(quick_run, "subspace_control_summary.csv")
-    assert set(verdicts["verdict"]) <= {
-        "explained",
-        "ablation milder",
-        "ablation stronger",
-        "no control",
-        "saturated",
-    }
+    settings = yaml.safe_load((quick_run / "config.yaml").read_text())["subspace_control"]
+    floor, ratio = settings["effect_floor"], settings["ratio"]
     assert (summary["n_explained"] <= summary["n_models"]).all()
     assert SINGLE_BLOCKS <= set(summary["subset"])
-    # Every verdict follows from the harms it reports (floor 0.01 and ratio 2, the config's).
-    for r in verdicts.itertuples():
-        if np.isnan(r.matched_harm):
-            assert r.verdict == "no control"
-            continue
-        a, c = max(r.harm, 0.01), max(r.matched_harm, 0.01)
-        expected = "ablation milder" if 2 * a < c else "ablation stronger" if a > 2 * c else None
-        # near chance (both take 80 % of the learned performance or more): saturated
-        if r.task == "copy":  # accuracy lost of the learned acc − 1/2
-            learned_part = r.score + r.harm - 0.5
-        elif r.task == "perceptual_decision":  # κ lost of the learned κ
-            learned_part = r.score + r.harm
-        else:  # FVU gained of the explained 1 − FVU
-            learned_part = 1 - (r.score - r.harm)
-        near_chance = min(r.harm, r.matched_harm) / learned_part >= 0.8
-        assert r.verdict == (expected or ("saturated" if near_chance else "explained")), r
+    assert (verdicts["verdict"] == "no control").eq(verdicts["matched_harm"].isna()).all()
+    a = np.maximum(verdicts["harm"], floor)
+    c = np.maximum(verdicts["matched_harm"], floor)
+    words = {
+        "ablation milder": a * ratio < c,
+        "ablation stronger": a > c * ratio,
+        "explained": (a * ratio >= c) & (a <= c * ratio),
+        "saturated": (a * ratio >= c) & (a <= c * ratio),
+        "no control": verdicts["matched_harm"].isna(),
+    }
+    assert set(verdicts["verdict"]) <= set(words)
+    for word, holds in words.items():
+        assert holds[verdicts["verdict"] == word].all(), word
+    assert len(set(verdicts["verdict"])) >= 2  # the quick run's verdicts are not all one word
 
 
 def test_readout_refit(quick_run):
