@@ -1,7 +1,5 @@
 """Claims logic on planted per-seed tables whose verdicts are known by construction."""
 
-import json
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -112,7 +110,9 @@ def test_paper_like_copy_models_make_every_copy_claim_hold():
     assert (table.loc[table.index.difference(copy_claims), "verdict"] == "not run").all()
     row = table.loc["copy_T_CR_harmful"]
     expected = [share(1.0 + 0.001 * s, 0.639 + 0.001 * s) for s in range(3)]
-    np.testing.assert_allclose(list(json.loads(row["per_seed"]).values()), expected, atol=1e-6)
+    np.testing.assert_allclose(list(row["per_seed"].values()), expected, atol=1e-6)
+    seed_range = (row["seed_min"], row["seed_max"])
+    assert seed_range == pytest.approx((min(expected), max(expected)), abs=1e-6)
     assert row["sign_test_p"] == pytest.approx(1 / 8)  # 3 of 3 seeds: 0.5³
     # the ledger: the Cayley claims are true by construction, n_R constant implies the scores
     basis = table.loc[copy_claims, "basis"]
@@ -449,11 +449,12 @@ def test_a_paper_value_that_differs_from_our_mean_but_lies_among_our_seeds_says_
             "paper_value": 0.722,
             "agreement": "differs",
             "paper_factor": 1.2,
-            "per_seed": json.dumps({"0": 0.61, "1": 0.95, "2": 1.03}),
+            "seed_min": min(seeds := [0.61, 0.95, 1.03]),
+            "seed_max": max(seeds),
         }
     )
     cell = claims.paper_cell(row)
     assert cell == "0.722: differs (1.2×), within our seeds' range"
     outside = row.copy()
-    outside["per_seed"] = json.dumps({"0": 0.8, "1": 0.95})
+    outside["seed_min"], outside["seed_max"] = 0.8, 0.95
     assert claims.paper_cell(outside) == "0.722: differs (1.2×)"

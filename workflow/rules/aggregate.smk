@@ -110,6 +110,7 @@ rule paper_vs_reproduced:
             category="Tables",
         ),
         md=f"{TABLES}/paper_vs_reproduced.md",
+        per_seed=f"{TABLES}/paper_vs_reproduced_per_seed.csv",
     log:
         f"{R}/logs/aggregate/paper_vs_reproduced.log",
     benchmark:
@@ -136,7 +137,9 @@ rule claims:
     output:
         csv=report(f"{TABLES}/claims.csv", caption="../report/claims.rst", category="Tables"),
         md=f"{TABLES}/claims.md",
+        per_seed=f"{TABLES}/claims_per_seed.csv",
         by_size_csv=f"{TABLES}/claims_by_size.csv",
+        by_size_per_seed=f"{TABLES}/claims_by_size_per_seed.csv",
         by_size_md=f"{TABLES}/claims_by_size.md",
         sensitivity_csv=f"{TABLES}/claims_sensitivity.csv",
         sensitivity_md=f"{TABLES}/claims_sensitivity.md",

@@ -8,11 +8,13 @@ import pandas as pd  # noqa: E402
 
 from rnnschur import io, learned  # noqa: E402
 from rnnschur.paper.claims import (  # noqa: E402
+    CLAIM_KEYS,
     claims_grid_markdown,
     claims_per_variation,
     paper_claims,
 )
 from rnnschur.paper.gap_study import (  # noqa: E402
+    GAP_KEYS,
     best_claims_markdown,
     gap_markdown,
     gap_table,
@@ -32,7 +34,7 @@ variations = pd.concat(
 variations = learned.mark(variations, snakemake.params.criteria)  # no models.csv for these
 ablation = pd.read_csv(snakemake.input.ablation)
 table = gap_table(ablation, variations, descriptions, snakemake.params.seeds)
-io.save_csv(snakemake.output.csv, table)
+io.save_with_values(snakemake.output.csv, snakemake.output.per_seed, table, GAP_KEYS)
 io.save_text(snakemake.output.md, gap_markdown(table))
 # The paper's claims under each variation (the paper config's seeds and the variation's own).
 settings, thresholds = snakemake.params.claims, Thresholds(**snakemake.params.verdicts)
@@ -41,7 +43,12 @@ paper_seeds = ablation[ablation["seed"].isin(snakemake.params.seeds)]
 per_variation = claims_per_variation(
     paper_seeds, variations, claims, thresholds, snakemake.params.min_models
 )
-io.save_csv(snakemake.output.claims_csv, per_variation)
+io.save_with_values(
+    snakemake.output.claims_csv,
+    snakemake.output.claims_per_seed,
+    per_variation,
+    [*CLAIM_KEYS, "variation"],
+)
 io.save_text(snakemake.output.claims_md, claims_grid_markdown(per_variation, "variation"))
 ranked = ranking(table)
 io.save_csv(snakemake.output.ranking_csv, ranked)

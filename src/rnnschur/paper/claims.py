@@ -23,7 +23,6 @@ claim also says whether the paper's value *agrees* with the reproduced interval 
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -489,7 +488,9 @@ def evaluate_claims(
                 "statistic": claim.statistic_words,
                 "kind": claim.kind,
                 "bound": claim.bound,
-                "per_seed": json.dumps({str(k): round(v, 6) for k, v in per_seed.items()}),
+                "per_seed": per_seed,
+                "seed_min": float(values.min()) if len(values) else np.nan,
+                "seed_max": float(values.max()) if len(values) else np.nan,
                 "n_trained": n_trained,
                 "n_learned": len(per_seed),
                 "n_seeds": len(values),
@@ -522,6 +523,11 @@ def _implied_only_where_it_holds(table: pd.DataFrame) -> list[str]:
         DATA if b.startswith(IMPLIED) and verdict.get(b[len(IMPLIED) :]) != Verdict.HOLDS else b
         for b in table["basis"]
     ]
+
+
+CLAIM_KEYS = ["task", "claim_id", "n_hidden"]
+"""The columns that name one row of :func:`evaluate_claims` and :func:`claims_by_size` (their
+per-seed values' keys); :func:`claims_per_variation` adds ``variation``."""
 
 
 def claims_per_variation(
@@ -633,8 +639,9 @@ def paper_cell(r) -> str:
     cell = f"{r.paper_value:.3g}: {r.agreement}"
     if r.agreement == Verdict.DIFFERS and np.isfinite(r.paper_factor):
         cell += f" ({r.paper_factor:.2g}×)"
-    seeds = [v for v in json.loads(getattr(r, "per_seed", "{}") or "{}").values()]
-    if r.agreement == Verdict.DIFFERS and seeds and min(seeds) <= r.paper_value <= max(seeds):
+    # the seeds' range (none in a claims table made before 0.6)
+    low, high = getattr(r, "seed_min", np.nan), getattr(r, "seed_max", np.nan)
+    if r.agreement == Verdict.DIFFERS and low <= r.paper_value <= high:
         cell += ", within our seeds' range"
     return cell
 
@@ -651,7 +658,7 @@ def claims_markdown(table: pd.DataFrame) -> str:
     ]
     tested = table[table["n_trained"] > 0]
     for r in tested.itertuples(index=False):
-        seeds = ", ".join(f"{v:.3g}" for v in json.loads(r.per_seed).values()) or "—"
+        seeds = ", ".join(f"{v:.3g}" for v in r.per_seed.values()) or "—"
         interval = "—" if np.isnan(r.mean) else f"{r.mean:.3g}"
         if np.isfinite(r.ci_low):
             interval += f" [{r.ci_low:.3g}, {r.ci_high:.3g}]"

@@ -8,8 +8,6 @@ where its distance is below 0.8× the paper config's, *away* above 1.25×, else 
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 
@@ -86,6 +84,10 @@ def variation_rows(ablation: pd.DataFrame, meta: dict) -> pd.DataFrame:
     return rows.assign(**{key: meta["summary"][key] for key in SUMMARY})
 
 
+GAP_KEYS = ["task", "subset", "quantity", "variation"]
+"""The columns that name one row of :func:`gap_table` (its per-seed values' keys)."""
+
+
 def gap_table(
     baseline: pd.DataFrame,
     variations: pd.DataFrame,
@@ -137,12 +139,10 @@ def gap_table(
                     "mean": mean,
                     "min": low,
                     "max": high,
-                    "per_seed": json.dumps(
-                        {
-                            str(s): round(float(v), 6)
-                            for s, v in zip(values["seed"], values["value"], strict=True)
-                        }
-                    ),
+                    "per_seed": {
+                        int(s): float(v)
+                        for s, v in zip(values["seed"], values["value"], strict=True)
+                    },
                     "paper_in_range": bool(low <= number.paper_value <= high),
                     "distance": dist,
                     "baseline_distance": base_distance,
@@ -161,7 +161,7 @@ def gap_markdown(table: pd.DataFrame) -> str:
     label = {"none": "full", "T_CR": "−T_C→R", "T_RR": "−T_RR", "T_CC": "−T_CC"}
     for r in table.itertuples(index=False):
         subset = label.get(r.subset, "−" + r.subset.replace("+", ", −"))
-        values = ", ".join(f"{v:.3g}" for v in json.loads(r.per_seed).values())
+        values = ", ".join(f"{v:.3g}" for v in r.per_seed.values())
         lines.append(
             f"| {r.task} {subset} {r.quantity} | {r.paper_value:.3g} | {r.variation} | "
             f"{r.mean:.3g} | {values} ({r.min:.3g} … {r.max:.3g}) | "
@@ -202,7 +202,7 @@ N_BOOT = 2000
 
 def _per_seed_table(part: pd.DataFrame) -> tuple[list[pd.Series], list[str]]:
     """Per number of ``part`` its per-seed values (a Series by seed) and its task."""
-    values = [pd.Series(json.loads(p)).astype(float).rename(int) for p in part["per_seed"]]
+    values = [pd.Series(p, dtype=float) for p in part["per_seed"]]
     return values, list(part["task"])
 
 
@@ -279,7 +279,7 @@ def ranking(gaps: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
         same = base.reindex(pd.MultiIndex.from_frame(effects[keys]))
         boot = _bootstrap_distances(effects, None, rng) if len(effects) else np.array([])
         low, high = percentile_interval(boot[~np.isnan(boot)], 0.05)
-        seeds = sorted({int(s) for p in part["per_seed"] for s in json.loads(p)})
+        seeds = sorted({int(s) for p in part["per_seed"] for s in p})
         entry = {
             "variation": variation,
             "tasks": ", ".join(covered),

@@ -6,8 +6,6 @@ All functions take and return pandas DataFrames (or text); none reads or writes 
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 
@@ -68,6 +66,10 @@ def table1_markdown(table: pd.DataFrame) -> str:
     return markdown(display)
 
 
+NUMBER_KEYS = ["task", "construction", "n_hidden", "alpha", "subset", "quantity"]
+"""The columns that name one number of :func:`paper_vs_reproduced` (its per-seed values' keys)."""
+
+
 def paper_vs_reproduced(ablation: pd.DataFrame, level: float = 0.05) -> pd.DataFrame:
     """Every number the paper reports beside the reproduced mean, SEM, min and max over seeds.
 
@@ -117,9 +119,7 @@ def paper_vs_reproduced(ablation: pd.DataFrame, level: float = 0.05) -> pd.DataF
                     if len(values) and not np.isnan(entry.paper_value)
                     else None
                 ),
-                "per_seed": json.dumps(
-                    {str(s): round(float(v), 6) for s, v in zip(match["seed"], values, strict=True)}
-                ),
+                "per_seed": {int(s): float(v) for s, v in zip(match["seed"], values, strict=True)},
                 "agreement": agrees,
                 "factor": factor,
             }
@@ -164,9 +164,7 @@ def paper_vs_reproduced_markdown(table: pd.DataFrame) -> str:
             "paper in range": [
                 {True: "yes", False: "no", None: "—"}[r.paper_in_range] for r in rows
             ],
-            "per seed": [
-                ", ".join(f"{v:.4g}" for v in json.loads(r.per_seed).values()) or "—" for r in rows
-            ],
+            "per seed": [", ".join(f"{v:.4g}" for v in r.per_seed.values()) or "—" for r in rows],
             "learned": [f"{r.n_seeds}/{r.n_trained}" for r in rows],
             "agreement": [
                 f"**{r.agreement}**"

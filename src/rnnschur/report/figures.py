@@ -9,8 +9,6 @@ figure displays itself. The workflow's scripts choose Agg themselves.
 
 from __future__ import annotations
 
-import json
-
 import matplotlib
 import numpy as np
 import pandas as pd
@@ -623,9 +621,10 @@ def fig_block_profile(profile: pd.DataFrame) -> Figure:
     return fig
 
 
-def fig_gap_attribution(gaps: pd.DataFrame) -> Figure:
-    """One panel per number of the paper: every seed's value (points) and the mean (bar) under
-    the paper config and each variation of the gap study; the paper's value as a red line."""
+def fig_gap_attribution(gaps: pd.DataFrame, per_seed: pd.DataFrame) -> Figure:
+    """One panel per number of the paper: every seed's value (points, from the long table
+    ``per_seed``) and the mean (bar) under the paper config and each variation of the gap
+    study; the paper's value as a red line."""
     numbers = list(dict.fromkeys(gaps[["task", "subset", "quantity"]].itertuples(index=False)))
     ncols = 4
     nrows = -(-len(numbers) // ncols)
@@ -634,8 +633,14 @@ def fig_gap_attribution(gaps: pd.DataFrame) -> Figure:
         rows = gaps[
             (gaps["task"] == task) & (gaps["subset"] == subset) & (gaps["quantity"] == quantity)
         ]
-        for k, per_seed in enumerate(rows["per_seed"]):
-            values = list(json.loads(per_seed).values())
+        for k, r in enumerate(rows.itertuples(index=False)):
+            values = per_seed.loc[
+                (per_seed["task"] == task)
+                & (per_seed["subset"] == subset)
+                & (per_seed["quantity"] == quantity)
+                & (per_seed["variation"] == r.variation),
+                "value",
+            ].to_numpy(float)
             ax.scatter(values, k + _jitter(len(values), 0.15), s=16, color="C0", zorder=3)
         ax.set_yticks(range(len(rows)), rows["variation"])
         ax.set_ylim(len(rows) - 0.5, -0.5)

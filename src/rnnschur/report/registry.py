@@ -97,7 +97,7 @@ FIGURES = {
         ),
     ),
     "fig_gap_attribution": Figure(
-        tables={"gaps": "gap_attribution"},
+        tables={"gaps": "gap_attribution", "per_seed": "gap_attribution_per_seed"},
         caption=(
             "The gaps to the paper, attributed. One panel per number the paper gives (dense "
             "orthogonal, α = 0.9): each seed's value (points) and the mean (black bar) under this "
