@@ -16,12 +16,12 @@ Rerun after a run:
 A run folder that is not there keeps its sections as the document has them, marked as not
 remade (so one run can be remade without the others).
 
-Why a script and not workflow rules: the document joins up to nine runs of different configs
-(the paper scale, the fifty seeds, the families, the battery, scale, the atlas), each its own
-``results_dir`` made by its own ``snakemake --configfile`` call, and any of them may be absent
-here; no one run's DAG has the others as inputs, and a rule that read them would rerun on
-another run's files. Each run's own tables and figures are its workflow's targets; publishing
-them together is this step, after the runs.
+The docs workflow (docs/Snakefile) runs this script as its rules: the pages are targets of
+the runs' tables, so a changed table rebuilds its page (``snakemake -s docs/Snakefile -c1``).
+The document joins up to nine runs of different configs (the paper scale, the fifty seeds, the
+families, the battery, scale, the atlas), each its own ``results_dir`` made by its own
+``snakemake --configfile`` call, and any of them may be absent here: the docs workflow
+publishes the runs that are there and leaves the others' sections as published.
 
 After your own `snakemake -c8`, compare your tables with the published ones:
 
@@ -1032,7 +1032,7 @@ perturbations of the same norm (`results/seeds50/tables/dose_response_summary.md
 QUICK = """# The quick preset's numbers
 
 The tables of `snakemake -c2 --configfile presets/quick.yaml` (written by
-`python docs/build_results.py --quick results/quick`), so that a first run can be checked:
+`snakemake -s docs/Snakefile -c1 docs/quick.md`), so that a first run can be checked:
 `python docs/build_results.py --check results/quick` compares its tables with these, row by
 row. The quick preset trains tiny networks for seconds each (about three minutes on 2
 cores): its numbers test the chain, not the paper (that is docs/results.md).

@@ -15,7 +15,15 @@ from rnnschur.numerics import PORTABLE_KERNELS
 from rnnschur.provenance import run_hashes
 from rnnschur.report.registry import FIGURES as FIGURE_REGISTRY
 
-from conftest import QUICK, REPO, assert_same_weights, long_sentences, quick_models, snakemake
+from conftest import (
+    QUICK,
+    REPO,
+    assert_same_weights,
+    job_counts,
+    long_sentences,
+    quick_models,
+    snakemake,
+)
 
 pytestmark = pytest.mark.workflow
 
@@ -567,6 +575,30 @@ def test_a_fresh_quick_run_checks_equal_against_its_published_numbers(quick_run)
     assert "equal (" in result.stdout and "docs/quick.md" in result.stdout
     empty = subprocess.run([*check, str(quick_run / "nothing")], capture_output=True, text=True)
     assert empty.returncode == 1 and "nothing compared" in empty.stdout
+
+
+def test_the_docs_workflow_rebuilds_the_quick_page_as_published(quick_run):
+    """docs/quick.md is a target of the docs workflow (docs/Snakefile): made from this fresh
+    quick run it is the published page byte for byte; a changed table makes it stale."""
+    import shutil
+
+    docs = quick_run / "docs"
+    docs.mkdir(exist_ok=True)
+    for name in ("Snakefile", "runs.yaml", "build_results.py"):
+        shutil.copy2(REPO / "docs" / name, docs / name)
+    made = snakemake(quick_run, "-s", "docs/Snakefile", "-c1", "docs/quick.md")
+    assert made.returncode == 0, made.stdout[-3000:]
+    assert (docs / "quick.md").read_text() == (REPO / "docs" / "quick.md").read_text()
+    again = snakemake(quick_run, "-s", "docs/Snakefile", "-n")
+    assert "Nothing to be done" in again.stdout, again.stdout[-2000:]
+    claims = tables(quick_run) / "claims.md"
+    original = claims.read_text()
+    claims.write_text(original + "\n")
+    try:
+        stale = snakemake(quick_run, "-s", "docs/Snakefile", "-n")
+        assert job_counts(stale.stdout) == {"quick_page": 1}, stale.stdout[-2000:]
+    finally:
+        claims.write_text(original)
 
 
 def test_every_generated_sentence_is_at_most_three_lines(quick_run):
