@@ -94,6 +94,12 @@ class Verdict(StrEnum):
     PARTLY = "partly"
     DOES_NOT = "does not reproduce"
     UNTESTABLE = "untestable"
+    # an ablation beside its overlap-matched random perturbation (rnnschur.beyond.subspace)
+    EXPLAINED = "explained"
+    ABLATION_MILDER = "ablation milder"
+    ABLATION_STRONGER = "ablation stronger"
+    NO_CONTROL = "no control"
+    SATURATED = "saturated"
 
 
 DECIDED = (Verdict.FRAGILE, Verdict.HARMLESS, Verdict.IMPROVES)

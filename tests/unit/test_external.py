@@ -224,6 +224,9 @@ def test_the_commands_and_the_apis_defaults_are_the_configs():
         "seed": default("base_seed"),
         "subspace_components": default("subspace_control", "n_components"),
         "subspace_draws": default("subspace_control", "n_draws"),
+        "split": default("schur_split"),
+        "validation_fraction": default("readout_refit", "validation_fraction"),
+        "ridge_grid": tuple(default("readout_refit", "ridge_grid")),
     }
     settings = Settings()
     assert {k: getattr(settings, k) for k in expected} == expected

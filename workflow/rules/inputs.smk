@@ -188,6 +188,8 @@ def external_settings(name):
         "subspace_components": config["subspace_control"]["n_components"],
         "subspace_draws": config["subspace_control"]["n_draws"],
         "seed": config["base_seed"],
+        "validation_fraction": config["readout_refit"]["validation_fraction"],
+        "ridge_grid": tuple(config["readout_refit"]["ridge_grid"]),
     }
 
 

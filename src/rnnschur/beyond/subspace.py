@@ -19,6 +19,7 @@ import numpy as np
 
 from rnnschur.ablation import SUBSETS, Analysed, delta_T, subset_name
 from rnnschur.schur import coupling_masks
+from rnnschur.verdicts import Verdict
 
 SIDES = ("input", "output")
 CHUNK = 64
@@ -91,7 +92,7 @@ def harm(score: np.ndarray, full_score: float, higher_is_better: bool) -> np.nda
     return (full_score - score) if higher_is_better else (score - full_score)
 
 
-def verdict(ablation_harm: float, control_harm: float, floor: float, ratio: float) -> str:
+def verdict(ablation_harm: float, control_harm: float, floor: float, ratio: float) -> Verdict:
     """Compare an ablation's harm with the mean harm of its overlap-matched controls.
 
     Both are raised to ``floor`` (harms below it count as none), then ``"explained"`` if they
@@ -100,13 +101,13 @@ def verdict(ablation_harm: float, control_harm: float, floor: float, ratio: floa
     ``"no control"`` where there is none (a subspace without complement).
     """
     if np.isnan(control_harm):
-        return "no control"
+        return Verdict.NO_CONTROL
     a, c = max(ablation_harm, floor), max(control_harm, floor)
     if a * ratio < c:
-        return "ablation milder"
+        return Verdict.ABLATION_MILDER
     if a > c * ratio:
-        return "ablation stronger"
-    return "explained"
+        return Verdict.ABLATION_STRONGER
+    return Verdict.EXPLAINED
 
 
 def evaluate_controls(

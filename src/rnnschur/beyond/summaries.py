@@ -14,7 +14,7 @@ from rnnschur import tasks
 from rnnschur.beyond import subspace
 from rnnschur.schur import COUPLING_BLOCKS
 from rnnschur.stats import sem
-from rnnschur.verdicts import harm_share, largest_size
+from rnnschur.verdicts import Verdict, harm_share, largest_size
 
 MODEL_KEYS = ["task", "construction", "n_hidden", "seed"]
 
@@ -60,7 +60,7 @@ def subspace_verdicts(controls: pd.DataFrame, floor: float, ratio: float) -> pd.
         for a, c in zip(out["harm"], out["matched_harm"], strict=True)
     ]
     saturated = (_shares(out, "harm") >= SATURATED) & (_shares(out, "matched_harm") >= SATURATED)
-    out.loc[saturated & (out["verdict"] == "explained"), "verdict"] = "saturated"
+    out.loc[saturated & (out["verdict"] == Verdict.EXPLAINED), "verdict"] = Verdict.SATURATED
     return out
 
 
@@ -89,8 +89,8 @@ def subspace_summary(verdicts: pd.DataFrame) -> pd.DataFrame:
     for column in ("n_trials", "n_heldout"):  # the held-out trials scored, of how many
         if column in frame:
             out[column] = grouped[column].min().astype(int)
-    out["n_explained"] = grouped["verdict"].apply(lambda v: int((v == "explained").sum()))
-    out["n_saturated"] = grouped["verdict"].apply(lambda v: int((v == "saturated").sum()))
+    out["n_explained"] = grouped["verdict"].apply(lambda v: int((v == Verdict.EXPLAINED).sum()))
+    out["n_saturated"] = grouped["verdict"].apply(lambda v: int((v == Verdict.SATURATED).sum()))
     out["verdict"] = grouped["verdict"].agg(lambda v: v.value_counts().index[0])
     return out.reset_index()
 

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur import io, metrics
-from rnnschur.ablation import Analysed, Scoring, evaluate_ablations
+from rnnschur.ablation import Analysed, Scoring, evaluate_ablations, label
 from rnnschur.beyond import refit, subspace
 from rnnschur.dynamics import SPLITS, Dynamics, catalogue_names
 from rnnschur.external import (
@@ -45,7 +45,7 @@ from rnnschur.report import views
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, check_alpha, ordered_real_schur
 from rnnschur.solutions import Reading
 from rnnschur.tasks import Batch
-from rnnschur.verdicts import Thresholds, harm_share, point_verdict
+from rnnschur.verdicts import CHANCE, Thresholds, harm_share, point_verdict
 
 SCORES = ("fvu", "accuracy")
 
@@ -79,7 +79,7 @@ def misuse_warning(
     """A warning when the full model, rolled out as ``dynamics`` (or run as ``network``, a
     user's own module), scores far from a working network: then the rollout probably does not
     compute what the model computes."""
-    bad = value >= MISUSE_FVU if score == "fvu" else value <= 0.5 + MISUSE_ACCURACY_MARGIN
+    bad = value >= MISUSE_FVU if score == "fvu" else value <= CHANCE[score] + MISUSE_ACCURACY_MARGIN
     if not bad:
         return None
     if network is not None and network.startswith("torch module"):
@@ -135,6 +135,8 @@ class Settings:
     subspace_draws: int = 2
     seed: int = 2606  # config key base_seed
     split: str = "propagator"  # config key schur_split
+    validation_fraction: float = 0.25  # config key readout_refit.validation_fraction
+    ridge_grid: tuple[float, ...] = (1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
 
     def __post_init__(self) -> None:
         if self.score not in SCORES:
@@ -146,6 +148,7 @@ class Settings:
             "threshold": self.threshold,
         }
         numbers |= {f"alpha_grid[{i}]": a for i, a in enumerate(self.alpha_grid)}
+        numbers |= {f"ridge_grid[{i}]": lam for i, lam in enumerate(self.ridge_grid)}
         for name, value in numbers.items():
             if not _real(value) or not math.isfinite(value) or value < 0:
                 raise TypeError(f"{name}={value!r}: must be a finite number ≥ 0")
@@ -160,6 +163,11 @@ class Settings:
         if self.split not in SPLITS:
             raise ValueError(f"split={self.split!r}: must be one of {SPLITS}")
         check_alpha(self.alpha, self.alpha_grid)
+        if not (_real(self.validation_fraction) and 0 < self.validation_fraction < 1):
+            fraction = self.validation_fraction
+            raise ValueError(f"validation_fraction={fraction!r}: must lie in (0, 1)")
+        if not self.ridge_grid:
+            raise ValueError("ridge_grid=(): give at least one ridge strength")
 
 
 def _real(value) -> bool:
@@ -429,8 +437,8 @@ def run(
                     analysed,
                     settings.alpha,
                     fitting,
-                    0.25,
-                    [1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1],
+                    settings.validation_fraction,
+                    list(settings.ridge_grid),
                 )
             )
         else:
@@ -549,7 +557,7 @@ def summary_html(result: Result, png_base64: str, page: bool = True) -> str:
     their legend."""
     settings = result.settings
     verdicts = result.verdicts.rename(columns={"subset": "block"}).assign(
-        block=lambda f: "−" + f["block"].str.replace("T_CR", "T_C→R")
+        block=lambda f: f["block"].map(label)
     )
     state = "ok" if result.verification.verified else "warn"
     warning = "".join(

@@ -30,7 +30,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from rnnschur.ablation import label
 from rnnschur.paper import reported as paper
+from rnnschur.schur import COUPLING_BLOCKS
 from rnnschur.stats import mde, t_interval, tost
 from rnnschur.verdicts import (
     SENSITIVITY,
@@ -183,7 +185,7 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             **extra,
         )
 
-    names = {"T_RR": "−T_RR", "T_CR": "−T_C→R", "T_CC": "−T_CC"}
+    names = {block: label(block) for block in COUPLING_BLOCKS}
 
     def ordering(cid, task, first, second):
         """ΔFVU(−first) > ΔFVU(−second), on the share, a tie within θ."""

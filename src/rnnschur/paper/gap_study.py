@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rnnschur.ablation import label
 from rnnschur.paper import reported as paper
 from rnnschur.stats import percentile_interval
 from rnnschur.tasks import INSTANCE
@@ -158,9 +159,8 @@ def gap_markdown(table: pd.DataFrame) -> str:
         "| number | paper | variation | mean | seeds (range) | paper in range | moves |",
         "|---|---|---|---|---|---|---|",
     ]
-    label = {"none": "full", "T_CR": "−T_C→R", "T_RR": "−T_RR", "T_CC": "−T_CC"}
     for r in table.itertuples(index=False):
-        subset = label.get(r.subset, "−" + r.subset.replace("+", ", −"))
+        subset = label(r.subset)
         values = ", ".join(f"{v:.3g}" for v in r.per_seed.values())
         lines.append(
             f"| {r.task} {subset} {r.quantity} | {r.paper_value:.3g} | {r.variation} | "

@@ -333,7 +333,7 @@ def lead(tables: dict[str, pd.DataFrame]) -> str:
 def _block_name(r) -> str:
     """The claim's block as the paper names it ('T_C→R'), or 'the block'."""
     block = getattr(r, "block", "")
-    return block.replace("T_CR", "T_C→R") if isinstance(block, str) and block else "the block"
+    return label(block).removeprefix("−") if isinstance(block, str) and block else "the block"
 
 
 def _join(words: list[str]) -> str:

@@ -25,7 +25,7 @@ from rnnschur.paper import reported as paper
 from rnnschur.paper.reported import FIG1_ORDER
 from rnnschur.schur import COUPLING_BLOCKS as SINGLE_BLOCKS
 from rnnschur.training.constructions import CONSTRUCTIONS
-from rnnschur.verdicts import Verdict, largest_size
+from rnnschur.verdicts import CHANCE, Verdict, largest_size
 
 PAPER_STYLE = {"marker": "x", "color": "crimson", "s": 60, "zorder": 5, "label": "paper"}
 
@@ -111,7 +111,7 @@ def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
             ax.scatter([x[s] for s in ref["subset"]], ref["paper_value"], **PAPER_STYLE)
         ax.set_xticks(range(len(FIG1_ORDER)), [_label(s) for s in FIG1_ORDER], fontsize=6.5)
         ax.set_title(f"{construction}, $N_h$ = {size}", fontsize=9)
-        ax.axhline(0.5, color="0.85", lw=0.8, ls=":")
+        ax.axhline(CHANCE["accuracy"], color="0.85", lw=0.8, ls=":")
     axes[0, 0].set_ylabel(f"replay accuracy (α = {alpha:g})")
     axes[0, -1].legend(fontsize=7, loc="lower left")
     fig.tight_layout()

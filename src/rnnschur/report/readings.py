@@ -7,11 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rnnschur.ablation import label
+from rnnschur.schur import COUPLING_BLOCKS
 from rnnschur.verdicts import BLOCK_VERDICTS as VERDICTS
 from rnnschur.verdicts import DECIDED, UNDECIDED, Verdict, far_agreements
 
 TOO_FEW = Verdict.TOO_FEW
-BLOCK_NAMES = {"T_RR": "−T_RR", "T_CR": "−T_C→R", "T_CC": "−T_CC"}
+BLOCK_NAMES = {block: label(block) for block in COUPLING_BLOCKS}
 TASK_NAMES = {"flip_flop": "flip-flop", "context_integration": "context"}
 
 
