@@ -47,6 +47,7 @@ def _parse(path: Path) -> ast.Module:
     return _without_docstrings(ast.parse(path.read_text(), filename=str(path)))
 
 
+@functools.cache
 def _path(src: Path, module: str) -> Path | None:
     """The file of ``module`` under ``src`` (a module or a package's ``__init__``), or None."""
     base = src.joinpath(*module.split("."))
@@ -56,9 +57,11 @@ def _path(src: Path, module: str) -> Path | None:
     return None
 
 
-def _imported(tree: ast.AST, src: Path) -> set[str]:
+@functools.cache
+def _imported(tree: ast.AST, src: Path) -> frozenset[str]:
     """The ``rnnschur`` modules ``tree`` imports (``from rnnschur import x`` names module
-    ``rnnschur.x`` where it is one), with every package on the way."""
+    ``rnnschur.x`` where it is one), with every package on the way. Cached by the tree (each
+    module's is parsed once, :func:`_parse`): a workflow asks for some hundred fingerprints."""
     found = set()
     for node in ast.walk(tree):
         names = []
@@ -75,7 +78,7 @@ def _imported(tree: ast.AST, src: Path) -> set[str]:
             if name == PACKAGE or name.startswith(PACKAGE + "."):
                 parts = name.split(".")
                 found.update(".".join(parts[: k + 1]) for k in range(len(parts)))
-    return {m for m in found if _path(src, m) is not None}
+    return frozenset(m for m in found if _path(src, m) is not None)
 
 
 def closure(script: Path, src: Path, extra: tuple[str, ...] = ()) -> list[str]:
@@ -86,7 +89,7 @@ def closure(script: Path, src: Path, extra: tuple[str, ...] = ()) -> list[str]:
     bare = any(
         isinstance(n, ast.Import) and any(a.name == PACKAGE for a in n.names) for n in ast.walk(own)
     )
-    todo = _imported(own, src) | set(extra)
+    todo = set(_imported(own, src)) | set(extra)
     for name in extra:
         parts = name.split(".")
         todo |= {".".join(parts[: k + 1]) for k in range(len(parts) - 1)}
@@ -135,6 +138,12 @@ def _function_part(tree: ast.Module, name: str) -> str:
 
 
 @functools.cache
+def _dump(path: Path) -> str:
+    """A whole module as the fingerprint sees it (its tree without docstrings, dumped)."""
+    return ast.dump(_parse(path))
+
+
+@functools.cache
 def fingerprint(script: Path, src: Path, extra: tuple[str, ...] = (), functions: tuple = ()) -> str:
     """The fingerprint of the library code ``script`` runs (module docstring): the
     ``rnnschur`` modules of :func:`closure` (with ``extra``), each as its syntax tree without
@@ -149,6 +158,6 @@ def fingerprint(script: Path, src: Path, extra: tuple[str, ...] = (), functions:
         if module in only:
             part = "\n".join(_function_part(tree, name) for name in only[module])
         else:
-            part = ast.dump(tree)
+            part = _dump(_path(src, module))
         digest.update(f"{module}\n{part}\n".encode())
     return digest.hexdigest()[:16]
