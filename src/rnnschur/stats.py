@@ -6,17 +6,18 @@ Each function takes plain arrays and adds only what scipy leaves to the caller: 
 two values give NaN (there is no spread to test against), and values that do not vary give the
 limit of the test as their spread goes to 0 (scipy returns NaN there).
 
-``scipy.stats`` and ``scipy.optimize`` are imported inside the functions that use them: they
-take most of a second to load, and most of the workflow's jobs (an ablation, a figure) never
-run a test."""
+SciPy is imported inside the functions that use it: its statistics take most of a second to
+load, and most of the workflow's jobs (an ablation, a figure) never run a test."""
 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from scipy.special import stdtrit
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def sem(values: pd.Series) -> float:
@@ -98,6 +99,8 @@ def mde(values: np.ndarray, level: float, power: float) -> float:
     distance from a bound that the two-sided level-``level`` t test detects with probability
     ``power``, (t_{1−level/2, n−1} + t_{power, n−1}) · s / √n (the usual noncentral-t
     approximation). Infinite for fewer than two values; 0 where they do not vary."""
+    from scipy.special import stdtrit
+
     values = np.asarray(values, dtype=float)
     n = len(values)
     if n < 2:

@@ -258,7 +258,7 @@ def test_claims_use_the_paper_size_or_the_largest_trained():
 
 
 def test_block_profile_verdicts_on_planted_harms():
-    from rnnschur.verdicts import block_profile
+    from rnnschur.profile import block_profile
 
     planted = {  # (task, metric, block): delta_score per seed, mass removed
         ("flip_flop", "fvu", "T_CR"): ([0.5, 0.6, 0.7], 0.2),  # share = ΔFVU at FVU 0

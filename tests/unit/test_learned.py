@@ -7,7 +7,8 @@ import pytest
 
 from rnnschur import learned
 from rnnschur.paper import claims
-from rnnschur.verdicts import Thresholds, block_profile
+from rnnschur.profile import block_profile
+from rnnschur.verdicts import Thresholds
 
 CRITERION = {"fvu_max": 0.1, "chance_corrected_min": 0.5, "min_models": 3}  # config.yaml's
 T = Thresholds()

@@ -9,6 +9,7 @@ import yaml
 from scipy import stats
 from scipy.special import stdtrit
 
+from rnnschur import profile as profiles
 from rnnschur import verdicts
 from rnnschur.paper import claims, reported
 from rnnschur.verdicts import Thresholds, Verdict
@@ -140,11 +141,11 @@ def test_sensitivity_names_the_rows_that_move():
         calls = [verdicts.block_verdict(h, np.full(3, 0.2), t).verdict for h in harm.values()]
         return pd.DataFrame({"row": list(harm), "verdict": calls})
 
-    table = verdicts.sensitivity(evaluate, ["row"], Thresholds()).set_index("row")
+    table = profiles.sensitivity(evaluate, ["row"], Thresholds()).set_index("row")
     assert table.loc["a", "as configured"] == Verdict.FRAGILE
     assert table.loc["a", "θ = 0.04"] != Verdict.FRAGILE and table.loc["a", "moves"]
     assert not table.loc["b", "moves"]
-    text = verdicts.sensitivity_markdown(table.reset_index(), ["row"])
+    text = profiles.sensitivity_markdown(table.reset_index(), ["row"])
     assert text.startswith("With θ and the mass floor each halved and doubled, 1 of 2 rows")
     assert "| a ⇄ |" in text
 
@@ -375,7 +376,7 @@ def test_the_block_profile_shows_n_R_the_mass_and_each_solutions_reading():
                     "learned": True,
                 }
             )
-    profile = verdicts.block_profile(pd.DataFrame(rows), 0.9, verdicts.Thresholds())
+    profile = profiles.block_profile(pd.DataFrame(rows), 0.9, verdicts.Thresholds())
     row = profile.iloc[0]
     assert row["n_R"] == "1 (1–4)" and row["mass_range"] == "0 (0–0.3)"
     assert row["solutions"] == "absent 2, fragile 1"

@@ -9,13 +9,13 @@ import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
 from rnnschur.paper import tables  # noqa: E402
-from rnnschur.verdicts import (  # noqa: E402
+from rnnschur.profile import (  # noqa: E402
     PROFILE_KEYS,
-    Thresholds,
     block_profile,
     sensitivity,
     sensitivity_markdown,
 )
+from rnnschur.verdicts import Thresholds  # noqa: E402
 
 params = snakemake.params
 ablation = pd.read_csv(snakemake.input[0])

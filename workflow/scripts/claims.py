@@ -20,7 +20,8 @@ from rnnschur.paper.claims import (  # noqa: E402
     paper_readings,
     paper_readings_markdown,
 )
-from rnnschur.verdicts import Thresholds, sensitivity_markdown  # noqa: E402
+from rnnschur.profile import sensitivity_markdown  # noqa: E402
+from rnnschur.verdicts import Thresholds  # noqa: E402
 
 settings, thresholds = snakemake.params.claims, Thresholds(**snakemake.params.verdicts)
 min_models = snakemake.params.min_models

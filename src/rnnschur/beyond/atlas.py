@@ -25,7 +25,7 @@ effect (:func:`rnnschur.verdicts.undecided`).
 two tests are negatively dependent, at most one of them can reject, and rows of one task share
 its held-out trials: the rate is the procedure's nominal one, not a proven bound.)
 Beside the adjusted verdict each row keeps its own two-sided t interval and the verdict that
-interval alone gives (:func:`rnnschur.verdicts.block_profile`), unadjusted.
+interval alone gives (:func:`rnnschur.profile.block_profile`), unadjusted.
 
 **Across tasks** (:func:`across_tasks_table`): per block, description, construction and N_h,
 one estimate over the tasks, a two-level model of the learned seeds' harm shares with a random
@@ -46,17 +46,9 @@ import numpy as np
 import pandas as pd
 
 from rnnschur import tasks
+from rnnschur.profile import PROFILE_KEYS, block_harms, block_profile
 from rnnschur.stats import benjamini_hochberg, p_greater, tost
-from rnnschur.verdicts import (
-    DECIDED,
-    PROFILE_KEYS,
-    Thresholds,
-    Verdict,
-    across_tasks,
-    block_harms,
-    block_profile,
-    undecided,
-)
+from rnnschur.verdicts import DECIDED, Thresholds, Verdict, across_tasks, undecided
 
 
 def split_instance(name: str) -> tuple[str, str]:
@@ -77,7 +69,7 @@ def atlas_table(
     """The atlas: one row per task, description, construction, N_h and coupling block, with
     n learned / n trained, the mean raw harm and the mean harm share with its own
     (1 − level) t interval and minimum detectable effect, the verdict that interval gives alone
-    (``row_verdict``, :func:`rnnschur.verdicts.block_profile`), the mean removed Schur mass, the
+    (``row_verdict``, :func:`rnnschur.profile.block_profile`), the mean removed Schur mass, the
     p-values of the fragile and the equivalence (harmless) tests at θ, their Benjamini–Hochberg
     adjusted values over the whole atlas (``q_fragile``, ``q_harmless``) and the verdict at
     false-discovery rate ``fdr`` (a row neither test decides is *underpowered* or *on the

@@ -32,17 +32,16 @@ import pandas as pd
 
 from rnnschur.ablation import label
 from rnnschur.paper import reported as paper
+from rnnschur.profile import SENSITIVITY, sensitivity
 from rnnschur.schur import COUPLING_BLOCKS
 from rnnschur.stats import mde, t_interval, tost
 from rnnschur.verdicts import (
-    SENSITIVITY,
     Thresholds,
     Verdict,
     agreement,
     block_verdict,
     harm_share,
     point_verdict,
-    sensitivity,
     undecided,
 )
 
@@ -574,7 +573,7 @@ def claims_sensitivity(
     min_models: int = 3,
 ) -> pd.DataFrame:
     """Each claim's verdict at the config's settings and with θ and the mass floor halved and
-    doubled (:func:`rnnschur.verdicts.sensitivity`); the claims whose models were not trained
+    doubled (:func:`rnnschur.profile.sensitivity`); the claims whose models were not trained
     left out."""
 
     def evaluate(t: Thresholds) -> pd.DataFrame:
