@@ -90,35 +90,9 @@ def save_text(path: str | os.PathLike, text: str) -> None:
 
 
 def save_csv(path: str | os.PathLike, frame) -> None:
-    """Write a pandas DataFrame as CSV atomically (full float precision). A cell holding a
-    structure (a dict or a list: per-seed values) is refused: such values go in a long table of
-    their own (:func:`long_values`), never as text in a cell."""
-    for column in frame.columns:
-        cells = frame[column]
-        if cells.dtype.kind == "O" and any(isinstance(v, dict | list | tuple | set) for v in cells):
-            raise ValueError(f"{path}: column {column!r} holds structures; write it long")
+    """Write a pandas DataFrame as CSV atomically (full float precision)."""
     with atomic_path(path) as tmp:
         frame.to_csv(tmp, index=False, float_format="%.17g")
-
-
-def long_values(table, keys: list[str], column: str = "per_seed"):
-    """The values of ``table``'s ``column`` (per row a dict {seed: value}) as a long table: one
-    row per row and seed, its ``keys``, ``seed`` and ``value``."""
-    import pandas as pd
-
-    rows = [
-        {**{k: getattr(r, k) for k in keys}, "seed": int(seed), "value": float(value)}
-        for r in table.itertuples(index=False)
-        for seed, value in getattr(r, column).items()
-    ]
-    return pd.DataFrame(rows, columns=[*keys, "seed", "value"])
-
-
-def save_with_values(path, values_path, table, keys: list[str], column: str = "per_seed"):
-    """Write ``table`` without its per-seed ``column`` to ``path`` and that column as a long
-    table (:func:`long_values`, by ``keys``) to ``values_path``, each atomically."""
-    save_csv(values_path, long_values(table, keys, column))
-    save_csv(path, table.drop(columns=column))
 
 
 def labelled(rows: list[dict], model) -> list[dict]:

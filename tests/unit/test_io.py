@@ -134,25 +134,3 @@ def test_a_network_is_read_once_with_its_offsets_and_description(tmp_path):
     assert dynamics.split_leak("propagator") == 0.3 and dynamics.split_leak("weights") == 1.0
     with pytest.raises(ValueError, match="split"):
         dynamics.split_leak("eigen")
-
-
-def test_per_seed_values_are_written_long_never_as_text_in_a_cell(tmp_path):
-    """A planted table with a {seed: value} column: the main CSV keeps every other column,
-    the long one has a row per row and seed; a structure left in a cell is refused."""
-    import pandas as pd
-
-    table = pd.DataFrame(
-        {
-            "task": ["copy", "sine"],
-            "mean": [0.5, 2.0],
-            "per_seed": [{0: 0.4, 2: 0.6}, {1: 2.0}],
-        }
-    )
-    io.save_with_values(tmp_path / "t.csv", tmp_path / "t_per_seed.csv", table, ["task"])
-    main = pd.read_csv(tmp_path / "t.csv")
-    assert list(main.columns) == ["task", "mean"] and main["mean"].tolist() == [0.5, 2.0]
-    long = pd.read_csv(tmp_path / "t_per_seed.csv")
-    assert long.values.tolist() == [["copy", 0, 0.4], ["copy", 2, 0.6], ["sine", 1, 2.0]]
-    with pytest.raises(ValueError, match="per_seed"):
-        io.save_csv(tmp_path / "u.csv", table)
-    assert not (tmp_path / "u.csv").exists()

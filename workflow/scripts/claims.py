@@ -7,7 +7,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from rnnschur import io  # noqa: E402
+from rnnschur import io, per_seed  # noqa: E402
 from rnnschur.paper.claims import (  # noqa: E402
     CLAIM_KEYS,
     SENSITIVITY_KEYS,
@@ -28,12 +28,10 @@ min_models = snakemake.params.min_models
 claims = paper_claims(thresholds.threshold, settings["much_greater"], settings["margin_s_delta_t"])
 ablation = pd.read_csv(snakemake.input[0])
 table = evaluate_claims(ablation, claims, thresholds, min_models)
-io.save_with_values(snakemake.output.csv, snakemake.output.per_seed, table, CLAIM_KEYS)
+per_seed.save(snakemake.output.csv, snakemake.output.per_seed, table, CLAIM_KEYS)
 io.save_text(snakemake.output.md, claims_markdown(table))
 by_size = claims_by_size(ablation, claims, thresholds, min_models)
-io.save_with_values(
-    snakemake.output.by_size_csv, snakemake.output.by_size_per_seed, by_size, CLAIM_KEYS
-)
+per_seed.save(snakemake.output.by_size_csv, snakemake.output.by_size_per_seed, by_size, CLAIM_KEYS)
 io.save_text(snakemake.output.by_size_md, claims_grid_markdown(by_size, "n_hidden", basis=True))
 moved = claims_sensitivity(
     ablation, thresholds, settings["much_greater"], settings["margin_s_delta_t"], min_models

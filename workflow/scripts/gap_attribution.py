@@ -6,7 +6,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from rnnschur import io, learned  # noqa: E402
+from rnnschur import io, learned, per_seed  # noqa: E402
 from rnnschur.paper.claims import (  # noqa: E402
     CLAIM_KEYS,
     claims_grid_markdown,
@@ -34,7 +34,7 @@ variations = pd.concat(
 variations = learned.mark(variations, snakemake.params.criteria)  # no models.csv for these
 ablation = pd.read_csv(snakemake.input.ablation)
 table = gap_table(ablation, variations, descriptions, snakemake.params.seeds)
-io.save_with_values(snakemake.output.csv, snakemake.output.per_seed, table, GAP_KEYS)
+per_seed.save(snakemake.output.csv, snakemake.output.per_seed, table, GAP_KEYS)
 io.save_text(snakemake.output.md, gap_markdown(table))
 # The paper's claims under each variation (the paper config's seeds and the variation's own).
 settings, thresholds = snakemake.params.claims, Thresholds(**snakemake.params.verdicts)
@@ -43,7 +43,7 @@ paper_seeds = ablation[ablation["seed"].isin(snakemake.params.seeds)]
 per_variation = claims_per_variation(
     paper_seeds, variations, claims, thresholds, snakemake.params.min_models
 )
-io.save_with_values(
+per_seed.save(
     snakemake.output.claims_csv,
     snakemake.output.claims_per_seed,
     per_variation,

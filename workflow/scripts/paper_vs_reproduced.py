@@ -7,7 +7,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from rnnschur import io  # noqa: E402
+from rnnschur import io, per_seed  # noqa: E402
 from rnnschur.paper.tables import (  # noqa: E402
     NUMBER_KEYS,
     agreement_reading,
@@ -16,7 +16,7 @@ from rnnschur.paper.tables import (  # noqa: E402
 )
 
 table = paper_vs_reproduced(pd.read_csv(snakemake.input[0]), snakemake.params.verdicts["level"])
-io.save_with_values(snakemake.output.csv, snakemake.output.per_seed, table, NUMBER_KEYS)
+per_seed.save(snakemake.output.csv, snakemake.output.per_seed, table, NUMBER_KEYS)
 io.save_text(
     snakemake.output.md, agreement_reading(table) + "\n\n" + paper_vs_reproduced_markdown(table)
 )
