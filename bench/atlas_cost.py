@@ -44,13 +44,14 @@ def atlas_config() -> dict:
     from snakemake.utils import update_config
 
     from rnnschur import config as config_lib
+    from rnnschur import instances
     from rnnschur.tasks import _neurogym
 
     config = yaml.safe_load((REPO / "config.yaml").read_text())
     update_config(config, yaml.safe_load((REPO / "presets" / "atlas.yaml").read_text()))
     schema = config_lib.read_schema(REPO / "workflow" / "schemas" / "config.schema.yaml")
     config_lib.with_defaults(config, schema)
-    config_lib.expand_atlas(config)
+    instances.expand_atlas(config)
     config_lib.with_defaults(config, schema)
     specs = config_lib.check_neurogym(config, _neurogym.check, {})
     config_lib.check(config, schema, list(specs))

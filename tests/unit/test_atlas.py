@@ -14,7 +14,7 @@ import yaml
 from snakemake.utils import update_config
 
 from rnnschur import config as config_lib
-from rnnschur import tasks
+from rnnschur import instances, tasks
 from rnnschur.beyond.atlas import (
     across_markdown,
     across_tasks_table,
@@ -45,7 +45,7 @@ def preset(*names: str) -> dict:
 
 def test_the_preset_plans_every_task_description_size_and_seed():
     config = preset("atlas")
-    config_lib.expand_atlas(config)
+    instances.expand_atlas(config)
     atlas = config["atlas"]
     assert len(atlas["tasks"]) == 14 and len(atlas["descriptions"]) == 4
     assert len(config["run_tasks"]) == 14 * 4
@@ -78,7 +78,7 @@ def test_the_preset_takes_its_tasks_from_their_own_presets():
 
 def test_an_instance_is_its_task_under_a_description():
     config = preset("atlas")
-    config_lib.expand_atlas(config)
+    instances.expand_atlas(config)
     block = config["tasks"]["flip_flop__leaky_relu"]
     assert block["model"] == {"dynamics": "leaky", "leak": 0.2, "nonlinearity": "relu"}
     assert block["generator"] == config["tasks"]["flip_flop"]["generator"]
@@ -112,7 +112,7 @@ def test_a_wrong_atlas_is_refused_naming_the_key(change, key):
     config = preset("atlas")
     config["atlas"].update(change)
     with pytest.raises(config_lib.ConfigError, match=key):
-        config_lib.expand_atlas(config)
+        instances.expand_atlas(config)
 
 
 def test_a_misspelt_description_key_is_refused_by_the_schema():

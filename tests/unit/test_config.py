@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from rnnschur import config as checks
+from rnnschur import instances
 
 from conftest import REPO
 
@@ -301,18 +302,18 @@ def test_a_variation_changes_its_tasks_in_order_task_variation_per_task():
             "      evaluation: {hidden_noise: 0.05}\n"
         )
     )
-    generator, training = checks.gap_training(config, "v", "sine")
+    generator, training = instances.gap_training(config, "v", "sine")
     assert training["lr"] == 0.02 and training["keep_best"] is False
     assert training["batch_size"] == config["tasks"]["sine"]["training"]["batch_size"]
     assert generator["length"] == config["tasks"]["sine"]["generator"]["length"]  # trains as before
-    assert checks.gap_training(config, "v", "flip_flop")[1]["lr"] == 0.01
-    evaluation = checks.gap_evaluation(config, "v", "sine")
+    assert instances.gap_training(config, "v", "flip_flop")[1]["lr"] == 0.01
+    evaluation = instances.gap_evaluation(config, "v", "sine")
     assert evaluation["generator"]["length"] == 60
     assert evaluation["ablation"]["hidden_noise"] == 0.05
     assert evaluation["ablation"]["fvu_mean"] == "pooled"
     assert evaluation["ablation"]["epsilon"] == config["ablation"]["epsilon"]
-    flip_flop = checks.gap_evaluation(config, "v", "flip_flop")["generator"]
-    assert flip_flop == checks.gap_training(config, "v", "flip_flop")[0]
+    flip_flop = instances.gap_evaluation(config, "v", "flip_flop")["generator"]
+    assert flip_flop == instances.gap_training(config, "v", "flip_flop")[0]
 
 
 def test_the_gap_study_is_task_instances_the_ordinary_rules_run():
@@ -327,10 +328,10 @@ def test_the_gap_study_is_task_instances_the_ordinary_rules_run():
         )
     )
     # context_integration is not run: its instance is not made
-    assert checks.expand_gap_study(config) == ["sine__v"]
+    assert instances.expand_gap_study(config) == ["sine__v"]
     block, sine = config["tasks"]["sine__v"], config["tasks"]["sine"]
     assert block["stream"] == "sine"  # the seeds of the paper config's sine models
-    assert (block["generator"], block["training"]) == checks.gap_training(config, "v", "sine")
+    assert (block["generator"], block["training"]) == instances.gap_training(config, "v", "sine")
     assert block["model"] == config["gap_study"]["variations"]["v"]["model"] != sine["model"]
     assert (block["model"]["dynamics"], block["model"]["leak"]) == ("leaky", 0.5)
     assert block["seeds"] == [0, 1] and block["sizes"] == [max(sine["sizes"])]
@@ -338,7 +339,7 @@ def test_the_gap_study_is_task_instances_the_ordinary_rules_run():
     assert block["heldout_generator"]["length"] == 60 and sine["generator"]["length"] != 60
     assert block["ablation"]["hidden_noise"] == 0.05
     none = run_checks(yaml.safe_load("gap_study: {run: none}\n"))
-    assert checks.expand_gap_study(none) == []
+    assert instances.expand_gap_study(none) == []
 
 
 def test_the_style_parameter_reads_a_style_file_as_written(tmp_path):

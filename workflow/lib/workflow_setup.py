@@ -13,6 +13,7 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import update_config, validate
 
 from rnnschur import config as config_lib
+from rnnschur import instances
 from rnnschur import tasks as task_registry
 from rnnschur.numerics import job_environment
 
@@ -51,7 +52,7 @@ def load_config(config: dict, workflow, root: Path) -> dict[str, dict]:
     checked(config_lib.check_schema, config, config_lib.read_schema(schema_path))
     validate(config, str(schema_path))
     if config.get("atlas"):
-        checked(config_lib.expand_atlas, config)
+        checked(instances.expand_atlas, config)
         validate(config, str(schema_path))
     os.environ.update(job_environment(config["numerics"]))
     checked(config_lib.check_results_dir, config["results_dir"], root)

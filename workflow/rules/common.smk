@@ -15,6 +15,7 @@ os.environ.update(
 )
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "workflow" / "lib")]
 from rnnschur import config as config_lib  # noqa: E402
+from rnnschur import instances  # noqa: E402
 from rnnschur import external as external_names  # noqa: E402
 from rnnschur import tasks as task_registry  # noqa: E402
 from rnnschur.beyond.registry import ANALYSES  # noqa: E402
@@ -27,7 +28,7 @@ from code_fingerprint import fingerprint  # noqa: E402
 
 workflow_setup.patch_scheduler(workflow, ROOT)
 NEUROGYM_TASKS = workflow_setup.load_config(config, workflow, ROOT)
-GAP_STUDY = config_lib.expand_gap_study(config)  # its models: task instances <task>__<variation>
+GAP_STUDY = instances.expand_gap_study(config)  # its models: task instances <task>__<variation>
 STYLE = config_lib.style_settings(ROOT / "workflow" / "style.mplstyle")  # every figure's param
 FIGURE_MODULE = "rnnschur.report.figures"
 LIBRARY = Path(task_registry.__file__).resolve().parents[2]  # the rnnschur the jobs import
@@ -97,7 +98,7 @@ def verdict_settings():
 
 def training_settings(task, construction):
     """The task's training settings with the construction's overrides applied."""
-    return config_lib.training_settings(config, task, construction)
+    return instances.training_settings(config, task, construction)
 
 
 def models(task):

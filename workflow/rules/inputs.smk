@@ -164,7 +164,7 @@ def gap_files(pattern):
 
 def gap_variations():
     """{variation: its config block} of the variations this run makes."""
-    return config_lib.gap_variations(config)
+    return instances.gap_variations(config)
 
 
 # external

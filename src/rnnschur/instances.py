@@ -1,0 +1,166 @@
+"""The task instances a config makes, ``<task>__<name>`` (:data:`rnnschur.tasks.INSTANCE`),
+each an ordinary task block that the ordinary rules train, decompose and ablate: the coupling
+atlas's (one per task and network description, :func:`expand_atlas`) and the gap study's (one
+per task and variation, :func:`expand_gap_study`), with the settings each instance takes from
+its task and its variation."""
+
+from __future__ import annotations
+
+import copy
+
+from rnnschur import tasks as task_registry
+from rnnschur.config import ConfigError
+from rnnschur.training.constructions import CONSTRUCTIONS
+
+
+def expand_atlas(config: dict) -> None:
+    """Make the coupling atlas's task blocks (config key ``atlas``): for every task of
+    ``atlas.tasks`` and description of ``atlas.descriptions`` a block ``<task>__<description>``
+    (:data:`rnnschur.tasks.INSTANCE`), the task's block with the description's ``model``, its
+    ``training`` changes, and the atlas's sizes, seeds and constructions; ``run_tasks`` becomes
+    those blocks, task-major. ConfigError naming the key of an atlas task without its block or
+    an unknown construction."""
+    atlas = config["atlas"]
+    for task in atlas["tasks"]:
+        if task not in config["tasks"]:
+            raise ConfigError(
+                f"config key atlas.tasks names {task!r}, but tasks.{task} is missing "
+                "(the atlas takes each task's generator, held-out trials and training from it)"
+            )
+    for task in atlas["task_constructions"]:
+        if task not in config["tasks"]:
+            raise ConfigError(
+                f"config key atlas.task_constructions names {task!r}, which has no block in tasks"
+            )
+    for key, constructions in [("constructions", atlas["constructions"])] + [
+        (f"task_constructions.{t}", c) for t, c in atlas["task_constructions"].items()
+    ]:
+        unknown = [c for c in constructions if c not in CONSTRUCTIONS]
+        if unknown:
+            raise ConfigError(
+                f"config key atlas.{key} names the unknown construction {unknown[0]!r}; "
+                f"constructions: {list(CONSTRUCTIONS)}"
+            )
+    run = []
+    for task in atlas["tasks"]:
+        constructions = atlas["task_constructions"].get(task, atlas["constructions"])
+        for name, description in atlas["descriptions"].items():
+            block = copy.deepcopy(config["tasks"][task])
+            block["model"] = copy.deepcopy(description["model"])
+            block["training"] = {**block["training"], **description["training"]}
+            block["training_overrides"] = {
+                k: v for k, v in block["training_overrides"].items() if k in constructions
+            }
+            block.update(
+                sizes=list(atlas["sizes"]),
+                seeds=list(atlas["seeds"]),
+                constructions=list(constructions),
+            )
+            instance = f"{task}{task_registry.INSTANCE}{name}"
+            config["tasks"][instance] = block
+            run.append(instance)
+    config["run_tasks"] = run
+
+
+def gap_variations(config: dict) -> dict[str, dict]:
+    """The variations of the gap study this run makes (config keys ``gap_study.variations`` and
+    ``gap_study.run``: all, none or a list)."""
+    run, variations = config["gap_study"]["run"], config["gap_study"]["variations"]
+    if run == "none":
+        return {}
+    return variations if run == "all" else {k: variations[k] for k in run}
+
+
+def expand_gap_study(config: dict) -> list[str]:
+    """Make the gap study's task blocks and return their names: for every variation this run
+    makes and task of it that the run trains, a block ``<task>__<variation>``
+    (:data:`rnnschur.tasks.INSTANCE`), trained, decomposed and ablated by the ordinary rules
+    as the atlas's instances are. Its generator and training settings are the variation's
+    (:func:`gap_training`), its model the variation's or the task's, one construction and N_h
+    (:func:`gap_model`), the variation's seeds (its own, else ``gap_study.seeds``); its held-out
+    set and ablation settings are the variation's (``heldout_generator``, ``evaluation``:
+    :func:`gap_evaluation`); its random ``stream`` is the task's, so that each model draws what
+    the paper config's model of its seed draws and differs from it by the variation alone."""
+    instances = []
+    for name, variation in gap_variations(config).items():
+        for task in variation["tasks"]:
+            if task not in config["run_tasks"]:
+                continue
+            construction, size = gap_model(config, task)
+            generator, training = gap_training(config, name, task)
+            evaluation = gap_evaluation(config, name, task)
+            block = copy.deepcopy(config["tasks"][task])
+            block.update(
+                generator=generator,
+                training=training,
+                training_overrides={},
+                model=copy.deepcopy(variation.get("model", block["model"])),
+                constructions=[construction],
+                sizes=[size],
+                seeds=list(variation.get("seeds", config["gap_study"]["seeds"])),
+                heldout_generator=evaluation["generator"],
+                ablation=evaluation["ablation"],
+                stream=task,
+            )
+            instance = f"{task}{task_registry.INSTANCE}{name}"
+            config["tasks"][instance] = block
+            instances.append(instance)
+    return instances
+
+
+def training_settings(config: dict, task: str, construction: str) -> dict:
+    """A task's training settings (``tasks.<task>.training``) with the construction's
+    overrides (``tasks.<task>.training_overrides.<construction>``) applied."""
+    settings = dict(config["tasks"][task]["training"])
+    settings.update(config["tasks"][task]["training_overrides"].get(construction, {}))
+    return settings
+
+
+def gap_model(config: dict, task: str) -> tuple[str, int]:
+    """(construction, N_h) of the gap study's models of a task: dense_orthogonal (the paper's)
+    if the task trains it, else its first construction, at the largest N_h."""
+    constructions = config["tasks"][task]["constructions"]
+    construction = "dense_orthogonal" if "dense_orthogonal" in constructions else constructions[0]
+    return construction, max(config["tasks"][task]["sizes"])
+
+
+def gap_training(config: dict, variation: str, task: str) -> tuple[dict, dict]:
+    """(generator, training settings) of a gap-study variation's model of a task: the task's,
+    changed by the variation's ``generator`` and ``training``, then by its ``per_task`` entry."""
+    change = config["gap_study"]["variations"][variation]
+    own = change.get("per_task", {}).get(task, {})
+    construction, _ = gap_model(config, task)
+    generator = {
+        **config["tasks"][task]["generator"],
+        **change.get("generator", {}),
+        **own.get("generator", {}),
+    }
+    training = {
+        **training_settings(config, task, construction),
+        **change.get("training", {}),
+        **own.get("training", {}),
+    }
+    return generator, training
+
+
+def gap_evaluation(config: dict, variation: str, task: str) -> dict:
+    """How a gap-study variation's models are ablated and scored: the held-out generator (the
+    model's, changed by ``heldout_generator``, then by its ``per_task`` entry's) and the
+    ablation settings (``ablation``, changed by the variation's ``evaluation``: hidden noise,
+    the FVU's mean and steps)."""
+    change = config["gap_study"]["variations"][variation]
+    own = change.get("per_task", {}).get(task, {})
+    generator, _ = gap_training(config, variation, task)
+    return {
+        "generator": {
+            **generator,
+            **change.get("heldout_generator", {}),
+            **own.get("heldout_generator", {}),
+        },
+        "ablation": {
+            "hidden_noise": 0.0,
+            "fvu_mean": "pooled",
+            **config["ablation"],
+            **change.get("evaluation", {}),
+        },
+    }
