@@ -505,6 +505,37 @@ BUGS = [
         "(np.abs(dominant_frequency(outputs) - wanted) / dominant_frequency(outputs))",
         "the frequency error relative to the output's frequency",
     ),
+    # Networks as their packages save them: PsychRNN's file, nn4n's kwargs, the likely causes.
+    (
+        S + "external/arrays.py",
+        '        out["h0"] = out["h0"][0]',
+        '        out["h0"] = out["h0"][0] * 0.0',
+        "PsychRNN's (1, N) initial state read as zeros",
+    ),
+    (
+        S + "external/arrays.py",
+        '    "b_h": "b_rec",',
+        '    "b_h": "b_out",',
+        "PsychRNN's recurrent bias read from its output bias",
+    ),
+    (
+        S + "external/arrays.py",
+        '    objects = [k for k in wanted if kinds[k] == "O"]',
+        "    objects = []",
+        "an entry of Python objects the model needs is not refused",
+    ),
+    (
+        S + "external/torch_module.py",
+        '        leak=float(settings["dt"]) / float(settings["tau"]),',
+        '        leak=float(settings["tau"]) / 1000.0,',
+        "nn4n's leak not dt/τ",
+    ),
+    (
+        S + "external/verify.py",
+        '    if "h0" not in model:',
+        '    if "h0" in model:',
+        "the initial state named as a cause where the model has one",
+    ),
 ]
 
 

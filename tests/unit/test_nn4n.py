@@ -113,6 +113,20 @@ def test_the_key_map_route_is_exact_against_nn4ns_own_forward(trained):
     assert "b_h (max |·|" in result.summary()  # the biases it has, not "no biases"
 
 
+def test_nn4ns_own_save_file_is_read_with_its_layout_and_its_stored_description(trained):
+    """No key map and no description given: the layout is detected (the two biases summed),
+    the description is the one its stored kwargs give (leaky_current relu, a = dt/τ = 0.2) and
+    is verified against its outputs; "auto" finds the same."""
+    folder, _, held, own = trained
+    given = rnnschur.analyse(folder / "ctrnn.pt", folder / "heldout.npz")
+    keyed = rnnschur.analyse(folder / "ctrnn.pt", folder / "heldout.npz", "auto", keys=KEYS)
+    assert given.dynamics == keyed.dynamics == Dynamics("leaky_current", 0.2, "relu")
+    assert given.verification.verified and given.verification.found_by != "auto"
+    np.testing.assert_allclose(given.ablation["score"], keyed.ablation["score"], rtol=1e-12)
+    found = rnnschur.analyse(folder / "ctrnn.pt", folder / "heldout.npz", "auto")
+    assert found.dynamics == given.dynamics and found.verification.found_by == "auto"
+
+
 def test_stock_nn4n_runs_through_the_module_route_from_its_own_save_file(trained, tmp_path, capsys):
     folder, _, held, own = trained
     module = ["--torch-module", "nn4n.model:CTRNN", "--recurrent", HIDDEN, "--time-first"]
@@ -386,12 +400,16 @@ def test_a_module_split_by_its_weights_claims_no_description(trained, tmp_path):
     assert not record["description_verified"]
     assert "- description: none needed" in result.summary()
     assert "catalogue" not in result.summary()
-    described = {"dynamics": "leaky_current", "leak": 0.5, "nonlinearity": "relu"}
-    given = rnnschur.analyse(
-        net, folder / "heldout.npz", described, recurrent=HIDDEN, time_first=True
+    # its arrays are read (nn4n's layout), so a description given for the split is checked
+    wrong = {"dynamics": "leaky_current", "leak": 0.5, "nonlinearity": "relu"}
+    with pytest.raises(verify.RolloutMismatch, match=r"a = 0\.2"):
+        rnnschur.analyse(net, folder / "heldout.npz", wrong, recurrent=HIDDEN, time_first=True)
+    right = {**wrong, "leak": 0.2}
+    given = rnnschur.analyse(net, folder / "heldout.npz", right, recurrent=HIDDEN, time_first=True)
+    assert given.verification.verified and given.verification.as_dict()["description_verified"]
+    assert "leaky_current relu (a = 0.2), for the split only (verified against the module" in (
+        given.summary()
     )
-    assert given.verification.verified and not given.verification.as_dict()["description_verified"]
-    assert "leaky_current relu (a = 0.5), for the split only (not verified)" in given.summary()
 
 
 def test_the_command_says_which_kwargs_built_the_module(trained, tmp_path, capsys):

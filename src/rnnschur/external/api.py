@@ -108,7 +108,14 @@ def analyse(
     if isinstance(keys, str):
         keys = convert.parse_keys(keys)
     module = _as_module(model)
-    arrays, stored, default_name = _arrays(model, module, keys, recurrent)
+    with warnings.catch_warnings(record=True) as notes:  # what the file's reading left out
+        warnings.simplefilter("always", verify.AnalysisWarning)
+        arrays, stored, default_name = _arrays(model, module, keys, recurrent)
+    for note in notes:
+        if warn:
+            warnings.warn(note.message, note.category, stacklevel=2)
+        else:
+            progress(str(note.message))
     if initial_state is not None and arrays is not None:
         arrays = check_model(
             {**arrays, "h0": heldout_sets.initial_state(initial_state)}, "initial_state"
@@ -122,7 +129,11 @@ def analyse(
 
             outputs = torch_module.own_outputs(module, batch.inputs, time_first)
             source = "the module's own forward"
-        own = verify.OwnOutputs(batch.inputs, outputs, source, tolerance)
+        # a torch module, or a torch file: its own forward can run what no description does
+        torch = module is not None or (
+            isinstance(model, str | os.PathLike) and not str(model).endswith(".npz")
+        )
+        own = verify.OwnOutputs(batch.inputs, outputs, source, tolerance, torch)
         verification = verify.resolve_description(arrays, stored, network, own)
         if found_before is not None:
             verification = dataclasses.replace(verification, found_by=found_before.found_by)
@@ -150,7 +161,7 @@ def analyse(
         if outputs is None:
             outputs = torch_module.own_outputs(module, batch.inputs, time_first)
             source = "the module's own forward"
-        own = verify.OwnOutputs(batch.inputs, outputs, source, tolerance)
+        own = verify.OwnOutputs(batch.inputs, outputs, source, tolerance, torch=True)
         checked = verify.resolve_description(arrays, None, network, own, runs_module=True)
         verification = verify.Verification(
             checked.dynamics,
@@ -239,7 +250,9 @@ def _arrays(model, module, keys, recurrent):
         path = Path(model)
         if str(path).endswith(".npz"):
             return load_npz_model(path, keys), io.load_dynamics(path), path.stem
-        return convert.from_state_dict(path, keys), None, path.stem
+        from rnnschur.external.torch_module import stored_description  # reads it with torch
+
+        return convert.from_state_dict(path, keys), stored_description(path), path.stem
     if isinstance(model, dict):
         if keys is None and {"W_xh", "W_hh", "W_hy"} <= set(model):
             return check_model(dict(model), "model"), None, "model"

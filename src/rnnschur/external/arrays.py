@@ -1,17 +1,42 @@
 """The checked arrays of a tanh RNN trained elsewhere: W_xh (N_h, N_x), W_hh (N_h, N_h),
 W_hy (N_y, N_h) and any of b_h (N_h,), b_y (N_y,), h0 (N_h,). NumPy only, so both the torch
 conversion (:mod:`rnnschur.external.convert`) and the analysis
-(:mod:`rnnschur.external.analysis`) use it."""
+(:mod:`rnnschur.external.analysis`) use it.
+
+An ``.npz`` is read as its package wrote it: with this project's names, or PsychRNN's
+``model.save`` (:data:`PSYCHRNN_KEYS`), or mapped with ``keys``. Its entries are typed from
+their headers, never unpickled: an entry of Python objects that the model does not need (PsychRNN
+stores ``dale_ratio=None`` so) is left out with a note, one it needs is refused by name."""
 
 from __future__ import annotations
 
 import os
+import warnings
+import zipfile
 
 import numpy as np
 
 from rnnschur import io
 from rnnschur.io import require as _require
 from rnnschur.network import OFFSET_KEYS, WEIGHT_KEYS
+
+PSYCHRNN_KEYS = {
+    "W_xh": "W_in",
+    "W_hh": "W_rec",
+    "W_hy": "W_out",
+    "b_h": "b_rec",
+    "b_y": "b_out",
+    "h0": "init_state",
+}
+"""The names PsychRNN's ``model.save`` gives the arrays (psychrnn 1.0, ``RNN.get_weights``):
+its *effective* weights, connectivity masks and Dale's law already applied, so its masks,
+Dale matrices and optimizer slots are not read."""
+
+
+class AnalysisWarning(UserWarning):
+    """A warning of :func:`rnnschur.analyse` to a Python caller: nothing was verified, the full
+    model scores far from a working network, or entries of its file were left out."""
+
 
 NUMERIC_KINDS = "fiu"
 """NumPy dtype kinds the analysis reads: float, signed and unsigned integer. Complex (its
@@ -54,6 +79,8 @@ def check_model(model: dict[str, np.ndarray], path) -> dict[str, np.ndarray]:
     _require(path, W_hh.ndim == 2, f"W_hh {W_hh.shape} is not a matrix")
     io.check_weights(path, W_xh, W_hh, W_hy)
     N_h = W_hh.shape[0]
+    if "h0" in out and out["h0"].shape == (1, N_h):  # one initial state for a batch (PsychRNN's)
+        out["h0"] = out["h0"][0]
     expected = {"b_h": (N_h,), "h0": (N_h,), "b_y": (W_hy.shape[0],)}
     for key, shape in expected.items():
         if key in out:
@@ -71,21 +98,58 @@ def check_model(model: dict[str, np.ndarray], path) -> dict[str, np.ndarray]:
     return out
 
 
+def npz_kinds(path: str | os.PathLike) -> dict[str, str]:
+    """Each entry of an ``.npz`` with its dtype's kind ('f', 'i', 'O', ...), read from the
+    entry's header: nothing is loaded, nothing unpickled."""
+    names = io.npz_keys(path)  # the file's own check: missing, truncated, not an .npz
+    kinds = {}
+    with zipfile.ZipFile(path) as archive:
+        for name in names:
+            with archive.open(f"{name}.npy") as entry:
+                version = np.lib.format.read_magic(entry)
+                read = (
+                    np.lib.format.read_array_header_1_0
+                    if version == (1, 0)
+                    else np.lib.format.read_array_header_2_0
+                )
+                kinds[name] = read(entry)[2].kind
+    return kinds
+
+
 def load_npz_model(
     path: str | os.PathLike, keys: dict[str, list[str]] | None = None
 ) -> dict[str, np.ndarray]:
     """W_xh, W_hh, W_hy and any of b_h, b_y, h0 from an ``.npz`` (never unpickled): its arrays
-    of those names, or the arrays ``keys`` maps to them (summed where several are named). The
-    0-d arrays that name the network family (:data:`rnnschur.io.DYNAMICS_KEYS`) are read by
-    :func:`rnnschur.io.load_dynamics`."""
-    names = tuple(k for k in io.npz_keys(path) if k not in io.DYNAMICS_KEYS)
-    arrays = io.load_npz(path, names)
-    if keys is None:
-        return check_model(arrays, path)
-    missing = [k for ks in keys.values() for k in ks if k not in arrays]
+    of those names, PsychRNN's (:data:`PSYCHRNN_KEYS`, detected by ``W_in``, ``W_rec`` and
+    ``W_out``), or the arrays ``keys`` maps to them (summed where several are named). The
+    entries a map leaves out are named in an :class:`AnalysisWarning`; an entry of Python
+    objects is refused where the model needs it. The 0-d arrays that name the network family
+    (:data:`rnnschur.io.DYNAMICS_KEYS`) are read by :func:`rnnschur.io.load_dynamics`."""
+    kinds = {k: v for k, v in npz_kinds(path).items() if k not in io.DYNAMICS_KEYS}
+    names = list(kinds)
+    layout = "the key map (keys=...)"
+    if keys is None and {"W_in", "W_rec", "W_out"} <= set(names) and "W_hh" not in names:
+        keys = {ours: [theirs] for ours, theirs in PSYCHRNN_KEYS.items() if theirs in names}
+        layout = "PsychRNN's model.save"
+    if keys is not None:
+        missing = [k for ks in keys.values() for k in ks if k not in kinds]
+        _require(path, not missing, f"{layout} names {missing}, not in the file (has {names})")
+    wanted = names if keys is None else sorted({k for ks in keys.values() for k in ks})
+    objects = [k for k in wanted if kinds[k] == "O"]
     _require(
         path,
-        not missing,
-        f"the key map (keys=...) names {missing}, not in the file (has {list(names)})",
+        not objects,
+        f"entry {objects[0] if objects else ''!r} holds pickled Python objects; refused "
+        "(arrays of numbers only)",
     )
+    left_out = [k for k in names if k not in wanted]
+    if left_out:
+        warnings.warn(
+            f"{path}: read as {layout}; not read: {', '.join(left_out)}",
+            AnalysisWarning,
+            stacklevel=2,
+        )
+    arrays = io.load_npz(path, tuple(wanted))
+    if keys is None:
+        return check_model(arrays, path)
     return check_model({name: sum(arrays[k] for k in ks) for name, ks in keys.items()}, path)

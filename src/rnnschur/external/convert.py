@@ -2,10 +2,12 @@
 :func:`rnnschur.external.torch_module.read_state_dict`, the step that needs torch) or tensors
 held in memory (no torch needed).
 
-Two layouts are detected: ``nn.RNN`` (``weight_ih_l0``, ``weight_hh_l0``, ``bias_ih_l0``,
-``bias_hh_l0``) and the CTRNN of the NeuroGym and Neuromatch tutorials (``input2h.weight/bias``,
-``h2h.weight/bias``), each with an ``nn.Linear`` readout (``fc``, ``h2out``, ``readout``,
-``output``, ``linear`` or the one linear map from N_h). Any other layout is mapped with
+Three layouts are detected: ``nn.RNN`` (``weight_ih_l0``, ``weight_hh_l0``, ``bias_ih_l0``,
+``bias_hh_l0``), the CTRNN of the NeuroGym and Neuromatch tutorials (``input2h.weight/bias``,
+``h2h.weight/bias``) and nn4n's CTRNN (``recurrent_layer.input_layer.weight/bias``,
+``recurrent_layer.hidden_layer.weight/bias``, its two biases summed), each with an
+``nn.Linear`` readout (``fc``, ``h2out``, ``readout``, ``readout_layer``, ``output``,
+``linear`` or the one linear map from N_h). Any other layout is mapped with
 ``keys``: ``{"W_xh": ["rnn.input2h.weight"], "b_h": ["a.bias", "b.bias"], ...}`` (a sum where
 several keys are named), the command's ``--keys W_xh=KEY,b_h=KEY+KEY,...``.
 """
@@ -26,12 +28,17 @@ from rnnschur.external.arrays import (
 from rnnschur.io import ArtifactError
 from rnnschur.io import require as _require
 
-READOUT_NAMES = ("fc", "h2out", "readout", "output", "decoder", "linear")
+READOUT_NAMES = ("fc", "h2out", "readout", "readout_layer", "output", "decoder", "linear")
 """Readout module names of the tutorial layout, in the order they are looked for."""
 LAYOUTS = {
     # layout: (W_xh, W_hh, parts of b_h), each a key suffix after a common prefix
     "nn.RNN": ("weight_ih_l0", "weight_hh_l0", ("bias_ih_l0", "bias_hh_l0")),
     "CTRNN": ("input2h.weight", "h2h.weight", ("input2h.bias", "h2h.bias")),
+    "nn4n CTRNN": (
+        "input_layer.weight",
+        "hidden_layer.weight",
+        ("input_layer.bias", "hidden_layer.bias"),
+    ),
 }
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rnnschur.dynamics import NONLINEARITIES, Dynamics
 from rnnschur.external import verify
 from rnnschur.external.arrays import real_array
 from rnnschur.io import ArtifactError
@@ -100,6 +101,30 @@ def read_checkpoint(path: str | os.PathLike) -> Checkpoint:
         f"(keys found: {sorted(map(str, content))})",
     )
     return Checkpoint(tensors)
+
+
+NN4N_DEFAULTS = {"dt": 10, "tau": 100, "activation": "relu"}
+"""nn4n's CTRNN defaults (nn4n 1.1, ``CTRNN._build_structures``) for the kwargs a save file
+leaves out."""
+
+
+def stored_description(path: str | os.PathLike) -> Dynamics | None:
+    """The network description a checkpoint's stored constructor kwargs give: nn4n's save file
+    (``{"model_state_dict", "kwargs"}`` with its ``dims``) is its CTRNN, z_t = (1 − a) z_{t−1}
+    + a (W relu(z_{t−1}) + W_in u_t + b), read from relu(z_t) after the update, a = dt/τ (its
+    defaults where the kwargs leave them out); None for any other checkpoint or an activation
+    outside the catalogue (the description is then given, found or the default)."""
+    kwargs = read_checkpoint(path).kwargs
+    if not kwargs or "dims" not in kwargs:
+        return None
+    settings = {**NN4N_DEFAULTS, **{k: kwargs[k] for k in NN4N_DEFAULTS if k in kwargs}}
+    if settings["activation"] not in NONLINEARITIES:
+        return None
+    return Dynamics(
+        kind="leaky_current",
+        leak=float(settings["dt"]) / float(settings["tau"]),
+        nonlinearity=settings["activation"],
+    )
 
 
 def read_state_dict(path: str | os.PathLike) -> dict[str, np.ndarray]:

@@ -21,7 +21,7 @@ from scipy.optimize import minimize_scalar
 from rnnschur.dynamics import DISCRETE, Description, Dynamics, catalogue_name, every_description
 from rnnschur.dynamics import resolve as resolve_dynamics
 from rnnschur.external import heldout as heldout_sets
-from rnnschur.external.arrays import OFFSET_KEYS
+from rnnschur.external.arrays import OFFSET_KEYS, AnalysisWarning  # noqa: F401 (its home here)
 from rnnschur.io import ArtifactError
 from rnnschur.rnn import rollout
 
@@ -44,13 +44,39 @@ is a different network (a wrong leak gives 0.4, a transposed input layout 1 and 
 @dataclass(frozen=True)
 class OwnOutputs:
     """What a rollout is checked against: the model's own ``outputs`` (n, T, N_y) on ``inputs``
-    (n, T, N_x), noise off (None: nothing to check against), where they came from, and the
-    largest relative RMS error that still counts as the model."""
+    (n, T, N_x), noise off (None: nothing to check against), where they came from, the
+    largest relative RMS error that still counts as the model, and whether the model is a
+    torch module or state_dict (which can be run as it computes)."""
 
     inputs: np.ndarray
     outputs: np.ndarray | None
     source: str = "held-out outputs"
     tolerance: float = TOLERANCE
+    torch: bool = False
+
+
+def likely_causes(model: dict[str, np.ndarray], own: OwnOutputs) -> str:
+    """Why no description reproduces a model's own outputs, most frequent first: a trained
+    initial state not given (where the arrays have none), noise on when the outputs were
+    recorded, outputs of another model; for a torch model, a computation outside the catalogue
+    that its own forward can run."""
+    causes = []
+    if "h0" not in model:
+        causes.append(
+            "a trained initial state not given (PsychRNN's init_state, a model's h0: map it "
+            'with keys="h0=NAME", or give initial_state=FILE; without it the rollout starts '
+            "from zero)"
+        )
+    causes += [
+        "noise left on when the outputs were recorded (record them with the noise off)",
+        "outputs of another model or checkpoint than these weights",
+    ]
+    if own.torch:
+        causes.append(
+            "a computation outside the catalogue (a nonlinear readout, another cell): run "
+            "the torch module itself with recurrent=NAME"
+        )
+    return "Most often: " + "; ".join(f"({k}) {c}" for k, c in enumerate(causes, 1)) + "."
 
 
 def check_tolerance(tolerance) -> float:
@@ -64,11 +90,6 @@ def check_tolerance(tolerance) -> float:
             "a larger one would call a different network verified"
         )
     return float(tolerance)
-
-
-class AnalysisWarning(UserWarning):
-    """A warning of :func:`rnnschur.analyse` to a Python caller: nothing was verified, or the
-    full model scores far from a working network."""
 
 
 class RolloutMismatch(ArtifactError):
@@ -318,10 +339,8 @@ def auto(model: dict[str, np.ndarray], own: OwnOutputs) -> Verification:
     if not verification.verified:
         raise RolloutMismatch(
             'dynamics="auto": no network description reproduces the model\'s own outputs '
-            f"(tolerance {own.tolerance:g}, relative RMS); closest: "
-            + "; ".join(c.text() for c in candidates[:3])
-            + ". The model computes something else (a nonlinear readout, noise, another "
-            "cell): run it as it computes, the torch module itself with recurrent=NAME"
+            f"(tolerance {own.tolerance:g}, relative RMS). {likely_causes(model, own)} "
+            "Closest: " + "; ".join(c.text() for c in candidates[:3])
         )
     return Verification(**{**verification.__dict__, "found_by": "auto"})
 
@@ -337,16 +356,18 @@ def require_reproduced(
     candidates = search(model, own.inputs, own.outputs)
     good = [c for c in candidates if c.error <= own.tolerance]
     hint = (
-        "descriptions that do reproduce them: " + "; ".join(c.text() for c in good[:4])
+        "descriptions that do reproduce them: "
+        + "; ".join(c.text() for c in good[:4])
+        + ' (or dynamics="auto")'
         if good
-        else "none of the catalogue's descriptions does; closest: "
-        + "; ".join(c.text() for c in candidates[:3])
+        else f"{likely_causes(model, own)} None of the catalogue's descriptions reproduces "
+        "them; closest: " + "; ".join(c.text() for c in candidates[:3])
     )
     raise RolloutMismatch(
         f"the model rolled out as {dynamics.describe()} does not reproduce its own outputs "
         f"({own.source}): relative RMS error {verification.error:.3g}, max error "
         f"{verification.max_error:.3g}, tolerance {own.tolerance:g}. No ablation was run. "
-        f'{hint} (or dynamics="auto")'
+        f"{hint}"
     )
 
 
