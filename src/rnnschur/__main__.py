@@ -113,7 +113,11 @@ def parser() -> argparse.ArgumentParser:
         "accuracy: sign agreement of outputs and targets over the masked entries (default fvu)",
     )
     a.add_argument(
-        "--alpha", type=float, default=0.9, help="threshold of the R/C split, |λ| ≥ α ρ(W) (0.9)"
+        "--alpha",
+        type=float,
+        default=0.9,
+        help="threshold of the R/C split: a block is in R where the modulus --split reads is "
+        "at least α times its largest, |λ| ≥ α ρ(W) for a discrete network (0.9)",
     )
     a.add_argument(
         "--alpha-grid",

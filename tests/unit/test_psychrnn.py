@@ -124,3 +124,23 @@ def test_an_entry_of_python_objects_the_model_needs_is_refused_by_name(tmp_path)
     np.savez(tmp_path / "pickled.npz", **weights)
     with pytest.raises(io.ArtifactError, match="entry 'W_rec' holds pickled Python objects"):
         rnnschur.analyse(tmp_path / "pickled.npz", HELDOUT, "auto")
+
+
+def test_the_split_is_said_one_way_in_the_table_and_the_summary(result, tmp_path):
+    """spectrum.csv names both moduli with the ρ each is compared with: in_R is modulus_P ≥
+    α rho_P, modulus_P = |1 − a + aλ| of the λ in the same row; here W's own rule would split
+    otherwise, and the summary states the rule that chose R with its numbers."""
+    import pandas as pd
+
+    result.save_tables(tmp_path)
+    spectrum = pd.read_csv(tmp_path / "spectrum.csv")
+    lam = spectrum["real"] + 1j * spectrum["imag"]
+    np.testing.assert_allclose(spectrum["modulus_W"], np.abs(lam), rtol=1e-12)
+    np.testing.assert_allclose(spectrum["modulus_P"], np.abs(1 - LEAK + LEAK * lam), rtol=1e-12)
+    assert np.allclose(spectrum["leak"], LEAK)
+    assert np.allclose(spectrum["rho_W"], np.abs(lam).max())
+    by_P = spectrum["modulus_P"] >= spectrum["alpha"] * spectrum["rho_P"]
+    by_W = spectrum["modulus_W"] >= spectrum["alpha"] * spectrum["rho_W"]
+    assert (spectrum["in_R"] == by_P).all() and not (spectrum["in_R"] == by_W).all()
+    rho = spectrum["rho_P"].iloc[0]
+    assert f"|1 − a + aλ| ≥ α ρ(P) = 0.9 × {rho:.4g}" in result.summary()

@@ -501,6 +501,13 @@ def biases_text(shapes: dict) -> str:
     return f"biases {listed}; {h0}" if found else f"no biases; {h0}"
 
 
+def _split_rule(schur: OrderedSchur, alpha: float) -> str:
+    """The R/C rule with its numbers: '|λ| ≥ α ρ(W) = 0.9 × 1.02' or, for a leaky split,
+    '|1 − a + aλ| ≥ α ρ(P) = 0.9 × 0.998'."""
+    modulus, rho = ("|λ|", "ρ(W)") if schur.leak == 1 else ("|1 − a + aλ|", "ρ(P)")
+    return f"{modulus} ≥ α {rho} = {alpha:g} × {schur.spectral_radius:.4g}"
+
+
 def _split_operator(dynamics: Dynamics, split: str) -> str:
     if dynamics.split_leak(split) == 1:
         return "W_hh"
@@ -531,8 +538,9 @@ def summary_markdown(result: Result) -> str:
         f"- description: {description}",
         f"- held-out set: {shapes['n_trials']} trials of {shapes['n_steps']} steps",
         f"- full model: {settings.score} = {full['score']:.4g}; at α = {settings.alpha:g}, "
-        f"n_R = {int(full['n_R'])} dimensions in the dominant sector R (split by the moduli "
-        f"of {_split_operator(dynamics, settings.split)})",
+        f"n_R = {int(full['n_R'])} dimensions in the dominant sector R: "
+        f"{_split_rule(result.schur, settings.alpha)} (split by the moduli of "
+        f"{_split_operator(dynamics, settings.split)}; spectrum.csv: modulus_P, rho_P)",
         f"- ε = {settings.epsilon:g} (d_D, mean squared output difference); fragile: the harm "
         f"share exceeds θ = {settings.threshold:g}; empty: removed mass below "
         f"{settings.mass_floor:g}",

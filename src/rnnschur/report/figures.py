@@ -201,8 +201,10 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
 
 
 def fig_schur_spectra(eigenvalues: pd.DataFrame, abs_T: pd.DataFrame) -> Figure:
-    """Per representative model: ordered eigenvalues in the complex plane with the circles ρ and
-    αρ (R filled, C open), and log |T| with the R/C partition drawn."""
+    """Per representative model: ordered eigenvalues λ of W_hh in the complex plane with the
+    split's boundaries, where the modulus it reads equals ρ and αρ (circles |λ| = ρ(W), αρ(W);
+    for a leaky split |1 − a + aλ| = ρ(P), αρ(P), circles about −(1 − a)/a) (R filled, C
+    open), and log |T| with the R/C partition drawn."""
     keys = ["task", "construction", "n_hidden", "seed"]
     models = eigenvalues[keys].drop_duplicates().itertuples(index=False)
     models = list(models)
@@ -211,9 +213,11 @@ def fig_schur_spectra(eigenvalues: pd.DataFrame, abs_T: pd.DataFrame) -> Figure:
         identity = pd.Series(model._asdict())
         ev = eigenvalues[(eigenvalues[keys] == identity).all(axis=1)]
         T = abs_T[(abs_T[keys] == identity).all(axis=1)]
-        rho, alpha = ev["rho"].iloc[0], ev["alpha"].iloc[0]
+        rho, alpha, a = ev["rho_P"].iloc[0], ev["alpha"].iloc[0], ev["leak"].iloc[0]
+        # |1 − a + aλ| = r is the circle of radius r/a about −(1 − a)/a in the λ-plane
         for radius, style in ((rho, "-"), (alpha * rho, "--")):
-            ax_ev.add_patch(Circle((0, 0), radius, fill=False, ls=style, color="0.5"))
+            centre = (-(1 - a) / a, 0)
+            ax_ev.add_patch(Circle(centre, radius / a, fill=False, ls=style, color="0.5"))
         in_R = ev["in_R"].astype(bool)
         ax_ev.scatter(ev.loc[in_R, "real"], ev.loc[in_R, "imag"], s=14, color="C3", label="R")
         ax_ev.scatter(
@@ -224,11 +228,13 @@ def fig_schur_spectra(eigenvalues: pd.DataFrame, abs_T: pd.DataFrame) -> Figure:
             edgecolors="C0",
             label="C",
         )
-        lim = 1.1 * max(rho, 1e-3)
+        lim = 1.1 * max(ev["modulus_W"].max(), 1e-3)
         ax_ev.set(xlim=(-lim, lim), ylim=(-lim, lim), aspect="equal", xlabel="Re λ", ylabel="Im λ")
         ax_ev.set_title(
             f"{model.task} {model.construction} $N_h$={model.n_hidden} "
-            f"seed {model.seed}\nρ = {rho:.3f}, α = {alpha:g}",
+            f"seed {model.seed}\n"
+            + (f"ρ = {rho:.3f}" if a == 1 else f"ρ(P) = {rho:.3f}, a = {a:g}")
+            + f", α = {alpha:g}",
             fontsize=8,
         )
         ax_ev.legend(fontsize=7, loc="upper right")

@@ -18,23 +18,31 @@ from rnnschur.tasks import Batch
 def spectrum_rows(schur: OrderedSchur, alpha: float) -> tuple[list[dict], list[dict]]:
     """(eigenvalues, |T|) of one model.
 
-    eigenvalues: one row per eigenvalue in Schur order with ``index``, ``block``, ``real``,
-    ``imag``, ``modulus``, ``in_R`` (the alpha split of eq. 3), ``rho`` and ``alpha``. |T|: one
-    row per entry ``i``, ``j``, ``abs_T``, with ``n_R`` so a plot can draw the R/C blocks.
+    eigenvalues: one row per eigenvalue λ of W_hh in Schur order with ``index``, ``block``,
+    ``real``, ``imag``; both moduli, each with the ρ it is compared with: ``modulus_W`` = |λ|
+    and ``rho_W`` = ρ(W_hh), ``modulus_P`` = |1 − a + a λ| and ``rho_P`` = ρ(P) of the
+    propagator P = (1 − a) I + a W_hh that orders and splits the blocks (``leak`` = a; a = 1,
+    the paper's and the weights split: P = W_hh); ``in_R`` = modulus_P ≥ ``alpha`` · rho_P (the
+    α split of eq. 3). |T|: one row per entry ``i``, ``j``, ``abs_T``, with ``n_R`` so a plot
+    can draw the R/C blocks.
     """
     n = schur.T.shape[0]
     n_R = n_dominant(schur, alpha)
     blocks = block_index(schur)
-    moduli = np.abs(schur.eigenvalues)
+    moduli_W = np.abs(schur.eigenvalues)
+    moduli_P = np.abs(schur.ordering_eigenvalues)
     eigenvalues = [
         {
             "index": k,
             "block": int(blocks[k]),
             "real": float(z.real),
             "imag": float(z.imag),
-            "modulus": float(moduli[k]),
+            "modulus_W": float(moduli_W[k]),
+            "rho_W": float(moduli_W.max()),
+            "modulus_P": float(moduli_P[k]),
+            "rho_P": float(schur.spectral_radius),
+            "leak": float(schur.leak),
             "in_R": k < n_R,
-            "rho": float(schur.spectral_radius),
             "alpha": alpha,
         }
         for k, z in enumerate(schur.eigenvalues)
