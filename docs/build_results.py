@@ -1034,8 +1034,8 @@ QUICK = """# The quick preset's numbers
 The tables of `snakemake -c2 --configfile presets/quick.yaml` (written by
 `snakemake -s docs/Snakefile -c1 docs/quick.md`), so that a first run can be checked:
 `python docs/build_results.py --check results/quick` compares its tables with these, row by
-row. The quick preset trains tiny networks for seconds each (about three minutes on 2
-cores): its numbers test the chain, not the paper (that is docs/results.md).
+row. The quick preset trains tiny networks for seconds each (under a minute on 2 cores): its
+numbers test the chain, not the paper (that is docs/results.md).
 {signature}
 """
 
