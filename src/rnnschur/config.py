@@ -30,19 +30,45 @@ class ConfigError(ValueError):
     """A config the workflow refuses; the message names the key."""
 
 
+def read_yaml(path: Path) -> object:
+    """A config file's YAML (safe: no Python objects), refusing a key given twice in one
+    mapping (YAML's loaders keep the last silently) with a :class:`ConfigError` naming the key,
+    its line and the file; a syntax error names its line."""
+    import yaml
+
+    class Strict(yaml.SafeLoader):
+        def construct_mapping(self, node, deep=False):
+            keys = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=True)
+                if key in keys:
+                    line = key_node.start_mark.line + 1
+                    raise ConfigError(f"{path}, line {line}: config key {key!r} is given twice")
+                keys.add(key)
+            return super().construct_mapping(node, deep)
+
+    try:
+        return yaml.load(Path(path).read_text(), Loader=Strict)
+    except yaml.YAMLError as error:
+        raise ConfigError(f"{path} is not valid YAML: {error}") from None
+
+
+def check_config_files(paths: list) -> None:
+    """Each ``--configfile`` read strictly (:func:`read_yaml`): Snakemake's own reading keeps
+    the last of two equal keys without a word."""
+    for path in paths:
+        read_yaml(Path(path))
+
+
 def read_preset(name: str, presets: Path) -> dict:
     """``presets/<name>.yaml`` (or a path to a YAML file), with a clear message on a missing
     file or a syntax error (with its line)."""
-    import yaml
 
     path = Path(name) if name.endswith((".yaml", ".yml")) else presets / f"{name}.yaml"
     if not path.is_file():
         known = sorted(p.stem for p in presets.glob("*.yaml"))
         raise ConfigError(f"config key preset = {name!r}: no file {path} (presets: {known})")
-    try:
-        preset = yaml.safe_load(path.read_text()) or {}
-    except yaml.YAMLError as error:
-        raise ConfigError(f"preset {path} is not valid YAML: {error}") from None
+    preset = read_yaml(path) or {}
     if not isinstance(preset, dict):
         raise ConfigError(f"preset {path} must be a mapping of config keys")
     return preset
@@ -65,15 +91,21 @@ SAFE_NAME = re.compile(r"^[A-Za-z0-9_]+$")
 that could leave a folder when it becomes a path component."""
 
 
-def non_finite(value, path: tuple = ()) -> tuple[str, float] | None:
+def non_finite(value, path: tuple = (), seen: set | None = None) -> tuple[str, float] | None:
     """(key, value) of the first NaN or ±inf anywhere in ``value``, else None: JSON schema's
-    ranges let them through (every comparison with NaN is false)."""
+    ranges let them through (every comparison with NaN is false). Each container is visited
+    once (``seen``): YAML aliases share one object, so a small file of nested aliases (a
+    billion leaves by expansion) is walked in as many steps as it has lines."""
     if isinstance(value, float) and not math.isfinite(value):
         return _key(path) or "(top level)", value
     if isinstance(value, dict | list):
+        seen = set() if seen is None else seen
+        if id(value) in seen:
+            return None
+        seen.add(id(value))
         children = value.items() if isinstance(value, dict) else enumerate(value)
         for key, child in children:
-            found = non_finite(child, (*path, key))
+            found = non_finite(child, (*path, key), seen)
             if found:
                 return found
     return None

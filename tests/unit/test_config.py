@@ -427,3 +427,40 @@ def test_a_results_dir_that_cannot_be_written_is_named(tmp_path):
             check_results_dir(str(locked / "results"), REPO)
     finally:
         locked.chmod(0o755)
+
+
+def test_a_yaml_alias_bomb_is_walked_once_per_container_and_refused_by_its_key():
+    """Nine levels of ten aliases (a billion leaves when expanded, 536 bytes of YAML) under
+    an unknown key: refused naming the key; the walk for NaN meets each shared container once
+    (a planted counting list, shared 100 ways, is iterated once)."""
+    levels = ["a0: &a0 [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"]
+    levels += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    bomb = yaml.safe_load("bomb:\n" + "\n".join(f"  {line}" for line in levels))
+    with pytest.raises(checks.ConfigError, match="config key bomb: not a key here"):
+        checks.check_schema(merged(BASE, bomb), SCHEMA)
+
+    class Counted(list):
+        iterations = 0
+
+        def __iter__(self):
+            Counted.iterations += 1
+            return super().__iter__()
+
+    inner = Counted([1.0, 2.0])
+    middle = [inner] * 10
+    assert checks.non_finite({"x": [middle] * 10}) is None
+    assert Counted.iterations == 1
+
+
+def test_a_key_given_twice_is_refused_naming_it_its_line_and_its_file(tmp_path):
+    twice = tmp_path / "twice.yaml"
+    twice.write_text("tasks:\n  copy:\n    seeds: [0]\n    sizes: [8]\n    seeds: [1]\n")
+    with pytest.raises(checks.ConfigError, match=r"twice.yaml, line 5: config key 'seeds' is"):
+        checks.check_config_files([twice])
+    (tmp_path / "p.yaml").write_text("alpha: 0.9\nresults_dir: a\nresults_dir: b\n")
+    with pytest.raises(checks.ConfigError, match="line 3: config key 'results_dir' is given"):
+        checks.read_preset("p", tmp_path)
+    once = tmp_path / "once.yaml"
+    once.write_text("tasks:\n  copy: {seeds: [0]}\n  sine: {seeds: [0]}\n")
+    checks.check_config_files([once])  # the same key in two mappings is no repeat
+    assert checks.read_yaml(once) == {"tasks": {"copy": {"seeds": [0]}, "sine": {"seeds": [0]}}}

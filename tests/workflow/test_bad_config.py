@@ -52,6 +52,14 @@ CASES = [
         "config key results_dir = 'src/out' lies inside the workflow's own src/ folder",
     ),
     ("CUDA without CUDA", "device: cuda\n", "config key device = 'cuda', but this torch has no"),
+    # hostile files: a key given twice, an alias bomb (a billion leaves, 536 bytes)
+    ("a key given twice", "alpha: 0.9\nalpha: 0.85\n", "line 2: config key 'alpha' is given twice"),
+    (
+        "an alias bomb",
+        "bomb:\n  a0: &a0 [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n"
+        + "".join(f"  a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 9)),
+        "config key bomb: not a key here",
+    ),
 ]
 
 
