@@ -144,3 +144,26 @@ def test_the_split_is_said_one_way_in_the_table_and_the_summary(result, tmp_path
     assert (spectrum["in_R"] == by_P).all() and not (spectrum["in_R"] == by_W).all()
     rho = spectrum["rho_P"].iloc[0]
     assert f"|1 − a + aλ| ≥ α ρ(P) = 0.9 × {rho:.4g}" in result.summary()
+
+
+@pytest.mark.parametrize(
+    ("score", "targets", "message"),
+    [
+        ("fvu", lambda y: np.full_like(y, 0.7), "do not vary over the masked entries"),
+        ("accuracy", lambda y: (y > 0.5).astype(float), r"targets hold 0, 1 \(0/1 targets: give"),
+        ("accuracy", lambda y: y, "compares the sign of each output with a target of ±1"),
+    ],
+)
+def test_a_held_out_set_its_score_cannot_read_is_refused_naming_it(
+    tmp_path, score, targets, message
+):
+    """Constant targets (0.7: its variance is rounding error, not 0) under FVU; 0/1 or real
+    targets under sign accuracy: refused before anything is scored, naming the file."""
+    with np.load(HELDOUT) as held:
+        arrays = {k: held[k] for k in held.files}
+    arrays["targets"] = targets(arrays["targets"])
+    np.savez(tmp_path / "held.npz", **arrays)
+    with pytest.raises(io.ArtifactError, match=message) as refused:
+        with pytest.warns(verify.AnalysisWarning):
+            rnnschur.analyse(MODEL, tmp_path / "held.npz", "auto", score=score)
+    assert "held.npz" in str(refused.value)

@@ -122,6 +122,10 @@ def analyse(
         )
     batch, outputs = heldout_sets.read(heldout, arrays, where="heldout")
     fit = heldout_sets.read(fitting, arrays, where="fitting")[0] if fitting is not None else None
+    for where, given, scored in (("heldout", heldout, batch), ("fitting", fitting, fit)):
+        if scored is not None:  # the score is defined on its targets
+            named = given if isinstance(given, str | os.PathLike) else where
+            heldout_sets.check_targets(scored, settings.score, named)
     if module is None or recurrent is None:
         source = "held-out outputs"
         if module is not None and outputs is None:

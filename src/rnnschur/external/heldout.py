@@ -120,3 +120,38 @@ def initial_state(value) -> np.ndarray:
     if isinstance(value, str | os.PathLike):
         return io.load_npz(value, ("h0",))["h0"]
     return real_array(value, "initial_state")
+
+
+CONSTANT = 1e-12
+"""Targets whose masked variance is below this share of their mean square are constant: the
+FVU's normaliser is then rounding error (constant 0.7 leaves 1e-33, not 0)."""
+
+
+def check_targets(batch: Batch, score: str, where: object = "heldout") -> None:
+    """:class:`rnnschur.io.ArtifactError` naming ``where`` when ``score`` cannot be read on
+    the set's targets: ``fvu`` on targets that do not vary over the masked entries (eq. 7
+    divides by their variance), ``accuracy`` on targets other than ±1 (eq. 6 compares the sign
+    of each output with its target)."""
+    weight = np.broadcast_to(
+        batch.mask[..., None] if batch.mask.ndim == 2 else batch.mask, batch.targets.shape
+    ).astype(bool)
+    targets = batch.targets[weight]
+    _require(where, targets.size > 0, "the mask selects no entry to score")
+    if score == "fvu":
+        spread = float(np.var(targets)) if targets.size else 0.0
+        scale = float(np.mean(targets**2))
+        _require(
+            where,
+            spread > CONSTANT * max(scale, np.finfo(float).tiny),
+            f"the targets do not vary over the masked entries (each is {targets.flat[0]:g}): "
+            "FVU, their variance explained, is undefined; score a set whose targets vary",
+        )
+    elif score == "accuracy":
+        values = np.unique(targets)
+        _require(
+            where,
+            bool(np.all(np.abs(values) == 1.0)),
+            f"score accuracy compares the sign of each output with a target of ±1, but the "
+            f"targets hold {', '.join(f'{v:g}' for v in values[:4])}"
+            + (" (0/1 targets: give 2y − 1)" if set(values) <= {0.0, 1.0} else ""),
+        )
