@@ -40,6 +40,8 @@ def read_yaml(path: Path) -> object:
         def construct_mapping(self, node, deep=False):
             keys = set()
             for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":  # `<<: *alias`: merged below
+                    continue
                 key = self.construct_object(key_node, deep=True)
                 if key in keys:
                     line = key_node.start_mark.line + 1

@@ -460,6 +460,11 @@ def test_a_key_given_twice_is_refused_naming_it_its_line_and_its_file(tmp_path):
     (tmp_path / "p.yaml").write_text("alpha: 0.9\nresults_dir: a\nresults_dir: b\n")
     with pytest.raises(checks.ConfigError, match="line 3: config key 'results_dir' is given"):
         checks.read_preset("p", tmp_path)
+    merged_keys = tmp_path / "merge.yaml"  # a merge key and a key that overrides a merged one
+    merged_keys.write_text("base: &b {lr: 0.1, steps: 2}\nrun:\n  <<: *b\n  lr: 0.2\n")
+    assert checks.read_yaml(merged_keys)["run"] == {"lr": 0.2, "steps": 2}
+    for preset in sorted((REPO / "presets").glob("*.yaml")):  # every preset reads strictly
+        checks.read_yaml(preset)
     once = tmp_path / "once.yaml"
     once.write_text("tasks:\n  copy: {seeds: [0]}\n  sine: {seeds: [0]}\n")
     checks.check_config_files([once])  # the same key in two mappings is no repeat
