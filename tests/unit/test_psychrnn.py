@@ -149,7 +149,7 @@ def test_the_split_is_said_one_way_in_the_table_and_the_summary(result, tmp_path
 @pytest.mark.parametrize(
     ("score", "targets", "message"),
     [
-        ("fvu", lambda y: np.full_like(y, 0.7), "do not vary over the masked entries"),
+        ("fvu", lambda y: np.full(y.shape, 0.7), "do not vary over the masked entries"),
         ("accuracy", lambda y: (y > 0.5).astype(float), r"targets hold 0, 1 \(0/1 targets: give"),
         ("accuracy", lambda y: y, "compares the sign of each output with a target of ±1"),
     ],
@@ -157,8 +157,9 @@ def test_the_split_is_said_one_way_in_the_table_and_the_summary(result, tmp_path
 def test_a_held_out_set_its_score_cannot_read_is_refused_naming_it(
     tmp_path, score, targets, message
 ):
-    """Constant targets (0.7: its variance is rounding error, not 0) under FVU; 0/1 or real
-    targets under sign accuracy: refused before anything is scored, naming the file."""
+    """Constant targets (0.7 in float64: eq. 7's normaliser is 2e-24, rounding error, not 0)
+    under FVU; 0/1 or real targets under sign accuracy: refused before anything is scored,
+    naming the file."""
     with np.load(HELDOUT) as held:
         arrays = {k: held[k] for k in held.files}
     arrays["targets"] = targets(arrays["targets"])

@@ -138,7 +138,12 @@ def check_targets(batch: Batch, score: str, where: object = "heldout") -> None:
     targets = batch.targets[weight]
     _require(where, targets.size > 0, "the mask selects no entry to score")
     if score == "fvu":
-        spread = float(np.var(targets)) if targets.size else 0.0
+        # the normaliser as eq. (7) computes it (rnnschur.metrics.fvu: ȳ a sum over a count),
+        # whose rounding leaves constant targets a variance that is not 0
+        lines = batch.targets.reshape(-1, batch.targets.shape[-1])
+        kept = weight.reshape(-1, batch.targets.shape[-1])
+        y_bar = (lines * kept).sum(axis=0) / np.maximum(kept.sum(axis=0), 1)
+        spread = float((((lines - y_bar) ** 2) * kept).sum()) / targets.size
         scale = float(np.mean(targets**2))
         _require(
             where,
