@@ -16,11 +16,15 @@ from rnnschur import io
 def long_values(table: pd.DataFrame, keys: list[str], column: str = "per_seed") -> pd.DataFrame:
     """The values of ``table``'s ``column`` (per row a dict {seed: value}) as a long table: one
     row per row and seed, its ``keys``, ``seed`` and ``value``."""
-    rows = [
-        {**{k: getattr(r, k) for k in keys}, "seed": int(seed), "value": float(value)}
-        for r in table.itertuples(index=False)
-        for seed, value in getattr(r, column).items()
-    ]
+    rows = (
+        [
+            {**{k: getattr(r, k) for k in keys}, "seed": int(seed), "value": float(value)}
+            for r in table.itertuples(index=False)
+            for seed, value in getattr(r, column).items()
+        ]
+        if column in table
+        else []
+    )
     return pd.DataFrame(rows, columns=[*keys, "seed", "value"])
 
 
@@ -34,7 +38,7 @@ def save(
     """Write ``table`` without its per-seed ``column`` to ``path`` and that column as a long
     table (:func:`long_values`, by ``keys``) to ``values_path``, each atomically; a structure
     left in another column (a dict, a list) is refused before anything is written."""
-    flat = table.drop(columns=column)
+    flat = table.drop(columns=column, errors="ignore")  # an empty table has no columns
     for name in flat.columns:
         cells = flat[name]
         if cells.dtype.kind == "O" and any(isinstance(v, dict | list | tuple | set) for v in cells):

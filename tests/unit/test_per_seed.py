@@ -31,3 +31,9 @@ def test_a_structure_left_in_another_column_is_refused_before_anything_is_writte
     with pytest.raises(ValueError, match="other"):
         per_seed.save(tmp_path / "t.csv", tmp_path / "t_per_seed.csv", table, ["task"])
     assert not list(tmp_path.iterdir())
+
+
+def test_an_empty_table_writes_two_empty_tables(tmp_path):
+    per_seed.save(tmp_path / "t.csv", tmp_path / "t_per_seed.csv", pd.DataFrame([]), ["task"])
+    assert (tmp_path / "t.csv").is_file()
+    assert list(pd.read_csv(tmp_path / "t_per_seed.csv").columns) == ["task", "seed", "value"]

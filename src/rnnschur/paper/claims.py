@@ -439,14 +439,14 @@ def claim_models(ablation: pd.DataFrame, claim: Claim) -> tuple[int | None, pd.D
 def evaluate_claims(
     ablation: pd.DataFrame, claims: list[Claim], thresholds: Thresholds, min_models: int = 3
 ) -> pd.DataFrame:
-    """One row per claim: the claim, its basis, its statistic, the per-seed values (JSON list,
-    by seed) of the models that learned their task (the ``learned`` column; all, where the
-    table has none), how many models learned of how many trained, how many seeds agree, the
-    mean and its t interval, the minimum detectable effect, the sign test, the verdict
-    (:func:`claim_verdict`) and, where the paper gives the statistic, its value and whether it
-    agrees with the reproduced interval. Claims whose models were not trained get verdict
-    'not run'; claims with fewer than ``min_models`` learned models
-    :attr:`rnnschur.verdicts.Verdict.TOO_FEW`."""
+    """One row per claim: the claim, its basis, its statistic, the per-seed values ({seed:
+    value}, written long by :mod:`rnnschur.per_seed`) and their range, of the models that
+    learned their task (the ``learned`` column; all, where the table has none), how many
+    models learned of how many trained, how many seeds agree, the mean and its t interval,
+    the minimum detectable effect, the sign test, the verdict (:func:`claim_verdict`) and,
+    where the paper gives the statistic, its value and whether it agrees with the reproduced
+    interval. Claims whose models were not trained get verdict 'not run'; claims with fewer
+    than ``min_models`` learned models :attr:`rnnschur.verdicts.Verdict.TOO_FEW`."""
     level = thresholds.level
     out = []
     for claim in claims:
