@@ -129,7 +129,8 @@ def _spread(values: np.ndarray) -> str:
 def meaning(claim: Claim, models: list[pd.DataFrame]) -> str:
     """What the claim's ablations do in the task's own terms (the ablation table's
     ``functional`` column: bits or decisions right, the frequency's error), median over the
-    learned solutions (``models``: each one's rows), full model first: 'bit accuracy: full
+    solutions tested (``models``: each one's rows; those where the block is present, as the
+    claim's own numbers), full model first: 'bit accuracy: full
     1.00, −T_CC 0.991'; '' where the task has no functional score or its score is one already
     (the copy task's accuracy)."""
     if not models or "functional" not in models[0] or claim.task == "copy":
@@ -180,7 +181,7 @@ def reproduction(
             ours.append(f"{name} {_spread(values)}")
         out.append(
             {
-                "meaning": meaning(claim, models),
+                "meaning": meaning(claim, tested),  # the solutions that "ours" reads
                 "claim_id": claim.claim_id,
                 "task": claim.task,
                 "construction": claim.construction,
