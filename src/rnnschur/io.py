@@ -22,7 +22,7 @@ import numpy as np
 
 from rnnschur.dynamics import Dynamics
 from rnnschur.network import OFFSET_KEYS, WEIGHT_KEYS, Network
-from rnnschur.provenance import software_versions
+from rnnschur.provenance import software_versions, weights_sha256
 from rnnschur.schur import OrderedSchur, SchurCheckError, check_schur
 from rnnschur.tasks import Batch, Trials
 
@@ -334,6 +334,9 @@ def load_model(
     """(the network, the ordered Schur form of its W_hh, the held-out set), each checked, the
     held-out set against the network's N_x and N_y."""
     network = load_network(weights)
+    if "weights_sha256" in npz_keys(schur):
+        recorded = str(load_npz(schur, ("weights_sha256",))["weights_sha256"])
+        check_digest(weights, recorded, f"the Schur form {schur} was made from")
     return (
         network,
         load_schur(schur, network.W_hh),
@@ -341,11 +344,30 @@ def load_model(
     )
 
 
-def save_schur(path: str | os.PathLike, schur: OrderedSchur) -> None:
+def check_digest(weights: str | os.PathLike, recorded: str, made: str) -> None:
+    """Refuse a weights file whose arrays' sha256 (:func:`rnnschur.provenance.weights_sha256`)
+    is not ``recorded``, the digest of the weights that ``made`` (an artifact's words for what
+    it was made from), naming the weights file: it was replaced after that artifact."""
+    actual = weights_sha256(weights)
+    require(
+        weights,
+        actual == recorded,
+        f"its arrays' sha256 is {actual[:12]}…, not {recorded[:12]}…, the weights {made}: "
+        "the file was replaced or changed after them; restore it, or rerun from training "
+        "(snakemake --forcerun on its training rule)",
+    )
+
+
+def save_schur(
+    path: str | os.PathLike, schur: OrderedSchur, weights_sha256: str | None = None
+) -> None:
     """Write an ordered Schur form with the versions of SciPy and its LAPACK that made it
-    (``provenance``: a JSON string)."""
+    (``provenance``: a JSON string) and, when given, the sha256 of the weights it was made
+    from (checked by :func:`load_model`)."""
+    digest = {} if weights_sha256 is None else {"weights_sha256": np.array(weights_sha256)}
     save_npz(
         path,
+        **digest,
         Q=schur.Q,
         T=schur.T,
         eigenvalues=schur.eigenvalues,

@@ -39,14 +39,19 @@ def software_versions() -> dict[str, str]:
     return versions
 
 
-def weight_hash(path: str | Path) -> str:
-    """First 12 hex digits of the sha256 of an ``.npz``'s arrays in sorted key order, each in C
-    order, concatenated."""
+def weights_sha256(path: str | Path) -> str:
+    """The sha256 (hex) of an ``.npz``'s arrays in sorted key order, each in C order,
+    concatenated: the same for the same arrays whatever the zip container's time stamps."""
     digest = hashlib.sha256()
     with np.load(path, allow_pickle=False) as data:
         for key in sorted(data.files):
             digest.update(np.ascontiguousarray(data[key]).tobytes())
-    return digest.hexdigest()[:12]
+    return digest.hexdigest()
+
+
+def weight_hash(path: str | Path) -> str:
+    """First 12 hex digits of :func:`weights_sha256`."""
+    return weights_sha256(path)[:12]
 
 
 def run_hashes(results: str | Path) -> dict[str, str]:

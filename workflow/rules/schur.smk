@@ -2,6 +2,7 @@ rule schur:
     """Ordered real Schur decomposition of a trained W_hh (independent of alpha)."""
     input:
         weights=f"{R}/models/{MODEL}/weights.npz",
+        meta=f"{R}/models/{MODEL}/meta.json",
     output:
         f"{R}/schur/{MODEL}.npz",
     log:

@@ -12,7 +12,7 @@ import time  # noqa: E402
 
 from rnnschur import io, tasks  # noqa: E402
 from rnnschur.dynamics import Dynamics  # noqa: E402
-from rnnschur.provenance import software_versions  # noqa: E402
+from rnnschur.provenance import software_versions, weights_sha256  # noqa: E402
 from rnnschur.rnn import rollout  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 from rnnschur.training.train import (  # noqa: E402
@@ -83,6 +83,8 @@ for seed, name, model in zip(seeds, names, models, strict=True):
             "effective_training": dataclasses.asdict(settings),
             "metric": module.SCORE,
             "summary": model.summary,
+            # what every later job checks the weights file against (rule schur)
+            "weights_sha256": weights_sha256(out["weights"]),
             "versions": software_versions(),
         },
     )
