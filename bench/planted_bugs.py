@@ -548,6 +548,26 @@ BUGS = [
         "            bool(np.all(np.abs(values) <= 1.0)),",
         "0/1 targets scored by sign accuracy",
     ),
+    # Added with the boundaries a hostile reader named: the across-task estimate's variance
+    # floor and its Hartung–Knapp factor, and a zero output read as a sign.
+    (
+        S + "verdicts.py",
+        "v = np.maximum(s2, pooled) / n",
+        "v = s2 / n",
+        "the across-task estimate without its variance floor",
+    ),
+    (
+        S + "verdicts.py",
+        "hk = np.sqrt(max(np.sum(w * (y - mu) ** 2) / (k - 1), 1.0) / np.sum(w))",
+        "hk = np.sqrt(1.0 / np.sum(w))",
+        "the across-task interval without its Hartung–Knapp factor",
+    ),
+    (
+        S + "metrics.py",
+        "return masked_mean(np.sign(outputs) == targets, mask)",
+        "return masked_mean(np.where(outputs == 0, targets, np.sign(outputs)) == targets, mask)",
+        "an output of exactly 0 counted as the right sign",
+    ),
 ]
 
 

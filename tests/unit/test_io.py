@@ -134,3 +134,37 @@ def test_a_network_is_read_once_with_its_offsets_and_description(tmp_path):
     assert dynamics.split_leak("propagator") == 0.3 and dynamics.split_leak("weights") == 1.0
     with pytest.raises(ValueError, match="split"):
         dynamics.split_leak("eigen")
+
+
+def test_a_weights_file_replaced_after_its_schur_form_is_refused_naming_it(tmp_path):
+    """Another model's weights copied over the file the Schur form was made from: refused
+    naming the weights file (not the Schur file), even where the other model's W_hh would
+    pass the Schur form's own checks (here the same W_hh, another readout)."""
+    rng = np.random.default_rng(1)
+    W = rng.standard_normal((5, 5))
+    weights, schur, heldout = tmp_path / "weights.npz", tmp_path / "schur.npz", tmp_path / "h.npz"
+    io.save_npz(weights, W_xh=np.ones((5, 2)), W_hh=W, W_hy=np.ones((1, 5)))
+    io.save_npz(
+        heldout, inputs=np.zeros((3, 4, 2)), targets=np.zeros((3, 4, 1)), mask=np.ones((3, 4))
+    )
+    from rnnschur.provenance import weights_sha256
+
+    io.save_schur(schur, ordered_real_schur(W), weights_sha256(weights))
+    assert io.load_model(weights, schur, heldout)[0].W_hh.shape == (5, 5)
+    io.save_npz(weights, W_xh=np.ones((5, 2)), W_hh=W, W_hy=2 * np.ones((1, 5)))
+    with pytest.raises(io.ArtifactError, match=r"weights\.npz: its arrays' sha256 is .* replaced"):
+        io.load_model(weights, schur, heldout)
+
+
+def test_the_weights_digest_is_of_the_arrays_not_the_zip(tmp_path):
+    """The same arrays written twice (other zip time stamps) have one digest; one entry changed
+    by one ulp changes it."""
+    from rnnschur.provenance import weights_sha256
+
+    W = np.eye(3)
+    first, second = tmp_path / "a.npz", tmp_path / "b.npz"
+    io.save_npz(first, W_hh=W, b=np.zeros(3))
+    io.save_npz(second, b=np.zeros(3), W_hh=W.copy())
+    assert weights_sha256(first) == weights_sha256(second)
+    io.save_npz(second, W_hh=np.nextafter(W, 2), b=np.zeros(3))
+    assert weights_sha256(first) != weights_sha256(second)

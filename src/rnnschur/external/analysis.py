@@ -21,6 +21,8 @@ import json
 import math
 import numbers
 import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +43,7 @@ from rnnschur.external import (
 )
 from rnnschur.external.verify import Verification
 from rnnschur.network import Network
-from rnnschur.report import views
+from rnnschur.report import text, views
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, check_alpha, ordered_real_schur
 from rnnschur.solutions import Reading
 from rnnschur.tasks import Batch
@@ -194,6 +196,45 @@ def refuse_earlier_results(out: str | os.PathLike, force: bool) -> list[Path]:
     return earlier
 
 
+LOCK = ".rnnschur-writing"
+"""The file that marks a folder as being written by one analysis (:func:`replace_outputs`)."""
+
+
+def replace_outputs(out: Path, files: dict[str, Path], force: bool) -> dict[str, Path]:
+    """Move ``files`` (written elsewhere in ``out``'s file system) into ``out`` as one set: an
+    earlier analysis's files (refused without ``force``) are moved aside first and restored if
+    anything fails or is interrupted, so ``out`` holds the old set or the new one, never a mix.
+    Holds :data:`LOCK` meanwhile: a second analysis writing into ``out`` at the same time is
+    refused (:class:`FileExistsError`), not interleaved. Returns the files' new paths."""
+    lock = out / LOCK
+    try:
+        os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        raise FileExistsError(
+            f"{out}: another analysis is writing its results here ({LOCK} exists); wait for it "
+            "to finish, or remove that file if none is running"
+        ) from None
+    previous = Path(tempfile.mkdtemp(prefix=".rnnschur-previous-", dir=out))
+    aside, placed = [], []
+    try:
+        for path in refuse_earlier_results(out, force):
+            os.replace(path, previous / path.name)
+            aside.append(path)
+        for path in files.values():
+            os.replace(path, out / path.name)
+            placed.append(out / path.name)
+    except BaseException:
+        for path in placed:
+            path.unlink(missing_ok=True)
+        for path in aside:
+            os.replace(previous / path.name, path)
+        raise
+    finally:
+        shutil.rmtree(previous, ignore_errors=True)
+        lock.unlink(missing_ok=True)
+    return {key: out / path.name for key, path in files.items()}
+
+
 VERDICT_LEGEND = (
     "harm share: the part of the learned performance (1 − FVU, or the chance-corrected "
     "accuracy) that removing the block takes away. fragile: a share above θ (a fragile "
@@ -266,15 +307,21 @@ class Result:
         :meth:`save_summary`) in one call.
 
         A folder that already holds files of this analysis is refused (:class:`FileExistsError`
-        naming them) unless ``force``; then they are all removed first, so no file of an earlier
-        model is left beside the new ones. Each file is written atomically."""
+        naming them) unless ``force``; then they are all replaced, so no file of an earlier
+        model is left beside the new ones. Written whole or not at all: every file is first
+        written into a hidden folder inside ``out``, then :func:`replace_outputs` moves the
+        set into place; a failure or an interruption before that leaves ``out`` as it was."""
         out = Path(out)
-        for path in refuse_earlier_results(out, force):
-            path.unlink()
-        files = self.save_tables(out)
-        files |= self.save_profile(out)
-        files |= self.save_summary(out)
-        return files
+        refuse_earlier_results(out, force)
+        out.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".rnnschur-new-", dir=out))
+        try:
+            files = self.save_tables(staging)
+            files |= self.save_profile(staging)
+            files |= self.save_summary(staging)
+            return replace_outputs(out, files, force)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
 
     def save_tables(self, out: str | os.PathLike) -> dict[str, Path]:
         """The computed part: the Schur form, every table, the verification record and
@@ -283,7 +330,8 @@ class Result:
         if self.subspace_control is None:
             del files["subspace_control_csv"]
         io.save_schur(files["schur_npz"], self.schur)
-        io.save_csv(files["ablation_csv"], self.ablation)
+        # a name a spreadsheet would run as a formula (=, +, -, @ first) is written as text
+        io.save_csv(files["ablation_csv"], self.ablation.assign(model=text.csv_cell(self.name)))
         io.save_csv(files["spectrum_csv"], self.spectrum)
         io.save_csv(files["verdicts_csv"], self.verdicts)
         if self.subspace_control is not None:
@@ -343,7 +391,7 @@ class Result:
             Verification.from_record(dynamics, record["verification"]),
             settings,
             io.load_schur(out / "schur.npz", W_hh),
-            table("ablation.csv"),
+            table("ablation.csv").assign(model=record["name"]),
             table("verdicts.csv"),
             table("spectrum.csv"),
             table("subspace_control.csv"),
@@ -525,7 +573,7 @@ def summary_markdown(result: Result) -> str:
     named = "" if module else " = ".join(catalogue_names(dynamics))
     description = description_text(result)
     lines = [
-        f"# {result.name}: Schur-coordinate ablations",
+        f"# {text.markdown(result.name)}: Schur-coordinate ablations",
         "",
         f"**{result.verification.line()}.**",
         "",

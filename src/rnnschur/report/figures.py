@@ -23,6 +23,7 @@ from rnnschur.ablation import label
 from rnnschur.io import atomic_path
 from rnnschur.paper import reported as paper
 from rnnschur.paper.reported import FIG1_ORDER
+from rnnschur.report import text as user_text
 from rnnschur.schur import COUPLING_BLOCKS as SINGLE_BLOCKS
 from rnnschur.training.constructions import CONSTRUCTIONS
 from rnnschur.verdicts import CHANCE, Verdict, largest_size
@@ -739,7 +740,8 @@ def fig_external_profile(ablation: pd.DataFrame, alpha: float, name: str) -> Fig
     metric = rows["metric"].iloc[0]
     ax.set_ylabel(metric)
     ax.set_title(
-        f"{name}: {metric} per ablation set, α = {alpha:g} (numbers: ‖ΔT‖/‖T‖)", fontsize=9
+        f"{user_text.plot(name)}: {metric} per ablation set, α = {alpha:g} (numbers: ‖ΔT‖/‖T‖)",
+        fontsize=9,
     )
     fig.tight_layout()
     return fig

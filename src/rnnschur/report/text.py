@@ -1,0 +1,34 @@
+"""A user's own words (a model's name) made inert wherever they are written: one line of
+Markdown, plot text that matplotlib does not parse as math, a CSV cell that a spreadsheet does
+not run as a formula. HTML is :func:`html.escape`'s."""
+
+from __future__ import annotations
+
+import html
+import re
+
+_MARKDOWN = re.compile(r"([\\`*\[\]|~]|(?<![^\W_])_|_(?![^\W_]))")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""The first characters with which a spreadsheet reads a cell as a formula (OWASP's list)."""
+
+
+def markdown(text: str) -> str:
+    """``text`` as one line of Markdown that shows it as written: every line break and run of
+    white space one space (no heading or table row of its own), HTML's ``<``, ``>`` and ``&``
+    as entities (no tag), Markdown's inline marks (``\\ ` * [ ] | ~``, and ``_`` where it
+    is not inside a word, as in ``rnn_net``, where it marks nothing) escaped."""
+    line = " ".join(str(text).split())
+    return _MARKDOWN.sub(r"\\\1", html.escape(line, quote=False))
+
+
+def plot(text: str) -> str:
+    """``text`` for a matplotlib label or title as written: its ``$`` escaped, so that no pair
+    of them starts mathtext (which fails on, or silently rewrites, a user's words)."""
+    return str(text).replace("$", r"\$")
+
+
+def csv_cell(text: str) -> str:
+    """``text`` for a CSV cell that a spreadsheet shows as written: a leading ``=``, ``+``,
+    ``-``, ``@``, tab or carriage return prefixed with ``'`` (read as text, not a formula)."""
+    text = str(text)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text

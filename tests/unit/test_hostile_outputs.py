@@ -1,0 +1,170 @@
+"""A user's name held inert in every file ``analyse`` writes, and ``save`` writing its files as
+one set: whole or not at all, and never interleaved with a second analysis of the same folder."""
+
+import csv
+import os
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import rnnschur
+from rnnschur.external import analysis
+from rnnschur.report import figures
+from rnnschur.rnn import rollout
+from rnnschur.tasks import flip_flop
+
+SCRIPT = "<script>alert(1)</script>"
+PAYLOADS = {
+    "script": SCRIPT,
+    "image": '<img src=x onerror="alert(1)">',
+    "newline": "net\n# a heading of its own\n| a | fake | row |",
+    "math": r"$\frac$",
+    "dollars": "cost $5 and $10",
+    "formula": '=HYPERLINK("http://x","y")',
+    "plus": "+1+2",
+    "at": "@SUM(A1)",
+}
+
+
+@pytest.fixture(scope="module")
+def model():
+    """A small discrete tanh network and a held-out set with its own outputs (verifiable)."""
+    rng = np.random.default_rng(3)
+    N, batch = 12, flip_flop.generate(np.random.default_rng(4), 16)
+    arrays = {
+        "W_xh": rng.normal(0, 0.5, (N, 3)),
+        "W_hh": rng.normal(0, 1.3 / np.sqrt(N), (N, N)),
+        "W_hy": rng.normal(0, 0.5, (3, N)),
+    }
+    outputs = rollout(arrays["W_xh"], arrays["W_hh"], arrays["W_hy"], batch.inputs)
+    heldout = {"inputs": batch.inputs, "targets": batch.targets, "mask": batch.mask}
+    return arrays, heldout | {"outputs": outputs}
+
+
+def analyse(model, name):
+    arrays, heldout = model
+    return rnnschur.analyse(arrays, heldout, "discrete", name=name, progress=lambda _: None)
+
+
+@pytest.mark.parametrize("kind", sorted(PAYLOADS))
+def test_a_hostile_name_is_inert_in_every_file(model, kind, tmp_path):
+    """The name reaches summary.md as one escaped line (no heading, table row or tag of its
+    own), summary.html escaped, the plot as written (no mathtext: '$\\frac$' would fail, '$5
+    and $10' would lose its dollars), ablation.csv as text (no formula)."""
+    name = PAYLOADS[kind]
+    result = analyse(model, name)
+    files = result.save(tmp_path / "out")
+    summary = files["summary_md"].read_text()
+    lines = summary.splitlines()
+    assert lines[0].startswith("# ") and lines[0].endswith(": Schur-coordinate ablations")
+    assert sum(line.startswith("#") for line in lines) == 1  # no heading of the name's own
+    assert "<" not in lines[0] and "| a | fake" not in summary
+    table_rows = [line for line in lines if line.startswith("|")]
+    assert len(table_rows) == 2 + 3  # header, rule, the three coupling blocks
+    page = files["summary_html"].read_text()
+    for dangerous in ("<script>alert", "<img src=x"):  # as text (&lt;), never a tag
+        assert dangerous not in page
+    with open(files["ablation_csv"], newline="") as handle:
+        cells = [row["model"] for row in csv.DictReader(handle)]
+    assert not any(cell.startswith(("=", "+", "-", "@")) for cell in cells)
+    assert {cell.lstrip("'") for cell in cells} == {name}  # the name itself, marked as text
+    title = result.plot().axes[0].get_title()
+    if "$" in name:  # drawn as written: the escaped dollars render as dollars
+        assert title.startswith(name.replace("$", r"\$"))
+        figures.png(result.plot())  # renders (a '$\frac$' parsed as math raises here)
+    assert (
+        analysis.Result.load(tmp_path / "out", _weights(model, tmp_path))
+        .ablation["model"]
+        .eq(name)
+        .all()
+    )
+
+
+def _weights(model, tmp_path):
+    path = tmp_path / "weights.npz"
+    np.savez(path, **model[0])
+    return path
+
+
+def _snapshot(folder):
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_an_interrupted_save_leaves_the_earlier_results_whole(model, tmp_path, monkeypatch):
+    """Interrupted while drawing (the profile, after the tables), and interrupted while the new
+    files move into place (after three of them): the folder holds the earlier model's files, byte
+    for byte, and nothing else (no staging folder, no lock)."""
+    out = tmp_path / "out"
+    analyse(model, "first").save(out)
+    before = _snapshot(out)
+    second = analyse(model, "second")
+
+    def interrupted(*_):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(figures, "save", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            second.save(out, force=True)
+    assert _snapshot(out) == before
+    moves = {"n": 0}
+    replace = os.replace
+
+    def fails_on_the_third_new_file(source, target):
+        if ".rnnschur-new-" in str(source) and Path(target).parent == out:  # into place
+            moves["n"] += 1
+            if moves["n"] == 3:
+                raise KeyboardInterrupt
+        replace(source, target)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(analysis.os, "replace", fails_on_the_third_new_file)
+        with pytest.raises(KeyboardInterrupt):
+            second.save(out, force=True)
+    assert moves["n"] == 3 and _snapshot(out) == before
+    second.save(out, force=True)  # uninterrupted: the second model's files, whole
+    assert "# second:" in (out / "summary.md").read_text()
+    assert set(_snapshot(out)) == set(before)
+
+
+def test_a_failed_first_save_writes_nothing(model, tmp_path, monkeypatch):
+    """Drawing fails on a fresh folder: the folder is left empty."""
+    out = tmp_path / "out"
+
+    def broken(*_):
+        raise RuntimeError("no backend")
+
+    monkeypatch.setattr(figures, "save", broken)
+    with pytest.raises(RuntimeError, match="no backend"):
+        analyse(model, "m").save(out)
+    assert list(out.iterdir()) == []
+
+
+def test_two_analyses_writing_one_folder_do_not_mix(model, tmp_path, monkeypatch):
+    """A second save into a folder that another is moving its files into is refused, naming
+    the lock; the folder then holds one model's files only."""
+    out = tmp_path / "out"
+    first, second = analyse(model, "first"), analyse(model, "second")
+    inside, release = threading.Event(), threading.Event()
+    replace = os.replace
+
+    def slow(source, target):  # the first save pauses after moving one file in
+        replace(source, target)
+        if Path(target).parent == out and ".rnnschur-new-" in str(source) and not inside.is_set():
+            inside.set()
+            release.wait(10)
+
+    monkeypatch.setattr(analysis.os, "replace", slow)
+    worker = threading.Thread(target=first.save, args=(out,))
+    worker.start()
+    assert inside.wait(30)
+    with pytest.raises(FileExistsError, match="another analysis is writing"):
+        second.save(out, force=True)
+    release.set()
+    worker.join()
+    summary = (out / "summary.md").read_text()
+    assert "# first:" in summary
+    names = {row["model"] for row in csv.DictReader(open(out / "ablation.csv", newline=""))}
+    assert names == {"first"} and not (out / analysis.LOCK).exists()
