@@ -108,6 +108,37 @@ def test_truncated_weights_stop_the_schur_job(interrupted):
     assert _rebuild(folder, schur, "train_copy_cayley_n16_b0") == {"train": 1, "schur": 1}
 
 
+def test_a_swapped_weights_file_is_refused_naming_it(interrupted):
+    """Another seed's weights copied over seed 0's, with a fresh time stamp: the Schur job
+    reruns and refuses them against meta.json's digest, naming the weights file, instead of
+    scoring the other seed as seed 0; with the old time stamp the ablation job refuses them
+    against the Schur file's digest. Copying the right weights back repairs it."""
+    folder, _ = interrupted
+    weights = model_dir(folder, construction="dense_default") / "weights.npz"
+    other = model_dir(folder, construction="dense_default", seed=1) / "weights.npz"
+    schur = folder / "results/quick/schur/copy/dense_default/n16/seed0.npz"
+    ablation = folder / "results/quick/ablation/copy/dense_default/n16/seed0.csv"
+    original, stamp = weights.read_bytes(), weights.stat().st_mtime
+    weights.write_bytes(other.read_bytes())
+    expected = r"seed0/weights\.npz: its arrays' sha256 is .*{}.*: the file was replaced"
+    _fails_naming(folder, expected.format(r"training recorded in .*seed0/meta\.json"), schur)
+    assert not schur.exists()
+    weights.write_bytes(original)
+    assert _rebuild(folder, ablation, "schur") == {"schur": 1, "ablate": 1}
+    weights.write_bytes(other.read_bytes())
+    os.utime(weights, (stamp, stamp))
+    forced = snakemake(
+        folder, str(ablation.relative_to(folder)), "-c1", *COPY_ONLY, "--forcerun", "ablate"
+    )
+    assert forced.returncode != 0
+    assert re.search(expected.format("Schur form .*seed0.npz"), forced.stdout), forced.stdout[
+        -4000:
+    ]
+    weights.write_bytes(original)
+    os.utime(weights, (stamp, stamp))
+    assert _rebuild(folder, ablation, "ablate") == {"ablate": 1}
+
+
 def test_schur_that_does_not_reconstruct_W_stops_the_ablation(interrupted):
     folder, _ = interrupted
     schur = folder / "results/quick/schur/copy/dense_default/n16/seed1.npz"
