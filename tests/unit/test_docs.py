@@ -62,3 +62,22 @@ def test_the_readme_opens_with_what_reproduces_solution_by_solution():
     assert not re.search(r"\b(table1|copy|sine|flip_flop|context)_\w+", text)  # no claim ids
     lead = text.split("<!-- reproduction:start -->\n", 1)[1].split("\n\n", 1)[0]
     assert lead.startswith("Of the ") and lead.count(". ") <= 4
+
+
+def test_every_config_key_a_report_caption_names_is_in_the_config():
+    """A caption that names ``section.key`` names a key of the config schema (captions once
+    said ``claims.fragile_effect`` long after the key was gone)."""
+    import yaml
+
+    schema = yaml.safe_load((REPO / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    named = set()
+    for caption in (REPO / "workflow" / "report").glob("*.rst"):
+        named |= set(re.findall(r"``([a-z_]+(?:\.[a-z_]+)+)``", caption.read_text()))
+    keys = {k for k in named if not k.endswith((".md", ".csv", ".pdf", ".npz", ".json"))}
+    assert len(keys) >= 5  # the captions do name keys
+    for key in sorted(keys):
+        node = schema
+        for part in key.split("."):
+            properties = node.get("properties", {})
+            assert part in properties, f"{key}: not a key of the config schema"
+            node = properties[part]
