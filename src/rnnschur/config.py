@@ -199,6 +199,24 @@ def check_generator(where: str, task: str, generator: dict) -> None:
         generator.setdefault(key, value)
 
 
+def neurogym_env(env: str, kwargs: dict) -> tuple[int, int]:
+    """(N_x, N_y) of a NeuroGym env with its kwargs (:func:`rnnschur.tasks.neurogym_dims`),
+    once it has drawn one trial: a kwarg the env takes but cannot use (``dt: 0``) fails here,
+    as a ValueError naming the env and its kwargs, not in the first job."""
+    import numpy as np
+
+    from rnnschur.tasks import _neurogym
+
+    dims = task_registry.neurogym_dims(env, kwargs)
+    try:
+        _neurogym.draw(np.random.default_rng(0), 1, env, kwargs)
+    except Exception as error:  # whatever the env raises: it cannot make a trial
+        raise ValueError(
+            f"env {env} with kwargs {kwargs} cannot draw a trial ({type(error).__name__}: {error})"
+        ) from None
+    return dims
+
+
 def check_neurogym(config: dict, check_env: Callable, checked: dict) -> dict[str, dict]:
     """{task: {"env", "kwargs", "dims"}} of every task that comes from NeuroGym
     (``tasks.<name>.neurogym``), each checked: not a generator's name, no generator block

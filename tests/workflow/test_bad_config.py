@@ -27,6 +27,14 @@ CASES = [
         "close: ['PerceptualDecisionMaking-v0'",
     ),
     (
+        "a NeuroGym kwarg the env takes but cannot use",
+        "tasks:\n  pdm: {neurogym: {env: PerceptualDecisionMaking-v0, kwargs: {dt: 0}},"
+        " constructions: [cayley], sizes: [8], seeds: [0],"
+        " training: {lr: 0.1, batch_size: 2, max_steps: 1}}\n",
+        "config key tasks.pdm.neurogym: env PerceptualDecisionMaking-v0 with kwargs {'dt': 0} "
+        "cannot draw a trial (ZeroDivisionError",
+    ),
+    (
         "variation with a generator key its task lacks",
         "gap_study:\n  variations:\n    v: {description: d, tasks: [sine], generator: {bits: 2}}\n",
         "config key gap_study.variations.v does not fit tasks.sine",

@@ -14,12 +14,12 @@ from snakemake.utils import update_config, validate
 
 from rnnschur import config as config_lib
 from rnnschur import instances
-from rnnschur import tasks as task_registry
 from rnnschur.numerics import job_environment
 
-NEUROGYM_CHECKED = Path(".snakemake") / "rnnschur_neurogym_checked.json"
-"""NeuroGym envs already checked in this working directory, with their (N_x, N_y), per
-NeuroGym version: a dry run need not import NeuroGym again."""
+NEUROGYM_CHECKED = Path(".snakemake") / "rnnschur_neurogym_drawn.json"
+"""NeuroGym envs already checked in this working directory (each made and one trial drawn:
+:func:`rnnschur.config.neurogym_env`), with their (N_x, N_y), per NeuroGym version: a dry run
+need not import NeuroGym again."""
 
 
 def checked(check, *args):
@@ -70,7 +70,7 @@ def neurogym_tasks(config: dict) -> dict[str, dict]:
     checked before in this working directory."""
     blocks = [t for t, s in config["tasks"].items() if "neurogym" in s]
     done = config_lib.load_checked(NEUROGYM_CHECKED) if blocks else {}
-    specs = checked(config_lib.check_neurogym, config, task_registry.neurogym_dims, done)
+    specs = checked(config_lib.check_neurogym, config, config_lib.neurogym_env, done)
     if blocks:
         config_lib.save_checked(NEUROGYM_CHECKED, done)
     return specs
