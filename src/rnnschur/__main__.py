@@ -233,12 +233,11 @@ def main(argv: list[str] | None = None) -> int:
     from rnnschur import io
     from rnnschur.external import analysis as external
     from rnnschur.external import api, verify
-    from rnnschur.schur import check_alpha
 
-    try:  # before any file is read or module imported
-        check_alpha(args.alpha, args.alpha_grid)
+    try:  # before any file is read or module imported: the settings alone
+        external.Settings(**settings_of(args))  # α in its grid, once each
         verify.check_tolerance(args.tolerance)
-    except ValueError as error:
+    except (TypeError, ValueError) as error:
         print(f"error: {as_flags(str(error))}", file=sys.stderr)
         return 2
 

@@ -107,6 +107,12 @@ GOOD = {"W_xh": np.ones((4, 2)), "W_hh": np.eye(4), "W_hy": np.ones((1, 4))}
         ({**GOOD, "W_hh": np.full((4, 4), np.nan)}, "W_hh has NaN or inf"),
         ({"W_xh": GOOD["W_xh"], "W_hh": GOOD["W_hh"]}, "missing W_hy"),
         ({**GOOD, "bias": np.ones(4)}, "unknown arrays"),
+        (
+            {"W_xh": np.ones((0, 2)), "W_hh": np.ones((0, 0)), "W_hy": np.ones((1, 0))},
+            r"W_hh is empty \(0, 0\): no recurrent network",
+        ),
+        ({**GOOD, "W_hh": np.diag([1e300, 1, 1, 1])}, "W_hh has an entry of size 1e.300: beyond"),
+        ({**GOOD, "b_h": np.full(4, -2e150)}, "b_h has an entry of size 2e.150"),
     ],
 )
 def test_bad_npz_models_are_refused_naming_the_file(tmp_path, arrays, message):
@@ -157,12 +163,34 @@ def test_gru_and_multilayer_state_dicts_are_refused(tmp_path):
             "inputs has NaN or inf",
         ),
         ({"targets": np.ones((5, 7, 1))}, "needs inputs and targets"),
+        ({"inputs": np.ones((0, 7, 2)), "targets": np.ones((0, 7, 1))}, "holds no trials"),
+        ({"inputs": np.ones((5, 0, 2)), "targets": np.ones((5, 0, 1))}, "holds no time steps"),
     ],
 )
 def test_bad_heldout_sets_are_refused(tmp_path, arrays, message):
     path = write_npz(tmp_path / "heldout.npz", **arrays)
     with pytest.raises(io.ArtifactError, match=message):
         heldout.load_heldout(path, N_x=2, N_y=1)
+
+
+def test_the_largest_entry_taken_is_the_bound_itself(tmp_path):
+    """An entry at exactly the bound is taken, the next float above it refused."""
+    from rnnschur.external.arrays import LARGEST_ENTRY
+
+    at = write_npz(tmp_path / "at.npz", **{**GOOD, "b_h": np.full(4, LARGEST_ENTRY)})
+    assert convert.load_model_file(at)["b_h"][0] == LARGEST_ENTRY
+    above = np.nextafter(LARGEST_ENTRY, np.inf)
+    past = write_npz(tmp_path / "past.npz", **{**GOOD, "b_h": np.full(4, above)})
+    with pytest.raises(io.ArtifactError, match="b_h has an entry"):
+        convert.load_model_file(past)
+
+
+def test_an_alpha_given_twice_is_refused():
+    from rnnschur.external.analysis import Settings
+
+    with pytest.raises(ValueError, match=r"α \[0.9\] given twice"):
+        Settings(alpha_grid=(0.9, 0.9, 0.85))
+    assert Settings(alpha_grid=(0.85, 0.9)).alpha_grid == (0.85, 0.9)
 
 
 def test_a_heldout_without_mask_scores_every_step(tmp_path):

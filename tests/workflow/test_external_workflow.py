@@ -119,3 +119,18 @@ def test_help_explains_every_option():
         "state_dict",
     ):
         assert option in result.stdout
+
+
+def test_the_command_refuses_bad_settings_naming_them_not_the_weights(tmp_path):
+    """Settings wrong in themselves (an α twice in the grid) are refused before any file is
+    read, naming the setting, not the weights file (which need not even exist)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "rnnschur", "analyse", "none.npz", "none_heldout.npz"]
+        + ["--alpha-grid", "0.9", "0.9", "0.85", "--out", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == "error: alpha_grid=[0.9, 0.9, 0.85]: α [0.9] given twice"
+    assert not (tmp_path / "out").exists()

@@ -165,6 +165,9 @@ class Settings:
         if self.split not in SPLITS:
             raise ValueError(f"split={self.split!r}: must be one of {SPLITS}")
         check_alpha(self.alpha, self.alpha_grid)
+        if len(set(self.alpha_grid)) < len(self.alpha_grid):
+            repeated = sorted({a for a in self.alpha_grid if list(self.alpha_grid).count(a) > 1})
+            raise ValueError(f"alpha_grid={list(self.alpha_grid)}: α {repeated} given twice")
         if not (_real(self.validation_fraction) and 0 < self.validation_fraction < 1):
             fraction = self.validation_fraction
             raise ValueError(f"validation_fraction={fraction!r}: must lie in (0, 1)")

@@ -43,6 +43,11 @@ NUMERIC_KINDS = "fiu"
 imaginary part would be dropped), bool, string and object arrays are refused."""
 
 
+LARGEST_ENTRY = 1e150
+"""The largest |entry| of a model's arrays the analysis takes: near √(float64's largest)
+(1.3e154), beyond which an entry's square overflows."""
+
+
 def real_array(value, where) -> np.ndarray:
     """``value`` (an array, a nested list of numbers or a torch tensor) as a float64 array;
     :class:`rnnschur.io.ArtifactError` naming ``where`` when it is complex, bool, text or
@@ -77,6 +82,7 @@ def check_model(model: dict[str, np.ndarray], path) -> dict[str, np.ndarray]:
     out = {k: real_array(v, f"{path}: {k}") for k, v in model.items() if v is not None}
     W_xh, W_hh, W_hy = (out[k] for k in WEIGHT_KEYS)
     _require(path, W_hh.ndim == 2, f"W_hh {W_hh.shape} is not a matrix")
+    _require(path, W_hh.size > 0, f"W_hh is empty {W_hh.shape}: no recurrent network to analyse")
     io.check_weights(path, W_xh, W_hh, W_hy)
     N_h = W_hh.shape[0]
     if "h0" in out and out["h0"].shape == (1, N_h):  # one initial state for a batch (PsychRNN's)
@@ -89,6 +95,13 @@ def check_model(model: dict[str, np.ndarray], path) -> dict[str, np.ndarray]:
             )
     for key, value in out.items():
         _require(path, bool(np.all(np.isfinite(value))), f"{key} has NaN or inf entries")
+        largest = float(np.max(np.abs(value), initial=0.0))
+        _require(
+            path,
+            largest <= LARGEST_ENTRY,
+            f"{key} has an entry of size {largest:.3g}: beyond {LARGEST_ENTRY:g} its square "
+            "overflows, and with it the norms and the Schur form (no trained network has one)",
+        )
     unknown = set(out) - set(WEIGHT_KEYS) - set(OFFSET_KEYS)
     _require(
         path,

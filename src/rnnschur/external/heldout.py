@@ -51,6 +51,8 @@ def heldout_batch(data: dict, N_x: int, N_y: int, where: object = "heldout") -> 
         inputs.shape[:2] == targets.shape[:2],
         f"inputs {inputs.shape} and targets {targets.shape} differ in trials or steps",
     )
+    _require(where, inputs.shape[0] > 0, f"holds no trials (inputs {inputs.shape})")
+    _require(where, inputs.shape[1] > 0, f"holds no time steps (inputs {inputs.shape})")
     mask = data.get("mask")
     mask = np.ones(inputs.shape[:2]) if mask is None else np.asarray(mask)
     if mask.dtype != bool:  # a boolean mask is a mask; other arrays must be numbers
