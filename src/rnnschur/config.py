@@ -30,6 +30,10 @@ class ConfigError(ValueError):
     """A config the workflow refuses; the message names the key."""
 
 
+PLAIN_PATH = "^[^{}<>|]+$"
+"""The schema's pattern of a path the workflow reads as an input (external_models)."""
+
+
 def read_yaml(path: Path) -> object:
     """A config file's YAML (safe: no Python objects), refusing a key given twice in one
     mapping (YAML's loaders keep the last silently) with a :class:`ConfigError` naming the key,
@@ -50,7 +54,12 @@ def read_yaml(path: Path) -> object:
             return super().construct_mapping(node, deep)
 
     try:
-        return yaml.load(Path(path).read_text(), Loader=Strict)
+        return yaml.load(Path(path).read_text(encoding="utf-8"), Loader=Strict)
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            f"{path} is not UTF-8 text (byte {error.object[error.start]:#04x} at position "
+            f"{error.start}); save it as UTF-8"
+        ) from None
     except yaml.YAMLError as error:
         raise ConfigError(f"{path} is not valid YAML: {error}") from None
 
@@ -152,6 +161,11 @@ def schema_error(config: dict, schema: dict) -> str | None:
             hint = f"renamed {RENAMED[name]!r}"
         return (
             f"config key {_key([*where, name])}: not a key here ('{name}' was unexpected); {hint}"
+        )
+    if error.validator == "pattern" and error.validator_value == PLAIN_PATH:
+        return (
+            f"config key {_key(where)} = {error.instance!r}: a path here may not hold "
+            "{, }, <, > or | (Snakemake reads them as wildcards or path variables); rename the file"
         )
     return f"config key {_key(where) or '(top level)'}: {error.message}"
 

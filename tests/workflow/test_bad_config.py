@@ -53,6 +53,11 @@ CASES = [
         "run_tasks: [copy]\ntasks:\n  ../../escaped_task: {neurogym: {env: GoNogo-v0}}\n",
         "config key tasks names the task '../../escaped_task': a task name may use letters",
     ),
+    (
+        "a path Snakemake would read as a wildcard",
+        "external_models:\n  m: {weights: 'w{x}.npz', heldout: h.npz}\n",
+        "config key external_models.m.weights = 'w{x}.npz': a path here may not hold {, }",
+    ),
     ("results at the root", "results_dir: /\n", "config key results_dir = '/' is the filesystem"),
     (
         "results inside the sources",
@@ -115,3 +120,16 @@ def test_preset_key_layers_the_preset_and_the_command_line_wins(folder):
     assert result.returncode == 0, result.stdout[-2000:]
     assert "results/other/models/copy/cayley/n16/seed1/weights.npz" in result.stdout
     assert "n72" not in result.stdout
+
+
+def test_a_preset_that_is_not_utf8_or_not_a_mapping_is_refused_naming_it(folder):
+    """(A --configfile of either kind is refused by Snakemake itself before the workflow
+    reads it: 'Config file must be given as JSON or YAML with keys at top level'.)"""
+    (folder / "presets" / "latin.yaml").write_bytes("alpha: 0.9\n# café\n".encode("latin-1"))
+    latin = snakemake(folder, "-n", "--config", "preset=latin")
+    assert latin.returncode != 0
+    assert "presets/latin.yaml is not UTF-8 text (byte 0xe9 at position 16)" in latin.stdout
+    (folder / "presets" / "listed.yaml").write_text("- alpha\n- 0.9\n")
+    listed = snakemake(folder, "-n", "--config", "preset=listed")
+    assert listed.returncode != 0
+    assert "presets/listed.yaml must be a mapping of config keys" in listed.stdout
