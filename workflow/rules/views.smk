@@ -7,6 +7,8 @@ rule spectrum:
     input:
         weights=f"{R}/models/{MODEL}/weights.npz",
         schur=f"{R}/schur/{MODEL}.npz",
+        # read for io.load_model's checks only (the weights' digest among them)
+        heldout=f"{R}/data/{{task}}/heldout.npz",
     output:
         eigenvalues=f"{R}/views/spectra/{MODEL}.csv",
         abs_T=f"{R}/views/schur_abs_T/{MODEL}.csv",

@@ -9,8 +9,11 @@ from rnnschur.beyond import basis  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 
 w, settings = snakemake.wildcards, snakemake.params.settings
-_, W_hh, _ = io.load_weights(snakemake.input.weights)
-schur = io.load_schur(snakemake.input.schur, W_hh)
+# the weights checked against the Schur file's digest (and that against W_hh)
+network, schur, _ = io.load_model(
+    snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
+)
+W_hh = network.W_hh
 rng = job_rng(settings["base_seed"], "basis_sensitivity", w.task, w.construction, w.size, w.seed)
 E = basis.perturbations(rng, W_hh, settings["relative_perturbation"], settings["n_draws"])
 rows = basis.sensitivity_rows(W_hh, schur, settings["alpha"], E)

@@ -7,8 +7,8 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 from rnnschur import io  # noqa: E402
 from rnnschur.report import views  # noqa: E402
 
-_, W_hh, _ = io.load_weights(snakemake.input.weights)
-schur = io.load_schur(snakemake.input.schur, W_hh)
+# the weights checked against the Schur file's digest (and that against W_hh)
+_, schur, _ = io.load_model(snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout)
 eigenvalues, abs_T = views.spectrum_rows(schur, snakemake.params.alpha)
 io.save_rows(snakemake.output.eigenvalues, io.labelled(eigenvalues, snakemake.wildcards))
 io.save_rows(snakemake.output.abs_T, io.labelled(abs_T, snakemake.wildcards))

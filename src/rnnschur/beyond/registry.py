@@ -116,7 +116,8 @@ ANALYSES = {
         ),
     ),
     "basis_sensitivity": Analysis(
-        reads=("weights", "schur"),
+        # the held-out set only for io.load_model's checks (the weights' digest among them)
+        reads=("weights", "schur", "heldout"),
         uses=("alpha", "base_seed"),
         mem_mb=1000,
         runtime=10,
