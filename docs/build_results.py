@@ -109,7 +109,13 @@ def verdict_summary(folder: Path) -> str:
             f"{r.n_learned}/{r.n_trained} | "
             f"{r.n_agree}/{r.n_seeds} | **{r.verdict}** | {paper} |"
         )
-    return readings.claims_reading(claims) + "\n\n" + "\n".join(lines)
+    note = (
+        "*Seeds agreeing* counts every learned solution, those whose block is absent (removed "
+        "mass below the floor, so its removal changes nothing) among them: a claim that a "
+        'block\'s removal harms can read "fails" here while the solutions that have the block '
+        "all show it. The README's one-screen table (*What reproduces*) counts absent solutions apart."
+    )
+    return readings.claims_reading(claims) + "\n\n" + "\n".join(lines) + "\n\n" + note
 
 
 def gap_summary(folder: Path) -> str:
@@ -337,10 +343,11 @@ and the verdict. Heat maps: `results/neurogym_battery/figures/fig_block_profile.
 ## Scale
 The copy task (paper settings) at N_h = 72, 128 and 256, dense_orthogonal and Cayley, 3 seeds
 (`presets/scale.yaml`): the paper asks whether its picture holds when most modes lie in C. Per
-construction and N_h at α = 0.9: the full model's accuracy, n_R (the modes in R; the task has
-s·d = 64 dimensions of memory), and the harm share of removing each coupling block (the part of
-the learned accuracy it takes) with its removed mass and verdict
-(`results/scale/tables/block_profile.md`); below it, seeds agreeing and the verdict of each
+construction and N_h at α = 0.9: the full model's accuracy, n_R (the modes in R, the mean over
+the learned models with its range; the task has s·d = 64 dimensions of memory), and the harm
+share of removing each coupling block (the part of the learned accuracy it takes) with its
+removed mass and verdict (`results/scale/tables/block_profile.md`, whose n_R column is the
+median); below it, seeds agreeing and the verdict of each
 claim, tested on the models of each size (`results/scale/tables/claims_by_size.md`; an exact
 claim, the same n_R at every α, holds where every seed meets it and fails where one does not;
 a claim implied by another counts apart only at the sizes where that other claim holds, so a
@@ -639,7 +646,7 @@ def scale_summary(folder: Path) -> str:
     )
     lines = [
         "| construction | N_h | seeds reaching the target | learned | accuracy (full) | "
-        "n_R (range) | n_R / N_h | −T_RR | −T_C→R | −T_CC |",
+        "n_R mean (range) | n_R / N_h | −T_RR | −T_C→R | −T_CC |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for (construction, size), rows in full.groupby(["construction", "n_hidden"]):

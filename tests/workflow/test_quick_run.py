@@ -317,6 +317,19 @@ def test_no_table_holds_a_structure_in_a_cell(quick_run):
             assert not (cells.str.startswith("{") | cells.str.startswith("[")).any(), (path, column)
 
 
+def test_each_long_table_holds_one_value_per_key_and_seed(quick_run):
+    """A `<table>_per_seed.csv` names each value once (its keys and seed): Figure 1 and Table 1
+    print the same copy-task numbers at α = 0.9, and their rows kept apart by their source."""
+    tables_ = sorted((quick_run / "results/quick").rglob("*_per_seed.csv"))
+    assert len(tables_) >= 5
+    for path in tables_:
+        frame = pd.read_csv(path)
+        keys = [c for c in frame.columns if c != "value"]
+        assert not frame.duplicated(keys).any(), (path, frame[frame.duplicated(keys)].head())
+    numbers = pd.read_csv(tables(quick_run) / "paper_vs_reproduced_per_seed.csv")
+    assert set(numbers["source"]) == {"Figure 1", "Figure 2", "Table 1"}
+
+
 def test_gap_table_is_the_means_of_its_models(quick_run):
     """Only models that learned their task enter the gap table: the paper config's rows are the
     learned study-seed models' means of the main ablation table, a variation's its own learned
