@@ -113,7 +113,8 @@ def verdict_summary(folder: Path) -> str:
         "*Seeds agreeing* counts every learned solution, those whose block is absent (removed "
         "mass below the floor, so its removal changes nothing) among them: a claim that a "
         'block\'s removal harms can read "fails" here while the solutions that have the block '
-        "all show it. The README's one-screen table (*What reproduces*) counts absent solutions apart."
+        "all show it. The README's one-screen table (*What reproduces*) counts absent "
+        "solutions apart."
     )
     return readings.claims_reading(claims) + "\n\n" + "\n".join(lines) + "\n\n" + note
 
