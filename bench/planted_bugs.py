@@ -568,6 +568,31 @@ BUGS = [
         "return masked_mean(np.where(outputs == 0, targets, np.sign(outputs)) == targets, mask)",
         "an output of exactly 0 counted as the right sign",
     ),
+    # The fixed points: the Jacobian and the map they are found on.
+    (
+        S + "fixed_points.py",
+        "    J = slopes[:, None] * W\n",
+        "    J = W\n",
+        "the φ′ factor dropped from the Jacobian",
+    ),
+    (
+        S + "fixed_points.py",
+        "    return rate if a == 1 else (1 - a) * S + a * rate",
+        "    return rate",
+        "the leak ignored by the map (a leaky network run as a discrete one)",
+    ),
+    (
+        S + "fixed_points.py",
+        "        Jr = (1 - a) * r + a * slopes * (r @ W)",
+        "        Jr = (1 - a) * r + a * (slopes * r) @ W",
+        "the current form's speed gradient with φ′ on the wrong side of W",
+    ),
+    (
+        S + "fixed_points.py",
+        "        if distance <= match or same_signs:",
+        "        if distance <= match:",
+        "a moved attractor counted as lost",
+    ),
 ]
 
 

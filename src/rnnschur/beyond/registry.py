@@ -115,6 +115,28 @@ ANALYSES = {
             "the score means the perturbed dynamics still hold the task."
         ),
     ),
+    "fixed_points": Analysis(
+        reads=("weights", "schur", "heldout"),
+        uses=("alpha", "generator", "ablation"),
+        mem_mb=1000,
+        runtime=15,
+        tables=("fates",),
+        summary_uses=("learned",),
+        summary_caption=(
+            "Fixed points (beyond the paper), per task, construction, N_h, input condition and "
+            "coupling block removed at α, over the learned models of each: the median number of "
+            "stable points intact and ablated, and in how many solutions the removal keeps every "
+            "stable point, moves one (the nearest ablated stable point lies farther than "
+            "fixed_points.match but reads out the same signs) or loses one; for the sine task the "
+            "median oscillation frequency against the cued one."
+        ),
+        figure_caption=(
+            "Fixed points (beyond the paper). One model per task (the first learned seed of the "
+            "largest N_h): its held-out trajectories (grey) in their top two principal "
+            "components, with the stable points (filled) and saddles (crosses) found under "
+            "zero input, intact and with each coupling block removed at α."
+        ),
+    ),
     "basis_sensitivity": Analysis(
         # the held-out set only for io.load_model's checks (the weights' digest among them)
         reads=("weights", "schur", "heldout"),

@@ -191,3 +191,70 @@ def dose_response(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame
 def basis_sensitivity(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]:
     """Basis sensitivity: :func:`basis_summary`."""
     return {"summary": basis_summary(table)}
+
+
+OSCILLATING = 0.1
+"""The amplitude of the readout's oscillation above which a sine network still oscillates (its
+targets have amplitude 1)."""
+
+
+def fixed_point_summary(fates: pd.DataFrame) -> pd.DataFrame:
+    """Per task, construction, N_h, input condition and ablation, over the models of ``fates``
+    (their ``fate`` rows, :func:`rnnschur.fixed_points.model_rows`): the median number of stable
+    points intact and ablated, the models whose removal keeps every stable point, moves one,
+    loses one or adds one, and for the sine task the models still oscillating (amplitude above
+    :data:`OSCILLATING`) and the median relative error of their frequency against the cued one;
+    ``reading`` says it in words."""
+    from rnnschur.ablation import label
+
+    keys = ["task", "construction", "n_hidden", "condition"]
+    intact = fates[fates["ablation"] == "none"].set_index([*keys, "seed"])["n_stable"]
+    rows = []
+    for (task, construction, size, condition, ablation), group in fates.groupby(
+        [*keys, "ablation"], sort=False
+    ):
+        n = len(group)
+        before = intact.reindex([(task, construction, size, condition, s) for s in group["seed"]])
+        oscillating = group["amplitude"] > OSCILLATING
+        error = (group["frequency"] - group["cued_frequency"]).abs() / group["cued_frequency"]
+        row = {
+            "task": task,
+            "construction": construction,
+            "n_hidden": size,
+            "condition": condition,
+            "ablation": label(ablation),
+            "n_models": n,
+            "stable_intact": float(before.median()),
+            "stable": float(group["n_stable"].median()),
+            "all_kept": int(((group["moved"] == 0) & (group["lost"] == 0)).sum()),
+            "moved_some": int((group["moved"] > 0).sum()),
+            "lost_some": int((group["lost"] > 0).sum()),
+            "new_some": int((group["new"] > 0).sum()),
+            "oscillating": oscillating.sum() if group["cued_frequency"].notna().any() else np.nan,
+            "frequency_error": float(error[oscillating].median()) if oscillating.any() else np.nan,
+        }
+        words = (
+            f"{row['stable_intact']:g} → {row['stable']:g} stable points; all kept in "
+            f"{row['all_kept']} of {n}, one or more moved in {row['moved_some']}, lost in "
+            f"{row['lost_some']}"
+        )
+        if not np.isnan(row["oscillating"]):
+            words += f"; oscillating in {row['oscillating']:g} of {n}"
+        rows.append(row | {"reading": words})
+    return pd.DataFrame(rows)
+
+
+def fixed_points(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]:
+    """Fixed points: :func:`fixed_point_summary` over the learned models (each task's criterion
+    of the settings' ``learned``), and their ``fate`` rows (one per model, condition and
+    ablation: the per-solution readings)."""
+    from rnnschur.beyond.dose_response import learned_models
+
+    fates = learned_models(table[table["record"] == "fate"], settings["learned"])
+    columns = [
+        *MODEL_KEYS, "condition", "ablation", "n_fixed", "n_stable", "n_saddle",
+        "n_unstable_points", "n_slow", "kept", "moved", "lost", "new", "distance",
+        "readout_change", "frequency", "amplitude", "cued_frequency",
+    ]  # fmt: skip
+    fates = fates[columns].reset_index(drop=True)
+    return {"summary": fixed_point_summary(fates), "fates": fates}

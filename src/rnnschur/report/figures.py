@@ -412,6 +412,58 @@ def fig_readout_refit(refit: pd.DataFrame) -> Figure:
     return fig
 
 
+def fig_fixed_points(table: pd.DataFrame) -> Figure:
+    """One model per task (the first seed of the paper's dense orthogonal construction, else
+    the first listed, at the largest N_h): its held-out trajectories (grey) in their top two
+    principal components and the points found under zero input, stable filled, saddles as
+    crosses, unstable open; one column for the intact network and one per coupling block
+    removed (:func:`rnnschur.fixed_points.model_rows`)."""
+    data = largest_size(table)
+    task_names = list(dict.fromkeys(data["task"]))
+    columns = ["none", *SINGLE_BLOCKS]
+    fig, axes = subplots(
+        len(task_names), len(columns), figsize=(2.6 * len(columns), 2.4 * len(task_names)),
+        squeeze=False,
+    )  # fmt: skip
+    markers = {"stable": ("o", "C3"), "saddle": ("x", "C0"), "unstable": ("o", "white")}
+    for row, task in zip(axes, task_names, strict=True):
+        d = data[data["task"] == task]
+        constructions = list(dict.fromkeys(d["construction"]))
+        construction = (
+            "dense_orthogonal" if "dense_orthogonal" in constructions else constructions[0]
+        )
+        d = d[d["construction"] == construction]
+        d = d[d["seed"] == d["seed"].min()]
+        paths = d[d["record"] == "trajectory"]
+        points = d[(d["record"] == "point") & (d["condition"] == "zero input")]
+        for ax, ablation in zip(row, columns, strict=True):
+            for _, trial in paths.groupby("trial"):
+                ax.plot(trial["pc1"], trial["pc2"], color="0.75", lw=0.5)
+            here = points[points["ablation"] == ablation]
+            for stability, (marker, colour) in markers.items():
+                p = here[here["stability"] == stability]
+                ax.scatter(
+                    p["pc1"], p["pc2"], marker=marker, s=22, zorder=3,
+                    color=colour, edgecolors="C3" if colour == "white" else None, lw=0.8,
+                )  # fmt: skip
+            n_stable = int((here["stability"] == "stable").sum())
+            name = "intact" if ablation == "none" else _label(ablation)
+            ax.set_title(f"{task}: {name} ({n_stable} stable)", fontsize=7)
+            ax.tick_params(labelsize=6)
+        row[0].set_ylabel(f"PC 2 ({construction}, $N_h$ = {int(d['n_hidden'].max())})", fontsize=7)
+    for ax in axes[-1]:
+        ax.set_xlabel("PC 1", fontsize=7)
+    handles = [
+        Line2D([], [], ls="", marker="o", color="C3", label="stable"),
+        Line2D([], [], ls="", marker="x", color="C0", label="saddle"),
+        Line2D([], [], ls="", marker="o", mfc="white", color="C3", label="unstable"),
+        Line2D([], [], color="0.75", label="held-out trajectories (intact)"),
+    ]
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    return fig
+
+
 def fig_dose_response(curves: pd.DataFrame) -> Figure:
     """Harm share against the fraction ε of each block removed, one panel per task: per block
     (colour) the mean over seeds of the paper's dense orthogonal construction (else the first
