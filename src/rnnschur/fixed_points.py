@@ -388,26 +388,39 @@ COLUMNS = tuple(dict.fromkeys(POINT_COLUMNS + FATE_COLUMNS))
 ``trajectory``), each leaving the others' columns empty."""
 
 
-def model_rows(
-    network: Network,
-    schur,
-    heldout,
-    task: str,
-    generator: dict,
-    alpha: float,
-    search: Search,
-    n_cues: int = 5,
-    n_trajectories: int = 8,
-) -> list[dict]:
+@dataclass(frozen=True)
+class Study:
+    """One model's fixed-point study: the split's ``alpha``, its task's ``generator`` settings
+    (the sine task's cues), the :class:`Search`, the sine task's ``n_cues`` and the
+    ``n_trajectories`` held-out trials drawn in the figure."""
+
+    alpha: float
+    generator: dict
+    search: Search = Search()
+    n_cues: int = 5
+    n_trajectories: int = 8
+
+    @classmethod
+    def from_settings(cls, settings: dict) -> Study:
+        """From a job's settings: config key ``fixed_points`` with ``alpha`` and ``generator``."""
+        fields = Search.__dataclass_fields__
+        search = Search(**{k: v for k, v in settings.items() if k in fields})
+        extra = {k: settings[k] for k in ("n_cues", "n_trajectories") if k in settings}
+        return cls(settings["alpha"], dict(settings["generator"]), search, **extra)
+
+
+def model_rows(network: Network, schur, heldout, task: str, study: Study) -> list[dict]:
     """The fixed points of one model, intact and with each coupling block removed at
-    ``alpha`` (W̃ = W − Q ΔT Qᵀ), under each input condition (:func:`input_conditions`), the
+    α (W̃ = W − Q ΔT Qᵀ), under each input condition (:func:`input_conditions`), the
     starts drawn from the intact network's held-out trajectories: a ``point`` row per point
     (its Jacobian's spectral radius, departure from normality and overlap with W's R sector at
     stable points; its position in the top two principal components of the intact
     trajectories; ``readout`` the readout's first line), a ``fate`` row per ablation and
     condition (the counts, :func:`fates` against the intact network, and for the sine task the
-    oscillation against the cued frequency, at ``n_cues`` cues), and ``trajectory`` rows: the first
+    oscillation against the cued frequency), and ``trajectory`` rows: the first
     ``n_trajectories`` held-out trials of the intact network in the same components."""
+    alpha, generator, search = study.alpha, study.generator, study.search
+    n_trajectories = study.n_trajectories
     from rnnschur.ablation import ablated_recurrent
     from rnnschur.schur import COUPLING_BLOCKS, coupling_masks, n_dominant
 
@@ -429,7 +442,7 @@ def model_rows(
     Q_R = schur.Q[:, : n_dominant(schur, alpha)]
     initial = starts(visited, search)
     rows = []
-    for name, x in input_conditions(task, heldout.inputs, generator, n_cues).items():
+    for name, x in input_conditions(task, heldout.inputs, generator, study.n_cues).items():
         found = {}
         for ablation, W in networks.items():
             points = find(network, W, x, initial, search)

@@ -5,8 +5,6 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-import dataclasses  # noqa: E402
-
 from rnnschur import fixed_points, io, tasks  # noqa: E402
 from rnnschur.ablation import scoring_batch  # noqa: E402
 
@@ -15,18 +13,8 @@ network, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
 task = tasks.get(w.task, snakemake.params.neurogym)
-fields = {f.name for f in dataclasses.fields(fixed_points.Search)}
-search = fixed_points.Search(**{k: v for k, v in settings.items() if k in fields})
 rows = fixed_points.model_rows(
-    network,
-    schur,
-    heldout,
-    w.task,
-    settings["generator"],
-    settings["alpha"],
-    search,
-    settings["n_cues"],
-    settings["n_trajectories"],
+    network, schur, heldout, w.task, fixed_points.Study.from_settings(settings)
 )
 # the full model's held-out score, so that the summary reads the models that learned alone
 batch = scoring_batch(heldout, task, settings["ablation"]["fvu_steps"])
