@@ -209,6 +209,12 @@ def parser() -> argparse.ArgumentParser:
         "--name", help="the model's name in the summary (default: the module's class or WEIGHTS')"
     )
     a.add_argument(
+        "--fixed-points",
+        action="store_true",
+        help="also find the fixed points, intact and with each coupling block removed "
+        "(fixed_points.csv; not for --module)",
+    )
+    a.add_argument(
         "--seed",
         type=int,
         default=2606,
@@ -298,6 +304,7 @@ def settings_of(args) -> dict:
         "mass_floor": args.mass_floor,
         "threshold": args.threshold,
         "seed": args.seed,
+        "fixed_points": args.fixed_points,
     }
 
 

@@ -229,3 +229,59 @@ def test_the_readme_python_example_runs_as_written(tmp_path, monkeypatch):
     result = namespace["result"]
     assert result.verification.verified
     assert result.dynamics.kind == "leaky" and result.dynamics.leak == 0.2
+
+
+def test_fixed_points_on_request_saved_loaded_and_summarised(schuessler, tmp_path):
+    """W_hh = 2I (N_h = 2, discrete tanh): at zero input its stable points are the 4 corners
+    (±z*, ±z*), z* = tanh(2 z*); W_hh is its own Schur form, diagonal, so every coupling block
+    is empty and each removal keeps all 4."""
+    rng = np.random.default_rng(1)
+    model = {"W_xh": 3 * np.eye(2), "W_hh": 2 * np.eye(2), "W_hy": np.array([[1.0, -1.0]])}
+    pulses = rng.choice([-1.0, 0.0, 1.0], size=(32, 40, 2), p=[0.1, 0.8, 0.1])
+    heldout = {"inputs": pulses, "targets": rng.normal(size=(32, 40, 1))}
+    with pytest.warns(verify.AnalysisWarning):
+        result = rnnschur.analyse(model, heldout, "discrete", fixed_points=True)
+    table = result.fixed_points
+    fates = table[table["record"] == "fate"].set_index("ablation")
+    assert list(fates["condition"]) == ["zero input"] * 4
+    assert (fates["n_stable"] == 4).all() and (fates["kept"] == 4).all()
+    assert (fates[["moved", "lost", "new"]] == 0).all().all()
+    corners = table[(table["record"] == "point") & (table["stability"] == "stable")]
+    z = 0.957504  # tanh(2 z) = z
+    assert corners["readout"].abs().round(4).tolist().count(0.0) == 8  # (z, z) and (-z, -z)
+    assert sorted(corners["readout"].round(4).unique()) == pytest.approx(
+        [-2 * z, 0, 2 * z], abs=1e-4
+    )
+    summary = result.summary()
+    assert "| zero input | intact | 4 |" in summary and summary.count("| zero input |") == 4
+    out = tmp_path / "out"
+    files = result.save(out)
+    assert files["fixed_points_csv"] == out / "fixed_points.csv"
+    np.savez(tmp_path / "weights.npz", **model)
+    loaded = rnnschur.external.analysis.Result.load(out, tmp_path / "weights.npz")
+    pd.testing.assert_frame_equal(loaded.fixed_points, pd.read_csv(out / "fixed_points.csv"))
+    assert len(loaded.fixed_points) == len(table)
+    # the command writes the same table (--fixed-points)
+    from rnnschur import __main__ as cli
+
+    np.savez(tmp_path / "heldout.npz", **heldout)
+    command = ["analyse", str(tmp_path / "weights.npz"), str(tmp_path / "heldout.npz")]
+    command += ["--dynamics", "discrete", "--fixed-points", "--out", str(tmp_path / "cli")]
+    assert cli.main(command) == 0
+    pd.testing.assert_frame_equal(
+        pd.read_csv(tmp_path / "cli" / "fixed_points.csv"), loaded.fixed_points
+    )
+    folder, net, flip_flop_heldout, _ = schuessler
+    assert (
+        rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", "auto").fixed_points is None
+    )
+    with pytest.raises(ValueError, match="fixed_points=True: the fixed-point search needs"):
+        rnnschur.analyse(
+            net,
+            flip_flop_heldout,
+            {"split": "weights"},
+            recurrent="rnn.weight_hh_l0",
+            fixed_points=True,
+        )
+    with pytest.raises(TypeError, match="fixed_points='yes': must be True or False"):
+        rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", "auto", fixed_points="yes")

@@ -21,6 +21,6 @@ SUMMARY_NAMES = ("summary.md", "summary.html")
 """Its summaries, from the tables and the figure (job ``external_summary``)."""
 OUTPUT_NAMES = TABLE_NAMES + FIGURE_NAMES + SUMMARY_NAMES
 """Every file an analysis of one model writes (:meth:`rnnschur.external.analysis.Result.save`;
-the workflow's rules declare theirs from the three lists above), and ``readout_refit.csv`` with
-a fitting set (:data:`OPTIONAL_NAMES`)."""
-OPTIONAL_NAMES = ("readout_refit.csv",)
+the workflow's rules declare theirs from the three lists above), ``readout_refit.csv`` with
+a fitting set and ``fixed_points.csv`` when asked for (:data:`OPTIONAL_NAMES`)."""
+OPTIONAL_NAMES = ("readout_refit.csv", "fixed_points.csv")

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rnnschur import io, metrics
+from rnnschur import fixed_points, io, metrics
 from rnnschur.ablation import Analysed, Scoring, evaluate_ablations, label
 from rnnschur.beyond import refit, subspace
 from rnnschur.dynamics import SPLITS, Dynamics, catalogue_names
@@ -139,6 +139,7 @@ class Settings:
     split: str = "propagator"  # config key schur_split
     validation_fraction: float = 0.25  # config key readout_refit.validation_fraction
     ridge_grid: tuple[float, ...] = (1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
+    fixed_points: bool = False  # the fixed-point study (rnnschur.fixed_points), intact and ablated
 
     def __post_init__(self) -> None:
         if self.score not in SCORES:
@@ -173,6 +174,8 @@ class Settings:
             raise ValueError(f"validation_fraction={fraction!r}: must lie in (0, 1)")
         if not self.ridge_grid:
             raise ValueError("ridge_grid=(): give at least one ridge strength")
+        if not isinstance(self.fixed_points, bool):
+            raise TypeError(f"fixed_points={self.fixed_points!r}: must be True or False")
 
 
 def _real(value) -> bool:
@@ -273,6 +276,7 @@ class Result:
     readout_refit: pd.DataFrame | None
     shapes: dict
     warning: str | None = None
+    fixed_points: pd.DataFrame | None = None
 
     def summary(self) -> str:
         """The summary in Markdown (the verification line first)."""
@@ -339,9 +343,14 @@ class Result:
         io.save_csv(files["verdicts_csv"], self.verdicts)
         if self.subspace_control is not None:
             io.save_csv(files["subspace_control_csv"], self.subspace_control)
-        if self.readout_refit is not None:
-            files |= output_files(out, OPTIONAL_NAMES)
-            io.save_csv(files["readout_refit_csv"], self.readout_refit)
+        optional = output_files(out, OPTIONAL_NAMES)
+        for key, table in (
+            ("readout_refit_csv", self.readout_refit),
+            ("fixed_points_csv", self.fixed_points),
+        ):
+            if table is not None:
+                files[key] = optional[key]
+                io.save_csv(files[key], table)
         io.save_json(files["verification_json"], self.verification.as_dict())
         record = {
             "name": self.name,
@@ -384,7 +393,12 @@ class Result:
 
         def table(name: str) -> pd.DataFrame | None:
             path = out / name
-            return pd.read_csv(path) if path.is_file() else None
+            if not path.is_file():
+                return None
+            try:
+                return pd.read_csv(path)
+            except pd.errors.EmptyDataError:  # a table without rows (no block had mass)
+                return pd.DataFrame()
 
         W_hh = io.load_npz(weights, ("W_hh",))["W_hh"]
         return cls(
@@ -401,6 +415,7 @@ class Result:
             table("readout_refit.csv"),
             record["shapes"],
             record["warning"],
+            table("fixed_points.csv"),
         )
 
 
@@ -430,6 +445,12 @@ def run(
     dynamics = verification.dynamics
     if settings.score not in SCORES:
         raise ValueError(f"score must be one of {SCORES}, got {settings.score!r}")
+    if settings.fixed_points and module is not None:
+        raise ValueError(
+            "fixed_points=True: the fixed-point search needs the network's equations (its "
+            "Jacobian, eq. of the described dynamics); a torch module run as it computes has "
+            "none. Give its arrays (a state_dict or .npz) with its description instead"
+        )
     score = Score(settings.score)
     net = Network.from_arrays(model, dynamics)
     W_hh, W_hy = net.W_hh, net.W_hy
@@ -494,6 +515,14 @@ def run(
             )
         else:
             progress("[4/5] readout refit skipped (no fitting set given)")
+    points = None
+    if settings.fixed_points:
+        progress(
+            "[4/5] fixed points, intact and with each coupling block removed at "
+            f"alpha = {settings.alpha:g}"
+        )
+        study = fixed_points.Study(settings.alpha, {})
+        points = pd.DataFrame(fixed_points.model_rows(net, schur, heldout, "external", study))
     progress("[5/5] tables done")
     shapes = {
         "N_h": int(W_hh.shape[0]),
@@ -523,6 +552,7 @@ def run(
         refits,
         shapes,
         warning,
+        points,
     )
 
 
@@ -607,7 +637,30 @@ def summary_markdown(result: Result) -> str:
             f"{'yes' if r.stabilizer else 'no'} | {r.verdict} |"
         )
     lines += ["", VERDICT_LEGEND + " All 8 subsets at every α: `ablation.csv`.", ""]
+    if result.fixed_points is not None:
+        lines += fixed_point_lines(result.fixed_points)
     return "\n".join(lines)
+
+
+def fixed_point_lines(table: pd.DataFrame) -> list[str]:
+    """The fixed-point study's counts (``fate`` records of :func:`rnnschur.fixed_points.
+    model_rows`) as Markdown: per input condition and ablation, the stable points and saddles,
+    and how many of the intact network's stable points each removal keeps, moves (same readout
+    signs), loses."""
+    lines = [
+        "## Fixed points (`fixed_points.csv`)",
+        "",
+        "| condition | network | stable | saddles | slow | kept | moved | lost | new |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    fates = table[table["record"] == "fate"]
+    for r in fates.itertuples(index=False):
+        network = "intact" if r.ablation == "none" else f"−{r.ablation.replace('T_CR', 'T_C→R')}"
+        counts = [r.n_stable, r.n_saddle, r.n_slow, r.kept, r.moved, r.lost, r.new]
+        lines.append(
+            f"| {r.condition} | {network} | " + " | ".join(f"{int(c)}" for c in counts) + " |"
+        )
+    return [*lines, ""]
 
 
 def summary_html(result: Result, png_base64: str, page: bool = True) -> str:

@@ -71,7 +71,9 @@ def analyse(
         ``heldout`` for the readout refit. name : the model's name in the summary.
     tolerance : the largest relative RMS error of the verification (:data:`TOLERANCE`).
     settings : fields of :class:`rnnschur.external.analysis.Settings` (score, alpha, alpha_grid,
-        epsilon, mass_floor, threshold, subspace_components, subspace_draws, seed).
+        epsilon, mass_floor, threshold, subspace_components, subspace_draws, seed, and
+        ``fixed_points=True``: the fixed points, intact and ablated, :mod:`rnnschur.fixed_points`;
+        not for a module run as it computes).
 
     Eleven parameters, not a value object: this is the entry point, and its keywords are the
     command's flags one for one (``--recurrent``, ``--keys``, ``--time-first``, ...); the
@@ -82,12 +84,12 @@ def analyse(
     rnnschur.external.analysis.Result
         The analysis, in memory: ``verification`` (what was checked against the model's own
         outputs), ``schur`` (the ordered Schur form), the DataFrames ``ablation`` (all 8 subsets
-        at every α), ``verdicts`` (per coupling block), ``spectrum``, ``subspace_control`` and
-        ``readout_refit`` (None where not run), and ``warning`` (each of its lines is also
-        issued as an :class:`rnnschur.external.verify.AnalysisWarning` when no ``progress`` is
-        given). ``result.plot()`` draws the profile, ``result.summary()`` writes it in
-        Markdown, ``result.save(folder)`` writes the files of the command; in a notebook
-        ``result`` shows itself as HTML.
+        at every α), ``verdicts`` (per coupling block), ``spectrum``, ``subspace_control``,
+        ``readout_refit`` and ``fixed_points`` (None where not run), and ``warning`` (each of
+        its lines is also issued as an :class:`rnnschur.external.verify.AnalysisWarning` when
+        no ``progress`` is given). ``result.plot()`` draws the profile, ``result.summary()``
+        writes it in Markdown, ``result.save(folder)`` writes the files of the command; in a
+        notebook ``result`` shows itself as HTML.
 
     Raises
     ------
