@@ -229,3 +229,36 @@ def test_dose_response_scores_every_dose_beside_matched_controls(quick_run):
 
 def test_changing_the_doses_reruns_only_the_dose_response(quick_run):
     reruns_only(quick_run, "dose_response", "dose_response: {epsilons: [0.2, 0.5, 0.8, 1.0]}\n")
+
+
+def test_fixed_points_per_solution_and_their_summary(quick_run):
+    """Each learned model's fates: the intact network matched against itself keeps all its
+    stable points; an ablation's kept + moved + lost are the intact network's stable points;
+    the sine task is searched at zero input and at each of its n_cues cues; the summary's
+    counts are the fates' rows counted per task, construction, N_h, condition and ablation."""
+    fates = read(quick_run, "fixed_points_fates.csv")
+    summary = read(quick_run, "fixed_points_summary.csv")
+    settings = yaml.safe_load((quick_run / "config.yaml").read_text())["fixed_points"]
+    assert len(fates) and set(fates["ablation"]) == {"none"} | SINGLE_BLOCKS
+    model = ["task", "construction", "n_hidden", "seed", "condition"]
+    intact = fates[fates["ablation"] == "none"].set_index(model)
+    assert (intact["kept"] == intact["n_stable"]).all()
+    assert (intact[["moved", "lost", "new"]] == 0).all().all()
+    ablated = fates[fates["ablation"] != "none"]
+    before = intact["n_stable"].reindex(pd.MultiIndex.from_frame(ablated[model])).to_numpy()
+    np.testing.assert_array_equal(ablated["kept"] + ablated["moved"] + ablated["lost"], before)
+    sine = fates[fates["task"] == "sine"]
+    if len(sine):
+        assert sine["condition"].nunique() == 1 + settings["n_cues"]
+        cued = sine[sine["condition"] != "zero input"]
+        assert cued["cued_frequency"].notna().all() and cued["frequency"].notna().all()
+    keys = ["task", "construction", "n_hidden", "condition", "ablation"]
+    words = {"none": "full", "T_RR": "−T_RR", "T_CR": "−T_C→R", "T_CC": "−T_CC"}
+    labelled = fates.assign(ablation=fates["ablation"].map(words))
+    for row in summary.itertuples(index=False):
+        group = labelled[(labelled[keys] == [getattr(row, k) for k in keys]).all(axis=1)]
+        assert row.n_models == len(group), row
+        assert row.lost_some == (group["lost"] > 0).sum()
+        assert row.all_kept == ((group["moved"] == 0) & (group["lost"] == 0)).sum()
+        assert row.stable == group["n_stable"].median()
+    assert len(summary) == len(fates.groupby(keys))
