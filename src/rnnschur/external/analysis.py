@@ -447,9 +447,9 @@ def run(
         raise ValueError(f"score must be one of {SCORES}, got {settings.score!r}")
     if settings.fixed_points and module is not None:
         raise ValueError(
-            "fixed_points=True: the fixed-point search needs the network's equations (its "
-            "Jacobian, eq. of the described dynamics); a torch module run as it computes has "
-            "none. Give its arrays (a state_dict or .npz) with its description instead"
+            "fixed_points=True: the fixed-point search needs the network's equations (the "
+            "Jacobian of the described update); a torch module run as it computes has none. "
+            "Give its arrays (a state_dict or .npz) with its description instead"
         )
     score = Score(settings.score)
     net = Network.from_arrays(model, dynamics)
@@ -655,7 +655,7 @@ def fixed_point_lines(table: pd.DataFrame) -> list[str]:
     ]
     fates = table[table["record"] == "fate"]
     for r in fates.itertuples(index=False):
-        network = "intact" if r.ablation == "none" else f"−{r.ablation.replace('T_CR', 'T_C→R')}"
+        network = "intact" if r.ablation == "none" else label(r.ablation)
         counts = [r.n_stable, r.n_saddle, r.n_slow, r.kept, r.moved, r.lost, r.new]
         lines.append(
             f"| {r.condition} | {network} | " + " | ".join(f"{int(c)}" for c in counts) + " |"
