@@ -3,7 +3,7 @@ random, orthogonal, defective and near-degenerate matrices (hypothesis)."""
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rnnschur.schur import (
@@ -13,6 +13,7 @@ from rnnschur.schur import (
     check_schur,
     coupling_masks,
     coupling_part,
+    modulus_resolution,
     n_dominant,
     ordered_real_schur,
 )
@@ -88,12 +89,31 @@ def test_orthogonal_matrices(seed, n):
 
 @settings(max_examples=30, deadline=None)
 @given(seeds, st.integers(min_value=2, max_value=18))
+@example(seed=443646, n=17)  # dtrexc's swaps lifted a triple eigenvalue's modulus by 1.3e-8
 def test_defective_matrices(seed, n):
+    """Ordered wherever rounding can resolve the order: a rise between two blocks' moduli stays
+    within what rounding moves them by (n ε ‖T‖ κ(λ), each), never above."""
     W = defective(seed, n)
     schur = ordered_real_schur(W)
     Q, T = schur.Q, schur.T
     assert np.linalg.norm(W - Q @ T @ Q.T) <= 1e-10 * np.linalg.norm(W)
-    assert np.all(np.diff(schur.block_moduli) <= 1e-8 * schur.spectral_radius)
+    rise = np.diff(schur.block_moduli)
+    resolution = modulus_resolution(schur)
+    assert np.all(rise <= 1e-8 * schur.spectral_radius + resolution[:-1] + resolution[1:])
+
+
+def test_a_rise_that_rounding_cannot_make_is_refused():
+    """A well-conditioned T (κ = 1: normal) whose moduli rise by 1e-6 ρ: far above its
+    resolution (about n ε ‖T‖), so refused; the same T ordered passes."""
+    values = np.array([1.0, 0.5, 0.5 + 1e-6, 0.2])
+    resolution_bound = 4 * np.finfo(float).eps * np.linalg.norm(np.diag(values))
+    make = type(ordered_real_schur(np.eye(1)))
+    schur = make(np.eye(4), np.diag(values), np.arange(4), values + 0j)
+    assert np.all(modulus_resolution(schur) <= 1.01 * resolution_bound)
+    with pytest.raises(SchurCheckError, match="non-increasing"):
+        check_schur(np.diag(values), schur)
+    ordered = np.sort(values)[::-1]
+    check_schur(np.diag(ordered), make(np.eye(4), np.diag(ordered), np.arange(4), ordered + 0j))
 
 
 @settings(max_examples=30, deadline=None)
