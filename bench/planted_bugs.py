@@ -593,6 +593,18 @@ BUGS = [
         "        if distance <= match:",
         "a moved attractor counted as lost",
     ),
+    (
+        S + "paper/confirmation.py",
+        'if r["n_tested"] == 0:',
+        'if r["k"] == 0:',
+        "a confirmation with no fresh solution showing the claim read as untestable",
+    ),
+    (
+        S + "paper/confirmation.py",
+        'inside = bool(r["cp_low"] <= share <= r["cp_high"])',
+        'inside = bool(r["cp_low"] <= share < r["cp_high"])',
+        "a predicted fraction at the fresh interval's upper end (1) read as outside it",
+    ),
 ]
 
 

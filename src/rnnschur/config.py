@@ -13,6 +13,7 @@ neither.
 from __future__ import annotations
 
 import copy
+import csv
 import difflib
 import json
 import math
@@ -374,6 +375,24 @@ def _check_models(config: dict) -> None:
             raise ConfigError(f"config key {key}: {error}") from None
 
 
+def check_predictions(path: str | None) -> None:
+    """The confirmation's predictions file (config ``confirmation.predictions``) is a CSV with
+    the columns :data:`rnnschur.paper.confirmation.PREDICTION_COLUMNS`, if one is named."""
+    if path is None:
+        return
+    from rnnschur.paper.confirmation import PREDICTION_COLUMNS
+
+    where = f"config key confirmation.predictions = {path!r}"
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            header = next(csv.reader(handle), [])
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{where}: cannot be read ({error})") from None
+    missing = [c for c in PREDICTION_COLUMNS if c not in header]
+    if missing:
+        raise ConfigError(f"{where}: the file lacks the columns {missing}")
+
+
 def check(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
     """The checks across keys that the JSON schema cannot express, on a config whose defaults
     are filled in; fills in each generator task's generator defaults."""
@@ -397,6 +416,7 @@ def check(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
             f"config key solutions.does_not = {words['does_not']} must lie below "
             f"solutions.reproduces = {words['reproduces']}"
         )
+    check_predictions(config["confirmation"]["predictions"])
     chosen = config["beyond_analyses"]
     if chosen != "all":
         from rnnschur.beyond.registry import ANALYSES

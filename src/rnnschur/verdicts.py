@@ -94,6 +94,9 @@ class Verdict(StrEnum):
     PARTLY = "partly"
     DOES_NOT = "does not reproduce"
     UNTESTABLE = "untestable"
+    # a preregistered prediction judged on fresh solutions (rnnschur.paper.confirmation)
+    CONFIRMED = "confirmed"
+    NOT_CONFIRMED = "not confirmed"
     # an ablation beside its overlap-matched random perturbation (rnnschur.beyond.subspace)
     EXPLAINED = "explained"
     ABLATION_MILDER = "ablation milder"

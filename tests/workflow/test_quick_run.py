@@ -196,6 +196,39 @@ def test_the_one_screen_table_counts_the_solutions_of_the_ablation_table(quick_r
     assert "_T_" not in text.split("\n\n")[0]
 
 
+def test_the_confirmation_judges_planted_predictions_on_the_runs_solutions(quick_run, tmp_path):
+    """Predictions planted from the run's own one-screen table (its word for one claim, another
+    word for a second): only the confirmation job runs, and it reads them as planted."""
+    screen = pd.read_csv(tables(quick_run) / "reproduction.csv")
+    tested = screen[screen["n_tested"] > 0].iloc[:2]
+    other = {"reproduces": "partly"}.get(tested.iloc[1]["word"], "reproduces")
+    planted = pd.DataFrame(
+        {
+            "claim_id": tested["claim_id"],
+            "predicted": [tested.iloc[0]["word"], other],
+            "k": tested["k"],
+            "n": tested["n_tested"],
+            "n_absent": 0,
+        }
+    )
+    path = tmp_path / "predictions.csv"
+    planted.to_csv(path, index=False)
+    target = "results/quick/tables/confirmation.md"
+    config = f"confirmation={{predictions: {path}}}"
+    result = snakemake(quick_run, "-c1", target, *QUICK, "--config", config)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert job_counts(result.stdout) == {"confirmation": 1}
+    table = pd.read_csv(tables(quick_run) / "confirmation.csv").set_index("claim_id")
+    first, second = tested["claim_id"]
+    assert table.loc[first, "outcome"] == "confirmed"
+    assert table.loc[second, "outcome"] == "not confirmed"
+    assert bool(table.loc[first, "consistent"])  # its own k/n lies in its own interval
+    text = (tables(quick_run) / "confirmation.md").read_text()
+    assert text.startswith("Of 2 predicted claims: 1 confirmed, 1 not confirmed, 0 untestable.")
+    for name in ("confirmation.csv", "confirmation.md"):
+        (tables(quick_run) / name).unlink()  # the quick run as its other tests expect it
+
+
 def test_claims_follow_from_the_per_seed_tables(quick_run):
     ablation = pd.read_csv(tables(quick_run) / "ablation.csv")
     claims = pd.read_csv(tables(quick_run) / "claims.csv").set_index("claim_id")

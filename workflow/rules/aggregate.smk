@@ -197,6 +197,37 @@ rule reproduction:
         "../scripts/reproduction.py"
 
 
+rule confirmation:
+    """The preregistered confirmation (docs/preregistration.md): each predicted claim judged
+    on this run's solutions, confirmed, not confirmed or untestable."""
+    input:
+        reproduction=f"{TABLES}/reproduction.csv",
+        predictions=config["confirmation"]["predictions"] or [],
+    output:
+        csv=report(
+            f"{TABLES}/confirmation.csv",
+            caption="../report/confirmation.rst",
+            category="Tables",
+        ),
+        md=f"{TABLES}/confirmation.md",
+    log:
+        f"{R}/logs/aggregate/confirmation.log",
+    benchmark:
+        f"{R}/benchmarks/aggregate/confirmation.tsv"
+    localrule: True
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        code=code("confirmation.py"),
+        level=config["verdicts"]["level"],
+    script:
+        "../scripts/confirmation.py"
+
+
 rule block_profile:
     """Per task and single coupling block: the harm of removing it, its t interval over seeds,
     and a verdict on the harm-share scale (rnnschur.verdicts); and which verdicts move with θ

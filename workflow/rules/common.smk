@@ -169,6 +169,7 @@ def all_targets():
         return external
     table_rules = ["collect_ablations", "collect_models", "paper_vs_reproduced", "claims"]
     table_rules += ["reproduction"]
+    table_rules += ["confirmation"] if config["confirmation"]["predictions"] else []
     table_rules += ["block_profile"]
     table_rules += ["gap_attribution"] if GAP_STUDY else []
     table_rules += ["table1"] if "copy" in TASKS else []

@@ -206,7 +206,7 @@ def reproduction(
     return pd.DataFrame(out)
 
 
-def _task_cell(r) -> str:
+def task_cell(r) -> str:
     """'copy, dense orthogonal (N_h = 72)': the task and the model the claim is about."""
     name = f"{TASK_NAMES.get(r.task, r.task)}, {r.construction.replace('_', ' ')}"
     return f"{name} (N_h = {int(r.n_hidden)})"
@@ -250,7 +250,7 @@ def reproduction_markdown(
     for r in table.itertuples(index=False):
         interval = "—" if np.isnan(r.cp_low) else f"{r.cp_low:.2f}–{r.cp_high:.2f}"
         lines.append(
-            f"| {_task_cell(r)} | {r.claim} | {r.paper} | {r.ours} | {_meaning_cell(r)} | "
+            f"| {task_cell(r)} | {r.claim} | {r.paper} | {r.ours} | {_meaning_cell(r)} | "
             f"{solutions_cell(r)} | {interval} | **{r.word}** |"
         )
     return "\n".join(lines) + "\n\n" + rule_line(words, glossary) + "\n"
@@ -277,7 +277,7 @@ def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
     lines = [head, "|" + "---|" * (3 + 3 * len(runs))]
     for claim_id in ids:
         first = next(rows[run][claim_id] for run in runs if claim_id in rows[run])
-        cells = [_task_cell(first), first.claim, first.paper]
+        cells = [task_cell(first), first.claim, first.paper]
         for run in runs:
             r = rows[run].get(claim_id)
             if r is None:
