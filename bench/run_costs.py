@@ -2,13 +2,16 @@
 
 Reads every benchmark file under RESULTS/benchmarks (one per job) and prints per rule (the first
 folder; `beyond/<analysis>` apart) the number of jobs and their total and largest wall and CPU
-time. With `--log` (snakemake's log of the run, e.g. `.snakemake/log/<date>.snakemake.log`) it
-adds the wall time from the first to the last logged event and how long 0, 1, 2 ... jobs were
-running (whole seconds). With `--total-cpu` (the CPU seconds of the whole process tree, e.g.
-user + sys from `/usr/bin/time -v snakemake ...`) it adds the CPU time spent outside the jobs
-(snakemake itself).
+time. With `--per-model ANALYSIS` it sets a beyond-the-paper analysis's CPU time per model beside
+the training's (a training job trains a bundle of seeds: its CPU time is shared by the models
+the analysis ran on), per task, construction and N_h. With `--log` (snakemake's log of the run,
+e.g. `.snakemake/log/<date>.snakemake.log`) it adds the wall time from the first to the last
+logged event and how long 0, 1, 2 ... jobs were running (whole seconds). With `--total-cpu`
+(the CPU seconds of the whole process tree, e.g. user + sys from `/usr/bin/time -v snakemake
+...`) it adds the CPU time spent outside the jobs (snakemake itself).
 
 Usage: python bench/run_costs.py RESULTS [--log LOG] [--total-cpu SECONDS] [--cores 2]
+                                  [--per-model fixed_points]
 """
 
 from __future__ import annotations
@@ -35,13 +38,66 @@ def job_costs(results: Path) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["rule", "s", "cpu"])
 
 
+def per_model(results: Path, analysis: str) -> pd.DataFrame:
+    """Per task, construction and N_h: the models ``analysis`` ran on, its CPU seconds per
+    model (median and largest) and the training's CPU seconds per model (its bundles' total
+    over those models), the ratio of the two means, and the same ratio of wall times (the
+    benchmark samples CPU time, which short jobs can undercount)."""
+    bench = results / "benchmarks"
+    rows = []
+    for path in sorted((bench / "beyond" / analysis).rglob("seed*.tsv")):
+        task, construction, size = path.relative_to(bench / "beyond" / analysis).parts[:3]
+        frame = pd.read_csv(path, sep="\t")
+        rows.append(
+            {
+                "task": task,
+                "construction": construction,
+                "size": size,
+                "cpu": frame["cpu_time"].sum(),
+                "s": frame["s"].sum(),
+            }
+        )
+    out = []
+    for (task, construction, size), group in pd.DataFrame(rows).groupby(
+        ["task", "construction", "size"], sort=False
+    ):
+        bundles = [
+            pd.read_csv(p, sep="\t")
+            for p in (bench / "train" / task / construction / size).glob("b*.tsv")
+        ]
+        train = sum(frame["cpu_time"].sum() for frame in bundles)
+        train_s = sum(frame["s"].sum() for frame in bundles)
+        out.append(
+            {
+                "task": task,
+                "construction": construction,
+                "N_h": int(size.lstrip("n")),
+                "models": len(group),
+                f"{analysis}_cpu_s_median": group["cpu"].median(),
+                f"{analysis}_cpu_s_max": group["cpu"].max(),
+                "train_cpu_s_per_model": train / len(group),
+                "ratio": group["cpu"].mean() / (train / len(group)),
+                "wall_ratio": group["s"].mean() / (train_s / len(group)),
+            }
+        )
+    return pd.DataFrame(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", type=Path)
     parser.add_argument("--log", type=Path, help="snakemake's log of the run")
     parser.add_argument("--total-cpu", type=float, help="CPU seconds of the process tree")
     parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument("--per-model", metavar="ANALYSIS", help="an analysis beside training")
     args = parser.parse_args()
+    if args.per_model:
+        table = per_model(args.results, args.per_model)
+        print(table.round(2).to_string(index=False))
+        analysis = (table["ratio"] * table["train_cpu_s_per_model"] * table["models"]).sum()
+        total = (table["train_cpu_s_per_model"] * table["models"]).sum()
+        print(f"all: {args.per_model} / training CPU = {analysis / total:.2f}")
+        return
     jobs = job_costs(args.results)
     table = jobs.groupby("rule").agg(
         jobs=("s", "size"),

@@ -42,7 +42,7 @@ import pandas as pd
 
 from rnnschur.ablation import label
 from rnnschur.io import save_text
-from rnnschur.paper.claims import TASK_NAMES, basis_cell, paper_cell
+from rnnschur.paper.claims import TASK_NAMES, basis_cell, paper_cell, paper_claims
 from rnnschur.paper.reproduction import GLOSSARY, lead, side_by_side
 from rnnschur.report import readings
 from rnnschur.report.figures import VERDICT_MARKS
@@ -196,17 +196,18 @@ other model to the same bits (CHANGELOG).
 
 ## Verdicts on one scale
 Every verdict in this document is decided on one scale (`rnnschur.verdicts`): the *harm share*,
-the part of the learned performance that an ablation removes, (p(W) − p(W̃)) / p(W) with
-p = 1 − FVU for an FVU (predicting the mean scores 0) and p = (score − chance) / (1 − chance)
-for a sign accuracy (chance 1/2) or a NeuroGym κ (chance 0). An FVU rise, an accuracy drop and a
-κ drop that take the same part of what the network learned get the same verdict; the raw Δ
-stays beside it in the tables (the paper's numbers). The threshold θ = `verdicts.threshold`
-(0.02) was set from the paper's own readings after the paper-scale and 10-seed results had
-been published on the raw score change (the glossary tells its history; fresh seeds test its
-readings, as preregistered): fragile where the 95 % t interval over seeds lies above θ, harmless where two one-sided t tests put the share within
-±θ, *empty* where the block's mean removed Schur mass is below `ablation.mass_floor` (0.01:
-removing nothing is not harmlessness). What no test decides is *underpowered* where its minimum
-detectable effect at its n (80 % power) exceeds θ, else *on the threshold*.
+the part of the learned performance that an ablation removes, (p(W) − p(W̃)) / p(W) with p = 1 −
+FVU for an FVU (predicting the mean scores 0) and p = (score − chance) / (1 − chance) for a sign
+accuracy (chance 1/2) or a NeuroGym κ (chance 0). An FVU rise, an accuracy drop and a κ drop
+that take the same part of what the network learned get the same verdict; the raw Δ stays beside
+it in the tables (the paper's numbers). The threshold θ = `verdicts.threshold` (0.02) was set
+from the paper's own readings after the paper-scale and 10-seed results had been published on
+the raw score change (the glossary tells its history; fresh seeds test its readings, as
+preregistered): fragile where the 95 % t interval over seeds lies above θ, harmless where two
+one-sided t tests put the share within ±θ, *empty* where the block's mean removed Schur mass is
+below `ablation.mass_floor` (0.01: removing nothing is not harmlessness). What no test decides
+is *underpowered* where its minimum detectable effect at its n (80 % power) exceeds θ, else *on
+the threshold*.
 
 The paper's own numbers through these rules (`results/tables/paper_readings.md`): the scale has
 to give back the paper's readings before it judges ours. It is a weak test, said plainly: θ was
@@ -378,7 +379,10 @@ browser: the sentences, both figures and the whole table, sortable).
 {atlas}
 
 ## Beyond the paper
-Five analyses the paper leaves open ([beyond.md](beyond.md) for what each does).
+Six analyses the paper leaves open ([beyond.md](beyond.md) for what each does).
+
+### What the ablations do to the attractors
+{fixed}
 
 ### Are the couplings special? Dose-response against random perturbations
 {dose}
@@ -690,6 +694,49 @@ def beyond(folder: Path, analysis: str) -> str:
     return reading + "\n\n" + table(folder, f"{analysis}_summary.md")
 
 
+FIXED_POINTS_KEY = """Per model the paper's claims are about (the largest N_h trained), its
+learned solutions counted per (solution, input) pair: the stable points of the intact network
+and of each removal (median), and among the pairs whose intact network has one, those where the
+removal keeps every stable point (an ablated stable point within `fixed_points.match` = 0.05 RMS
+per unit), moves some (the nearest farther, the same readout signs) or loses some; a *new*
+stable point is one no intact point matches; for the sine task, the pairs whose readout still
+oscillates and the median relative error of its frequency against the cued one. *Refit
+recovers*: the share of the block's harm a ridge readout refit on the ablated network gives
+back (— where the trained readout loses under 0.01). A removal that keeps or moves the
+attractors and whose harm a refit does not give back breaks the transitions between them, not
+the memories; one that loses them or stops an oscillation breaks the states themselves
+(`results/tables/fixed_points_fates.csv`, one row per solution; `fixed_points_summary.md`)."""
+
+
+def claim_models(fates: pd.DataFrame) -> list[tuple[str, str, int]]:
+    """(task, construction, N_h) of each model the paper's claims are about, at the largest
+    N_h that ``fates`` holds of it, in the claims' order."""
+    models = []
+    for claim in paper_claims(0.02, 10):  # only the claims' models are read, not their bounds
+        sizes = fates[(fates["task"] == claim.task) & (fates["construction"] == claim.construction)]
+        model = (claim.task, claim.construction, int(sizes["n_hidden"].max()))
+        if not sizes.empty and model not in models:
+            models.append(model)
+    return models
+
+
+def fixed_points_part(folder: Path, short: bool = False) -> str:
+    """What the paper's ablations do to the attractors (``fixed_points_fates.csv`` beside
+    ``readout_refit_summary.csv``): the reading, then (unless ``short``) the table and its key."""
+    tables_dir = folder / "tables"
+    fates_path = tables_dir / "fixed_points_fates.csv"
+    if not fates_path.is_file():
+        return f"*(`{fates_path}` not found)*"
+    fates = pd.read_csv(fates_path)
+    refit_path = tables_dir / "readout_refit_summary.csv"
+    refit = readings.refit_shares(pd.read_csv(refit_path)) if refit_path.is_file() else {}
+    groups = readings.fixed_point_groups(fates, claim_models(fates))
+    reading = readings.fixed_point_reading(groups, refit)
+    if short:
+        return reading
+    return f"{reading}\n\n{readings.fixed_point_table(groups, refit)}\n\n{FIXED_POINTS_KEY}"
+
+
 def _section_span(lines: list[str], heading: str) -> tuple[int, int] | None:
     """The lines under ``heading`` (a whole line): from the line after it up to the next
     heading, or None where the document has no such heading."""
@@ -996,6 +1043,7 @@ BLOCK_FILES = {
     "docs/paper.md": ("claims", "claims50", "gaps"),
     "docs/tasks.md": ("more_tasks", "families", "battery", "battery_leaky", "scale"),
     "docs/atlas.md": ("atlas",),
+    "docs/beyond.md": ("fixed-points",),
 }
 """The marked result blocks (``<!-- name:start -->`` … ``<!-- name:end -->``) of each page."""
 
@@ -1283,6 +1331,7 @@ def main() -> None:
             lambda: reproduction_summary({PAPER_SCALE: r, SEEDS50_NAME: args.seeds50}),
         ),
         "claims": (["paper"], lambda: verdict_summary(r)),
+        "fixed-points": (["paper"], lambda: fixed_points_part(r, short=True)),
         "claims50": (["seeds50"], lambda: verdict_summary(args.seeds50)),
         "gaps": (["paper"], lambda: gap_answer(r)),
         "more_tasks": (["more_tasks"], lambda: profile_summary(args.more_tasks)),
@@ -1331,6 +1380,7 @@ def main() -> None:
             profile=profile_summary(r),
             **{field: table(r, f"{name}.md") for field, name in PAPER_TABLES.items()},
             **{field: beyond(r, analysis) for field, analysis in PAPER_BEYOND.items()},
+            fixed=fixed_points_part(r),
             paper_comparison=paper_comparison(r),
             **{field: part(*spec) for field, spec in sections.items()},
         )

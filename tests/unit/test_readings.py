@@ -279,3 +279,60 @@ def test_the_paper_readings_beside_ours_name_every_block_that_parts_and_why():
         "Context −T_C→R harmless here, share 0.01 (the paper: fragile), which the paper's own "
         "numbers leave underpowered." in text
     )
+
+
+def fate(seed, condition, ablation, n_stable, moved=0, lost=0, new=0, amplitude=np.nan):
+    """One planted row of fixed_points_fates.csv (model t/c/8)."""
+    cued = 0.1 if condition.startswith("cue") else np.nan
+    return {
+        "task": "t", "construction": "c", "n_hidden": 8, "seed": seed, "condition": condition,
+        "ablation": ablation, "n_stable": n_stable, "moved": moved, "lost": lost, "new": new,
+        "amplitude": amplitude, "frequency": 0.1 if amplitude > 0.1 else np.nan,
+        "cued_frequency": cued,
+    }  # fmt: skip
+
+
+def test_fixed_point_reading_counts_fates_per_solution_where_there_are_points():
+    """Planted: under zero input seed 0 holds 4 stable points, seed 1 none; −T_C→R moves seed
+    0's, −T_CC loses them. Under two cues nothing is stable; both oscillate intact, −T_C→R
+    stops one oscillation and creates a stable point there."""
+    rows = []
+    for seed, points in ((0, 4), (1, 0)):
+        rows.append(fate(seed, "zero input", "none", points))
+        rows.append(fate(seed, "zero input", "T_RR", points))
+        rows.append(fate(seed, "zero input", "T_CR", points, moved=int(points > 0)))
+        rows.append(fate(seed, "zero input", "T_CC", 0, lost=int(points > 0)))
+        for cue in ("cue 0.5", "cue 1"):
+            stops = seed == 0 and cue == "cue 1"
+            rows.append(fate(seed, cue, "none", 0, amplitude=1.0))
+            rows.append(fate(seed, cue, "T_RR", 0, amplitude=1.0))
+            rows.append(fate(seed, cue, "T_CR", int(stops), new=int(stops),
+                             amplitude=0.0 if stops else 1.0))  # fmt: skip
+            rows.append(fate(seed, cue, "T_CC", 0, amplitude=1.0))
+    groups = readings.fixed_point_groups(pd.DataFrame(rows), [("t", "c", 8)])
+    zero = groups[groups["inputs"] == "zero input"].set_index("block")
+    assert zero.loc["T_CR", ["pairs", "with_points", "all_kept", "moved", "lost"]].tolist() == [
+        2, 1, 0, 1, 0,
+    ]  # fmt: skip
+    assert zero.loc["T_CC", ["all_kept", "moved", "lost"]].tolist() == [0, 0, 1]
+    assert zero.loc["T_RR", "all_kept"] == 1  # seed 1 has nothing to keep: not counted
+    assert zero.loc["T_RR", "stable_intact"] == 2 and zero.loc["T_RR", "stable_where"] == 4
+    cues = groups[groups["inputs"] == "cues"].set_index("block")
+    assert cues.loc["T_CR", ["pairs", "oscillating_intact", "oscillating", "new"]].tolist() == [
+        4, 4, 3, 1,
+    ]  # fmt: skip
+    text = readings.fixed_point_reading(groups, {("t", "c", 8, "T_CR"): 0.25})
+    assert text.startswith(
+        "T, c (N_h = 8): under zero input, stable points in 1 of its 2 solutions"
+    )
+    assert "(a median 4 there)" in text
+    assert "−T_C→R keeps them all in 0, moves some in 1, loses some in 0" in text
+    assert "no stable point in any of its 4 (solution, cue) pairs" in text
+    assert "a removal creates one in −T_C→R in 1" in text
+    assert "oscillating intact in 4 of 4, with −T_RR removed in 4, with −T_C→R removed in 3" in text
+    assert text.endswith("A refit readout recovers 25% of −T_C→R's harm.")
+    table = readings.fixed_point_table(groups, {("t", "c", 8, "T_CR"): 0.25})
+    assert (
+        "| t, c (N_h = 8) | 2 cues | −T_C→R | 0 → 0 | — | 1 of 4 | 4 → 3 of 4 | 0.00 | 25% |"
+        in table
+    )

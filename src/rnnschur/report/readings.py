@@ -552,13 +552,14 @@ def subspace_reading(summary: pd.DataFrame) -> str:
     return text
 
 
-def refit_reading(summary: pd.DataFrame) -> str:
-    """How much of each single-block ablation's harm a refit readout recovers
-    (``readout_refit_summary.csv``): the share (fixed − refit) / (fixed − full) for FVU, the
-    same with the signs of accuracy, over the rows whose fixed readout loses more than 0.01."""
-    parts, recovered = [], []
+def refit_shares(summary: pd.DataFrame) -> dict[tuple, float]:
+    """Per (task, construction, N_h, block) of ``readout_refit_summary.csv``, the share of a
+    single-block ablation's harm that a refit readout recovers: (fixed − refit) / (fixed − full)
+    for an FVU, the same with the signs of an accuracy; only where the fixed readout loses more
+    than 0.01 (below, there is no harm to recover)."""
+    shares = {}
     keys = ["task", "construction", "n_hidden"]
-    for (task, construction, _), rows in summary.groupby(keys, sort=False):
+    for (task, construction, size), rows in summary.groupby(keys, sort=False):
         full = rows[rows["subset"] == "none"]
         if full.empty:
             continue
@@ -567,16 +568,24 @@ def refit_reading(summary: pd.DataFrame) -> str:
         for r in rows[rows["subset"].isin(list(BLOCK_NAMES))].itertuples(index=False):
             lost = sign * (r.fixed_score - base)
             if lost > 0.01:
-                share = sign * (r.fixed_score - r.refit_score) / lost
-                recovered.append(share)
-                parts.append((share, f"{task} {construction} {BLOCK_NAMES[r.subset]}"))
-    if not recovered:
+                shares[(task, construction, size, r.subset)] = (
+                    sign * (r.fixed_score - r.refit_score) / lost
+                )
+    return shares
+
+
+def refit_reading(summary: pd.DataFrame) -> str:
+    """How much of each single-block ablation's harm a refit readout recovers
+    (:func:`refit_shares` of ``readout_refit_summary.csv``)."""
+    shares = refit_shares(summary)
+    if not shares:
         return "No single-block ablation loses more than 0.01 with the fixed readout."
-    shares = np.array(recovered)
+    parts = [(v, f"{t} {c} {BLOCK_NAMES[b]}") for (t, c, _, b), v in shares.items()]
+    values = np.array(list(shares.values()))
     low, high = min(parts), max(parts)
     return (
-        f"A readout refit on the ablated network recovers a median {np.median(shares):.0%} of "
-        f"the harm of the {len(shares)} single-block ablations that lose more than 0.01 "
+        f"A readout refit on the ablated network recovers a median {np.median(values):.0%} of "
+        f"the harm of the {len(values)} single-block ablations that lose more than 0.01 "
         f"(least {low[0]:.0%}, {low[1]}; most {high[0]:.0%}, {high[1]})."
         + (
             " Above 100 %, the refit ablated network beats the full one's fixed readout."
@@ -586,6 +595,164 @@ def refit_reading(summary: pd.DataFrame) -> str:
         + " What a refit does not recover is lost from the state itself, not only from the "
         "readout's alignment."
     )
+
+
+ZERO_INPUT = "zero input"
+"""The input condition every task has (``rnnschur.fixed_points``); the others are cues."""
+
+
+def fixed_point_groups(fates: pd.DataFrame, models: list[tuple]) -> pd.DataFrame:
+    """Per model of ``models`` ((task, construction, N_h)), inputs (zero input, or the task's
+    cues together) and block removed, over the learned solutions' ``fixed_points_fates.csv``
+    rows, counted per (solution, input) pair: pairs, pairs whose intact network has a stable
+    point, the median number of stable points intact and ablated (``stable_where``: intact,
+    over the pairs that have one), the pairs with points that keep all, move one or more, lose
+    one or more; pairs with a new stable point; for the sine
+    task the pairs oscillating intact and ablated and the median relative frequency error of
+    the ablated ones that oscillate."""
+    from rnnschur.beyond.summaries import OSCILLATING
+
+    keys = ["task", "construction", "n_hidden", "seed", "condition"]
+    rows = []
+    for task, construction, size in models:
+        mine = fates[
+            (fates["task"] == task)
+            & (fates["construction"] == construction)
+            & (fates["n_hidden"] == size)
+        ]
+        intact = mine[mine["ablation"] == "none"].set_index(keys)
+        for inputs, part in mine.groupby(mine["condition"] != ZERO_INPUT, sort=True):
+            for block in BLOCK_NAMES:
+                ablated = part[part["ablation"] == block].set_index(keys)
+                before = intact.loc[ablated.index]
+                has = before["n_stable"] > 0
+                oscillates = ablated["amplitude"] > OSCILLATING
+                error = (ablated["frequency"] - ablated["cued_frequency"]).abs() / ablated[
+                    "cued_frequency"
+                ]
+                cued = ablated["cued_frequency"].notna().any()
+                rows.append(
+                    {
+                        "task": task,
+                        "construction": construction,
+                        "n_hidden": size,
+                        "inputs": "cues" if inputs else ZERO_INPUT,
+                        "conditions": part["condition"].nunique(),
+                        "block": block,
+                        "pairs": len(ablated),
+                        "with_points": int(has.sum()),
+                        "stable_intact": float(before["n_stable"].median()),
+                        "stable_where": float(before["n_stable"][has].median())
+                        if has.any()
+                        else 0.0,
+                        "stable": float(ablated["n_stable"].median()),
+                        "all_kept": int(
+                            (has & (ablated["moved"] == 0) & (ablated["lost"] == 0)).sum()
+                        ),
+                        "moved": int((has & (ablated["moved"] > 0)).sum()),
+                        "lost": int((has & (ablated["lost"] > 0)).sum()),
+                        "new": int((ablated["new"] > 0).sum()),
+                        "oscillating_intact": int((before["amplitude"] > OSCILLATING).sum())
+                        if cued
+                        else np.nan,
+                        "oscillating": int(oscillates.sum()) if cued else np.nan,
+                        "frequency_error": float(error[oscillates].median())
+                        if cued and oscillates.any()
+                        else np.nan,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def _model_name(task: str, construction: str, size: int) -> str:
+    """'flip-flop, dense orthogonal (N_h = 64)'."""
+    return f"{TASK_NAMES.get(task, task)}, {construction.replace('_', ' ')} (N_h = {size})"
+
+
+def _pairs(n: int, conditions: int) -> str:
+    """'3 solutions' under one input, '15 (solution, cue) pairs' under several."""
+    return _count(n, "solution") if conditions == 1 else f"{n} (solution, cue) pairs"
+
+
+def fixed_point_reading(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
+    """Per model of :func:`fixed_point_groups`, in sentences: how many stable points its
+    solutions hold under each input, what each block's removal does to them (kept, moved,
+    lost, new) or to the sine task's oscillation, beside the share of the block's harm a refit
+    readout recovers (``refit``: :func:`refit_shares`)."""
+    out = []
+    for (task, construction, size), model in groups.groupby(
+        ["task", "construction", "n_hidden"], sort=False
+    ):
+        name = _model_name(task, construction, size)
+        name = name[0].upper() + name[1:]
+        parts = []
+        for inputs, rows in model.groupby("inputs", sort=False):
+            first = rows.iloc[0]
+            n, conditions = int(first["pairs"]), int(first["conditions"])
+            where = "under zero input" if inputs == ZERO_INPUT else f"under its {conditions} cues"
+            if first["with_points"] == 0:
+                created = [f"{BLOCK_NAMES[r.block]} in {r.new}" for r in rows.itertuples() if r.new]
+                text = f"{where}, no stable point in any of its {_pairs(n, conditions)}"
+                if created:
+                    text += f"; a removal creates one in {_join(created)}"
+            else:
+                text = (
+                    f"{where}, stable points in {first['with_points']} of its "
+                    f"{_pairs(n, conditions)} (a median {first['stable_where']:g} there); "
+                    + "; ".join(
+                        f"{BLOCK_NAMES[r.block]} keeps them all in {r.all_kept}, moves some in "
+                        f"{r.moved}, loses some in {r.lost}"
+                        for r in rows.itertuples()
+                    )
+                )
+            if not np.isnan(first["oscillating"]):
+                text += (
+                    "; oscillating intact in "
+                    + f"{int(first['oscillating_intact'])} of {n}, "
+                    + ", ".join(
+                        f"with {BLOCK_NAMES[r.block]} removed in {int(r.oscillating)}"
+                        for r in rows.itertuples()
+                    )
+                )
+            parts.append(text)
+        recovered = [
+            f"{refit[(task, construction, size, block)]:.0%} of {BLOCK_NAMES[block]}'s"
+            for block in BLOCK_NAMES
+            if (task, construction, size, block) in refit
+        ]
+        sentence = f"{name}: " + "; ".join(parts) + "."
+        if recovered:
+            sentence += f" A refit readout recovers {_join(recovered)} harm."
+        out.append(sentence)
+    return " ".join(out)
+
+
+def fixed_point_table(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
+    """:func:`fixed_point_groups` as a Markdown table, one row per model, inputs and block,
+    with the refit readout's recovered share of the block's harm."""
+    lines = [
+        "| task, model | inputs | removed | stable points, intact → ablated (median) | with "
+        "stable points: all kept / moved / lost | new stable point | oscillating, intact → "
+        "ablated | frequency error | refit recovers |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in groups.itertuples(index=False):
+        name = _model_name(r.task, r.construction, r.n_hidden)
+        fates = f"{r.all_kept} / {r.moved} / {r.lost} of {r.with_points}" if r.with_points else "—"
+        oscillating = (
+            "—"
+            if np.isnan(r.oscillating)
+            else f"{r.oscillating_intact:g} → {r.oscillating:g} of {r.pairs}"
+        )
+        error = "—" if np.isnan(r.frequency_error) else f"{r.frequency_error:.2f}"
+        share = refit.get((r.task, r.construction, r.n_hidden, r.block))
+        inputs = ZERO_INPUT if r.inputs == ZERO_INPUT else f"{r.conditions} cues"
+        lines.append(
+            f"| {name} | {inputs} | {BLOCK_NAMES[r.block]} | {r.stable_intact:g} → {r.stable:g} | "
+            f"{fates} | {r.new} of {r.pairs} | {oscillating} | {error} | "
+            f"{'—' if share is None else f'{share:.0%}'} |"
+        )
+    return "\n".join(lines)
 
 
 def basis_reading(summary: pd.DataFrame) -> str:
