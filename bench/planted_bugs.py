@@ -605,6 +605,25 @@ BUGS = [
         'inside = bool(r["cp_low"] <= share < r["cp_high"])',
         "a predicted fraction at the fresh interval's upper end (1) read as outside it",
     ),
+    # The dose-response's spectrum-keeping controls.
+    (
+        S + "beyond/dose_response.py",
+        '            "control_harm": spectral.groupby(keys)["harm"].mean(),',
+        '            "control_harm": controls.groupby(keys)["harm"].mean(),',
+        "the verdicts' pooled control taken over every kind, the spectrum-moving ones too",
+    ),
+    (
+        S + "beyond/dose_response.py",
+        "    R = np.where(mask, R, 0.0)\n",
+        "",
+        "the rotated block left outside its positions (it fills T's lower triangle)",
+    ),
+    (
+        S + "beyond/dose_response.py",
+        "        R[order[last]] = np.sign(values[last]) * np.sqrt(max(norm**2 - before, 0.0))",
+        "        R[order[last]] = np.sqrt(max(norm**2 - before, 0.0))",
+        "the last removed coupling shrunk with the wrong sign",
+    ),
 ]
 
 

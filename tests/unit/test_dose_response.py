@@ -128,6 +128,90 @@ def test_controls_have_the_blocks_norm_and_full_removal_is_the_papers_ablation()
         assert r.score == pytest.approx(paper[r.block], rel=1e-9)
 
 
+def spectrum(W: np.ndarray) -> np.ndarray:
+    """W's eigenvalues in a fixed order (by real, then imaginary part)."""
+    return np.sort_complex(np.linalg.eigvals(W))
+
+
+@pytest.mark.parametrize("block", ["T_RR", "T_CR", "T_CC"])
+def test_the_spectral_controls_keep_every_eigenvalue_and_the_gaussian_does_not(block):
+    """The planted route network (Q = I, T = W) and a random one: W − ΔW of each spectrum-keeping
+    control has W's eigenvalues (to rounding); an unstructured Gaussian of the same size moves
+    them by far more."""
+    for kind_of_network in ("route", "random"):
+        W = planted(kind_of_network, 4)[1]
+        schur = ordered_real_schur(W)
+        masks = coupling_masks(schur, 0.9)
+        rng = np.random.default_rng(7)
+        norm = 0.5 * np.linalg.norm(np.where(masks[block], schur.T, 0.0))
+        before = spectrum(W)
+        for kind in dose.SPECTRAL:
+            dW = dose.control_perturbation(kind, block, masks, schur, norm, rng)
+            np.testing.assert_allclose(spectrum(W - dW), before, atol=1e-9)
+        if norm > 0:
+            dW = dose.control_perturbation("gaussian", block, masks, schur, norm, rng)
+            assert np.max(np.abs(spectrum(W - dW) - before)) > 1e-3
+
+
+def test_other_couplings_zero_existing_entries_to_the_blocks_norm():
+    """On the planted route network: the control's ΔT holds T's own entries of T_C→R and T_CC
+    (one shrunk, keeping its sign), none of T_RR, at the norm asked for; asked for more than
+    they hold, it removes them all."""
+    T = planted("route", 1)[1]
+    schur = ordered_real_schur(T)
+    masks = coupling_masks(schur, 0.9)
+    others = masks["T_CR"] | masks["T_CC"]
+    held = np.linalg.norm(np.where(others, T, 0.0))
+    R = dose.other_couplings(T, others, 0.5 * held, np.random.default_rng(0))
+    assert np.linalg.norm(R) == pytest.approx(0.5 * held, rel=1e-12)
+    assert not np.any(R[~others])
+    touched = R != 0
+    whole = touched & np.isclose(R, T)
+    assert touched.sum() - whole.sum() <= 1  # every entry whole but the last
+    shrunk = touched & ~whole
+    assert np.all(np.sign(R[shrunk]) == np.sign(T[shrunk]))
+    assert np.all(np.abs(R[shrunk]) < np.abs(T[shrunk]))
+    everything = dose.other_couplings(T, others, 2 * held, np.random.default_rng(0))
+    np.testing.assert_array_equal(everything, np.where(others, T, 0.0))
+
+
+def test_the_rotated_block_keeps_the_blocks_singular_values():
+    """T_C→R fills a whole rectangle: the rotated control has exactly the block's singular values
+    (scaled by ε = 0.5), so its Frobenius and operator norms; it differs from the block."""
+    W = planted("random", 2)[1]
+    schur = ordered_real_schur(W)
+    masks = coupling_masks(schur, 0.9)
+    B = np.where(masks["T_CR"], schur.T, 0.0)
+    R = dose.rotated_block(
+        schur.T, masks["T_CR"], 0.5 * np.linalg.norm(B), np.random.default_rng(3)
+    )
+    assert not np.any(R[~masks["T_CR"]])
+    np.testing.assert_allclose(
+        np.linalg.svd(R, compute_uv=False), 0.5 * np.linalg.svd(B, compute_uv=False), atol=1e-12
+    )
+    assert np.linalg.norm(R - 0.5 * B) > 0.1 * np.linalg.norm(B)
+
+
+def test_a_control_that_would_move_an_eigenvalue_is_refused():
+    """A planted ΔT with one entry in a diagonal block (on T's diagonal) is refused; the same
+    entry in N passes."""
+    schur = ordered_real_schur(planted("route", 0)[1])
+    masks = coupling_masks(schur, 0.9)
+    R = np.zeros_like(schur.T)
+    R[0, N - 1] = 0.1  # T_C→R: row of R, column of C
+    dose.check_keeps_spectrum(R, masks)
+    R[3, 3] = 1e-12
+    with pytest.raises(ValueError, match="diagonal blocks"):
+        dose.check_keeps_spectrum(R, masks)
+
+
+def test_the_summary_gives_each_controls_operator_norm_beside_the_blocks():
+    s = summary("symmetry", seeds=range(3))
+    np.testing.assert_allclose(s.loc["T_CR", "operator_ratio_rotated_block"], 1.0, rtol=1e-9)
+    for kind in dose.CONTROLS:
+        assert (s[f"operator_ratio_{kind}"] > 0).all()
+
+
 def test_draws_are_seeded_and_recorded():
     a, b = model_rows("random", 2), model_rows("random", 2)
     assert a == b
@@ -275,3 +359,21 @@ def test_epsilon_50_is_the_mean_curves_crossing_with_a_bounded_interval():
     assert row["epsilon_50"] == pytest.approx(0.5, abs=0.01)  # harm = ε crosses 0.5 at 0.5
     assert 0.1 <= row["epsilon_50_ci_low"] <= row["epsilon_50"] <= row["epsilon_50_ci_high"] <= 1
     assert np.isnan(row["control_epsilon_50"])  # the controls never take half
+
+
+def test_the_pooled_control_is_the_spectrum_keeping_kinds_only():
+    """Planted harms per kind at one dose: the pooled control (the verdicts' reference) is the
+    mean of other_couplings (0.2, 0.4) and rotated_block (0.6), not of the Gaussian kinds (9)."""
+    identity = {"task": "t", "construction": "c", "n_hidden": 8, "seed": 0, "block": "T_CR"}
+    common = identity | {"epsilon": 1.0, "mass_removed": 0.3, "norm": 1.0}
+    rows = [common | {"perturbation": "block", "draw": -1, "harm": 0.5}]
+    harms = {"other_couplings": [0.2, 0.4], "rotated_block": [0.6]}
+    harms |= {kind: [9.0] for kind in ("same_positions", "other_blocks", "gaussian")}
+    for kind, values in harms.items():
+        rows += [
+            common | {"perturbation": kind, "draw": d, "harm": h} for d, h in enumerate(values)
+        ]
+    c = dose.curves(pd.DataFrame(rows)).iloc[0]
+    assert c["control_harm"] == pytest.approx(0.4)  # (0.2 + 0.4 + 0.6) / 3
+    assert c["other_couplings_harm"] == pytest.approx(0.3)
+    assert c["gaussian_harm"] == pytest.approx(9.0)

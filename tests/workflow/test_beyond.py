@@ -210,6 +210,8 @@ def test_dose_response_scores_every_dose_beside_matched_controls(quick_run):
     counts = table.groupby([*keys, "block", "epsilon", "perturbation"]).size()
     assert set(counts.index.get_level_values("perturbation")) == {
         "block",
+        "other_couplings",
+        "rotated_block",
         "same_positions",
         "other_blocks",
         "gaussian",

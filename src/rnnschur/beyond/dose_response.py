@@ -8,11 +8,26 @@ saturates near chance, where any perturbation that large does as much. Here each
     T̃(ε) = T − ε ΔT_S,    W̃(ε) = W − ε Q ΔT_S Qᵀ,    ‖ΔW(ε)‖_F = ε ‖ΔT_S‖_F  (Q orthogonal),
 
 and at every ε beside K random perturbations ΔW of the same Frobenius norm (each draw seeded
-by the job's own stream and recorded), of three kinds (:data:`CONTROLS`):
+by the job's own stream and recorded), of five kinds (:data:`CONTROLS`). Two keep the spectrum
+and, like the block's removal, take coupling away (:data:`SPECTRAL`); the verdicts are judged
+against them:
 
-- ``same_positions``: Gaussian values in the block's own positions of T (W − Q R Qᵀ);
+- ``other_couplings``: entries of N outside the tested block, in a random order, zeroed until
+  the removed Frobenius norm reaches ε ‖ΔT_S‖_F (the last one shrunk to match; all of them
+  where they hold less);
+- ``rotated_block``: the tested block with its singular vectors drawn at random (Haar) and its
+  singular values kept, ε U' Σ V'ᵀ in the block's positions: the same Frobenius and operator
+  norm for T_C→R, whose positions are a whole rectangle; T_RR and T_CC keep only their strictly
+  block-upper positions of it, rescaled to the Frobenius norm.
+
+Only strictly block-upper entries of T move, so T̃ keeps T's diagonal blocks and W̃ every
+eigenvalue of W, as the block's own removal does (checked on every draw:
+:func:`check_keeps_spectrum`). The three earlier kinds stay as secondary columns:
+
+- ``same_positions``: Gaussian values in the block's own positions of T (W − Q R Qᵀ); it adds
+  to the block rather than removing it (the expected coupling norm grows to √(1 + ε²) ‖T_S‖);
 - ``other_blocks``: Gaussian values in the positions of the other two coupling blocks;
-- ``gaussian``: an unstructured Gaussian ΔW, in W's own coordinates.
+- ``gaussian``: an unstructured Gaussian ΔW, in W's own coordinates: it moves eigenvalues.
 
 Every perturbation is scored on the held-out set and judged on the workflow's one scale, the
 harm share (:func:`rnnschur.verdicts.harm_share`). Where a fitting set is given, a ridge
@@ -42,8 +57,10 @@ from rnnschur.verdicts import (
     undecided,
 )
 
-CONTROLS = ("same_positions", "other_blocks", "gaussian")
+CONTROLS = ("other_couplings", "rotated_block", "same_positions", "other_blocks", "gaussian")
 """The matched random perturbations, in the order the table lists them."""
+SPECTRAL = ("other_couplings", "rotated_block")
+"""The controls that keep every eigenvalue and take coupling away: the verdicts' reference."""
 CHUNK = 16
 """Perturbed matrices rolled out in one batched call (memory: CHUNK × trials × steps × N_h)."""
 
@@ -52,21 +69,76 @@ def control_perturbation(
     kind: str, block: str, masks: dict[str, np.ndarray], schur: OrderedSchur, norm: float, rng
 ) -> np.ndarray:
     """One random ΔW of kind ``kind`` (:data:`CONTROLS`) for ``block``, scaled to Frobenius
-    norm ``norm``; zeros where the positions it would fill are none.
+    norm ``norm``; zeros where the positions it would fill are none, less where the other
+    couplings hold less (``other_couplings``).
 
     Six parameters, not a value object: the draw's kind, block and size with the split it
     draws in (``masks`` of ``schur`` at α, computed once per model) and its random stream.
     """
     n = schur.T.shape[0]
+    others = [b for b in COUPLING_BLOCKS if b != block]
+    if kind in SPECTRAL:
+        if kind == "other_couplings":
+            R = other_couplings(schur.T, masks[others[0]] | masks[others[1]], norm, rng)
+        else:
+            R = rotated_block(schur.T, masks[block], norm, rng)
+        check_keeps_spectrum(R, masks)
+        return schur.Q @ R @ schur.Q.T
     if kind == "gaussian":
         dW = rng.standard_normal((n, n))
     else:
-        others = [b for b in COUPLING_BLOCKS if b != block]
         where = masks[block] if kind == "same_positions" else masks[others[0]] | masks[others[1]]
         R = np.where(where, rng.standard_normal((n, n)), 0.0)
         dW = schur.Q @ R @ schur.Q.T
     size = np.linalg.norm(dW)
     return dW * (norm / size) if size > 0 else dW
+
+
+def other_couplings(T: np.ndarray, others: np.ndarray, norm: float, rng) -> np.ndarray:
+    """ΔT removing entries of T where ``others`` (the other coupling blocks' mask) in a random
+    order until ‖ΔT‖_F = ``norm``: whole entries, the last one shrunk to match; every entry
+    where they hold less than ``norm`` together."""
+    where = np.flatnonzero(others.ravel())
+    order = where[rng.permutation(len(where))]
+    values = T.ravel()[order]
+    removed = np.cumsum(values**2)
+    last = int(np.searchsorted(removed, norm**2))  # the entry that reaches the norm
+    R = np.zeros(T.size)
+    R[order[:last]] = values[:last]
+    if last < len(order):
+        before = removed[last - 1] if last > 0 else 0.0
+        R[order[last]] = np.sign(values[last]) * np.sqrt(max(norm**2 - before, 0.0))
+    return R.reshape(T.shape)
+
+
+def haar(n: int, k: int, rng) -> np.ndarray:
+    """(n, k) with orthonormal columns, uniform (Haar) over the Stiefel manifold."""
+    q, r = np.linalg.qr(rng.standard_normal((n, k)))
+    return q * np.sign(np.diag(r))
+
+
+def rotated_block(T: np.ndarray, mask: np.ndarray, norm: float, rng) -> np.ndarray:
+    """ΔT = U' Σ V'ᵀ with Σ the singular values of T's block at ``mask`` (its bounding
+    rectangle) and U', V' drawn at random, kept on the block's positions and scaled to
+    ‖ΔT‖_F = ``norm``."""
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    R = np.zeros_like(T)
+    if len(rows) == 0:
+        return R
+    sigma = np.linalg.svd(np.where(mask, T, 0.0)[np.ix_(rows, cols)], compute_uv=False)
+    k = len(sigma)
+    R[np.ix_(rows, cols)] = haar(len(rows), k, rng) @ np.diag(sigma) @ haar(len(cols), k, rng).T
+    R = np.where(mask, R, 0.0)
+    size = np.linalg.norm(R)
+    return R * (norm / size) if size > 0 else R
+
+
+def check_keeps_spectrum(R: np.ndarray, masks: dict[str, np.ndarray]) -> None:
+    """A control that must keep W's eigenvalues moves only strictly block-upper entries of T
+    (the union of the coupling masks): T − R keeps T's diagonal blocks, so its eigenvalues."""
+    inside = masks["T_RR"] | masks["T_CR"] | masks["T_CC"]
+    if np.any(R[~inside] != 0):
+        raise ValueError("a spectrum-keeping control moves entries on or below T's diagonal blocks")
 
 
 def _scores(network: Network, stack: list[np.ndarray], batch: Batch, task: ModuleType):
@@ -91,7 +163,8 @@ def dose_response(
     ``fitting``), ``validation_fraction`` and ``ridge_grid`` (the config's ``dose_response``).
 
     Columns: ``block``, ``epsilon``, ``perturbation``, ``draw``, ``norm``, ``mass_removed``
-    (ε ‖ΔT_S‖_F / ‖T‖_F), ``metric``, ``full_score``, ``refit_full_score`` (a readout refit on
+    (ε ‖ΔT_S‖_F / ‖T‖_F), ``drawn_norm`` and ``operator_norm`` (‖ΔW‖_F and ‖ΔW‖₂ of the
+    perturbation as drawn), ``metric``, ``full_score``, ``refit_full_score`` (a readout refit on
     the intact network), ``refit_score`` and ``refit_harm`` (the refit on W̃(ε) and its harm
     share against that baseline; on the block's rows with a fitting set, NaN elsewhere),
     ``perturbation``, ``draw``, ``score`` and ``harm`` (the harm share)."""
@@ -112,14 +185,15 @@ def dose_response(
     for block in COUPLING_BLOCKS:
         dT = delta_T(schur.T, masks, (block,))
         block_norm = float(np.linalg.norm(dT))
+        block_op = float(np.linalg.norm(dT, 2))
         for epsilon in design["epsilons"]:
             W_block = ablated_recurrent(network.W_hh, schur, epsilon * dT)
-            stack, labels = [W_block], [("block", -1)]
+            stack, labels = [W_block], [("block", -1, epsilon * block_norm, epsilon * block_op)]
             for kind in CONTROLS:
                 for draw in range(design["n_draws"]):
                     dW = control_perturbation(kind, block, masks, schur, epsilon * block_norm, rng)
                     stack.append(network.W_hh - dW)
-                    labels.append((kind, draw))
+                    labels.append((kind, draw, np.linalg.norm(dW), np.linalg.norm(dW, 2)))
             scores = _scores(network, stack, heldout, task)
             common = {
                 "block": block,
@@ -132,12 +206,14 @@ def dose_response(
                 "refit_score": np.nan,  # the block's own rows, with a fitting set
                 "refit_harm": np.nan,
             }
-            for (kind, draw), score in zip(labels, scores, strict=True):
+            for (kind, draw, drawn, operator), score in zip(labels, scores, strict=True):
                 rows.append(
                     common
                     | {
                         "perturbation": kind,
                         "draw": draw,
+                        "drawn_norm": float(drawn),
+                        "operator_norm": float(operator),
                         "score": float(score),
                         "harm": float(harm_share(task.SCORE, full, score)),
                     }
@@ -183,27 +259,33 @@ def learned_models(table: pd.DataFrame, criteria: dict[str, dict]) -> pd.DataFra
 
 
 def curves(table: pd.DataFrame) -> pd.DataFrame:
-    """Per model, block and ε: the block's harm, the mean harm of each control kind over its
-    draws and of all controls pooled, their 5–95 % range, and the refit's recovery: 1 − (the
-    refit's harm, against a readout refit on the intact network) / (the block's harm with the
-    trained readout), where that harm exceeds :data:`HARMED`: 1 where a new readout gives all
-    of it back ("misaligned"), 0 where it gives none ("lost")."""
+    """Per model, block and ε: the block's harm, the mean harm of each control kind over its draws
+    and of the spectrum-keeping ones pooled (:data:`SPECTRAL`; ``control_harm``), their 5–95
+    % range, each kind's mean operator norm over the block's (``<kind>_operator_ratio``),
+    and the refit's recovery: 1 − (the refit's harm, against a readout refit on the intact
+    network) / (the block's harm with the trained readout), where that harm exceeds
+    :data:`HARMED`: 1 where a new readout gives all of it back ("misaligned"), 0 where it
+    gives none ("lost")."""
     keys = [*MODEL, "block", "epsilon"]
     table = table.assign(harm=table["harm"].clip(upper=SHARE_CAP))  # a diverged rollout: the cap
     block = table[table["perturbation"] == "block"].set_index(keys)
     controls = table[table["perturbation"] != "block"]
+    spectral = controls[controls["perturbation"].isin(SPECTRAL)]
     out = pd.DataFrame(
         {
             "harm": block["harm"],
             "mass_removed": block["mass_removed"],
-            "control_harm": controls.groupby(keys)["harm"].mean(),
-            "control_low": controls.groupby(keys)["harm"].quantile(0.05),
-            "control_high": controls.groupby(keys)["harm"].quantile(0.95),
+            "control_harm": spectral.groupby(keys)["harm"].mean(),
+            "control_low": spectral.groupby(keys)["harm"].quantile(0.05),
+            "control_high": spectral.groupby(keys)["harm"].quantile(0.95),
         }
     )
     for kind in CONTROLS:
         chosen = controls[controls["perturbation"] == kind]
         out[f"{kind}_harm"] = chosen.groupby(keys)["harm"].mean()
+        if "operator_norm" in table:
+            ratio = chosen.groupby(keys)["operator_norm"].mean() / block["operator_norm"]
+            out[f"{kind}_operator_ratio"] = ratio.where(block["operator_norm"] > 0)
     if "refit_harm" in block:  # aligned by (model, block, ε), defined where there is harm
         harmed = block["harm"] > HARMED
         out["recovered"] = (1.0 - block["refit_harm"] / block["harm"]).where(harmed)
@@ -300,12 +382,14 @@ BOOTSTRAP = 1000
 def dose_summary(c: pd.DataFrame, thresholds: Thresholds, min_models: int) -> pd.DataFrame:
     """Per task, construction, N_h and block of the curves ``c`` (:func:`curves` of the
     learned models' rows), over the seeds: the excess harm at each dose ε, the block's harm
-    minus the pooled controls' mean harm, one value per seed, tested at every dose
+    minus the spectrum-keeping controls' mean harm, one value per seed, tested at every dose
     (:func:`per_dose_decisions`) and read by :func:`dose_verdict`. Beside it, described, not
     the verdict's test: ``excess_mean`` (over the doses and seeds) with its t interval and
     MDE at ``level``; then the doses that decided (``decided_at``), the largest minimum
     detectable effect of the per-dose tests (``verdict_mde``), the excess over each control
-    kind, the harms at full removal, ε₅₀ of the block and of the pooled controls with
+    kind (the verdict reads the spectrum-keeping ones, :data:`SPECTRAL`) and its operator norm
+    over the block's (``operator_ratio_<kind>``: 1 for a control matched in operator norm too),
+    the harms at full removal, ε₅₀ of the block and of the pooled controls with
     bootstrap intervals (:func:`epsilon_50_interval`) and the refit's mean recovery at full
     removal (where the block harms more than θ)."""
     rng = np.random.default_rng(0)  # the bootstrap's resamples: the same table, the same intervals
@@ -321,7 +405,8 @@ def dose_summary(c: pd.DataFrame, thresholds: Thresholds, min_models: int) -> pd
         decisions = per_dose_decisions(group, thresholds, min_models)
         top = group[group["epsilon"] == group["epsilon"].max()]
         by_kind = {kind: float((group["harm"] - group[f"{kind}_harm"]).mean()) for kind in CONTROLS}
-        verdict = dose_verdict(decisions, top["harm"].to_numpy(), by_kind, thresholds, min_models)
+        judged = {kind: by_kind[kind] for kind in SPECTRAL}
+        verdict = dose_verdict(decisions, top["harm"].to_numpy(), judged, thresholds, min_models)
         epsilons = np.sort(group["epsilon"].unique())
         by_seed = {
             name: group.pivot(index="seed", columns="epsilon", values=name)[epsilons].to_numpy()
@@ -345,6 +430,9 @@ def dose_summary(c: pd.DataFrame, thresholds: Thresholds, min_models: int) -> pd
         }
         for kind in CONTROLS:
             row[f"excess_{kind}"] = by_kind[kind]
+        for kind in CONTROLS:
+            if f"{kind}_operator_ratio" in group:
+                row[f"operator_ratio_{kind}"] = float(group[f"{kind}_operator_ratio"].mean())
         recovered = top["recovered"][top["harm"] > thresholds.threshold]
         row |= {
             "harm_at_full": float(top["harm"].mean()),

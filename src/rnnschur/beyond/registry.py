@@ -170,10 +170,12 @@ ANALYSES = {
         summary_caption=(
             "Dose-response summary (beyond the paper): per task, construction, N_h and coupling "
             "block, the excess harm of removing a fraction ε of the block over random "
-            "perturbations of the same Frobenius norm (mean over the ε grid of the block's harm "
-            "share minus the controls' mean; per seed, then over seeds with its t interval and "
+            "perturbations of the same Frobenius norm that keep every eigenvalue (mean over the "
+            "ε grid of the block's harm share minus the spectrum-keeping controls' mean; per "
+            "seed, then over seeds with its t interval and "
             "minimum detectable effect), its verdict (load-bearing, a symmetry direction, like "
-            "any perturbation of its size, or undecided), the excess over each control kind, "
+            "any perturbation of its size, or undecided), the excess over each control kind "
+            "and its operator norm over the block's, "
             "ε₅₀ of the block and of the controls, and the share of the harm at full removal "
             "that a refit readout recovers."
         ),
@@ -181,8 +183,9 @@ ANALYSES = {
             "Dose-response (beyond the paper). Harm share against the fraction ε of the block "
             "removed (T − ε ΔT_S), one panel per task and block, mean over the learned seeds of "
             "the first construction at the largest N_h; grey: the 5–95 % band of random "
-            "perturbations of the same norm (in the block's positions, in the other blocks and "
-            "unstructured Gaussian ΔW), their mean dashed. A block curve above the band carries "
+            "perturbations of the same norm that keep every eigenvalue (other couplings "
+            "zeroed; the block with its singular vectors drawn at random), their mean dashed. "
+            "A block curve above the band carries "
             "the task; below it, a direction the task does not see."
         ),
     ),
