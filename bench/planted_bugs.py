@@ -624,6 +624,19 @@ BUGS = [
         "        R[order[last]] = np.sqrt(max(norm**2 - before, 0.0))",
         "the last removed coupling shrunk with the wrong sign",
     ),
+    # Task restriction, solution by solution.
+    (
+        S + "restriction.py",
+        "        elif stabilizer / n >= mostly:",
+        "        elif stabilizer / n > mostly:",
+        "a task with exactly the 'mostly' share of stabilizers read undecided",
+    ),
+    (
+        S + "restriction.py",
+        "        if len(tested) < 2:",
+        "        if len(tested) < 1:",
+        "one task tested read as a word across tasks",
+    ),
 ]
 
 

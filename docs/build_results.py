@@ -309,6 +309,13 @@ the one scale (above). The raw harm, the equivalence test and the minimum detect
 
 {profile}
 
+#### Each block across the tasks, solution by solution
+Is a block harmless for some tasks and load-bearing for others, the paper's task-restricted
+symmetry? Each task's learned solutions counted per block (its largest N_h), and the word
+across the tasks ([glossary](glossary.md)): `results/tables/task_restriction.md`.
+
+{restriction}
+
 ### Tasks the paper did not try (`presets/more_tasks.yaml`, 5 seeds)
 {more_tasks}
 
@@ -832,6 +839,7 @@ CHECKED_TABLES = (
     "basis_sensitivity_summary.md",
     "checkpoint_ablation_summary.md",
     "dose_response_summary.md",
+    "task_restriction.md",
 )
 """The tables of a paper-config run that docs/results.md publishes."""
 NUMBER = re.compile(r"[-+−]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
@@ -1378,6 +1386,7 @@ def main() -> None:
             gap_summary=gap_summary(r),
             gap_conclusion=gap_conclusion(r),
             profile=profile_summary(r),
+            restriction=table(r, "task_restriction.md"),
             **{field: table(r, f"{name}.md") for field, name in PAPER_TABLES.items()},
             **{field: beyond(r, analysis) for field, analysis in PAPER_BEYOND.items()},
             fixed=fixed_points_part(r),

@@ -229,6 +229,35 @@ def test_the_confirmation_judges_planted_predictions_on_the_runs_solutions(quick
         (tables(quick_run) / name).unlink()  # the quick run as its other tests expect it
 
 
+def test_task_restriction_counts_the_ablation_tables_readings(quick_run):
+    """Each task's fragile and stabilizer counts are the learned solutions' readings of the
+    ablation table at α (its largest N_h), and the tasks named across are those tasks' words."""
+    ablation = pd.read_csv(tables(quick_run) / "ablation.csv")
+    tasks = pd.read_csv(tables(quick_run) / "task_restriction_tasks.csv")
+    across = pd.read_csv(tables(quick_run) / "task_restriction.csv")
+    assert len(tasks) and set(tasks["subset"]) == {"T_RR", "T_CR", "T_CC"}
+    for r in tasks.itertuples():
+        rows = ablation[
+            (ablation["task"] == r.task)
+            & (ablation["construction"] == r.construction)
+            & (ablation["n_hidden"] == r.n_hidden)
+            & np.isclose(ablation["alpha"], 0.9)
+            & (ablation["subset"] == r.subset)
+            & ablation["learned"]
+        ]
+        assert r.n_hidden == ablation.loc[ablation["task"] == r.task, "n_hidden"].max()
+        assert r.fragile == (rows["reading"] == "fragile").sum()
+        assert r.stabilizer == (rows["reading"] == "stabilizer").sum()
+        assert r.n_absent == (rows["reading"] == "absent").sum() and r.n_learned == len(rows)
+    words = tasks.set_index(["construction", "subset", "task"])["word"]
+    for r in across.itertuples():
+        for word, named in (("fragile", r.fragile_in), ("stabilizer", r.stabilizer_in)):
+            for task in str(named).split() if isinstance(named, str) else []:
+                assert words[(r.construction, r.subset, task)] == word
+    text = (tables(quick_run) / "task_restriction.md").read_text()
+    assert "| — | dense_orthogonal | −T_C→R |" in text
+
+
 def test_claims_follow_from_the_per_seed_tables(quick_run):
     ablation = pd.read_csv(tables(quick_run) / "ablation.csv")
     claims = pd.read_csv(tables(quick_run) / "claims.csv").set_index("claim_id")

@@ -261,3 +261,36 @@ rule block_profile:
         min_models=config["learned"]["min_models"],
     script:
         "../scripts/block_profile.py"
+
+
+rule task_restriction:
+    """Per family of networks and coupling block: each task's solutions counted as fragile and
+    as stabilizers, and across the tasks task-restricted, universal, harmless or undecided."""
+    input:
+        f"{TABLES}/ablation.csv",
+    output:
+        csv=report(
+            f"{TABLES}/task_restriction.csv",
+            caption="../report/task_restriction.rst",
+            category="Tables",
+        ),
+        tasks=f"{TABLES}/task_restriction_tasks.csv",
+        md=f"{TABLES}/task_restriction.md",
+    log:
+        f"{R}/logs/aggregate/task_restriction.log",
+    benchmark:
+        f"{R}/benchmarks/aggregate/task_restriction.tsv"
+    localrule: True
+    conda:
+        "../../envs/analysis.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    params:
+        code=code("task_restriction.py"),
+        alpha=config["alpha"],
+        mostly=config["solutions"]["reproduces"],
+        level=config["verdicts"]["level"],
+    script:
+        "../scripts/task_restriction.py"

@@ -170,7 +170,7 @@ def all_targets():
     table_rules = ["collect_ablations", "collect_models", "paper_vs_reproduced", "claims"]
     table_rules += ["reproduction"]
     table_rules += ["confirmation"] if config["confirmation"]["predictions"] else []
-    table_rules += ["block_profile"]
+    table_rules += ["block_profile", "task_restriction"]
     table_rules += ["gap_attribution"] if GAP_STUDY else []
     table_rules += ["table1"] if "copy" in TASKS else []
     table_rules += ["atlas", "atlas_page"] if config.get("atlas") else []

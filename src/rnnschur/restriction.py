@@ -1,0 +1,164 @@
+"""Task restriction read solution by solution: is a coupling block harmless for some tasks and
+load-bearing for others (the paper's "task-restricted symmetry"), or the same for all?
+
+Each learned solution reads each single-block ablation at α on its own (``reading`` of
+:mod:`rnnschur.solutions`: stabilizer, fragile, improves, undecided, absent). Per task, the
+block's solutions are counted (those where it is absent apart): the share that read *fragile*
+and the share that read *stabilizer*, each with its exact (Clopper–Pearson) interval, and the
+task's word: *fragile* or *stabilizer* where at least ``mostly`` of its tested solutions read so
+(config ``solutions.reproduces``), *absent* where none is tested, *undecided* otherwise. Across
+the tasks of one family (a construction and, for the atlas's or the gap study's instances
+``<task>__<name>``, the name; "—" for the tasks as the config has them: a network description
+is a family of its own, never pooled with another as if it were a seed):
+
+- *task-restricted*: some tasks' solutions are mostly stabilizers and others' mostly fragile;
+- *universal*: every tested task's solutions are mostly fragile;
+- *harmless across tasks*: every tested task's solutions are mostly stabilizers;
+- *undecided*: any other mixture (a task whose solutions split, beside tasks of one kind);
+- *too few tasks*: fewer than two tasks tested.
+
+A normal random-effects model of the tasks' mean harm (the atlas's across-task estimate) cannot
+represent task means that fall into two groups, which is what task restriction is; counting
+solutions per task can.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from rnnschur.paper.reproduction import clopper_pearson
+from rnnschur.profile import block_harms
+from rnnschur.tasks import INSTANCE
+from rnnschur.verdicts import Verdict
+
+FAMILY = ["family", "construction", "subset"]
+"""A row of the across-task table: a family of networks and a coupling block."""
+
+
+def task_readings(
+    ablation: pd.DataFrame, alpha: float, mostly: float, level: float = 0.05
+) -> pd.DataFrame:
+    """Per family, construction, task (its largest N_h) and single block at ``alpha``, over the
+    learned solutions of ``ablation`` (with its ``reading`` column): solutions learned, absent,
+    tested; those reading fragile and stabilizer, with the exact (1 − ``level``) interval of
+    each share; and the task's word (module docstring)."""
+    rows = block_harms(ablation, alpha)
+    rows = rows[rows["learned"].astype(bool)]
+    base_variant = rows["task"].str.partition(INSTANCE)
+    rows = rows.assign(family=base_variant[2])  # "" for a task as the config has it
+    largest = rows.groupby(["construction", "task"])["n_hidden"].transform("max")
+    rows = rows[rows["n_hidden"] == largest]
+    out = []
+    for (family, construction, task, block), group in rows.groupby(
+        ["family", "construction", "task", "subset"], sort=False
+    ):
+        n_absent = int((group["reading"] == Verdict.ABSENT).sum())
+        n = len(group) - n_absent
+        fragile = int((group["reading"] == Verdict.FRAGILE).sum())
+        stabilizer = int((group["reading"] == Verdict.STABILIZER).sum())
+        if n == 0:
+            word = Verdict.ABSENT
+        elif fragile / n >= mostly:
+            word = Verdict.FRAGILE
+        elif stabilizer / n >= mostly:
+            word = Verdict.STABILIZER
+        else:
+            word = Verdict.UNDECIDED
+        f_low, f_high = clopper_pearson(fragile, n, level)
+        s_low, s_high = clopper_pearson(stabilizer, n, level)
+        out.append(
+            {
+                "family": family,
+                "construction": construction,
+                "task": task,
+                "n_hidden": int(group["n_hidden"].iloc[0]),
+                "subset": block,
+                "n_learned": len(group),
+                "n_absent": n_absent,
+                "n_tested": n,
+                "fragile": fragile,
+                "fragile_low": f_low,
+                "fragile_high": f_high,
+                "stabilizer": stabilizer,
+                "stabilizer_low": s_low,
+                "stabilizer_high": s_high,
+                "word": word,
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def restriction(tasks: pd.DataFrame) -> pd.DataFrame:
+    """Per family, construction and block of :func:`task_readings`: the tasks tested, those
+    whose solutions are mostly fragile, mostly stabilizers or neither (named), and the word
+    across the tasks (module docstring)."""
+    out = []
+    for key, group in tasks.groupby(FAMILY, sort=False):
+        tested = group[group["word"] != Verdict.ABSENT]
+        named = {
+            word: sorted(tested.loc[tested["word"] == word, "task"])
+            for word in (Verdict.FRAGILE, Verdict.STABILIZER, Verdict.UNDECIDED)
+        }
+        if len(tested) < 2:
+            word = Verdict.TOO_FEW_TASKS
+        elif named[Verdict.FRAGILE] and named[Verdict.STABILIZER]:
+            word = Verdict.TASK_RESTRICTED
+        elif len(named[Verdict.FRAGILE]) == len(tested):
+            word = Verdict.UNIVERSAL
+        elif len(named[Verdict.STABILIZER]) == len(tested):
+            word = Verdict.HARMLESS_ACROSS
+        else:
+            word = Verdict.UNDECIDED
+        out.append(
+            dict(zip(FAMILY, key, strict=True))
+            | {
+                "n_tasks": len(tested),
+                "absent_in": " ".join(sorted(group.loc[group["word"] == Verdict.ABSENT, "task"])),
+                **{f"{w}_in".replace(" ", "_"): " ".join(t) for w, t in named.items()},
+                "word": word,
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def _share(k: int, n: int, low: float, high: float) -> str:
+    """'3/5 (0.15–0.95)': k of n with its exact interval; '—' where none is tested."""
+    return f"{k}/{n} ({low:.2f}–{high:.2f})" if n else "—"
+
+
+def restriction_markdown(tasks: pd.DataFrame, across: pd.DataFrame, mostly: float) -> str:
+    """The across-task words, then each task's counts, with the rule in one line."""
+    from rnnschur.ablation import label
+
+    lines = [
+        "| family | construction | block | tasks tested | mostly fragile | mostly stabilizers "
+        "| neither | absent | across tasks |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in across.itertuples(index=False):
+        cells = [r.fragile_in, r.stabilizer_in, r.undecided_in, r.absent_in]
+        lines.append(
+            f"| {r.family or '—'} | {r.construction} | {label(r.subset)} | {r.n_tasks} | "
+            + " | ".join(c.replace(" ", ", ") if isinstance(c, str) and c else "—" for c in cells)
+            + f" | **{r.word}** |"
+        )
+    lines += [
+        "",
+        f"A task's solutions are *mostly fragile* (or *stabilizers*) when at least {mostly:.0%} "
+        "of those tested read so; *task-restricted*: some tasks mostly stabilizers, others "
+        "mostly fragile; *universal*: every task mostly fragile; *harmless across tasks*: "
+        "every task mostly stabilizers; *undecided*: any other mixture.",
+        "",
+        "| family | construction | task | N_h | block | tested (absent) | fragile | "
+        "stabilizer | task's solutions |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in tasks.itertuples(index=False):
+        fragile = _share(r.fragile, r.n_tested, r.fragile_low, r.fragile_high)
+        stabilizer = _share(r.stabilizer, r.n_tested, r.stabilizer_low, r.stabilizer_high)
+        model = f"{r.family or '—'} | {r.construction} | {r.task} | {r.n_hidden}"
+        lines.append(
+            f"| {model} | {label(r.subset)} | {r.n_tested} ({r.n_absent}) | {fragile} | "
+            f"{stabilizer} | {r.word} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,94 @@
+"""Task restriction on planted per-solution readings (rnnschur.restriction): two tasks whose
+solutions are harmed by removing T_CC and two whose are not read task-restricted; every task
+harmed reads universal; a description is a family of its own."""
+
+import pandas as pd
+import pytest
+
+from rnnschur.restriction import restriction, restriction_markdown, task_readings
+from rnnschur.verdicts import Verdict
+
+MOSTLY = 0.8
+
+
+def rows(task, block, readings, construction="dense_orthogonal", n_hidden=64):
+    """Ablation rows of one task's solutions, one per planted reading (seed = position)."""
+    return [
+        {
+            "task": task, "construction": construction, "n_hidden": n_hidden, "seed": seed,
+            "alpha": 0.9, "subset": block, "metric": "fvu", "score": 0.2, "delta_score": 0.1,
+            "reading": reading, "learned": True,
+        }
+        for seed, reading in enumerate(readings)
+    ]  # fmt: skip
+
+
+def table(*parts):
+    return pd.DataFrame([r for part in parts for r in part])
+
+
+def test_harmed_and_unharmed_tasks_read_task_restricted():
+    ablation = table(
+        rows("a", "T_CC", ["stabilizer"] * 5),
+        rows("b", "T_CC", ["stabilizer"] * 4 + ["undecided"]),  # 4 of 5: mostly
+        rows("c", "T_CC", ["fragile"] * 5),
+        rows("d", "T_CC", ["fragile"] * 4 + ["absent"] * 3),  # 4 of 4 tested
+        rows("d", "T_CC", ["stabilizer"] * 5, n_hidden=32),  # a smaller N_h: not read
+        rows("d", "T_CC", ["fragile"] * 5, construction="cayley"),  # another family
+    )
+    tasks = task_readings(ablation, 0.9, MOSTLY)
+    mine = tasks[tasks["construction"] == "dense_orthogonal"].set_index("task")
+    assert mine["word"].to_dict() == {
+        "a": Verdict.STABILIZER,
+        "b": Verdict.STABILIZER,
+        "c": Verdict.FRAGILE,
+        "d": Verdict.FRAGILE,
+    }
+    assert mine.loc["d", ["n_learned", "n_absent", "n_tested", "fragile"]].tolist() == [7, 3, 4, 4]
+    assert mine.loc["d", "n_hidden"] == 64
+    # k = n = 5: the exact interval's lower end is (α/2)^(1/n)
+    assert mine.loc["a", "stabilizer_low"] == pytest.approx(0.025 ** (1 / 5))
+    across = restriction(tasks).set_index("construction")
+    assert across.loc["dense_orthogonal", "word"] == Verdict.TASK_RESTRICTED
+    assert across.loc["dense_orthogonal", "stabilizer_in"] == "a b"
+    assert across.loc["dense_orthogonal", "fragile_in"] == "c d"
+    assert across.loc["cayley", "word"] == Verdict.TOO_FEW_TASKS
+    text = restriction_markdown(tasks, restriction(tasks), MOSTLY)
+    assert (
+        "| — | dense_orthogonal | −T_CC | 4 | c, d | a, b | — | — | **task-restricted** |" in text
+    )
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "word"),
+    [
+        (["fragile"] * 5, ["fragile"] * 5, Verdict.UNIVERSAL),
+        (["stabilizer"] * 5, ["stabilizer"] * 5, Verdict.HARMLESS_ACROSS),
+        (["fragile"] * 5, ["fragile"] * 3 + ["stabilizer"] * 2, Verdict.UNDECIDED),  # 3/5 < 0.8
+        (["fragile"] * 5, ["absent"] * 5, Verdict.TOO_FEW_TASKS),
+    ],
+)
+def test_the_word_across_tasks(a, b, word):
+    tasks = task_readings(table(rows("a", "T_RR", a), rows("b", "T_RR", b)), 0.9, MOSTLY)
+    assert restriction(tasks)["word"].tolist() == [word]
+
+
+def test_descriptions_are_families_not_seeds():
+    """The atlas's instances <task>__<description>: each description read across its own tasks,
+    never pooled: leaky harms both tasks (universal), discrete spares one (task-restricted)."""
+    ablation = table(
+        rows("a__leaky", "T_CR", ["fragile"] * 5),
+        rows("b__leaky", "T_CR", ["fragile"] * 5),
+        rows("a__discrete", "T_CR", ["stabilizer"] * 5),
+        rows("b__discrete", "T_CR", ["fragile"] * 5),
+    )
+    across = restriction(task_readings(ablation, 0.9, MOSTLY)).set_index("family")
+    assert across.loc["leaky", "word"] == Verdict.UNIVERSAL
+    assert across.loc["discrete", "word"] == Verdict.TASK_RESTRICTED
+
+
+def test_models_that_did_not_learn_are_not_read():
+    ablation = table(rows("a", "T_CC", ["fragile"] * 5), rows("b", "T_CC", ["stabilizer"] * 5))
+    ablation.loc[ablation["task"] == "b", "learned"] = False
+    across = restriction(task_readings(ablation, 0.9, MOSTLY))
+    assert across["word"].tolist() == [Verdict.TOO_FEW_TASKS]
