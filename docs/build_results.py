@@ -43,6 +43,7 @@ import pandas as pd
 from rnnschur.ablation import label
 from rnnschur.io import save_text
 from rnnschur.paper.claims import TASK_NAMES, basis_cell, paper_cell, paper_claims
+from rnnschur.paper.confirmation import confirmation_lead
 from rnnschur.paper.reproduction import GLOSSARY, lead, side_by_side
 from rnnschur.report import readings
 from rnnschur.report.figures import VERDICT_MARKS
@@ -1047,8 +1048,8 @@ def block_content(text: str, name: str) -> str:
 
 
 BLOCK_FILES = {
-    "README.md": ("reproduction",),
-    "docs/paper.md": ("claims", "claims50", "gaps"),
+    "README.md": ("reproduction", "confirmation"),
+    "docs/paper.md": ("claims", "claims50", "confirmation_table", "gaps"),
     "docs/tasks.md": ("more_tasks", "families", "battery", "battery_leaky", "scale"),
     "docs/atlas.md": ("atlas",),
     "docs/beyond.md": ("fixed-points",),
@@ -1198,8 +1199,42 @@ def reproduction_summary(folders: dict[str, Path]) -> str:
     return "\n\n".join([lead(tables), side_by_side(tables).strip(), rule])
 
 
+def confirmation_summary(folder: Path, short: bool = False) -> str:
+    """The preregistered confirmation (``tables/confirmation.csv`` of the run of
+    presets/confirm.yaml): its lead, and unless ``short`` its table and the run's cost."""
+    path = folder / "tables" / "confirmation.csv"
+    if not path.is_file():
+        return f"*(`{path}` not found: run presets/confirm.yaml)*"
+    where = "[docs/preregistration.md](docs/preregistration.md)"
+    lead_text = confirmation_lead(pd.read_csv(path), where)
+    if short:
+        return lead_text + " Per claim: [docs/paper.md](docs/paper.md#confirmed-on-fresh-seeds)."
+    lead_text = lead_text.replace("(docs/preregistration.md)", "(preregistration.md)")
+    costs = costs_line(folder)
+    return f"{lead_text}\n\n{table(folder, 'confirmation.md')}\n{costs}"
+
+
+def costs_line(folder: Path) -> str:
+    """'Its cost: …': the jobs' summed wall and CPU time from the run's benchmark files, with
+    the training's share."""
+    rows = []
+    for path in sorted((folder / "benchmarks").rglob("*.tsv")):
+        frame = pd.read_csv(path, sep="\t")
+        rule = path.relative_to(folder / "benchmarks").parts[0]
+        rows.append((rule, frame["s"].sum(), frame["cpu_time"].sum()))
+    if not rows:
+        return ""
+    jobs = pd.DataFrame(rows, columns=["rule", "s", "cpu"])
+    train = jobs[jobs["rule"] == "train"]
+    return (
+        f"Its cost: {len(jobs)} jobs, {jobs['s'].sum() / 60:.0f} min of summed job time "
+        f"({train['s'].sum() / 60:.0f} of them training), {jobs['cpu'].sum() / 60:.0f} min of "
+        "CPU (the benchmark files of `results/confirm/benchmarks/`)."
+    )
+
+
 RUNS = ("seeds50", "more_tasks", "leaky_tanh", "leaky_relu", "battery", "battery_leaky", "scale")
-RUNS += ("atlas",)
+RUNS += ("atlas", "confirm")
 """The runs besides the paper-scale one, by their option's name (``--scale`` → ``scale``)."""
 
 
@@ -1214,6 +1249,7 @@ def main() -> None:
     parser.add_argument("--battery-leaky", type=Path, default=REPO / "results" / "neurogym_leaky")
     parser.add_argument("--scale", type=Path, default=REPO / "results" / "scale")
     parser.add_argument("--atlas", type=Path, default=REPO / "results" / "atlas")
+    parser.add_argument("--confirm", type=Path, default=REPO / "results" / "confirm")
     parser.add_argument(
         "--only",
         nargs="+",
@@ -1284,6 +1320,7 @@ def main() -> None:
         "`presets/neurogym_leaky.yaml`": "battery_leaky",
         "`presets/scale.yaml`": "scale",
         "`presets/atlas.yaml`": "atlas",
+        "`presets/confirm.yaml`": "confirm",
     }
     # The sections that other runs than the paper-scale one make: (the runs it needs, its
     # heading in the document, its rendering); a run that is not here keeps its text, marked.
@@ -1340,6 +1377,8 @@ def main() -> None:
         ),
         "claims": (["paper"], lambda: verdict_summary(r)),
         "fixed-points": (["paper"], lambda: fixed_points_part(r, short=True)),
+        "confirmation": (["confirm"], lambda: confirmation_summary(args.confirm, short=True)),
+        "confirmation_table": (["confirm"], lambda: confirmation_summary(args.confirm)),
         "claims50": (["seeds50"], lambda: verdict_summary(args.seeds50)),
         "gaps": (["paper"], lambda: gap_answer(r)),
         "more_tasks": (["more_tasks"], lambda: profile_summary(args.more_tasks)),

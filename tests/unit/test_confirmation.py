@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rnnschur.paper.confirmation import confirm, confirmation_markdown
+from rnnschur.paper.confirmation import confirm, confirmation_lead, confirmation_markdown
 
 LEVEL = 0.05
 
@@ -144,3 +144,14 @@ def test_the_published_predictions_name_every_claim_once_with_a_word():
     words = {Verdict.REPRODUCES, Verdict.PARTLY, Verdict.DOES_NOT, Verdict.UNTESTABLE}
     assert set(predictions["predicted"]) <= words
     assert (predictions["k"] <= predictions["n"]).all()
+
+
+def test_the_lead_counts_what_held_and_names_what_did_not():
+    table = confirm(PREDICTIONS, FRESH)
+    text = confirmation_lead(table, "[the preregistration](p.md)")
+    assert text.startswith(
+        "**Confirmed on seeds no run had used** ([the preregistration](p.md), written before "
+        "they were trained): the word of 2 of 4 claims holds on the fresh solutions; not: "
+    )
+    assert "copy's “claim b” (reproduces, 10/10; predicted partly, 5/10)" in text
+    assert text.endswith("; 1 untestable (no fresh solution tested).")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rnnschur.paper.reproduction import solutions_cell, task_cell
+from rnnschur.paper.reproduction import claim_name, solutions_cell, task_cell
 from rnnschur.verdicts import Verdict
 
 PREDICTION_COLUMNS = ("claim_id", "predicted", "k", "n", "n_absent")
@@ -101,3 +101,27 @@ def confirmation_markdown(table: pd.DataFrame, level: float = 0.05) -> str:
             f"{absent}) | {fresh} | {interval} | {r.word} | {inside} | **{r.outcome}** |"
         )
     return "\n".join(lines) + "\n"
+
+
+def confirmation_lead(table: pd.DataFrame, preregistration: str) -> str:
+    """Sentences for the one screen, from a :func:`confirm` table: how many claims' words held
+    on the fresh solutions, and each that did not, with its fresh and predicted counts
+    (``preregistration``: the link to the document that fixed them)."""
+    counts = table["outcome"].value_counts()
+    held = int(counts.get(Verdict.CONFIRMED, 0))
+    text = (
+        f"**Confirmed on seeds no run had used** ({preregistration}, written before they were "
+        f"trained): the word of {held} of {len(table)} claims holds on the fresh solutions"
+    )
+    missed = table[table["outcome"] == Verdict.NOT_CONFIRMED]
+    if len(missed):
+        parts = [
+            f"{claim_name(r)} ({r.word}, {r.k}/{r.n_tested}; predicted {r.predicted}, "
+            f"{r.predicted_k}/{r.predicted_n})"
+            for r in missed.itertuples(index=False)
+        ]
+        text += "; not: " + "; ".join(parts)
+    untestable = table[table["outcome"] == Verdict.UNTESTABLE]
+    if len(untestable):
+        text += f"; {len(untestable)} untestable (no fresh solution tested)"
+    return text + "."

@@ -256,7 +256,7 @@ def reproduction_markdown(
     return "\n".join(lines) + "\n\n" + rule_line(words, glossary) + "\n"
 
 
-def _claim_name(r) -> str:
+def claim_name(r) -> str:
     """'sine's “−T_RR changes little”' (the claim up to its first colon or parenthesis)."""
     words = re.split(r": | \(", r.claim)[0]
     return f"{TASK_NAMES.get(r.task, r.task)}'s “{words}”"
@@ -318,13 +318,13 @@ def lead(tables: dict[str, pd.DataFrame]) -> str:
     shown = set(tested.loc[tested["word"] != Verdict.DOES_NOT, "claim_id"])
     never = tested[~tested["claim_id"].isin(shown)].drop_duplicates("claim_id")
     if len(never):
-        names = [_claim_name(r) for r in never.itertuples(index=False)]
+        names = [claim_name(r) for r in never.itertuples(index=False)]
         sentences.append(f"No run reproduces {_join(names)}.")
     absent = both[both["n_absent"] > both["n_learned"] / 2]
     if len(absent):
         worst = absent.sort_values("n_learned").drop_duplicates("claim_id", keep="last")
         names = [
-            f"{_block_name(r)} in {r.n_absent} of {r.n_learned} solutions for {_claim_name(r)}"
+            f"{_block_name(r)} in {r.n_absent} of {r.n_learned} solutions for {claim_name(r)}"
             for r in worst.itertuples(index=False)
         ]
         sentences.append(f"Absent (below the mass floor): {_join(names)}.")
