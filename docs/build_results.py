@@ -315,7 +315,7 @@ Is a block harmless for some tasks and load-bearing for others, the paper's task
 symmetry? Each task's learned solutions counted per block (its largest N_h), and the word
 across the tasks ([glossary](glossary.md)): `results/tables/task_restriction.md`.
 
-{restriction}
+{task_restriction}
 
 ### Tasks the paper did not try (`presets/more_tasks.yaml`, 5 seeds)
 {more_tasks}
@@ -391,6 +391,10 @@ Six analyses the paper leaves open ([beyond.md](beyond.md) for what each does).
 
 ### What the ablations do to the attractors
 {fixed}
+
+![Fixed points at paper scale: per task the first learned solution's held-out trajectories in
+their top two principal components, with its stable points (filled) and saddles (crosses) under
+zero input, intact and with each block removed at α](figures/fig_fixed_points_paper.png)
 
 ### Are the couplings special? Dose-response against random perturbations
 {dose}
@@ -741,7 +745,8 @@ def fixed_points_part(folder: Path, short: bool = False) -> str:
     groups = readings.fixed_point_groups(fates, claim_models(fates))
     reading = readings.fixed_point_reading(groups, refit)
     if short:
-        return reading
+        where = "results/beyond_the_paper.md#what-the-ablations-do-to-the-attractors"
+        return f"{reading} Per model, input and block, with the key: [the results]({where})."
     return f"{reading}\n\n{readings.fixed_point_table(groups, refit)}\n\n{FIXED_POINTS_KEY}"
 
 
@@ -1168,21 +1173,26 @@ FIGURE_WIDTH, FIGURE_BYTES = 1800, 300_000
 """A published figure's largest width in pixels and its largest size."""
 
 
-def publish_figures(runs: dict[str, Path], into: Path = REPO / "docs" / "figures") -> list[str]:
-    """Copy :data:`FIGURES` of each run (``runs``: its name in the file name → its folder) to
-    ``into``/<figure>_<name>.png, at most :data:`FIGURE_WIDTH` pixels wide; SystemExit where
-    one is larger than :data:`FIGURE_BYTES`."""
+def publish_figures(
+    runs: dict[str, Path],
+    into: Path = REPO / "docs" / "figures",
+    figures: tuple = FIGURES,
+    width: int = FIGURE_WIDTH,
+) -> list[str]:
+    """Copy ``figures`` of each run (``runs``: its name in the file name → its folder) to
+    ``into``/<figure>_<name>.png, at most ``width`` pixels wide; SystemExit where one is larger
+    than :data:`FIGURE_BYTES`."""
     from PIL import Image
 
     written = []
     into.mkdir(exist_ok=True)
     for name, folder in runs.items():
-        for figure in FIGURES:
+        for figure in figures:
             target = into / f"{figure}_{name}.png"
             with Image.open(folder / "figures" / f"{figure}.png") as image:
-                if image.width > FIGURE_WIDTH:
-                    height = round(image.height * FIGURE_WIDTH / image.width)
-                    image = image.resize((FIGURE_WIDTH, height), Image.LANCZOS)
+                if image.width > width:
+                    height = round(image.height * width / image.width)
+                    image = image.resize((width, height), Image.LANCZOS)
                 image.convert("RGB").quantize(256).save(target, optimize=True)
             if target.stat().st_size > FIGURE_BYTES:
                 raise SystemExit(f"{target}: {target.stat().st_size} bytes, above {FIGURE_BYTES}")
@@ -1211,7 +1221,7 @@ def confirmation_summary(folder: Path, short: bool = False) -> str:
         return lead_text + " Per claim: [docs/paper.md](docs/paper.md#confirmed-on-fresh-seeds)."
     lead_text = lead_text.replace("(docs/preregistration.md)", "(preregistration.md)")
     costs = costs_line(folder)
-    return f"{lead_text}\n\n{table(folder, 'confirmation.md')}\n{costs}"
+    return f"{lead_text}\n\n{table(folder, 'confirmation.md').strip()}\n\n{costs}"
 
 
 def costs_line(folder: Path) -> str:
@@ -1229,7 +1239,7 @@ def costs_line(folder: Path) -> str:
     return (
         f"Its cost: {len(jobs)} jobs, {jobs['s'].sum() / 60:.0f} min of summed job time "
         f"({train['s'].sum() / 60:.0f} of them training), {jobs['cpu'].sum() / 60:.0f} min of "
-        "CPU (the benchmark files of `results/confirm/benchmarks/`)."
+        "CPU as the benchmark files of `results/confirm/benchmarks/` sample it."
     )
 
 
@@ -1425,7 +1435,7 @@ def main() -> None:
             gap_summary=gap_summary(r),
             gap_conclusion=gap_conclusion(r),
             profile=profile_summary(r),
-            restriction=table(r, "task_restriction.md"),
+            task_restriction=table(r, "task_restriction.md"),
             **{field: table(r, f"{name}.md") for field, name in PAPER_TABLES.items()},
             **{field: beyond(r, analysis) for field, analysis in PAPER_BEYOND.items()},
             fixed=fixed_points_part(r),
@@ -1458,6 +1468,9 @@ def main() -> None:
         save_text(REPO / page, text)
     if {"paper", "seeds50"} <= chosen:
         written += publish_figures({"paper": r, "seeds50": args.seeds50})
+    if "paper" in chosen and (r / "figures" / "fig_fixed_points.png").is_file():
+        # sixteen panels of trajectories: narrower, to stay within FIGURE_BYTES
+        written += publish_figures({"paper": r}, figures=("fig_fixed_points",), width=1400)
     print(f"wrote {', '.join(written)} and the result blocks of {', '.join(BLOCK_FILES)}")
 
 

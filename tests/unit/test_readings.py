@@ -326,7 +326,7 @@ def test_fixed_point_reading_counts_fates_per_solution_where_there_are_points():
         "T, c (N_h = 8): under zero input, stable points in 1 of its 2 solutions"
     )
     assert "(a median 4 there)" in text
-    assert "−T_C→R keeps them all in 0, moves some in 1, loses some in 0" in text
+    assert "; −T_RR keeps them all in 1; −T_C→R moves some in 1; −T_CC loses some in 1" in text
     assert "no stable point in any of its 4 (solution, cue) pairs" in text
     assert "a removal creates one in −T_C→R in 1" in text
     assert "oscillating intact in 4 of 4, with −T_RR removed in 4, with −T_C→R removed in 3" in text

@@ -674,6 +674,14 @@ def _pairs(n: int, conditions: int) -> str:
     return _count(n, "solution") if conditions == 1 else f"{n} (solution, cue) pairs"
 
 
+def _fates(r) -> str:
+    """'−T_C→R keeps them all in 1 and moves some in 2': the counts of one removal that are
+    not 0."""
+    counts = [("keeps them all", r.all_kept), ("moves some", r.moved), ("loses some", r.lost)]
+    said = [f"{words} in {n}" for words, n in counts if n]
+    return f"{BLOCK_NAMES[r.block]} " + " and ".join(said)
+
+
 def fixed_point_reading(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
     """Per model of :func:`fixed_point_groups`, in sentences: how many stable points its
     solutions hold under each input, what each block's removal does to them (kept, moved,
@@ -699,11 +707,7 @@ def fixed_point_reading(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
                 text = (
                     f"{where}, stable points in {first['with_points']} of its "
                     f"{_pairs(n, conditions)} (a median {first['stable_where']:g} there); "
-                    + "; ".join(
-                        f"{BLOCK_NAMES[r.block]} keeps them all in {r.all_kept}, moves some in "
-                        f"{r.moved}, loses some in {r.lost}"
-                        for r in rows.itertuples()
-                    )
+                    + "; ".join(_fates(r) for r in rows.itertuples())
                 )
             if not np.isnan(first["oscillating"]):
                 text += (
