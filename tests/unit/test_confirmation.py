@@ -151,7 +151,8 @@ def test_the_lead_counts_what_held_and_names_what_did_not():
     text = confirmation_lead(table, "[the preregistration](p.md)")
     assert text.startswith(
         "**Confirmed on seeds no run had used** ([the preregistration](p.md), written before "
-        "they were trained): the word of 2 of 4 claims holds on the fresh solutions; not: "
+        "they were trained): 2 of 4 claims get the predicted word again on the fresh solutions "
+        "(a confirmed *does not reproduce* is the paper's reading failing again); not: "
     )
     assert "copy's “claim b” (reproduces, 10/10; predicted partly, 5/10)" in text
     assert text.endswith("; 1 untestable (no fresh solution tested).")

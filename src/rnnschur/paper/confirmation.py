@@ -93,7 +93,8 @@ def confirmation_markdown(table: pd.DataFrame, level: float = 0.05) -> str:
     ]
     for r in table.itertuples(index=False):
         fresh = solutions_cell(r)
-        interval = "—" if np.isnan(r.cp_low) else f"{r.cp_low:.2f}–{r.cp_high:.2f}"
+        # three digits: an upper end of 0.9975 is not 1, which the inside column reads
+        interval = "—" if np.isnan(r.cp_low) else f"{r.cp_low:.3f}–{r.cp_high:.3f}"
         absent = f", {r.predicted_absent} absent" if r.predicted_absent else ""
         inside = "—" if pd.isna(r.consistent) else ("yes" if r.consistent else "no")
         lines.append(
@@ -111,7 +112,8 @@ def confirmation_lead(table: pd.DataFrame, preregistration: str) -> str:
     held = int(counts.get(Verdict.CONFIRMED, 0))
     text = (
         f"**Confirmed on seeds no run had used** ({preregistration}, written before they were "
-        f"trained): the word of {held} of {len(table)} claims holds on the fresh solutions"
+        f"trained): {held} of {len(table)} claims get the predicted word again on the fresh "
+        "solutions (a confirmed *does not reproduce* is the paper's reading failing again)"
     )
     missed = table[table["outcome"] == Verdict.NOT_CONFIRMED]
     if len(missed):
