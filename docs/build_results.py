@@ -42,12 +42,12 @@ import pandas as pd
 
 from rnnschur.ablation import label
 from rnnschur.io import save_text
-from rnnschur.paper.claims import TASK_NAMES, basis_cell, paper_cell, paper_claims
+from rnnschur.paper.claims import PAPER_ALPHA, TASK_NAMES, basis_cell, paper_cell, paper_claims
 from rnnschur.paper.confirmation import confirmation_lead
 from rnnschur.paper.reproduction import GLOSSARY, lead, side_by_side
 from rnnschur.report import readings
 from rnnschur.report.figures import VERDICT_MARKS
-from rnnschur.verdicts import Verdict
+from rnnschur.verdicts import Thresholds, Verdict
 
 TOO_FEW = Verdict.TOO_FEW
 
@@ -311,9 +311,9 @@ the one scale (above). The raw harm, the equivalence test and the minimum detect
 {profile}
 
 #### Each block across the tasks, solution by solution
-Is a block harmless for some tasks and load-bearing for others, the paper's task-restricted
-symmetry? Each task's learned solutions counted per block (its largest N_h), and the word
-across the tasks ([glossary](glossary.md)): `results/tables/task_restriction.md`.
+Is a block harmless for some tasks and harmful (fragile) for others, the pattern of the paper's
+task-restricted symmetries? Each task's learned solutions counted per block (its largest N_h),
+and the word across the tasks ([glossary](glossary.md)): `results/tables/task_restriction.md`.
 
 {task_restriction}
 
@@ -732,6 +732,22 @@ def claim_models(fates: pd.DataFrame) -> list[tuple[str, str, int]]:
     return models
 
 
+def absent_blocks(folder: Path) -> frozenset:
+    """(task, construction, N_h, seed, block) of each single-block ablation at the paper's α
+    that removes less than the mass floor (the run's ``ablation.csv``): absent in that model."""
+    path = folder / "tables" / "ablation.csv"
+    if not path.is_file():
+        return frozenset()
+    rows = pd.read_csv(path)
+    rows = rows[
+        np.isclose(rows["alpha"], PAPER_ALPHA)
+        & rows["subset"].isin(["T_RR", "T_CR", "T_CC"])
+        & (rows["mass_removed"] < Thresholds().mass_floor)
+    ]
+    keys = ["task", "construction", "n_hidden", "seed", "subset"]
+    return frozenset(tuple(r) for r in rows[keys].itertuples(index=False))
+
+
 def fixed_points_part(folder: Path, short: bool = False) -> str:
     """What the paper's ablations do to the attractors (``fixed_points_fates.csv`` beside
     ``readout_refit_summary.csv``): the reading, then (unless ``short``) the table and its key."""
@@ -742,7 +758,7 @@ def fixed_points_part(folder: Path, short: bool = False) -> str:
     fates = pd.read_csv(fates_path)
     refit_path = tables_dir / "readout_refit_summary.csv"
     refit = readings.refit_shares(pd.read_csv(refit_path)) if refit_path.is_file() else {}
-    groups = readings.fixed_point_groups(fates, claim_models(fates))
+    groups = readings.fixed_point_groups(fates, claim_models(fates), absent_blocks(folder))
     reading = readings.fixed_point_reading(groups, refit)
     if short:
         where = "results/beyond_the_paper.md#what-the-ablations-do-to-the-attractors"

@@ -31,6 +31,13 @@ from rnnschur.profile import block_harms
 from rnnschur.tasks import INSTANCE
 from rnnschur.verdicts import Verdict
 
+TASK_WORDS = {
+    Verdict.FRAGILE: "mostly fragile",
+    Verdict.STABILIZER: "mostly stabilizers",
+    Verdict.UNDECIDED: "neither",
+    Verdict.ABSENT: "absent",
+}
+"""How the table says a task's word (the CSV keeps the reading's own word)."""
 FAMILY = ["family", "construction", "subset"]
 """A row of the across-task table: a family of networks and a coupling block."""
 
@@ -159,6 +166,6 @@ def restriction_markdown(tasks: pd.DataFrame, across: pd.DataFrame, mostly: floa
         model = f"{r.family or '—'} | {r.construction} | {r.task} | {r.n_hidden}"
         lines.append(
             f"| {model} | {label(r.subset)} | {r.n_tested} ({r.n_absent}) | {fragile} | "
-            f"{stabilizer} | {r.word} |"
+            f"{stabilizer} | {TASK_WORDS[r.word]} |"
         )
     return "\n".join(lines) + "\n"

@@ -329,10 +329,27 @@ def test_fixed_point_reading_counts_fates_per_solution_where_there_are_points():
     assert "; −T_RR keeps them all in 1; −T_C→R moves some in 1; −T_CC loses some in 1" in text
     assert "no stable point in any of its 4 (solution, cue) pairs" in text
     assert "a removal creates one in −T_C→R in 1" in text
-    assert "oscillating intact in 4 of 4, with −T_RR removed in 4, with −T_C→R removed in 3" in text
+    assert (
+        "oscillating intact in 4 of 4, with −T_RR removed in 4 of 4, with −T_C→R removed in 3 of 4"
+        in text
+    )
     assert text.endswith("A refit readout recovers 25% of −T_C→R's harm.")
     table = readings.fixed_point_table(groups, {("t", "c", 8, "T_CR"): 0.25})
     assert (
-        "| t, c (N_h = 8) | 2 cues | −T_C→R | 0 → 0 | — | 1 of 4 | 4 → 3 of 4 | 0.00 | 25% |"
+        "| t, c (N_h = 8) | 2 cues | −T_C→R | 0 → 0 | — | 1 of 4 | 4 of 4 → 3 of 4 | 0.00 | 25% |"
         in table
     )
+    # a block absent in a solution (its removal takes less than the mass floor) is counted apart
+    absent = frozenset(
+        {("t", "c", 8, 0, "T_CR"), ("t", "c", 8, 0, "T_CC"), ("t", "c", 8, 1, "T_CC")}
+    )
+    groups = readings.fixed_point_groups(pd.DataFrame(rows), [("t", "c", 8)], absent)
+    zero = groups[groups["inputs"] == "zero input"].set_index("block")
+    assert zero.loc["T_CR", ["pairs", "absent", "tested", "moved"]].tolist() == [1, 1, 0, 0]
+    assert zero.loc["T_CC", ["pairs", "absent"]].tolist() == [0, 2]
+    assert zero.loc["T_RR", "with_points"] == 1  # the intact network's own count
+    text = readings.fixed_point_reading(groups, {})
+    assert "−T_C→R has nothing to keep (absent in 1)" in text
+    assert "−T_CC is absent in every solution" in text
+    table = readings.fixed_point_table(groups, {})
+    assert "| t, c (N_h = 8) | zero input | −T_CC | 2 → — | absent in all 2 |" in table

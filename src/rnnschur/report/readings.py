@@ -601,15 +601,21 @@ ZERO_INPUT = "zero input"
 """The input condition every task has (``rnnschur.fixed_points``); the others are cues."""
 
 
-def fixed_point_groups(fates: pd.DataFrame, models: list[tuple]) -> pd.DataFrame:
+def fixed_point_groups(
+    fates: pd.DataFrame, models: list[tuple], absent: frozenset = frozenset()
+) -> pd.DataFrame:
     """Per model of ``models`` ((task, construction, N_h)), inputs (zero input, or the task's
     cues together) and block removed, over the learned solutions' ``fixed_points_fates.csv``
-    rows, counted per (solution, input) pair: pairs, pairs whose intact network has a stable
-    point, the median number of stable points intact and ablated (``stable_where``: intact,
-    over the pairs that have one), the pairs with points that keep all, move one or more, lose
-    one or more; pairs with a new stable point; for the sine
-    task the pairs oscillating intact and ablated and the median relative frequency error of
-    the ablated ones that oscillate."""
+    rows, counted per (solution, input) pair. Of the intact networks: their pairs
+    (``intact_pairs``), those with a stable point (``with_points``; ``stable_where``: their
+    median number), the median number of stable points (``stable_intact``) and, for the sine
+    task, the pairs oscillating (``oscillating_intact``). Of each removal, on the pairs whose
+    block is present (``absent``: a set of (task, construction, N_h, seed, block) whose removal
+    takes less than the mass floor and so changes nothing; ``absent`` counts those solutions):
+    ``pairs``, the median number of stable points, the pairs with points where it keeps all,
+    moves one or more, loses one or more (of ``tested``: the present pairs with points), the
+    pairs with a new stable point, and for the sine
+    task the pairs still oscillating and the median relative frequency error of those."""
     from rnnschur.beyond.summaries import OSCILLATING
 
     keys = ["task", "construction", "n_hidden", "seed", "condition"]
@@ -620,41 +626,48 @@ def fixed_point_groups(fates: pd.DataFrame, models: list[tuple]) -> pd.DataFrame
             & (fates["construction"] == construction)
             & (fates["n_hidden"] == size)
         ]
-        intact = mine[mine["ablation"] == "none"].set_index(keys)
         for inputs, part in mine.groupby(mine["condition"] != ZERO_INPUT, sort=True):
+            intact = part[part["ablation"] == "none"].set_index(keys)
+            points = intact["n_stable"] > 0
+            cued = intact["cued_frequency"].notna().any()
+            common = {
+                "task": task,
+                "construction": construction,
+                "n_hidden": size,
+                "inputs": "cues" if inputs else ZERO_INPUT,
+                "conditions": part["condition"].nunique(),
+                "intact_pairs": len(intact),
+                "with_points": int(points.sum()),
+                "stable_intact": float(intact["n_stable"].median()),
+                "stable_where": float(intact["n_stable"][points].median()) if points.any() else 0.0,
+                "oscillating_intact": int((intact["amplitude"] > OSCILLATING).sum())
+                if cued
+                else np.nan,
+            }
             for block in BLOCK_NAMES:
-                ablated = part[part["ablation"] == block].set_index(keys)
-                before = intact.loc[ablated.index]
-                has = before["n_stable"] > 0
+                ablated = part[part["ablation"] == block]
+                model = (task, construction, size)
+                gone = ablated["seed"].map(lambda s, m=model, b=block: (*m, s, b) in absent)
+                ablated = ablated[~gone.astype(bool)].set_index(keys)
+                has = intact.loc[ablated.index, "n_stable"] > 0
                 oscillates = ablated["amplitude"] > OSCILLATING
                 error = (ablated["frequency"] - ablated["cued_frequency"]).abs() / ablated[
                     "cued_frequency"
                 ]
-                cued = ablated["cued_frequency"].notna().any()
                 rows.append(
-                    {
-                        "task": task,
-                        "construction": construction,
-                        "n_hidden": size,
-                        "inputs": "cues" if inputs else ZERO_INPUT,
-                        "conditions": part["condition"].nunique(),
+                    common
+                    | {
                         "block": block,
+                        "absent": int(part.loc[part["ablation"] == block, "seed"][gone].nunique()),
                         "pairs": len(ablated),
-                        "with_points": int(has.sum()),
-                        "stable_intact": float(before["n_stable"].median()),
-                        "stable_where": float(before["n_stable"][has].median())
-                        if has.any()
-                        else 0.0,
-                        "stable": float(ablated["n_stable"].median()),
+                        "stable": float(ablated["n_stable"].median()) if len(ablated) else np.nan,
                         "all_kept": int(
                             (has & (ablated["moved"] == 0) & (ablated["lost"] == 0)).sum()
                         ),
+                        "tested": int(has.sum()),
                         "moved": int((has & (ablated["moved"] > 0)).sum()),
                         "lost": int((has & (ablated["lost"] > 0)).sum()),
                         "new": int((ablated["new"] > 0).sum()),
-                        "oscillating_intact": int((before["amplitude"] > OSCILLATING).sum())
-                        if cued
-                        else np.nan,
                         "oscillating": int(oscillates.sum()) if cued else np.nan,
                         "frequency_error": float(error[oscillates].median())
                         if cued and oscillates.any()
@@ -675,11 +688,14 @@ def _pairs(n: int, conditions: int) -> str:
 
 
 def _fates(r) -> str:
-    """'−T_C→R keeps them all in 1 and moves some in 2': the counts of one removal that are
-    not 0."""
+    """'−T_C→R keeps them all in 1 and moves some in 2 (absent in 1)': the counts of one
+    removal that are not 0."""
+    if r.pairs == 0:
+        return f"{BLOCK_NAMES[r.block]} is absent in every solution"
     counts = [("keeps them all", r.all_kept), ("moves some", r.moved), ("loses some", r.lost)]
-    said = [f"{words} in {n}" for words, n in counts if n]
-    return f"{BLOCK_NAMES[r.block]} " + " and ".join(said)
+    said = [f"{words} in {n}" for words, n in counts if n] or ["has nothing to keep"]
+    absent = f" (absent in {r.absent})" if r.absent else ""
+    return f"{BLOCK_NAMES[r.block]} " + " and ".join(said) + absent
 
 
 def fixed_point_reading(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
@@ -696,7 +712,7 @@ def fixed_point_reading(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
         parts = []
         for inputs, rows in model.groupby("inputs", sort=False):
             first = rows.iloc[0]
-            n, conditions = int(first["pairs"]), int(first["conditions"])
+            n, conditions = int(first["intact_pairs"]), int(first["conditions"])
             where = "under zero input" if inputs == ZERO_INPUT else f"under its {conditions} cues"
             if first["with_points"] == 0:
                 created = [f"{BLOCK_NAMES[r.block]} in {r.new}" for r in rows.itertuples() if r.new]
@@ -709,14 +725,12 @@ def fixed_point_reading(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
                     f"{_pairs(n, conditions)} (a median {first['stable_where']:g} there); "
                     + "; ".join(_fates(r) for r in rows.itertuples())
                 )
-            if not np.isnan(first["oscillating"]):
-                text += (
-                    "; oscillating intact in "
-                    + f"{int(first['oscillating_intact'])} of {n}, "
-                    + ", ".join(
-                        f"with {BLOCK_NAMES[r.block]} removed in {int(r.oscillating)}"
-                        for r in rows.itertuples()
-                    )
+            if not np.isnan(first["oscillating_intact"]):
+                text += f"; oscillating intact in {int(first['oscillating_intact'])} of {n}, "
+                text += ", ".join(
+                    f"with {BLOCK_NAMES[r.block]} removed in {int(r.oscillating)} of {r.pairs}"
+                    for r in rows.itertuples()
+                    if r.pairs
                 )
             parts.append(text)
         recovered = [
@@ -742,17 +756,22 @@ def fixed_point_table(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
     ]
     for r in groups.itertuples(index=False):
         name = _model_name(r.task, r.construction, r.n_hidden)
-        fates = f"{r.all_kept} / {r.moved} / {r.lost} of {r.with_points}" if r.with_points else "—"
+        fates = f"{r.all_kept} / {r.moved} / {r.lost} of {r.tested}" if r.tested else "—"
+        if r.pairs == 0:
+            fates = f"absent in all {r.absent}"
+        elif r.absent:
+            fates += f" ({r.absent} absent)"
         oscillating = (
             "—"
-            if np.isnan(r.oscillating)
-            else f"{r.oscillating_intact:g} → {r.oscillating:g} of {r.pairs}"
+            if np.isnan(r.oscillating_intact)
+            else f"{r.oscillating_intact:g} of {r.intact_pairs} → {r.oscillating:g} of {r.pairs}"
         )
         error = "—" if np.isnan(r.frequency_error) else f"{r.frequency_error:.2f}"
         share = refit.get((r.task, r.construction, r.n_hidden, r.block))
         inputs = ZERO_INPUT if r.inputs == ZERO_INPUT else f"{r.conditions} cues"
         lines.append(
-            f"| {name} | {inputs} | {BLOCK_NAMES[r.block]} | {r.stable_intact:g} → {r.stable:g} | "
+            f"| {name} | {inputs} | {BLOCK_NAMES[r.block]} | {r.stable_intact:g} → "
+            f"{'—' if np.isnan(r.stable) else f'{r.stable:g}'} | "
             f"{fates} | {r.new} of {r.pairs} | {oscillating} | {error} | "
             f"{'—' if share is None else f'{share:.0%}'} |"
         )
