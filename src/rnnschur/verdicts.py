@@ -94,6 +94,8 @@ class Verdict(StrEnum):
     PARTLY = "partly"
     DOES_NOT = "does not reproduce"
     UNTESTABLE = "untestable"
+    # a T_RR or T_CC reading that the order of near-equal moduli moves (rnnschur.beyond.orderings)
+    BASIS_DEPENDENT = "basis-dependent"
     # a preregistered prediction judged on fresh solutions (rnnschur.paper.confirmation)
     CONFIRMED = "confirmed"
     NOT_CONFIRMED = "not confirmed"

@@ -258,3 +258,54 @@ def fixed_points(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]
     ]  # fmt: skip
     fates = fates[columns].reset_index(drop=True)
     return {"summary": fixed_point_summary(fates), "fates": fates}
+
+
+def basis_dependence(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]:
+    """Orderings the moduli do not fix (:mod:`rnnschur.beyond.orderings`). Per learned model,
+    tolerance and block (table ``models``): the harm share in the canonical order and its
+    least and largest over the orders, the ``spread`` (largest − least), the mass removed and
+    the blocks in clusters, and the ``reading``: *absent* where the block holds less than the
+    mass floor, *basis-dependent* where the spread exceeds θ, "—" otherwise. Per task,
+    construction, N_h, tolerance and block (``summary``): the models, those absent and
+    basis-dependent, and the median and largest spread over the models present."""
+    from rnnschur.beyond.dose_response import learned_models
+
+    theta = settings["verdicts"]["threshold"]
+    floor = settings["verdicts"]["mass_floor"]
+    rows = learned_models(table, settings["learned"])
+    keys = [*MODEL_KEYS, "tolerance", "block"]
+    canonical = rows[rows["ordering"] == -1].set_index(keys)
+    spread = rows.groupby(keys)["harm"].agg(["min", "max", "size"])
+    models = pd.DataFrame(
+        {
+            "harm": canonical["harm"],
+            "harm_low": spread["min"],
+            "harm_high": spread["max"],
+            "orderings": spread["size"] - 1,
+            "spread": spread["max"] - spread["min"],
+            "mass_removed": canonical["mass_removed"],
+            "clustered_R": canonical["clustered_R"],
+            "clustered_C": canonical["clustered_C"],
+        }
+    ).reset_index()
+    models["reading"] = np.where(
+        models["mass_removed"] < floor,
+        Verdict.ABSENT,
+        np.where(models["spread"] > theta, Verdict.BASIS_DEPENDENT, "—"),
+    )
+    out = []
+    groups = ["task", "construction", "n_hidden", "tolerance", "block"]
+    for key, group in models.groupby(groups, sort=False):
+        present = group[group["reading"] != Verdict.ABSENT]
+        out.append(
+            dict(zip(groups, key, strict=True))
+            | {
+                "n_models": len(group),
+                "n_absent": int((group["reading"] == Verdict.ABSENT).sum()),
+                "n_basis_dependent": int((group["reading"] == Verdict.BASIS_DEPENDENT).sum()),
+                "spread_median": float(present["spread"].median()) if len(present) else np.nan,
+                "spread_max": float(present["spread"].max()) if len(present) else np.nan,
+                "clustered_R_median": float(group["clustered_R"].median()),
+            }
+        )
+    return {"summary": pd.DataFrame(out), "models": models}
