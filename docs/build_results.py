@@ -387,7 +387,7 @@ browser: the sentences, both figures and the whole table, sortable).
 {atlas}
 
 ## Beyond the paper
-Six analyses the paper leaves open ([beyond.md](beyond.md) for what each does).
+Seven analyses the paper leaves open ([beyond.md](beyond.md) for what each does).
 
 ### What the ablations do to the attractors
 {fixed}
@@ -407,6 +407,13 @@ zero input, intact and with each block removed at α](figures/fig_fixed_points_p
 
 ### Schur against eigen coordinates
 {basis}
+
+### Orders of the Schur modes that nothing fixes
+Inside R (and inside C) the order of modes whose moduli are near-equal is not fixed by the
+network, and T_RR and T_CC change with it (T_C→R does not): each removal scored in random
+orders of those modes ([beyond.md](beyond.md#orders-of-the-schur-modes-that-nothing-fixes)).
+
+{orderings}
 
 ### When training stops
 {checkpoints}
@@ -693,6 +700,7 @@ BEYOND_READINGS = {
     "readout_refit": readings.refit_reading,
     "basis_sensitivity": readings.basis_reading,
     "checkpoint_ablation": readings.checkpoint_reading,
+    "basis_dependence": readings.basis_dependence_reading,
     "dose_response": readings.dose_reading,
 }
 
@@ -1165,6 +1173,7 @@ PAPER_BEYOND = {
     "refit": "readout_refit",
     "basis": "basis_sensitivity",
     "checkpoints": "checkpoint_ablation",
+    "orderings": "basis_dependence",
 }
 """The analyses beyond the paper of the paper-scale run: the document's field → analysis."""
 

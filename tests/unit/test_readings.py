@@ -353,3 +353,23 @@ def test_fixed_point_reading_counts_fates_per_solution_where_there_are_points():
     assert "−T_CC is absent in every solution" in text
     table = readings.fixed_point_table(groups, {})
     assert "| t, c (N_h = 8) | zero input | −T_CC | 2 → — | absent in all 2 |" in table
+
+
+def test_basis_dependence_reading_names_where_the_order_moves_a_reading():
+    rows = [
+        {"task": "copy", "construction": "dense_orthogonal", "n_hidden": 72, "tolerance": t,
+         "block": b, "n_models": 3, "n_absent": a, "n_basis_dependent": k, "spread_max": m}
+        for t, b, a, k, m in (
+            (1e-6, "T_RR", 0, 0, 0.0), (1e-6, "T_CC", 0, 0, 0.0),
+            (1e-3, "T_RR", 0, 2, 0.031), (1e-3, "T_CC", 1, 0, 0.001),
+        )
+    ]  # fmt: skip
+    smaller = dict(rows[-1], n_hidden=56, block="T_CC", n_absent=0, n_basis_dependent=3)
+    rows.append(smaller | {"spread_max": 0.5})
+    text = readings.basis_dependence_reading(pd.DataFrame(rows))
+    assert text.startswith(
+        "With the moduli within 1e-06 ρ of each other taken as equal, no T_RR or T_CC reading "
+        "is basis-dependent. With the moduli within 0.001 ρ of each other taken as equal, a "
+        "reading is basis-dependent in: copy dense_orthogonal −T_RR in 2 of 3 (spread up to 0.031)."
+    )
+    assert "N_h" not in text and "0.5" not in text  # N_h = 56 is not the largest: not read

@@ -796,6 +796,31 @@ def basis_reading(summary: pd.DataFrame) -> str:
     )
 
 
+def basis_dependence_reading(summary: pd.DataFrame) -> str:
+    """What ``basis_dependence_summary.csv`` says at each task's largest N_h, per tolerance:
+    where a T_RR or T_CC reading is basis-dependent (k of the solutions where the block is
+    present, and the largest spread), and where no reading is."""
+    from rnnschur.verdicts import largest_size
+
+    out = []
+    for tolerance, rows in largest_size(summary).groupby("tolerance", sort=True):
+        moved = rows[rows["n_basis_dependent"] > 0]
+        parts = [
+            f"{TASK_NAMES.get(r.task, r.task)} {r.construction} {BLOCK_NAMES[r.block]} in "
+            f"{r.n_basis_dependent} of {r.n_models - r.n_absent} (spread up to {r.spread_max:.2g})"
+            for r in moved.itertuples(index=False)
+        ]
+        where = f"With the moduli within {tolerance:g} ρ of each other taken as equal"
+        if parts:
+            out.append(f"{where}, a reading is basis-dependent in: {'; '.join(parts)}.")
+        else:
+            out.append(f"{where}, no T_RR or T_CC reading is basis-dependent.")
+    return " ".join(out) + (
+        " A basis-dependent reading depends on an order of the Schur modes that nothing in "
+        "the network fixes: read it as one of several equally valid answers."
+    )
+
+
 def checkpoint_reading(summary: pd.DataFrame) -> str:
     """When training stops (``checkpoint_ablation_summary.csv``): per task and construction,
     each block's score at the first milestone checkpoint and at the kept (best) one."""
