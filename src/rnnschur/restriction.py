@@ -39,6 +39,8 @@ TASK_WORDS = {
 }
 """How the table says a task's word (the CSV keeps the reading's own word)."""
 FAMILY = ["family", "construction", "subset"]
+NAMED = ["fragile_in", "stabilizer_in", "undecided_in"]
+"""The across-task table's columns naming the tasks of each kind."""
 """A row of the across-task table: a family of networks and a coupling block."""
 
 
@@ -51,8 +53,8 @@ def task_readings(
     each share; and the task's word (module docstring)."""
     rows = block_harms(ablation, alpha)
     rows = rows[rows["learned"].astype(bool)]
-    base_variant = rows["task"].str.partition(INSTANCE)
-    rows = rows.assign(family=base_variant[2])  # "" for a task as the config has it
+    # "" for a task as the config has it (a Series even where no model learned)
+    rows = rows.assign(family=rows["task"].map(lambda task: task.partition(INSTANCE)[2]))
     largest = rows.groupby(["construction", "task"])["n_hidden"].transform("max")
     rows = rows[rows["n_hidden"] == largest]
     out = []
@@ -92,7 +94,15 @@ def task_readings(
                 "word": word,
             }
         )
-    return pd.DataFrame(out)
+    return pd.DataFrame(out, columns=TASK_COLUMNS)
+
+
+TASK_COLUMNS = [
+    "family", "construction", "task", "n_hidden", "subset", "n_learned", "n_absent", "n_tested",
+    "fragile", "fragile_low", "fragile_high", "stabilizer", "stabilizer_low", "stabilizer_high",
+    "word",
+]  # fmt: skip
+"""The columns of :func:`task_readings` (a table without rows has them too)."""
 
 
 def restriction(tasks: pd.DataFrame) -> pd.DataFrame:
@@ -121,11 +131,11 @@ def restriction(tasks: pd.DataFrame) -> pd.DataFrame:
             | {
                 "n_tasks": len(tested),
                 "absent_in": " ".join(sorted(group.loc[group["word"] == Verdict.ABSENT, "task"])),
-                **{f"{w}_in".replace(" ", "_"): " ".join(t) for w, t in named.items()},
+                **{f"{w}_in": " ".join(t) for w, t in named.items()},
                 "word": word,
             }
         )
-    return pd.DataFrame(out)
+    return pd.DataFrame(out, columns=[*FAMILY, "n_tasks", "absent_in", *NAMED, "word"])
 
 
 def _share(k: int, n: int, low: float, high: float) -> str:

@@ -92,3 +92,12 @@ def test_models_that_did_not_learn_are_not_read():
     ablation.loc[ablation["task"] == "b", "learned"] = False
     across = restriction(task_readings(ablation, 0.9, MOSTLY))
     assert across["word"].tolist() == [Verdict.TOO_FEW_TASKS]
+
+
+def test_a_run_where_no_model_learned_writes_empty_tables():
+    ablation = table(rows("a", "T_CC", ["fragile"] * 3))
+    ablation["learned"] = False
+    tasks = task_readings(ablation, 0.9, MOSTLY)
+    across = restriction(tasks)
+    assert tasks.empty and across.empty and "word" in tasks and "word" in across
+    assert restriction_markdown(tasks, across, MOSTLY).startswith("| family |")
