@@ -522,15 +522,15 @@ def fig_dose_response(curves: pd.DataFrame) -> Figure:
 
 
 def fig_basis_dependence(models: pd.DataFrame) -> Figure:
-    """Per task and block (T_RR, T_CC), one column per tolerance: each learned model's harm
-    share in the canonical order (dot) and its range over the orders (bar), with ±θ about the
-    canonical value left to the reader (the table's ``reading``: basis-dependent in red)."""
+    """Per task and block (T_RR, T_CC), one column per tolerance: each learned model (in the
+    table's order: construction, N_h, seed) its harm share in the canonical order (dot) and its
+    range over the orders (bar); basis-dependent ones (the table's ``reading``) in red."""
     present = models[models["reading"] != "absent"]
     panels = list(dict.fromkeys(zip(present["task"], present["block"], strict=True))) or [("", "")]
     tolerances = sorted(models["tolerance"].unique())
     fig, axes = subplots(
         len(panels), max(len(tolerances), 1), figsize=(3.6 * len(tolerances), 2.2 * len(panels)),
-        squeeze=False,
+        squeeze=False, layout="constrained",
     )  # fmt: skip
     for row, (task, block) in enumerate(panels):
         for col, tolerance in enumerate(tolerances):
@@ -544,10 +544,9 @@ def fig_basis_dependence(models: pd.DataFrame) -> Figure:
             x = np.arange(len(d))
             ax.vlines(x, d["harm_low"], d["harm_high"], color=colour, lw=2)
             ax.scatter(x, d["harm"], color=colour, s=10, zorder=3)
-            names = [f"{c[:5]} {s}" for c, s in zip(d["construction"], d["seed"], strict=True)]
-            ax.set_xticks(x, names, rotation=90, fontsize=5)
+            ax.set_xticks([])
             ax.set_title(f"{task}: {_label(block)}, tolerance {tolerance:g}", fontsize=7)
-            ax.set_ylabel("harm share")
+            ax.set(ylabel="harm share", xlabel="learned models (construction, N_h, seed)")
     return fig
 
 
