@@ -25,17 +25,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_quick import occupancy  # noqa: E402
 
-
-def job_costs(results: Path) -> pd.DataFrame:
-    """One row per benchmark file: rule, s (wall), cpu."""
-    rows = []
-    bench = results / "benchmarks"
-    for path in sorted(bench.rglob("*.tsv")):
-        parts = path.relative_to(bench).parts
-        rule = "/".join(parts[:2]) if parts[0] == "beyond" else parts[0]
-        frame = pd.read_csv(path, sep="\t")
-        rows.append({"rule": rule, "s": frame["s"].sum(), "cpu": frame["cpu_time"].sum()})
-    return pd.DataFrame(rows, columns=["rule", "s", "cpu"])
+from rnnschur.report.costs import job_costs  # noqa: E402
 
 
 def per_model(results: Path, analysis: str) -> pd.DataFrame:

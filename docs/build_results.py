@@ -46,6 +46,7 @@ from rnnschur.paper.claims import PAPER_ALPHA, TASK_NAMES, basis_cell, paper_cel
 from rnnschur.paper.confirmation import confirmation_lead
 from rnnschur.paper.reproduction import GLOSSARY, lead, side_by_side
 from rnnschur.report import readings
+from rnnschur.report.costs import job_costs
 from rnnschur.report.figures import VERDICT_MARKS
 from rnnschur.verdicts import Thresholds, Verdict
 
@@ -1250,16 +1251,11 @@ def confirmation_summary(folder: Path, short: bool = False) -> str:
 
 
 def costs_line(folder: Path) -> str:
-    """'Its cost: …': the jobs' summed wall and CPU time from the run's benchmark files, with
-    the training's share."""
-    rows = []
-    for path in sorted((folder / "benchmarks").rglob("*.tsv")):
-        frame = pd.read_csv(path, sep="\t")
-        rule = path.relative_to(folder / "benchmarks").parts[0]
-        rows.append((rule, frame["s"].sum(), frame["cpu_time"].sum()))
-    if not rows:
+    """'Its cost: …': the jobs' summed wall and CPU time from the run's benchmark files
+    (:func:`rnnschur.report.costs.job_costs`), with the training's share."""
+    jobs = job_costs(folder)
+    if jobs.empty:
         return ""
-    jobs = pd.DataFrame(rows, columns=["rule", "s", "cpu"])
     train = jobs[jobs["rule"] == "train"]
     return (
         f"Its cost: {len(jobs)} jobs, {jobs['s'].sum() / 60:.0f} min of summed job time "

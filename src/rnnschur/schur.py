@@ -153,25 +153,32 @@ def ordered_real_schur(W: np.ndarray, check: bool = True, leak: float = 1.0) -> 
             if info != 0:
                 raise SchurCheckError(f"LAPACK dtrexc failed to reorder (info={info})")
         position += 2 if position + 1 < n and T[position + 1, position] != 0.0 else 1
+    schur = schur_of(T, Q, leak)
+    if check:
+        check_schur(W, schur)
+    return schur
+
+
+def schur_of(T: np.ndarray, Q: np.ndarray, leak: float = 1.0) -> OrderedSchur:
+    """The :class:`OrderedSchur` of a real Schur form (T, Q) as LAPACK leaves it: its blocks
+    read from T's sub-diagonal, exact zeros below them, their eigenvalues."""
+    n = T.shape[0]
     starts = block_structure(T)
     blocks = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
     T = np.where(blocks[:, None] > blocks[None, :], 0.0, T)  # exact zeros below the blocks
-    schur = OrderedSchur(
+    return OrderedSchur(
         Q=np.ascontiguousarray(Q),
         T=np.ascontiguousarray(T),
         block_starts=starts,
         eigenvalues=block_eigenvalues(T, starts),
         leak=float(leak),
     )
-    if check:
-        check_schur(W, schur)
-    return schur
 
 
-def check_schur(W: np.ndarray, schur: OrderedSchur) -> None:
-    """Assert ``‖W − QTQᵀ‖_F/‖W‖_F``, ``‖QᵀQ − I‖_F``, the quasi-triangular structure and the
-    non-increasing ordering of the block moduli; raise :class:`SchurCheckError` naming the one
-    that fails."""
+def check_schur(W: np.ndarray, schur: OrderedSchur, ordered: bool = True) -> None:
+    """Assert ``‖W − QTQᵀ‖_F/‖W‖_F``, ``‖QᵀQ − I‖_F``, the quasi-triangular structure and,
+    where ``ordered``, the non-increasing ordering of the block moduli; raise
+    :class:`SchurCheckError` naming the one that fails."""
     Q, T = schur.Q, schur.T
     n = W.shape[0]
     scale = max(np.linalg.norm(W), np.finfo(float).tiny)
@@ -187,6 +194,8 @@ def check_schur(W: np.ndarray, schur: OrderedSchur) -> None:
     below = np.tril(T, -2)
     if np.any(below != 0):
         raise SchurCheckError("T has non-zero entries below its first sub-diagonal")
+    if not ordered:
+        return
     moduli = schur.block_moduli
     rho = max(schur.spectral_radius, np.finfo(float).tiny)
     rise = np.diff(moduli)

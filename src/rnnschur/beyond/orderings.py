@@ -21,14 +21,13 @@ import numpy as np
 
 from rnnschur.ablation import Analysed, ablated_recurrent, delta_T
 from rnnschur.schur import (
-    ORTHOGONALITY_TOL,
-    RECONSTRUCTION_TOL,
     OrderedSchur,
     SchurCheckError,
-    block_eigenvalues,
     block_structure,
+    check_schur,
     coupling_masks,
     n_dominant,
+    schur_of,
 )
 from rnnschur.verdicts import harm_share
 
@@ -63,7 +62,6 @@ def reorder(schur: OrderedSchur, order: np.ndarray) -> OrderedSchur:
     from scipy.linalg.lapack import dtrexc
 
     T, Q = np.asfortranarray(schur.T.copy()), np.asfortranarray(schur.Q.copy())
-    n = T.shape[0]
     current = list(range(len(schur.block_starts)))  # which original block sits at each place
     for place, block in enumerate(order):
         starts = block_structure(T)
@@ -71,24 +69,10 @@ def reorder(schur: OrderedSchur, order: np.ndarray) -> OrderedSchur:
         if here != place:
             T, Q, info = dtrexc(T, Q, starts[here] + 1, starts[place] + 1, wantq=1)
             if info != 0:
-                raise ValueError(f"LAPACK dtrexc failed to reorder (info={info})")
+                raise SchurCheckError(f"LAPACK dtrexc failed to reorder (info={info})")
             current.insert(place, current.pop(here))
-    starts = block_structure(T)
-    blocks = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
-    T = np.where(blocks[:, None] > blocks[None, :], 0.0, T)
-    moved = OrderedSchur(
-        Q=np.ascontiguousarray(Q),
-        T=np.ascontiguousarray(T),
-        block_starts=starts,
-        eigenvalues=block_eigenvalues(T, starts),
-        leak=schur.leak,
-    )
-    W = schur.Q @ schur.T @ schur.Q.T
-    error = np.linalg.norm(W - moved.Q @ moved.T @ moved.Q.T) / max(np.linalg.norm(W), 1e-300)
-    if not error <= RECONSTRUCTION_TOL:
-        raise SchurCheckError(f"reordered: ‖W − QTQᵀ‖/‖W‖ = {error:.3e}")
-    if not np.linalg.norm(moved.Q.T @ moved.Q - np.eye(n)) <= ORTHOGONALITY_TOL * n:
-        raise SchurCheckError("reordered: Q is not orthogonal")
+    moved = schur_of(T, Q, schur.leak)
+    check_schur(schur.Q @ schur.T @ schur.Q.T, moved, ordered=False)
     return moved
 
 
@@ -100,35 +84,39 @@ def random_order(n_blocks: int, groups: list[np.ndarray], rng) -> np.ndarray:
     return order
 
 
+def _removals(analysed: Analysed, order_schur: OrderedSchur, alpha: float) -> list[tuple]:
+    """(block, mass removed, score) of T_RR and T_CC removed in the basis of ``order_schur``,
+    rolled out together."""
+    network, _, heldout, task = analysed
+    masks = coupling_masks(order_schur, alpha)
+    T_norm = float(np.linalg.norm(order_schur.T))
+    dTs = [delta_T(order_schur.T, masks, (block,)) for block in INSIDE]
+    stack = np.stack([ablated_recurrent(network.W_hh, order_schur, dT) for dT in dTs])
+    scores = np.atleast_1d(task.score(network.rollout(heldout.inputs, stack), heldout))
+    masses = [float(np.linalg.norm(dT)) / T_norm if T_norm > 0 else 0.0 for dT in dTs]
+    return list(zip(INSIDE, masses, scores, strict=True))
+
+
 def ordering_rows(analysed: Analysed, alpha: float, design: dict, rng) -> list[dict]:
     """The rows of one model: per tolerance of ``design["tolerances"]`` (config
-    ``basis_dependence``), for the canonical order (``ordering`` −1) and ``orderings`` random
-    orders inside its clusters (none where it makes no cluster), each of T_RR and T_CC removed:
-    its mass removed, score and harm share, and the blocks in clusters inside R and inside C."""
+    ``basis_dependence``), for the canonical order (``ordering`` −1, scored once) and
+    ``orderings`` random orders inside its clusters (none where it makes no cluster), each of
+    T_RR and T_CC removed: its mass removed, score and harm share, and the blocks in clusters
+    inside R and inside C."""
     network, schur, heldout, task = analysed
     n_R = n_dominant(schur, alpha)
     full = float(task.score(network.rollout(heldout.inputs), heldout))
-    T_norm = float(np.linalg.norm(schur.T))
     n_blocks = len(schur.block_starts)
+    canonical = _removals(analysed, schur, alpha)
     rows = []
     for tolerance in design["tolerances"]:
         groups = clusters(schur, alpha, tolerance)
         in_R = sum(len(g) for g in groups if g[0] < n_R)
-        draws = [np.arange(n_blocks)]  # the canonical order; the others where a cluster is
-        draws += [random_order(n_blocks, groups, rng) for _ in range(design["orderings"])] * bool(
-            groups
-        )
-        for k, order in enumerate(draws):
-            moved = schur if k == 0 else reorder(schur, order)
-            masks = coupling_masks(moved, alpha)
-            stack, masses = [], []
-            for block in INSIDE:
-                dT = delta_T(moved.T, masks, (block,))
-                stack.append(ablated_recurrent(network.W_hh, moved, dT))
-                masses.append(float(np.linalg.norm(dT)) / T_norm if T_norm > 0 else 0.0)
-            outputs = network.rollout(heldout.inputs, np.stack(stack))
-            scores = np.atleast_1d(task.score(outputs, heldout))
-            for block, mass, score in zip(INSIDE, masses, scores, strict=True):
+        n_draws = design["orderings"] if groups else 0
+        orders = [random_order(n_blocks, groups, rng) for _ in range(n_draws)]
+        scored = [canonical] + [_removals(analysed, reorder(schur, o), alpha) for o in orders]
+        for k, removals in enumerate(scored):
+            for block, mass, score in removals:
                 rows.append(
                     {
                         "tolerance": float(tolerance),
