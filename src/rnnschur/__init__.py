@@ -1,8 +1,10 @@
 """rnnschur: ordered real Schur ablations of trained tanh RNNs (arXiv 2606.18457).
 
-``rnnschur.analyse(model, heldout, network, ...)`` runs the paper's analysis on a network
-trained elsewhere (:mod:`rnnschur.external.api`), described by a ``rnnschur.Network``
-(:class:`rnnschur.external.verify.Network`); both are imported on first use, so that
+``rnnschur.analyse(model, heldout, description, ...)`` runs the paper's analysis on a network
+trained elsewhere (:mod:`rnnschur.external.api`); ``rnnschur.Network`` is one network (its
+weights, offsets and how it computes, :class:`rnnschur.network.Network`) and
+``rnnschur.Description`` how its user describes the computation, fields left open
+(:class:`rnnschur.dynamics.Description`). They are imported on first use, so that
 ``import rnnschur`` alone loads nothing.
 """
 
@@ -15,7 +17,11 @@ def __getattr__(name: str):
 
         return analyse
     if name == "Network":
-        from rnnschur.external.verify import Network
+        from rnnschur.network import Network
 
         return Network
+    if name == "Description":
+        from rnnschur.dynamics import Description
+
+        return Description
     raise AttributeError(f"module 'rnnschur' has no attribute {name!r}")

@@ -262,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         result = api.analyse(
             model,
             args.heldout,
-            network_of(args),
+            description_of(args),
             recurrent=args.recurrent,
             keys=args.keys,
             time_first=args.time_first,
@@ -287,12 +287,12 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def network_of(args):
+def description_of(args):
     """The network's description as the flags give it, parsed once
-    (:class:`rnnschur.external.verify.Network`)."""
-    from rnnschur.external.verify import NETWORK_TYPES, Network
+    (:class:`rnnschur.dynamics.Description`)."""
+    from rnnschur.dynamics import DESCRIPTION_TYPES, Description
 
-    return Network(**{field: getattr(args, field) for field in NETWORK_TYPES})
+    return Description(**{field: getattr(args, field) for field in DESCRIPTION_TYPES})
 
 
 def settings_of(args) -> dict:

@@ -24,7 +24,9 @@ against torch autograd share one definition of φ and φ'.
 from __future__ import annotations
 
 import math
+import numbers
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +38,10 @@ READOUTS = ("rate", "state")
 TIMINGS = ("after", "before")
 """When the output of step t is taken: after the step's update (ŷ_t from r_t) or before it
 (ŷ_t from r_{t-1})."""
+FIELDS = ("dynamics", "leak", "nonlinearity", "readout", "timing")
+"""The names a network's description goes by outside this module: in a config block, the 0-d
+arrays of a weights ``.npz``, meta.json, analysis.json and the command's flags
+(:meth:`Dynamics.as_dict`, :meth:`Dynamics.from_config`)."""
 SPLITS = ("propagator", "weights")
 """How the α split orders the Schur blocks of a leaky network: by the moduli of the propagator's
 eigenvalues |1 − a + a λ| (the default), or by W_hh's own |λ|."""
@@ -118,13 +124,9 @@ class Dynamics:
         return text
 
     def as_dict(self) -> dict:
-        return {
-            "dynamics": self.kind,
-            "leak": self.leak,
-            "nonlinearity": self.nonlinearity,
-            "readout": self.readout,
-            "timing": self.timing,
-        }
+        """The description under :data:`FIELDS`, as it is stored and configured."""
+        values = (self.kind, self.leak, self.nonlinearity, self.readout, self.timing)
+        return dict(zip(FIELDS, values, strict=True))
 
     @classmethod
     def from_config(cls, block: dict | None) -> Dynamics:
@@ -147,43 +149,129 @@ DISCRETE = Dynamics()
 """The paper's network: discrete, tanh."""
 
 
-def resolve(stored: Dynamics, given) -> Dynamics:
-    """The description to analyse a model as: what is ``given`` (a
-    :class:`rnnschur.external.verify.Network`: its dynamics, leak, nonlinearity, readout and
-    timing, None where not given) over what its file stores (``stored``). A leaky update keeps
-    the stored leak only if the file stores that update; otherwise it needs ``leak``. Raises
-    ValueError, naming the option, for a combination that is not a network (a leak without a
-    leaky update, a leaky update without a leak)."""
-    dynamics, leak = given.dynamics, given.leak
-    nonlinearity, readout, timing = given.nonlinearity, given.readout, given.timing
-    kind = dynamics or stored.kind
-    if kind not in KINDS:
-        raise ValueError(f'dynamics={kind!r}: must be one of {KINDS} or "auto"')
-    if leak is not None and kind == "discrete":
-        raise ValueError(
-            f"leak={leak:g} needs a leaky update: add dynamics=leaky (rate form), "
-            'dynamics=leaky_current (current form) or dynamics="auto"'
-        )
-    if leak is None and kind != "discrete":
-        if stored.kind != kind:
-            raise ValueError(
-                f"dynamics={kind} needs its leak a = dt/τ: give leak=A, or "
-                'dynamics="auto" to find it from the model\'s own outputs'
-            )
-        leak = stored.leak
-    block = {
-        "dynamics": kind,
-        "nonlinearity": nonlinearity or stored.nonlinearity,
-        "readout": readout or (stored.readout if kind == stored.kind else "rate"),
-        "timing": timing or (stored.timing if kind == stored.kind else "after"),
-    }
-    if leak is not None:
-        block["leak"] = leak
-    return Dynamics.from_config(block)
+_GIVEN = (str, type(None))
+DESCRIPTION_TYPES = {
+    **dict.fromkeys(FIELDS, _GIVEN),
+    "dynamics": (str, Dynamics, type(None)),
+    "leak": (numbers.Real, type(None)),
+    "split": _GIVEN,
+}
+"""The fields of a :class:`Description` and the types each takes: :data:`FIELDS` and the
+split."""
 
 
 @dataclass(frozen=True)
 class Description:
+    """How a network trained elsewhere computes, as its user describes it (None: not given;
+    :meth:`over` fills it from what its file stores, else the paper's discrete tanh RNN, eq. 1):
+
+    - ``dynamics``: the update, ``"discrete"``, ``"leaky"`` or ``"leaky_current"``, a whole
+      :class:`Dynamics`, or ``"auto"``: the description that reproduces the model's own
+      outputs, its leak found by a one-dimensional search
+      (:func:`rnnschur.external.verify.auto`);
+    - ``leak`` (a = dt/τ of a leaky update), ``nonlinearity``, ``readout``, ``timing``: the rest
+      of the description;
+    - ``split``: ``"propagator"`` (order and split a leaky network's blocks by |1 − a + aλ|)
+      or ``"weights"`` (W_hh's own |λ|).
+
+    The command's flags (``--dynamics``, ``--leak``, ...) and the config's
+    ``external_models`` entries are parsed once into one, and :func:`rnnschur.analyse` takes
+    one (or what :meth:`of` makes one of); once resolved it is a :class:`Dynamics`, part of the
+    :class:`rnnschur.network.Network` read."""
+
+    dynamics: str | Dynamics | None = None
+    leak: float | None = None
+    nonlinearity: str | None = None
+    readout: str | None = None
+    timing: str | None = None
+    split: str | None = None
+
+    def __post_init__(self):
+        check_types("description", self.__dict__, DESCRIPTION_TYPES)
+        if self.leak is not None and self.leak != self.leak:
+            raise ValueError("description: leak=nan; the leak a = dt/τ lies in (0, 1]")
+
+    @classmethod
+    def of(cls, value) -> Description:
+        """A Description from what a caller gives: one, None (nothing given), an update's name
+        or ``"auto"``, a :class:`Dynamics`, or a mapping of its fields (TypeError naming a
+        field it does not have)."""
+        if value is None:
+            return cls()
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str | Dynamics):
+            return cls(dynamics=value)
+        if isinstance(value, Mapping):
+            known = list(DESCRIPTION_TYPES)
+            unknown = sorted(set(value) - set(known))
+            if unknown:
+                raise TypeError(f"description has no field {unknown[0]!r}; its fields are {known}")
+            return cls(**value)
+        raise TypeError(
+            f"description={value!r} is a {type(value).__name__}; expected a Description, a "
+            'dict of its fields, "auto", an update\'s name, a Dynamics or None'
+        )
+
+    @property
+    def described(self) -> bool:
+        """Whether any of the description is given (not only the split)."""
+        return any(
+            v is not None for v in (self.dynamics, self.leak, self.nonlinearity, self.readout)
+        )
+
+    def over(self, stored: Dynamics) -> Dynamics:
+        """The network to analyse a model as: what is given here over what its file stores
+        (``stored``); a whole :class:`Dynamics` given is itself. A leaky update keeps the stored
+        leak only if the file stores that update; otherwise it needs ``leak``. Raises
+        ValueError, naming the option, for a combination that is not a network (a leak without
+        a leaky update, a leaky update without a leak)."""
+        if isinstance(self.dynamics, Dynamics):
+            return self.dynamics
+        kind, leak = self.dynamics or stored.kind, self.leak
+        if kind not in KINDS:
+            raise ValueError(f'dynamics={kind!r}: must be one of {KINDS} or "auto"')
+        if leak is not None and kind == "discrete":
+            raise ValueError(
+                f"leak={leak:g} needs a leaky update: add dynamics=leaky (rate form), "
+                'dynamics=leaky_current (current form) or dynamics="auto"'
+            )
+        if leak is None and kind != "discrete":
+            if stored.kind != kind:
+                raise ValueError(
+                    f"dynamics={kind} needs its leak a = dt/τ: give leak=A, or "
+                    'dynamics="auto" to find it from the model\'s own outputs'
+                )
+            leak = stored.leak
+        same = kind == stored.kind
+        block = {
+            "dynamics": kind,
+            "nonlinearity": self.nonlinearity or stored.nonlinearity,
+            "readout": self.readout or (stored.readout if same else "rate"),
+            "timing": self.timing or (stored.timing if same else "after"),
+        }
+        if leak is not None:
+            block["leak"] = leak
+        return Dynamics.from_config(block)
+
+
+def check_types(where: str, values: Mapping, types: dict[str, tuple]) -> None:
+    """TypeError naming the first of ``values`` whose type is not among its ``types`` (a bool
+    is no number), e.g. ``description: leak='0.2' is a str; expected a number or None``."""
+    for name, allowed in types.items():
+        value = values[name]
+        if (isinstance(value, bool) and bool not in allowed) or not isinstance(value, allowed):
+            expected = " or ".join(
+                "None" if t is type(None) else "a number" if t is numbers.Real else t.__name__
+                for t in allowed
+            )
+            raise TypeError(
+                f"{where}: {name}={value!r} is a {type(value).__name__}; expected {expected}"
+            )
+
+
+@dataclass(frozen=True)
+class CatalogueEntry:
     """A network of the field as a description without its leak (:meth:`with_leak` adds it):
     the update, φ, the readout and the timing, and the code it was checked against."""
 
@@ -199,7 +287,7 @@ class Description:
 
 
 CATALOGUE = (
-    Description(
+    CatalogueEntry(
         "paper",
         "discrete",
         "tanh",
@@ -207,7 +295,7 @@ CATALOGUE = (
         "after",
         "the paper's eqs. (1-2): h_t = tanh(W_xh x_t + W_hh h_{t-1}), y_t = W_hy h_t",
     ),
-    Description(
+    CatalogueEntry(
         "torch_rnn",
         "discrete",
         "tanh",
@@ -216,7 +304,7 @@ CATALOGUE = (
         "torch.nn.RNN (h_t = tanh(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh), its output h_t) "
         "with an nn.Linear readout; nonlinearity='relu' gives discrete relu",
     ),
-    Description(
+    CatalogueEntry(
         "neurogym_ctrnn",
         "leaky",
         "relu",
@@ -225,7 +313,7 @@ CATALOGUE = (
         "the CTRNN of the NeuroGym and Neuromatch tutorials (input2h, h2h: h = (1 - alpha) h "
         "+ alpha relu(input2h(x) + h2h(h)), alpha = dt/tau; fc reads the new h)",
     ),
-    Description(
+    CatalogueEntry(
         "schuessler_rnn_net",
         "leaky_current",
         "tanh",
@@ -235,7 +323,7 @@ CATALOGUE = (
         "RNN_Net.rnn_forward: h = (1 - dt) h + dt (W_hh tanh(h) + W_ih x), the state recorded "
         "before each step's update and read by the linear decoder (dt < 1)",
     ),
-    Description(
+    CatalogueEntry(
         "psychrnn_basic",
         "leaky_current",
         "relu",
@@ -245,7 +333,7 @@ CATALOGUE = (
         "(1 - alpha) state + alpha (relu(state) W_rec^T + x W_in^T + b_rec), output = "
         "relu(state) W_out^T + b_out after each update",
     ),
-    Description(
+    CatalogueEntry(
         "nn4n_ctrnn",
         "leaky_current",
         "relu",
@@ -261,7 +349,7 @@ CATALOGUE = (
 """The networks of the field this project checked against their own code."""
 
 
-def every_description() -> tuple[Description, ...]:
+def every_description() -> tuple[CatalogueEntry, ...]:
     """Every update × φ × readout × timing there is (24), each named after the catalogue's entry
     it equals where one does (the first: ``paper`` before ``torch_rnn``)."""
     named = {}
@@ -273,7 +361,7 @@ def every_description() -> tuple[Description, ...]:
             for readout in READOUTS if kind == "leaky_current" else ("rate",):
                 for timing in TIMINGS:
                     key = (kind, nonlinearity, readout, timing)
-                    out.append(named.get(key) or Description("", *key, ""))
+                    out.append(named.get(key) or CatalogueEntry("", *key, ""))
     return tuple(out)
 
 

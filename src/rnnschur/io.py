@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rnnschur.dynamics import Dynamics
+from rnnschur.dynamics import FIELDS, Dynamics
 from rnnschur.network import OFFSET_KEYS, WEIGHT_KEYS, Network
 from rnnschur.provenance import software_versions, weights_sha256
 from rnnschur.schur import OrderedSchur, SchurCheckError, check_schur
@@ -266,35 +266,25 @@ def load_weights(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, np.nd
     return W_xh, W_hh, W_hy
 
 
-DYNAMICS_KEYS = ("dynamics", "leak", "nonlinearity", "readout", "timing")
-"""0-d arrays in a weights ``.npz`` that say how its network computes; absent: the paper's
-discrete tanh network (:data:`rnnschur.dynamics.DISCRETE`), read after the update."""
-
-
 def dynamics_arrays(dynamics: Dynamics) -> dict[str, np.ndarray]:
-    """The 0-d arrays to store beside the weights: none for the paper's network, and the
-    readout and timing only where they are not the rate read after the update, so that files
-    written before those existed keep their layout."""
-    arrays = {}
+    """The 0-d arrays that say how the network computes, stored beside its weights under
+    :data:`rnnschur.dynamics.FIELDS` (absent: the paper's discrete tanh network,
+    :data:`rnnschur.dynamics.DISCRETE`): none for the paper's network, and the readout and
+    timing only where they are not the rate read after the update, so that files written
+    before those existed keep their layout."""
+    stored = dynamics.as_dict()
+    keys = []
     if not (dynamics.kind == "discrete" and dynamics.nonlinearity == "tanh"):
-        arrays = {
-            "dynamics": np.array(dynamics.kind),
-            "leak": np.array(dynamics.leak),
-            "nonlinearity": np.array(dynamics.nonlinearity),
-        }
+        keys = ["dynamics", "leak", "nonlinearity"]
     if dynamics.reads_state or dynamics.reads_before:
-        arrays |= {
-            "dynamics": np.array(dynamics.kind),
-            "readout": np.array(dynamics.readout),
-            "timing": np.array(dynamics.timing),
-        }
-    return arrays
+        keys += ["dynamics", "readout", "timing"]
+    return {key: np.array(stored[key]) for key in dict.fromkeys(keys)}
 
 
 def load_dynamics(path: str | os.PathLike) -> Dynamics:
     """The network family stored in a weights ``.npz`` (:func:`dynamics_arrays`);
     :class:`ArtifactError` naming the file for a value that is not one."""
-    present = [k for k in DYNAMICS_KEYS if k in npz_keys(path)]
+    present = [k for k in FIELDS if k in npz_keys(path)]
     stored = {k: v.item() for k, v in load_npz(path, tuple(present)).items()}
     try:
         return Dynamics.from_config(stored)

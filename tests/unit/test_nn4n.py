@@ -22,7 +22,7 @@ from torch import nn
 import rnnschur
 from rnnschur import __main__ as cli
 from rnnschur import io
-from rnnschur.dynamics import Dynamics
+from rnnschur.dynamics import DESCRIPTION_TYPES, Dynamics
 from rnnschur.external import convert, verify
 from rnnschur.schur import coupling_masks
 from rnnschur.tasks import flip_flop
@@ -161,7 +161,7 @@ def test_a_module_built_with_the_wrong_kwargs_is_refused_whenever_outputs_are_gi
     folder, net, _, _ = trained
     wrong = misbuilt()
     wrong.load_state_dict(net.state_dict())
-    for network, keys in ((rnnschur.Network(split="weights"), None), ("auto", KEYS)):
+    for network, keys in ((rnnschur.Description(split="weights"), None), ("auto", KEYS)):
         with pytest.raises(verify.RolloutMismatch, match="module's own forward, as built") as e:
             rnnschur.analyse(
                 wrong, folder / "heldout.npz", network, recurrent=HIDDEN, time_first=True, keys=keys
@@ -328,34 +328,40 @@ def test_arrays_that_are_not_real_numbers_are_refused_naming_them(bad, kind, tmp
 def test_python_arguments_of_the_wrong_type_are_refused_naming_them(argument, value):
     rng = np.random.default_rng(0)
     heldout = {"inputs": rng.standard_normal((3, 5, 2)), "targets": rng.standard_normal((3, 5, 1))}
-    network = {argument: value} if argument in verify.NETWORK_TYPES else None
-    options = {} if network else {argument: value}
+    description = {argument: value} if argument in DESCRIPTION_TYPES else None
+    options = {} if description else {argument: value}
     named = f"{argument}={value!r} is a" if argument != "tolerance" else "tolerance must be a"
     with pytest.raises(TypeError, match=re.escape(named)):
-        rnnschur.analyse(arrays(rng), heldout, network, **options)
+        rnnschur.analyse(arrays(rng), heldout, description, **options)
 
 
 def test_the_description_is_one_value_and_its_fields_are_named():
     rng = np.random.default_rng(0)
     heldout = {"inputs": rng.standard_normal((3, 5, 2)), "targets": rng.standard_normal((3, 5, 1))}
     with pytest.raises(
-        TypeError, match=r'not dynamics=\'leaky\', leak=0.5 but network=\{"dynamics"'
+        TypeError, match=r'not dynamics=\'leaky\', leak=0.5 but description=\{"dynamics"'
     ):
         rnnschur.analyse(arrays(rng), heldout, dynamics="leaky", leak=0.5)
-    with pytest.raises(TypeError, match="network has no field 'leek'; its fields are"):
+    with pytest.raises(TypeError, match="description has no field 'leek'; its fields are"):
         rnnschur.analyse(arrays(rng), heldout, {"dynamics": "leaky", "leek": 0.5})
     with pytest.raises(ValueError, match="leak=nan"):
-        rnnschur.Network("leaky", float("nan"))
+        rnnschur.Description("leaky", float("nan"))
     # every form of the same description gives the same tables
     forms = [
-        rnnschur.Network("leaky", 0.5),
+        rnnschur.Description("leaky", 0.5),
         {"dynamics": "leaky", "leak": 0.5},
         Dynamics("leaky", 0.5, "tanh"),
     ]
     model = arrays(rng)
     tables = [rnnschur.analyse(model, heldout, f).ablation for f in forms]
+    # the one network value carries its own description: no description given, the same tables
+    network = rnnschur.Network(**model, dynamics=Dynamics("leaky", 0.5, "tanh"))
+    tables.append(rnnschur.analyse(network, heldout).ablation)
     for table in tables[1:]:
         pd.testing.assert_frame_equal(table, tables[0])
+    # and its description is the one read: as discrete, the tables differ
+    discrete = rnnschur.analyse(rnnschur.Network(**model), heldout).ablation
+    assert not discrete["score"].equals(tables[0]["score"])
 
 
 @pytest.mark.parametrize("tolerance", [float("inf"), float("nan"), 0.1, 0.5, 0.0, -1e-3])

@@ -7,20 +7,21 @@ import sys
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io  # noqa: E402
+from rnnschur.dynamics import DESCRIPTION_TYPES, Description  # noqa: E402
 from rnnschur.external import convert, verify  # noqa: E402
 
 entry, path = snakemake.params.model, snakemake.input.weights
 keys = convert.parse_keys(entry["keys"]) if entry["keys"] else None
 model = convert.load_model_file(path, keys)
 # the entry's description, split as the run's config says (config schur_split)
-description = {f: entry[f] for f in verify.NETWORK_TYPES if f != "split"}
-network = verify.Network(**description, split=snakemake.params.split)
+given = {f: entry[f] for f in DESCRIPTION_TYPES if f != "split"}
+description = Description(**given, split=snakemake.params.split)
 if snakemake.input.initial_state:
     model = {**model, "h0": io.load_npz(snakemake.input.initial_state, ("h0",))["h0"]}
 verification = verify.describe(
     model,
     snakemake.input.heldout,
-    network,
+    description,
     stored=io.load_dynamics(path) if str(path).endswith(".npz") else None,
 )
 io.save_npz(snakemake.output.weights, **model, **io.dynamics_arrays(verification.dynamics))

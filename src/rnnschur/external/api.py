@@ -1,7 +1,7 @@
 """``rnnschur.analyse``: the paper's analysis of a network trained elsewhere, from a notebook.
 
     import rnnschur
-    result = rnnschur.analyse("ctrnn.pt", "heldout.npz", network="auto")
+    result = rnnschur.analyse("ctrnn.pt", "heldout.npz", description="auto")
     result.verdicts          # the verdict per coupling block (a DataFrame)
     result.plot()            # the ablation profile
     result.save("results/my_ctrnn")
@@ -24,17 +24,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rnnschur import io
-from rnnschur.dynamics import Dynamics
+from rnnschur.dynamics import DESCRIPTION_TYPES, Description, Dynamics, check_types
 from rnnschur.external import analysis as external
 from rnnschur.external import convert, verify
 from rnnschur.external import heldout as heldout_sets
 from rnnschur.external.arrays import check_model, load_npz_model
+from rnnschur.network import Network
 
 
 def analyse(
     model,
     heldout,
-    network: verify.Network | dict | str | Dynamics | verify.Verification | None = None,
+    description: Description | dict | str | Dynamics | verify.Verification | None = None,
     *,
     recurrent: str | None = None,
     keys: dict[str, list[str]] | str | None = None,
@@ -51,10 +52,11 @@ def analyse(
 
     Parameters
     ----------
-    model : dict of arrays, state_dict, path (``.npz`` or torch state_dict) or ``nn.Module``.
+    model : a :class:`rnnschur.Network` (its weights, offsets and description), dict of
+        arrays, state_dict, path (``.npz`` or torch state_dict) or ``nn.Module``.
     heldout : path, dict of arrays or :class:`rnnschur.tasks.Batch`: ``inputs`` (n, T, N_x),
         ``targets`` (n, T, N_y), optional ``mask`` and ``outputs`` (the model's own, noise off).
-    network : how the network computes, a :class:`rnnschur.Network` (dynamics, leak,
+    description : how the network computes, a :class:`rnnschur.Description` (dynamics, leak,
         nonlinearity, readout, timing, split) or a dict of its fields; ``"auto"`` (the
         description that reproduces the model's own outputs, its leak found by a
         one-dimensional search), an update's name (``"discrete"``, ``"leaky"``,
@@ -102,11 +104,11 @@ def analyse(
     warn = progress is None  # a Python caller hears the warnings as Python warnings
     progress = progress or (lambda line: None)
     tolerance = verify.check_tolerance(tolerance)
-    found_before = network if isinstance(network, verify.Verification) else None
+    found_before = description if isinstance(description, verify.Verification) else None
     if found_before is not None:
-        network = verify.Network(found_before.dynamics, split=found_before.split)
-    network = verify.Network.of(network)
-    settings = _settings({**settings, "split": network.split or "propagator"})
+        description = Description(found_before.dynamics, split=found_before.split)
+    description = Description.of(description)
+    settings = _settings({**settings, "split": description.split or "propagator"})
     if isinstance(keys, str):
         keys = convert.parse_keys(keys)
     module = _as_module(model)
@@ -140,7 +142,7 @@ def analyse(
             isinstance(model, str | os.PathLike) and not str(model).endswith(".npz")
         )
         own = verify.OwnOutputs(batch.inputs, outputs, source, tolerance, torch)
-        verification = verify.resolve_description(arrays, stored, network, own)
+        verification = verify.resolve_description(arrays, stored, description, own)
         if found_before is not None:
             verification = dataclasses.replace(verification, found_by=found_before.found_by)
         progress(verification.line())
@@ -168,7 +170,7 @@ def analyse(
             outputs = torch_module.own_outputs(module, batch.inputs, time_first)
             source = "the module's own forward"
         own = verify.OwnOutputs(batch.inputs, outputs, source, tolerance, torch=True)
-        checked = verify.resolve_description(arrays, None, network, own, runs_module=True)
+        checked = verify.resolve_description(arrays, None, description, own, runs_module=True)
         verification = verify.Verification(
             checked.dynamics,
             error,
@@ -177,7 +179,7 @@ def analyse(
             len(batch.inputs) if error is not None else 0,
             "held-out outputs" if error is not None else "none",
             "module",
-            network.split or "propagator",
+            description.split or "propagator",
             None if checked.found_by == "module" else checked.error,
         )
         progress(verification.line())
@@ -206,21 +208,21 @@ ARGUMENT_TYPES = {
     "progress": (Callable, type(None)),
 }
 """The types :func:`analyse` accepts for its route arguments (the network's:
-:data:`rnnschur.external.verify.NETWORK_TYPES`)."""
+:data:`rnnschur.dynamics.DESCRIPTION_TYPES`)."""
 
 
 def _check_arguments(arguments: dict, settings: dict) -> None:
     """TypeError naming the first argument of :func:`analyse` whose type is wrong, or a field
     of the network's description given as a setting."""
-    described = [key for key in verify.NETWORK_TYPES if key in settings]
+    described = [key for key in DESCRIPTION_TYPES if key in settings]
     if described:
         given = ", ".join(f"{key}={settings[key]!r}" for key in described)
         fields = ", ".join(f'"{key}": {settings[key]!r}' for key in described)
         raise TypeError(
             f"analyse() takes the network's description as one value: not {given} but "
-            f"network={{{fields}}} (or rnnschur.Network({given}))"
+            f"description={{{fields}}} (or rnnschur.Description({given}))"
         )
-    verify.check_types("analyse()", arguments, ARGUMENT_TYPES)
+    check_types("analyse()", arguments, ARGUMENT_TYPES)
 
 
 def _settings(options: dict) -> external.Settings:
@@ -259,11 +261,15 @@ def _arrays(model, module, keys, recurrent):
         from rnnschur.external.torch_module import stored_description  # reads it with torch
 
         return convert.from_state_dict(path, keys), stored_description(path), path.stem
+    if isinstance(model, Network):  # the one network value: its arrays and its description
+        arrays = {"W_xh": model.W_xh, "W_hh": model.W_hh, "W_hy": model.W_hy, **model.offsets}
+        given = {key: value for key, value in arrays.items() if value is not None}
+        return check_model(given, "model"), model.dynamics, "model"
     if isinstance(model, dict):
         if keys is None and {"W_xh", "W_hh", "W_hy"} <= set(model):
             return check_model(dict(model), "model"), None, "model"
         return convert.from_arrays(model, keys, "state_dict"), None, "model"
     raise TypeError(
-        f"model must be arrays (a dict with W_xh, W_hh, W_hy), a state_dict, a file path or a "
-        f"torch.nn.Module; got {type(model).__name__}"
+        f"model must be a rnnschur.Network, arrays (a dict with W_xh, W_hh, W_hy), a "
+        f"state_dict, a file path or a torch.nn.Module; got {type(model).__name__}"
     )

@@ -17,6 +17,7 @@ import zipfile
 import numpy as np
 
 from rnnschur import io
+from rnnschur.dynamics import FIELDS
 from rnnschur.io import require as _require
 from rnnschur.network import OFFSET_KEYS, WEIGHT_KEYS
 
@@ -137,8 +138,8 @@ def load_npz_model(
     ``W_out``), or the arrays ``keys`` maps to them (summed where several are named). The
     entries a map leaves out are named in an :class:`AnalysisWarning`; an entry of Python
     objects is refused where the model needs it. The 0-d arrays that name the network family
-    (:data:`rnnschur.io.DYNAMICS_KEYS`) are read by :func:`rnnschur.io.load_dynamics`."""
-    kinds = {k: v for k, v in npz_kinds(path).items() if k not in io.DYNAMICS_KEYS}
+    (:data:`rnnschur.dynamics.FIELDS`) are read by :func:`rnnschur.io.load_dynamics`."""
+    kinds = {k: v for k, v in npz_kinds(path).items() if k not in FIELDS}
     names = list(kinds)
     layout = "the key map (keys=...)"
     if keys is None and {"W_in", "W_rec", "W_out"} <= set(names) and "W_hh" not in names:

@@ -11,15 +11,19 @@ and ranks them; :func:`auto` picks the one that reproduces the outputs.
 
 from __future__ import annotations
 
-import numbers
-from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from rnnschur.dynamics import DISCRETE, Description, Dynamics, catalogue_name, every_description
-from rnnschur.dynamics import resolve as resolve_dynamics
+from rnnschur.dynamics import (
+    DISCRETE,
+    CatalogueEntry,
+    Description,
+    Dynamics,
+    catalogue_name,
+    every_description,
+)
 from rnnschur.external import heldout as heldout_sets
 from rnnschur.external.arrays import OFFSET_KEYS, AnalysisWarning  # noqa: F401 (its home here)
 from rnnschur.io import ArtifactError
@@ -281,7 +285,7 @@ def fit_leak(
     model: dict[str, np.ndarray],
     inputs: np.ndarray,
     outputs: np.ndarray,
-    description: Description,
+    description: CatalogueEntry,
 ) -> Candidate:
     """The leak a ∈ [0.001, 1] whose rollout under ``description`` is closest to ``outputs``:
     the best point of :data:`LEAK_GRID`, refined by Brent's method between its neighbours, then
@@ -371,95 +375,10 @@ def require_reproduced(
     )
 
 
-def check_types(where: str, values: dict, types: dict[str, tuple]) -> None:
-    """TypeError naming the first of ``values`` whose type is not among its ``types`` (a bool
-    is no number), e.g. ``network: leak='0.2' is a str; expected a number or None``."""
-    for name, allowed in types.items():
-        value = values[name]
-        if (isinstance(value, bool) and bool not in allowed) or not isinstance(value, allowed):
-            expected = " or ".join(
-                "None" if t is type(None) else "a number" if t is numbers.Real else t.__name__
-                for t in allowed
-            )
-            raise TypeError(
-                f"{where}: {name}={value!r} is a {type(value).__name__}; expected {expected}"
-            )
-
-
-NETWORK_TYPES = {
-    "dynamics": (str, Dynamics, type(None)),
-    "leak": (numbers.Real, type(None)),
-    "nonlinearity": (str, type(None)),
-    "readout": (str, type(None)),
-    "timing": (str, type(None)),
-    "split": (str, type(None)),
-}
-"""The types each field of a :class:`Network` takes."""
-
-
-@dataclass(frozen=True)
-class Network:
-    """How the network computes, as its user describes it (None: not given; what its file
-    stores, else the paper's discrete tanh RNN, eq. 1):
-
-    - ``dynamics``: the update, ``"discrete"``, ``"leaky"`` or ``"leaky_current"``
-      (:mod:`rnnschur.dynamics`), a whole :class:`rnnschur.dynamics.Dynamics`, or ``"auto"``:
-      the description that reproduces the model's own outputs, its leak found by a
-      one-dimensional search;
-    - ``leak`` (a = dt/τ of a leaky update), ``nonlinearity``, ``readout``, ``timing``: the rest
-      of the description;
-    - ``split``: ``"propagator"`` (order and split a leaky network's blocks by |1 − a + aλ|)
-      or ``"weights"`` (W_hh's own |λ|).
-
-    The command's flags (``--dynamics``, ``--leak``, ...) are parsed once into one, and
-    :func:`rnnschur.analyse` takes one (or what :meth:`of` makes one of)."""
-
-    dynamics: str | Dynamics | None = None
-    leak: float | None = None
-    nonlinearity: str | None = None
-    readout: str | None = None
-    timing: str | None = None
-    split: str | None = None
-
-    def __post_init__(self):
-        check_types("network", self.__dict__, NETWORK_TYPES)
-        if self.leak is not None and self.leak != self.leak:
-            raise ValueError("network: leak=nan; the leak a = dt/τ lies in (0, 1]")
-
-    @classmethod
-    def of(cls, value) -> Network:
-        """A Network from what a caller gives: one, None (nothing given), an update's name or
-        ``"auto"``, a :class:`Dynamics`, or a dict of its fields (TypeError naming a field it
-        does not have)."""
-        if value is None:
-            return cls()
-        if isinstance(value, cls):
-            return value
-        if isinstance(value, str | Dynamics):
-            return cls(dynamics=value)
-        if isinstance(value, Mapping):
-            known = [f.name for f in fields(cls)]
-            unknown = sorted(set(value) - set(known))
-            if unknown:
-                raise TypeError(f"network has no field {unknown[0]!r}; its fields are {known}")
-            return cls(**value)
-        raise TypeError(
-            f"network={value!r} is a {type(value).__name__}; expected a Network, a dict of its "
-            'fields, "auto", an update\'s name, a Dynamics or None'
-        )
-
-    @property
-    def described(self) -> bool:
-        """Whether any of the description is given (not only the split)."""
-        return any(
-            v is not None for v in (self.dynamics, self.leak, self.nonlinearity, self.readout)
-        )
-
-
 def describe(
     model: dict[str, np.ndarray],
     heldout,
-    network: Network | str | Dynamics | dict | None = None,
+    description: Description | str | Dynamics | dict | None = None,
     stored: Dynamics | None = None,
     tolerance: float = TOLERANCE,
 ) -> Verification:
@@ -469,22 +388,26 @@ def describe(
     h0 is one of the model's arrays."""
     batch, outputs = heldout_sets.read(heldout, model, where="heldout")
     own = OwnOutputs(batch.inputs, outputs, tolerance=tolerance)
-    return resolve_description(model, stored, Network.of(network), own)
+    return resolve_description(model, stored, Description.of(description), own)
 
 
 def resolve_description(
-    arrays, stored: Dynamics | None, network: Network, own: OwnOutputs, runs_module: bool = False
+    arrays,
+    stored: Dynamics | None,
+    given: Description,
+    own: OwnOutputs,
+    runs_module: bool = False,
 ) -> Verification:
     """How the model is described and verified (the description is the record's ``dynamics``):
-    found (``auto``), or as given (``network`` over what its file ``stored``) and checked
-    against the model's own outputs where there are any. ``runs_module``: a torch module run as
-    it computes, whose own forward is verified apart; the description only orders its split."""
-    verification = _resolve(arrays, stored, network, own, runs_module)
-    return replace(verification, split=network.split or "propagator")
+    found (``auto``), or as ``given`` over what its file ``stored`` and checked against the
+    model's own outputs where there are any. ``runs_module``: a torch module run as it
+    computes, whose own forward is verified apart; the description only orders its split."""
+    verification = _resolve(arrays, stored, given, own, runs_module)
+    return replace(verification, split=given.split or "propagator")
 
 
-def _resolve(arrays, stored, network: Network, own: OwnOutputs, runs_module: bool):
-    if network.dynamics == "auto":
+def _resolve(arrays, stored, given: Description, own: OwnOutputs, runs_module: bool):
+    if given.dynamics == "auto":
         if own.outputs is None:
             raise ValueError(
                 'dynamics="auto" needs the model\'s own outputs: the held-out '
@@ -496,18 +419,15 @@ def _resolve(arrays, stored, network: Network, own: OwnOutputs, runs_module: boo
                 'keys="W_xh=KEY,W_hh=KEY,W_hy=KEY"'
             )
         return auto(arrays, own)
-    if runs_module and network.split is None and not network.described:
+    if runs_module and given.split is None and not given.described:
         raise ValueError(
             "a torch module run as it computes needs its split named: its description "
             '(dynamics=KIND leak=A, or dynamics="auto") for the propagator\'s moduli, '
             'or split="weights" for W_hh\'s own moduli'
         )
-    if isinstance(network.dynamics, Dynamics):
-        description = network.dynamics
-    else:
-        description = resolve_dynamics(stored or DISCRETE, network)
-    if runs_module and (arrays is None or not network.described):
-        return Verification(description, None, None, own.tolerance, 0, "none", "module")
+    dynamics = given.over(stored or DISCRETE)
+    if runs_module and (arrays is None or not given.described):
+        return Verification(dynamics, None, None, own.tolerance, 0, "none", "module")
     if own.outputs is None:
-        return check(arrays, description, own)
-    return require_reproduced(arrays, description, own)
+        return check(arrays, dynamics, own)
+    return require_reproduced(arrays, dynamics, own)
