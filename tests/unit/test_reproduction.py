@@ -211,3 +211,43 @@ def test_what_the_harm_means_is_the_median_functional_score_of_the_claims_ablati
     row = table(frame).loc["flip_flop_T_CR_above_T_CC"]
     assert row.meaning == "bit accuracy: full 1.01, −T_C→R 0.71, −T_CC 1"
     assert table(with_readings(copy_rows("cayley", {0: PAPER_LIKE}))).iloc[0].meaning == ""
+
+
+def basis_rows(task, construction, n_hidden, readings):
+    """basis_dependence_models rows at one tolerance: ``readings`` maps seed → {block: word}."""
+    return pd.DataFrame(
+        [
+            {"task": task, "construction": construction, "n_hidden": n_hidden, "seed": seed}
+            | {"tolerance": 1e-3, "block": block, "reading": word}
+            for seed, blocks in readings.items()
+            for block, word in blocks.items()
+        ]
+    )
+
+
+def test_solutions_whose_t_rr_or_t_cc_reading_hangs_on_an_order_are_named():
+    frame = with_readings(copy_rows("dense_orthogonal", {s: PAPER_LIKE for s in range(3)}))
+    planted = {0: {"T_RR": "basis-dependent", "T_CC": "—"}, 1: {"T_RR": "—", "T_CC": "—"}}
+    planted[2] = {"T_RR": "—", "T_CC": "basis-dependent"}
+    basis = basis_rows("copy", "dense_orthogonal", 72, planted)
+    out = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, basis)
+    out = out.set_index("claim_id")
+    # "between" reads −T_RR and −T_CC: seeds 0 and 2; "harmless" reads −T_CC alone: seed 2;
+    # −T_C→R does not hang on an order inside R or C: none
+    assert out.loc["copy_T_RR_between", "n_basis_dependent"] == 2
+    assert out.loc["copy_T_CC_harmless", "n_basis_dependent"] == 1
+    assert out.loc["copy_T_CR_harmful", "n_basis_dependent"] == 0
+    # the count is beside k/n, and k/n itself reads the canonical order
+    row = out.loc["copy_T_RR_between"]
+    assert reproduction.solutions_cell(row) == f"{row.k}/3 (2 basis-dependent)"
+    # another model's rows are not this claim's
+    other = basis_rows("copy", "dense_orthogonal", 64, planted)
+    unchecked = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, other)
+    assert unchecked.set_index("claim_id").loc["copy_T_RR_between", "n_basis_dependent"] != 2
+    # not checked: NaN for the claims that read T_RR or T_CC, and no name beside k/n
+    plain = table(frame)
+    assert np.isnan(plain.loc["copy_T_RR_between", "n_basis_dependent"])
+    assert plain.loc["copy_T_CR_harmful", "n_basis_dependent"] == 0
+    assert "basis" not in reproduction.solutions_cell(plain.loc["copy_T_RR_between"])
+    text = reproduction.reproduction_markdown(out.reset_index(), WORDS, "g", 0.05, 1e-3)
+    assert "within 0.001·ρ" in text and "(2 basis-dependent)" in text

@@ -18,9 +18,16 @@ from rnnschur.verdicts import Thresholds  # noqa: E402
 p = snakemake.params
 verdicts, words = p.verdicts, p.solutions
 claims = paper_claims(verdicts["threshold"], p.claims["much_greater"], p.claims["margin_s_delta_t"])
-table = reproduction(pd.read_csv(snakemake.input[0]), claims, Thresholds(**verdicts), words)
+# the basis dependence where the run checked it, at its largest tolerance
+tolerance = max(p.basis_tolerances) if snakemake.input.basis else None
+basis = None
+if tolerance is not None:
+    basis = pd.read_csv(snakemake.input.basis)
+    basis = basis[basis["tolerance"] == tolerance]
+ablation = pd.read_csv(snakemake.input.ablation)
+table = reproduction(ablation, claims, Thresholds(**verdicts), words, basis)
 io.save_csv(snakemake.output.csv, table)
 io.save_text(
     snakemake.output.md,
-    reproduction_markdown(table, words, GLOSSARY, verdicts["level"]),
+    reproduction_markdown(table, words, GLOSSARY, verdicts["level"], tolerance),
 )

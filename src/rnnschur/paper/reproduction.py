@@ -75,6 +75,38 @@ def solution_shows(claim: Claim, rows: pd.DataFrame, threshold: float, mass_floo
     return SHOWS if satisfies(statistic, claim.kind, claim.bound) else DOES_NOT_SHOW
 
 
+BASIS_BLOCKS = ("T_RR", "T_CC")
+"""The blocks whose removal can depend on an order of the Schur blocks that nothing in the
+network fixes (near-equal moduli inside R or inside C, :mod:`rnnschur.beyond.orderings`):
+removing T_C→R does not."""
+BASIS_DEPENDENT = "basis-dependent"
+"""The reading of a block in ``basis_dependence_models.csv`` whose harm share spreads by more
+than θ over those orders."""
+
+
+def basis_blocks(claim: Claim) -> set[str]:
+    """The blocks of :data:`BASIS_BLOCKS` whose removal ``claim`` reads: its block and those of
+    the ablation sets whose numbers it prints."""
+    subsets = [claim.block or "", *(subset for subset, _ in claim.printed)]
+    return {b for subset in subsets for b in subset.split("+") if b in BASIS_BLOCKS}
+
+
+def basis_dependent(claim: Claim, seed: int, basis: pd.DataFrame | None) -> float:
+    """1 if one of the claim's :func:`basis_blocks` reads *basis-dependent* in the solution of
+    ``seed`` (``basis``: the claim's model's rows of ``basis_dependence_models.csv`` at one
+    tolerance), 0 if none does or the claim reads no such block, NaN where the solution was not
+    checked."""
+    blocks = basis_blocks(claim)
+    if not blocks:
+        return 0.0
+    if basis is None:
+        return np.nan
+    rows = basis[(basis["seed"] == seed) & basis["block"].isin(blocks)]
+    if rows.empty:
+        return np.nan
+    return float((rows["reading"] == BASIS_DEPENDENT).any())
+
+
 def clopper_pearson(k: int, n: int, level: float) -> tuple[float, float]:
     """Exact two-sided (1 − ``level``) interval of a proportion k/n (Clopper & Pearson 1934);
     (NaN, NaN) for n = 0."""
@@ -148,7 +180,11 @@ def meaning(claim: Claim, models: list[pd.DataFrame]) -> str:
 
 
 def reproduction(
-    ablation: pd.DataFrame, claims: list[Claim], thresholds: Thresholds, words: dict
+    ablation: pd.DataFrame,
+    claims: list[Claim],
+    thresholds: Thresholds,
+    words: dict,
+    basis: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """One row per claim whose models the run trained: task, construction, N_h, the claim, its
     basis (:func:`rnnschur.paper.claims.basis_cell`), the paper's printed numbers and ours (per
@@ -156,12 +192,19 @@ def reproduction(
     over every learned one where none is), the solutions learned, absent, tested, undecided
     and showing the claim (k of n), the Clopper–Pearson interval of k/n at the thresholds'
     ``level`` and the word (:func:`claim_word`, ``words`` = config ``solutions``); θ and the
-    mass floor from ``thresholds``."""
+    mass floor from ``thresholds``. ``basis``: ``basis_dependence_models.csv`` at one
+    tolerance, where the run checked it; ``n_basis_dependent`` counts the solutions tested
+    whose reading of a block the claim reads is basis-dependent (:func:`basis_dependent`; NaN
+    where some were not checked)."""
     out = []
     for claim in claims:
         n_hidden, rows = claim_models(ablation, claim)
         if rows.empty:
             continue
+        own = None
+        if basis is not None:
+            same = (basis["task"] == claim.task) & (basis["construction"] == claim.construction)
+            own = basis[same & (basis["n_hidden"] == n_hidden)]
         learned = rows[rows["learned"].astype(bool)] if "learned" in rows else rows
         models = [model for _, model in learned.groupby("seed", sort=True)]
         said = [
@@ -173,6 +216,11 @@ def reproduction(
         k = said.count(SHOWS)
         low, high = clopper_pearson(k, n, thresholds.level)
         tested = [m for m, says in zip(models, said, strict=True) if says != ABSENT] or models
+        flags = [
+            basis_dependent(claim, int(m["seed"].iloc[0]), own)
+            for m, says in zip(models, said, strict=True)
+            if says != ABSENT
+        ]
         printed, ours = [], []
         for subset, quantity in claim.printed:
             values = np.array([value(model, subset, quantity) for model in tested], float)
@@ -201,6 +249,7 @@ def reproduction(
                 "cp_low": low,
                 "cp_high": high,
                 "word": claim_word(k, n, words["reproduces"], words["does_not"]),
+                "n_basis_dependent": float(np.sum(flags)) if flags else 0.0,
             }
         )
     return pd.DataFrame(out)
@@ -222,6 +271,8 @@ def solutions_cell(r) -> str:
     extra = [f"{r.n_learned} of {r.n_trained} learned"] if r.n_learned < r.n_trained else []
     extra += [f"{r.n_absent} absent"] if r.n_absent else []
     extra += [f"{r.n_undecided} undecided"] if r.n_undecided else []
+    flagged = getattr(r, "n_basis_dependent", 0.0)
+    extra += [f"{flagged:.0f} basis-dependent"] if flagged > 0 else []
     return cell + (f" ({', '.join(extra)})" if extra else "")
 
 
@@ -236,12 +287,27 @@ def rule_line(words: dict, glossary: str) -> str:
     )
 
 
+def basis_line(tolerance: float) -> str:
+    """What *basis-dependent* beside k/n means, at the ``tolerance`` the run checked."""
+    return (
+        f"A solution named *basis-dependent* removes T_RR or T_CC with a harm that moves by "
+        f"more than θ over the orders of its Schur blocks whose moduli lie within "
+        f"{tolerance:g}·ρ of each other, an order nothing in the network fixes; it is counted "
+        f"as it reads in the canonical order."
+    )
+
+
 def reproduction_markdown(
-    table: pd.DataFrame, words: dict, glossary: str, level: float = 0.05
+    table: pd.DataFrame,
+    words: dict,
+    glossary: str,
+    level: float = 0.05,
+    basis_tolerance: float | None = None,
 ) -> str:
     """The one-screen table of one run: task, claim, the paper's printed numbers, ours
     (median and range over solutions), k/n solutions, the exact interval and the word, with
-    the rule under it (``glossary``: where the words are defined)."""
+    the rule under it (``glossary``: where the words are defined) and, where the run checked
+    the basis dependence at ``basis_tolerance``, what *basis-dependent* means."""
     lines = [
         "| task | claim | the paper prints | ours: median (range) | what it means (median) "
         f"| solutions showing it | {1 - level:.0%} interval of k/n | word |",
@@ -253,7 +319,10 @@ def reproduction_markdown(
             f"| {task_cell(r)} | {r.claim} | {r.paper} | {r.ours} | {_meaning_cell(r)} | "
             f"{solutions_cell(r)} | {interval} | **{r.word}** |"
         )
-    return "\n".join(lines) + "\n\n" + rule_line(words, glossary) + "\n"
+    rules = rule_line(words, glossary)
+    if basis_tolerance is not None:
+        rules += " " + basis_line(basis_tolerance)
+    return "\n".join(lines) + "\n\n" + rules + "\n"
 
 
 def claim_name(r) -> str:
