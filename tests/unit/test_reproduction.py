@@ -243,11 +243,17 @@ def test_solutions_whose_t_rr_or_t_cc_reading_hangs_on_an_order_are_named():
     # another model's rows are not this claim's
     other = basis_rows("copy", "dense_orthogonal", 64, planted)
     unchecked = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, other)
-    assert unchecked.set_index("claim_id").loc["copy_T_RR_between", "n_basis_dependent"] != 2
-    # not checked: NaN for the claims that read T_RR or T_CC, and no name beside k/n
+    unchecked = unchecked.set_index("claim_id").loc["copy_T_RR_between"]
+    assert (unchecked.n_basis_dependent, unchecked.n_basis_checked) == (0, 0)
+    # some solutions checked: the count says of how many
+    part = basis[basis["seed"] == 0]
+    partly = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, part)
+    row = partly.set_index("claim_id").loc["copy_T_RR_between"]
+    assert reproduction.solutions_cell(row) == f"{row.k}/3 (1 basis-dependent of 1 checked)"
+    # not checked: none counted for the claims that read T_RR or T_CC, and no name beside k/n
     plain = table(frame)
-    assert np.isnan(plain.loc["copy_T_RR_between", "n_basis_dependent"])
-    assert plain.loc["copy_T_CR_harmful", "n_basis_dependent"] == 0
+    assert plain.loc["copy_T_RR_between", "n_basis_checked"] == 0
+    assert plain.loc["copy_T_CR_harmful", "n_basis_checked"] == 3
     assert "basis" not in reproduction.solutions_cell(plain.loc["copy_T_RR_between"])
     text = reproduction.reproduction_markdown(out.reset_index(), WORDS, "g", 0.05, 1e-3)
     assert "within 0.001·ρ" in text and "(2 basis-dependent)" in text

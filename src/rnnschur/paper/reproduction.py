@@ -194,8 +194,9 @@ def reproduction(
     ``level`` and the word (:func:`claim_word`, ``words`` = config ``solutions``); θ and the
     mass floor from ``thresholds``. ``basis``: ``basis_dependence_models.csv`` at one
     tolerance, where the run checked it; ``n_basis_dependent`` counts the solutions tested
-    whose reading of a block the claim reads is basis-dependent (:func:`basis_dependent`; NaN
-    where some were not checked)."""
+    whose reading of a block the claim reads is basis-dependent (:func:`basis_dependent`), of
+    the ``n_basis_checked`` that were checked (every one tested, for a claim that reads
+    neither T_RR nor T_CC)."""
     out = []
     for claim in claims:
         n_hidden, rows = claim_models(ablation, claim)
@@ -249,7 +250,8 @@ def reproduction(
                 "cp_low": low,
                 "cp_high": high,
                 "word": claim_word(k, n, words["reproduces"], words["does_not"]),
-                "n_basis_dependent": float(np.sum(flags)) if flags else 0.0,
+                "n_basis_checked": int(np.isfinite(flags).sum()),
+                "n_basis_dependent": int(np.nansum(flags)),
             }
         )
     return pd.DataFrame(out)
@@ -271,8 +273,10 @@ def solutions_cell(r) -> str:
     extra = [f"{r.n_learned} of {r.n_trained} learned"] if r.n_learned < r.n_trained else []
     extra += [f"{r.n_absent} absent"] if r.n_absent else []
     extra += [f"{r.n_undecided} undecided"] if r.n_undecided else []
-    flagged = getattr(r, "n_basis_dependent", 0.0)
-    extra += [f"{flagged:.0f} basis-dependent"] if flagged > 0 else []
+    flagged, checked = getattr(r, "n_basis_dependent", 0), getattr(r, "n_basis_checked", 0)
+    if flagged:
+        of = f" of {checked} checked" if checked < r.n_tested else ""
+        extra += [f"{flagged} basis-dependent{of}"]
     return cell + (f" ({', '.join(extra)})" if extra else "")
 
 
