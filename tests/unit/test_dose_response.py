@@ -117,7 +117,17 @@ def test_controls_have_the_blocks_norm_and_full_removal_is_the_papers_ablation()
     rng = np.random.default_rng(5)
     for kind in dose.CONTROLS:  # every control drawn at the norm asked for
         dW = dose.control_perturbation(kind, "T_CR", masks, schur, 0.7, rng)
-        assert np.linalg.norm(dW) == pytest.approx(0.7)
+        ord = 2 if kind == dose.OPERATOR else None  # the operator-norm control: ‖ΔW‖₂
+        assert np.linalg.norm(dW, ord) == pytest.approx(0.7)
+    # in the rows: the operator-norm control at ε ‖ΔT_S‖₂ (all the other couplings where they
+    # reach less together), the Frobenius ones at ε ‖ΔT_S‖_F
+    for block, mask in masks.items():
+        op = np.linalg.norm(np.where(mask, schur.T, 0.0), 2)
+        others = ~mask & (masks["T_RR"] | masks["T_CR"] | masks["T_CC"])
+        reach = np.linalg.norm(np.where(others, schur.T, 0.0), 2)
+        chosen = rows[(rows["block"] == block) & (rows["perturbation"] == dose.OPERATOR)]
+        wanted = np.minimum(chosen["epsilon"] * op, reach)
+        np.testing.assert_allclose(chosen["operator_norm"], wanted, rtol=1e-9)
     paper = {
         r["subset"]: r["score"]
         for r in evaluate_ablations(Analysed(network, schur, heldout, TASK), [0.9])
@@ -145,7 +155,7 @@ def test_the_spectral_controls_keep_every_eigenvalue_and_the_gaussian_does_not(b
         rng = np.random.default_rng(7)
         norm = 0.5 * np.linalg.norm(np.where(masks[block], schur.T, 0.0))
         before = spectrum(W)
-        for kind in dose.SPECTRAL:
+        for kind in (*dose.SPECTRAL, dose.OPERATOR):
             dW = dose.control_perturbation(kind, block, masks, schur, norm, rng)
             np.testing.assert_allclose(spectrum(W - dW), before, atol=1e-9)
         if norm > 0:
@@ -173,6 +183,42 @@ def test_other_couplings_zero_existing_entries_to_the_blocks_norm():
     assert np.all(np.abs(R[shrunk]) < np.abs(T[shrunk]))
     everything = dose.other_couplings(T, others, 2 * held, np.random.default_rng(0))
     np.testing.assert_array_equal(everything, np.where(others, T, 0.0))
+
+
+def test_the_operator_control_removes_the_shortest_prefix_that_reaches_the_norm():
+    """On the planted route network: T's own entries of T_C→R and T_CC, shrunk as a whole to
+    the operator norm asked for; one entry fewer (unshrunk) stays below it; asked for more than
+    they hold, it removes them all."""
+    T = planted("route", 1)[1]
+    schur = ordered_real_schur(T)
+    masks = coupling_masks(schur, 0.9)
+    others = masks["T_CR"] | masks["T_CC"]
+    held = np.linalg.norm(np.where(others, T, 0.0), 2)
+    R = dose.other_couplings_operator(T, others, 0.5 * held, np.random.default_rng(0))
+    assert np.linalg.norm(R, 2) == pytest.approx(0.5 * held, rel=1e-12)
+    assert not np.any(R[~others])
+    touched = R != 0
+    scale = R[touched] / T[touched]
+    np.testing.assert_allclose(scale, scale[0])  # one factor for every entry
+    assert 0 < scale[0] <= 1
+    # the same order, one entry fewer: below the norm (the prefix is the shortest)
+    order = np.flatnonzero(others.ravel())[np.random.default_rng(0).permutation(others.sum())]
+    k = touched.sum()
+    shorter = np.zeros(T.size)
+    shorter[order[: k - 1]] = T.ravel()[order[: k - 1]]
+    assert np.linalg.norm(shorter.reshape(T.shape), 2) < 0.5 * held
+    everything = dose.other_couplings_operator(T, others, 2 * held, np.random.default_rng(0))
+    np.testing.assert_array_equal(everything, np.where(others, T, 0.0))
+
+
+def test_the_operator_control_leaves_the_other_draws_as_they_were(monkeypatch):
+    """Its draws come from a stream of its own: every other kind's rows are those of a run
+    without it, draw for draw."""
+    with_it = pd.DataFrame(model_rows("random", 2))
+    monkeypatch.setattr(dose, "CONTROLS", tuple(k for k in dose.CONTROLS if k != dose.OPERATOR))
+    without = pd.DataFrame(model_rows("random", 2))
+    kept = with_it[with_it["perturbation"] != dose.OPERATOR].reset_index(drop=True)
+    pd.testing.assert_frame_equal(kept, without)
 
 
 def test_the_rotated_block_keeps_the_blocks_singular_values():
@@ -279,6 +325,19 @@ def test_the_dose_reading_counts_and_names_what_the_table_decides():
     assert "Like any perturbation of its size: copy cayley N_h = 64 −T_RR" in text
     assert "In 1 group the full removal and its controls both take at least 80 %" in text
     assert "0 of them have a verdict" in text
+
+
+def test_the_dose_reading_says_how_load_bearing_blocks_fare_matched_in_operator_norm():
+    from rnnschur.report.readings import dose_reading
+
+    rows = [("s", "c", n, "T_CR", Verdict.LOAD_BEARING, 0.3, 0.2, 0.4, 0.5, 0.3) for n in range(3)]
+    rows.append(("s", "c", 9, "T_CC", Verdict.SYMMETRY, -0.3, -0.4, -0.2, 0.0, 0.3))
+    table = planted_summary(rows)
+    assert "operator norm" not in dose_reading(table)  # an earlier run's table: no column
+    table["excess_other_couplings_operator"] = [0.2, -0.1, 0.0, 5.0]  # 0: not ahead
+    text = dose_reading(table)
+    assert "the block still does more harm in 1 of the 3 load-bearing groups" in text
+    assert "(median excess +0)" in text
 
 
 def test_the_dose_reading_does_not_call_a_group_saturated_unless_both_are():

@@ -22,7 +22,16 @@ against them:
 
 Only strictly block-upper entries of T move, so T̃ keeps T's diagonal blocks and W̃ every
 eigenvalue of W, as the block's own removal does (checked on every draw:
-:func:`check_keeps_spectrum`). The three earlier kinds stay as secondary columns:
+:func:`check_keeps_spectrum`). Reported beside them, not judged against:
+
+- ``other_couplings_operator``: the same entries of N in a random order, removed until the
+  operator norm ‖ΔT‖₂ reaches the block's ε ‖ΔT_S‖₂ (the prefix that reaches it, shrunk as a
+  whole to match): a low-rank block has a larger operator norm than scattered entries of the
+  same Frobenius norm, so this control is the larger one where the block is low-rank. Its
+  draws come from a stream of their own, so the other kinds' draws are those of a run without
+  it.
+
+The three earlier kinds stay as secondary columns too:
 
 - ``same_positions``: Gaussian values in the block's own positions of T (W − Q R Qᵀ); it adds
   to the block rather than removing it (the expected coupling norm grows to √(1 + ε²) ‖T_S‖);
@@ -57,8 +66,17 @@ from rnnschur.verdicts import (
     undecided,
 )
 
-CONTROLS = ("other_couplings", "rotated_block", "same_positions", "other_blocks", "gaussian")
+CONTROLS = (
+    "other_couplings",
+    "rotated_block",
+    "same_positions",
+    "other_blocks",
+    "gaussian",
+    "other_couplings_operator",
+)
 """The matched random perturbations, in the order the table lists them."""
+OPERATOR = "other_couplings_operator"
+"""The control matched in operator norm instead of Frobenius norm (reported, not judged)."""
 SPECTRAL = ("other_couplings", "rotated_block")
 """The controls that keep every eigenvalue and take coupling away: the verdicts' reference."""
 CHUNK = 16
@@ -69,16 +87,18 @@ def control_perturbation(
     kind: str, block: str, masks: dict[str, np.ndarray], schur: OrderedSchur, norm: float, rng
 ) -> np.ndarray:
     """One random ΔW of kind ``kind`` (:data:`CONTROLS`) for ``block``, scaled to Frobenius
-    norm ``norm``; zeros where the positions it would fill are none, less where the other
-    couplings hold less (``other_couplings``).
+    norm ``norm`` (:data:`OPERATOR`: to operator norm ``norm``); zeros where the positions it
+    would fill are none, less where the other couplings hold less (``other_couplings``).
 
     Six parameters, not a value object: the draw's kind, block and size with the split it
     draws in (``masks`` of ``schur`` at α, computed once per model) and its random stream.
     """
     n = schur.T.shape[0]
     others = [b for b in COUPLING_BLOCKS if b != block]
-    if kind in SPECTRAL:
-        if kind == "other_couplings":
+    if kind in (*SPECTRAL, OPERATOR):
+        if kind == OPERATOR:
+            R = other_couplings_operator(schur.T, masks[others[0]] | masks[others[1]], norm, rng)
+        elif kind == "other_couplings":
             R = other_couplings(schur.T, masks[others[0]] | masks[others[1]], norm, rng)
         else:
             R = rotated_block(schur.T, masks[block], norm, rng)
@@ -109,6 +129,32 @@ def other_couplings(T: np.ndarray, others: np.ndarray, norm: float, rng) -> np.n
         before = removed[last - 1] if last > 0 else 0.0
         R[order[last]] = np.sign(values[last]) * np.sqrt(max(norm**2 - before, 0.0))
     return R.reshape(T.shape)
+
+
+def other_couplings_operator(T: np.ndarray, others: np.ndarray, norm: float, rng) -> np.ndarray:
+    """ΔT removing entries of T where ``others`` in a random order until ‖ΔT‖₂ = ``norm``: the
+    shortest prefix of the order whose operator norm reaches it (found by bisection), shrunk as
+    a whole to match; every entry where they reach less than ``norm`` together."""
+    where = np.flatnonzero(others.ravel())
+    order = where[rng.permutation(len(where))]
+    values = T.ravel()[order]
+
+    def prefix(k: int) -> np.ndarray:
+        R = np.zeros(T.size)
+        R[order[:k]] = values[:k]
+        return R.reshape(T.shape)
+
+    if len(order) == 0 or np.linalg.norm(prefix(len(order)), 2) <= norm:
+        return prefix(len(order))
+    low, high = 0, len(order)  # ‖prefix(low)‖₂ < norm ≤ ‖prefix(high)‖₂
+    while high - low > 1:
+        middle = (low + high) // 2
+        if np.linalg.norm(prefix(middle), 2) < norm:
+            low = middle
+        else:
+            high = middle
+    R = prefix(high)
+    return R * (norm / np.linalg.norm(R, 2))
 
 
 def haar(n: int, k: int, rng) -> np.ndarray:
@@ -181,6 +227,9 @@ def dose_response(
     grid = design.get("ridge_grid")
     # the refit's own baseline: a readout refit on the intact network's hidden states
     refit_full = refit_score(analysed, network.W_hh, parts, grid) if parts else np.nan
+    # the operator-norm control draws from a stream of its own (spawning leaves rng's as it
+    # is): the other kinds' draws are those of a run without it
+    operator_rng = rng.spawn(1)[0]
     rows = []
     for block in COUPLING_BLOCKS:
         dT = delta_T(schur.T, masks, (block,))
@@ -190,8 +239,11 @@ def dose_response(
             W_block = ablated_recurrent(network.W_hh, schur, epsilon * dT)
             stack, labels = [W_block], [("block", -1, epsilon * block_norm, epsilon * block_op)]
             for kind in CONTROLS:
+                operator = kind == OPERATOR
+                size = epsilon * (block_op if operator else block_norm)
                 for draw in range(design["n_draws"]):
-                    dW = control_perturbation(kind, block, masks, schur, epsilon * block_norm, rng)
+                    stream = operator_rng if operator else rng
+                    dW = control_perturbation(kind, block, masks, schur, size, stream)
                     stack.append(network.W_hh - dW)
                     labels.append((kind, draw, np.linalg.norm(dW), np.linalg.norm(dW, 2)))
             scores = _scores(network, stack, heldout, task)

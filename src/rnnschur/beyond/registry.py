@@ -197,8 +197,8 @@ ANALYSES = {
             "seed, then over seeds with its t interval and "
             "minimum detectable effect), its verdict (load-bearing, a symmetry direction, like "
             "any perturbation of its size, or undecided), the excess over each control kind "
-            "and its operator norm over the block's, "
-            "ε₅₀ of the block and of the controls, and the share of the harm at full removal "
+            "and its operator norm over the block's (the other couplings matched in operator "
+            "norm too, reported, not judged), ε₅₀ of the block and of the controls, and the share of the harm at full removal "
             "that a refit readout recovers."
         ),
         figure_caption=(

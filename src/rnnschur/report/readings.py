@@ -1016,13 +1016,30 @@ DOSE_NAMED = 4
 """At most this many groups of one verdict are named in the sentence; more are counted."""
 
 
+def _operator_sentence(summary: pd.DataFrame) -> str:
+    """Whether the load-bearing blocks stay ahead of the other couplings matched in operator
+    norm instead of Frobenius norm (``excess_other_couplings_operator``, reported beside the
+    verdict, not judged): a low-rank block has the larger operator norm of the two."""
+    column = "excess_other_couplings_operator"
+    bearing = summary[summary["verdict"] == Verdict.LOAD_BEARING]
+    if column not in summary or bearing.empty:
+        return ""
+    ahead = int((bearing[column] > 0).sum())
+    return (
+        f" Against the other couplings matched in operator norm instead (reported, not "
+        f"judged), the block still does more harm in {ahead} of the {len(bearing)} load-bearing "
+        f"groups (median excess {bearing[column].median():+.2g})."
+    )
+
+
 def dose_reading(summary: pd.DataFrame) -> str:
     """What the dose-response summary says (``dose_response_summary.csv``): how many block
     groups are load-bearing, a symmetry direction, milder than or like any perturbation of
     their size, naming each group of a verdict (at most :data:`DOSE_NAMED`, else counted by
     task); how many no test decides, and why; where the block's full removal and its controls
     both take at least 80 % of the learned performance (saturated), where a verdict rests on
-    the smaller doses."""
+    the smaller doses; and how the load-bearing ones fare against the control matched in
+    operator norm."""
     if summary.empty:
         return "No model learned its task: no block was judged against random perturbations."
     counts = summary["verdict"].value_counts()
@@ -1052,6 +1069,7 @@ def dose_reading(summary: pd.DataFrame) -> str:
             named.append(f"{verdict}, by task: " + _join(by_task) + " (rows in the table)")
     for sentence in named:  # one sentence per verdict
         text += " " + sentence[0].upper() + sentence[1:] + "."
+    text += _operator_sentence(summary)
     saturated = summary[(summary["harm_at_full"] >= 0.8) & (summary["control_harm_at_full"] >= 0.8)]
     if len(saturated):
         judged = int(saturated["verdict"].isin(DOSE_ORDER).sum())
