@@ -123,6 +123,14 @@ def test_the_one_screen_table_names_the_task_and_no_internal_id():
     assert len(rows) == len(table(frame)) and rows
     assert "dense_orthogonal" not in text and "_n_R_" not in text
     assert "at least 80%" in text
+    # the claims no network could fail say so in their row, the implied one by which claim
+    marked = {line.split(" | ")[1] for line in rows if "*(" in line}
+    basis = {c.claim_id: c.basis for c in CLAIMS}
+    assert len(marked) == sum(basis[i] != claims.DATA for i in table(frame).index)
+    implied = next(c for c in CLAIMS if c.basis.startswith(claims.IMPLIED))
+    source = next(c for c in CLAIMS if c.claim_id == implied.basis.removeprefix(claims.IMPLIED))
+    assert f"{implied.words} *(implied by “{source.words}”)*" in marked
+    assert "Cayley: every ablation is inert (less than θ of the learned accuracy) *(true by" in text
 
 
 def planted_table(words, absent=0):

@@ -198,8 +198,8 @@ ANALYSES = {
             "minimum detectable effect), its verdict (load-bearing, a symmetry direction, like "
             "any perturbation of its size, or undecided), the excess over each control kind "
             "and its operator norm over the block's (the other couplings matched in operator "
-            "norm too, reported, not judged), ε₅₀ of the block and of the controls, and the share of the harm at full removal "
-            "that a refit readout recovers."
+            "norm too, reported, not judged), ε₅₀ of the block and of the controls, and the "
+            "share of the harm at full removal that a refit readout recovers."
         ),
         figure_caption=(
             "Dose-response (beyond the paper). Harm share against the fraction ε of the block "

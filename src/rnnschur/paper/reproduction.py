@@ -32,6 +32,7 @@ from rnnschur.ablation import label
 from rnnschur.paper import reported as paper
 from rnnschur.paper.claims import (
     DATA,
+    IMPLIED,
     PAPER_ALPHA,
     TASK_NAMES,
     Claim,
@@ -179,6 +180,24 @@ def meaning(claim: Claim, models: list[pd.DataFrame]) -> str:
     return f"{names[0]}: {', '.join(parts)}"
 
 
+def basis_note(claim: Claim, claims: list[Claim]) -> str:
+    """'' for a claim about the data; 'true by construction', or 'implied by “<the other
+    claim's words>”': what the one-screen table says beside a claim no network could fail."""
+    if claim.basis == DATA:
+        return ""
+    if claim.basis.startswith(IMPLIED):
+        other = claim.basis.removeprefix(IMPLIED)
+        words = next((c.words for c in claims if c.claim_id == other), other)
+        return f"implied by “{words}”"
+    return "true by construction"
+
+
+def claim_cell(r) -> str:
+    """The claim in the paper's words, with its :func:`basis_note` where it has one."""
+    note = getattr(r, "basis_note", "")
+    return f"{r.claim} *({note})*" if isinstance(note, str) and note else r.claim
+
+
 def reproduction(
     ablation: pd.DataFrame,
     claims: list[Claim],
@@ -238,6 +257,7 @@ def reproduction(
                 "source": claim.source,
                 "claim": claim.words,
                 "basis": basis_cell(claim.basis),
+                "basis_note": basis_note(claim, claims),
                 "block": claim.block or "",
                 "paper": "; ".join(printed) or "—",
                 "ours": "; ".join(ours) or "—",
@@ -320,7 +340,7 @@ def reproduction_markdown(
     for r in table.itertuples(index=False):
         interval = "—" if np.isnan(r.cp_low) else f"{r.cp_low:.2f}–{r.cp_high:.2f}"
         lines.append(
-            f"| {task_cell(r)} | {r.claim} | {r.paper} | {r.ours} | {_meaning_cell(r)} | "
+            f"| {task_cell(r)} | {claim_cell(r)} | {r.paper} | {r.ours} | {_meaning_cell(r)} | "
             f"{solutions_cell(r)} | {interval} | **{r.word}** |"
         )
     rules = rule_line(words, glossary)
@@ -350,7 +370,7 @@ def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
     lines = [head, "|" + "---|" * (3 + 3 * len(runs))]
     for claim_id in ids:
         first = next(rows[run][claim_id] for run in runs if claim_id in rows[run])
-        cells = [task_cell(first), first.claim, first.paper]
+        cells = [task_cell(first), claim_cell(first), first.paper]
         for run in runs:
             r = rows[run].get(claim_id)
             if r is None:
