@@ -637,6 +637,42 @@ BUGS = [
         "        if len(tested) < 1:",
         "one task tested read as a word across tasks",
     ),
+    (
+        S + "paper/reproduction.py",
+        '    return float((rows["reading"] == BASIS_DEPENDENT).any())',
+        '    return float((rows["reading"] == BASIS_DEPENDENT).all())',
+        "a solution basis-dependent only if every block it reads is",
+    ),
+    (
+        S + "paper/reproduction.py",
+        'return {b for subset in subsets for b in subset.split("+") if b in BASIS_BLOCKS}',
+        'return {b for subset in subsets for b in subset.split("+") if b != "none"}',
+        "removing T_C→R counted as hanging on an order inside R or C",
+    ),
+    (
+        S + "paper/reproduction.py",
+        "        words = next((c.words for c in claims if c.claim_id == other), other)",
+        "        words = other",
+        "an implied claim named by the other claim's internal id",
+    ),
+    (
+        S + "beyond/dose_response.py",
+        "    return R * (norm / np.linalg.norm(R, 2))",
+        "    return R * (norm / np.linalg.norm(R))",
+        "the operator-norm control matched in Frobenius norm",
+    ),
+    (
+        S + "beyond/dose_response.py",
+        "                    stream = operator_rng if operator else rng",
+        "                    stream = rng",
+        "the operator-norm control draws from the other kinds' stream",
+    ),
+    (
+        S + "report/readings.py",
+        "    ahead = int((bearing[column] > 0).sum())",
+        "    ahead = int((bearing[column] >= 0).sum())",
+        "a block that does as much as its operator-norm control counted as ahead",
+    ),
 ]
 
 
