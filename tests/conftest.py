@@ -138,6 +138,22 @@ def quick_run(tmp_path_factory) -> Path:
     return folder
 
 
+CTRNN_EXAMPLE = "examples/ctrnn_tutorial"
+
+
+@pytest.fixture(scope="session")
+def ctrnn_example(tmp_path_factory) -> Path:
+    """A folder holding ``examples/ctrnn_tutorial`` as its own ``train.py`` leaves it (ctrnn.pt,
+    heldout.npz, fitting.npz, own_evaluation.json), trained once for the whole session: copy
+    its ``examples`` folder where a test needs the files."""
+    folder = tmp_path_factory.mktemp("ctrnn_example")
+    shutil.copytree(REPO / CTRNN_EXAMPLE, folder / CTRNN_EXAMPLE)
+    subprocess.run(
+        [sys.executable, f"{CTRNN_EXAMPLE}/train.py"], cwd=folder, check=True, timeout=600
+    )
+    return folder
+
+
 SENTENCE_LIMIT = 300
 """A generated sentence is at most three lines of 100 characters."""
 

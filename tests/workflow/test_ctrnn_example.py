@@ -20,11 +20,9 @@ AUTO = ["--dynamics", "auto"]
 
 
 @pytest.fixture(scope="module")
-def ctrnn(tmp_path_factory):
+def ctrnn(tmp_path_factory, ctrnn_example):
     folder = copy_workflow(tmp_path_factory.mktemp("ctrnn"))
-    (folder / EXAMPLE).mkdir(parents=True)
-    shutil.copy2(REPO / EXAMPLE / "train.py", folder / EXAMPLE / "train.py")
-    subprocess.run([sys.executable, f"{EXAMPLE}/train.py"], cwd=folder, check=True, timeout=600)
+    shutil.copytree(ctrnn_example / "examples", folder / "examples")  # trained by its train.py
     result = snakemake(folder, "-c2", "--configfile", "presets/example_ctrnn.yaml")
     assert result.returncode == 0, result.stdout[-4000:]
     return folder
