@@ -669,8 +669,8 @@ BUGS = [
     ),
     (
         S + "report/readings.py",
-        "    ahead = int((bearing[column] > 0).sum())",
-        "    ahead = int((bearing[column] >= 0).sum())",
+        "    still = int((ahead[column] > 0).sum())",
+        "    still = int((ahead[column] >= 0).sum())",
         "a block that does as much as its operator-norm control counted as ahead",
     ),
 ]

@@ -327,17 +327,19 @@ def test_the_dose_reading_counts_and_names_what_the_table_decides():
     assert "0 of them have a verdict" in text
 
 
-def test_the_dose_reading_says_how_load_bearing_blocks_fare_matched_in_operator_norm():
+def test_the_dose_reading_says_how_blocks_fare_matched_in_operator_norm():
     from rnnschur.report.readings import dose_reading
 
     rows = [("s", "c", n, "T_CR", Verdict.LOAD_BEARING, 0.3, 0.2, 0.4, 0.5, 0.3) for n in range(3)]
     rows.append(("s", "c", 9, "T_CC", Verdict.SYMMETRY, -0.3, -0.4, -0.2, 0.0, 0.3))
+    rows.append(("s", "c", 8, "T_RR", Verdict.EMPTY, 0.0, 0.0, 0.0, 0.0, 0.0))
     table = planted_summary(rows)
+    table["excess_other_couplings"] = [0.3, 0.1, 0.2, -0.3, 1e-7]  # the last: an absent block
     assert "operator norm" not in dose_reading(table)  # an earlier run's table: no column
-    table["excess_other_couplings_operator"] = [0.2, -0.1, 0.0, 5.0]  # 0: not ahead
+    table["excess_other_couplings_operator"] = [0.2, -0.1, 0.0, 5.0, 1e-7]  # 0: not ahead
     text = dose_reading(table)
-    assert "the block still does more harm in 1 of the 3 load-bearing groups" in text
-    assert "(median excess +0)" in text
+    assert "leave the block ahead in 1 of the 3 groups where it does more harm" in text
+    assert "(median excess +0, against +0.2)" in text
 
 
 def test_the_dose_reading_does_not_call_a_group_saturated_unless_both_are():

@@ -1017,18 +1017,23 @@ DOSE_NAMED = 4
 
 
 def _operator_sentence(summary: pd.DataFrame) -> str:
-    """Whether the load-bearing blocks stay ahead of the other couplings matched in operator
-    norm instead of Frobenius norm (``excess_other_couplings_operator``, reported beside the
-    verdict, not judged): a low-rank block has the larger operator norm of the two."""
+    """Whether the blocks that do more harm than the other couplings of their Frobenius norm
+    still do more than those of their operator norm (``excess_other_couplings_operator``,
+    reported beside the verdict, not judged): a low-rank block has the larger operator norm of
+    the two. Groups whose block is absent or whose models are too few are left out."""
     column = "excess_other_couplings_operator"
-    bearing = summary[summary["verdict"] == Verdict.LOAD_BEARING]
-    if column not in summary or bearing.empty:
+    if column not in summary:
         return ""
-    ahead = int((bearing[column] > 0).sum())
+    judged = summary[~summary["verdict"].isin([Verdict.EMPTY, Verdict.TOO_FEW])]
+    ahead = judged[judged["excess_other_couplings"] > 0]
+    if ahead.empty:
+        return ""
+    still = int((ahead[column] > 0).sum())
     return (
-        f" Against the other couplings matched in operator norm instead (reported, not "
-        f"judged), the block still does more harm in {ahead} of the {len(bearing)} load-bearing "
-        f"groups (median excess {bearing[column].median():+.2g})."
+        f" Matched in operator norm instead of Frobenius norm (reported, not judged), the other "
+        f"couplings leave the block ahead in {still} of the {len(ahead)} groups where it does "
+        f"more harm than those of its Frobenius norm (median excess "
+        f"{ahead[column].median():+.2g}, against {ahead['excess_other_couplings'].median():+.2g})."
     )
 
 
@@ -1038,8 +1043,8 @@ def dose_reading(summary: pd.DataFrame) -> str:
     their size, naming each group of a verdict (at most :data:`DOSE_NAMED`, else counted by
     task); how many no test decides, and why; where the block's full removal and its controls
     both take at least 80 % of the learned performance (saturated), where a verdict rests on
-    the smaller doses; and how the load-bearing ones fare against the control matched in
-    operator norm."""
+    the smaller doses; and how the blocks fare against the control matched in operator
+    norm."""
     if summary.empty:
         return "No model learned its task: no block was judged against random perturbations."
     counts = summary["verdict"].value_counts()
