@@ -44,7 +44,7 @@ from rnnschur.ablation import label
 from rnnschur.io import save_text
 from rnnschur.paper.claims import PAPER_ALPHA, TASK_NAMES, basis_cell, paper_cell, paper_claims
 from rnnschur.paper.confirmation import confirmation_lead
-from rnnschur.paper.reproduction import GLOSSARY, lead, side_by_side
+from rnnschur.paper.reproduction import GLOSSARY, lead, side_by_side, solutions_cell
 from rnnschur.report import readings
 from rnnschur.report.costs import job_costs
 from rnnschur.report.figures import VERDICT_MARKS
@@ -328,7 +328,7 @@ a = 0.2, φ = tanh (`presets/leaky.yaml`) or relu (the NeuroGym/Neuromatch tutor
 paper's training settings; the α split by the propagator's moduli |1 − a + aλ|. Beside them
 the paper's discrete tanh networks (the paper-config run and `presets/more_tasks.yaml`).
 
-#### Full-model FVU and the harm of removing each block (mean over seeds, verdict)
+#### Full-model FVU and the harm of removing each block (mean over seeds; each solution's reading)
 {families}
 
 #### The paper's claims, per family
@@ -340,7 +340,7 @@ dense_orthogonal, 5 seeds, cross-entropy training, scored by the choice on the r
 periods), as the paper's discrete tanh network and as the tutorial CTRNN (leaky relu, a = 0.2;
 `presets/neurogym_leaky.yaml`). Per task and block: the trained choice score, the harm share
 of removing the block (the part of κ lost) with its 95 % interval over seeds, the removed mass
-and the verdict. Heat maps: `results/neurogym_battery/figures/fig_block_profile.pdf` and
+and each solution's reading. Heat maps: `results/neurogym_battery/figures/fig_block_profile.pdf` and
 `results/neurogym_leaky/figures/fig_block_profile.pdf`.
 
 #### Discrete tanh
@@ -440,19 +440,24 @@ def family_profiles(folders: dict[str, list[Path]]) -> dict[str, pd.DataFrame]:
 
 
 def family_summary(folders: dict[str, list[Path]]) -> str:
-    """Per task and coupling block: harm and verdict in each family (block_profile.csv), with
-    each family's full-model score (mean over seeds of ablation.csv's full rows at α = 0.9) and
-    its models learned of trained."""
-    profiles, full = {}, {}
+    """Per task and coupling block: the mean harm over seeds and the solutions' own readings
+    in each family (block_profile.csv), with each family's full-model score (mean over seeds of
+    ablation.csv's full rows at α = 0.9) and its models learned of trained; led by how many
+    solutions of each family read each block fragile."""
+    profiles, full, ablations = {}, {}, {}
     for family, profile in family_profiles(folders).items():
         for r in profile.itertuples(index=False):
-            profiles[(r.task, r.subset, family)] = (r.harm_mean, r.verdict)
+            readings_of = getattr(r, "solutions", None)
+            profiles[(r.task, r.subset, family)] = (r.harm_mean, r.verdict, readings_of)
             full.setdefault((r.task, family), [np.nan, r.n_learned, r.n_trained])
         for folder in folders[family]:
             path = folder / "tables" / "ablation.csv"
             if not path.is_file():
                 continue
             ablation = pd.read_csv(path)
+            if "reading" in ablation:  # a run made before the per-solution readings: none
+                kept = ablation[ablation["task"] != "copy"]
+                ablations[family] = pd.concat([ablations.get(family), kept], ignore_index=True)
             rows = ablation[(ablation["subset"] == "none") & np.isclose(ablation["alpha"], 0.9)]
             for task, score in rows.groupby("task")["score"].mean().items():
                 if (task, family) in full:
@@ -477,30 +482,32 @@ def family_summary(folders: dict[str, list[Path]]) -> str:
         for block in ("T_RR", "T_CR", "T_CC"):
             cells = []
             for family in families:
-                harm, verdict = profiles.get((task, block, family), (None, None))
+                harm, verdict, solutions = profiles.get((task, block, family), (None, None, None))
                 if harm is None:
                     cells.append("—")
                 elif verdict == TOO_FEW:
                     cells.append(f"**{verdict}**")
+                elif isinstance(solutions, str) and solutions:
+                    cells.append(f"{harm:.3g}: {solutions}")
                 else:
                     cells.append(f"{harm:.3g} **{verdict}**")
             lines.append(f"| {task} | {label(block)} | " + " | ".join(cells) + " |")
-    return readings.families_reading(family_profiles(folders)) + "\n\n" + "\n".join(lines)
+    lead = readings.families_reading(family_profiles(folders), ablations)
+    return lead + "\n\n" + "\n".join(lines)
 
 
 def family_claims(folders: dict[str, Path]) -> str:
-    """The paper's claims (claims.csv) and their verdict in each family's run."""
+    """The paper's claims read solution by solution (reproduction.csv) in each family's run:
+    k/n solutions showing it and the word, with the rule under the table."""
     claims, names = {}, {}
     for family, folder in folders.items():
-        path = folder / "tables" / "claims.csv"
+        path = folder / "tables" / "reproduction.csv"
         if path.is_file():
             table = pd.read_csv(path)
             for r in table[table["n_trained"] > 0].itertuples(index=False):
                 # keyed by the claim's id: two tasks' claims may read alike
                 names[r.claim_id] = f"{readings.TASK_NAMES.get(r.task, r.task)}: {r.claim}"
-                claims.setdefault(r.claim_id, {})[family] = (
-                    f"{r.n_agree}/{r.n_seeds} **{r.verdict}** ({r.n_learned}/{r.n_trained} learned)"
-                )
+                claims.setdefault(r.claim_id, {})[family] = f"{solutions_cell(r)} **{r.word}**"
     if not claims:
         return "*(no run of the families found)*"
     lines = ["| claim | " + " | ".join(folders) + " |", "|---|" + "---|" * len(folders)]
@@ -508,18 +515,19 @@ def family_claims(folders: dict[str, Path]) -> str:
         if len(verdicts) > 1 or "discrete tanh" not in verdicts:
             row = " | ".join(verdicts.get(f, "—") for f in folders)
             lines.append(f"| {names[claim]} | {row} |")
-    return "\n".join(lines)
+    rule = table_rule(next(iter(folders.values())))
+    return "\n".join(lines) + (f"\n\n{rule}" if rule else "")
 
 
 def block_cell(r) -> str:
-    """One block's cell: harm [interval], mass removed and verdict, or the verdict alone where
-    too few models learned."""
+    """One block's cell: harm [interval], mass removed and each solution's reading (the verdict
+    over seeds in a profile made before the readings), or the verdict alone where too few
+    models learned."""
     if r.verdict == TOO_FEW:
         return f"**{r.verdict}** ({r.n_learned}/{r.n_trained})"
-    return (
-        f"{r.harm_mean:.3g} [{r.ci_low:.2g}, {r.ci_high:.2g}], mass {r.mass_removed:.2g}, "
-        f"**{r.verdict}**"
-    )
+    solutions = getattr(r, "solutions", None)
+    said = solutions if isinstance(solutions, str) and solutions else f"**{r.verdict}**"
+    return f"{r.harm_mean:.3g} [{r.ci_low:.2g}, {r.ci_high:.2g}], mass {r.mass_removed:.2g}: {said}"
 
 
 def battery_summary(folder: Path) -> str:
@@ -550,7 +558,11 @@ def battery_summary(folder: Path) -> str:
             + " | ".join(cells)
             + " |"
         )
-    return readings.profile_reading(profile, "tasks") + "\n\n" + "\n".join(lines)
+    if "reading" in ablation:  # solution by solution, where the run read each solution
+        lead = f"{readings.solutions_reading(ablation)} {readings.unlearned_sentence(profile)}"
+    else:
+        lead = readings.profile_reading(profile, "tasks")
+    return lead.strip() + "\n\n" + "\n".join(lines)
 
 
 MARKS = VERDICT_MARKS
@@ -1226,6 +1238,16 @@ def publish_figures(
     return written
 
 
+def table_rule(folder: Path) -> str:
+    """The rule of the claim words under a run's one-screen table (its ``reproduction.md``'s
+    last line), linked to the glossary from a page of docs/results/; '' where there is none."""
+    path = folder / "tables" / "reproduction.md"
+    if not path.is_file():
+        return ""
+    rule = path.read_text().strip().splitlines()[-1]
+    return rule.replace(GLOSSARY, "[docs/glossary.md](glossary.md)")
+
+
 def reproduction_summary(folders: dict[str, Path]) -> str:
     """README's one screen: the lead, then the runs' one-screen tables side by side
     (``folders``: the column group's name → the run's folder) and the rule of the words."""
@@ -1368,7 +1390,8 @@ def main() -> None:
         ),
         "families": (
             ["paper", "more_tasks", "leaky_tanh", "leaky_relu"],
-            "#### Full-model FVU and the harm of removing each block (mean over seeds, verdict)",
+            "#### Full-model FVU and the harm of removing each block (mean over seeds; each "
+            "solution's reading)",
             lambda: family_summary(families),
         ),
         "battery": (["battery"], "#### Discrete tanh", lambda: battery_summary(args.battery)),

@@ -207,26 +207,31 @@ def test_check_fails_where_nothing_can_be_compared(tmp_path, capsys):
 
 def test_the_families_claims_keep_two_tasks_claims_that_read_alike(tmp_path):
     """Planted: sine's and context's 'ΔFVU(−T_CC) > ΔFVU(−T_C→R)' in two families; both rows
-    appear, each with its own verdicts."""
+    appear, each with its own solutions and word, and the rule of the words under them."""
     import pandas as pd
 
-    columns = ["claim_id", "claim", "task", "n_trained", "n_learned", "n_seeds", "n_agree"]
+    columns = ["claim_id", "claim", "task", "n_trained", "n_learned", "n_absent", "n_tested"]
+    columns += ["n_undecided", "k", "word"]
     same = "ΔFVU(−T_CC) > ΔFVU(−T_C→R)"
     folders = {}
-    for family, verdicts in {"discrete tanh": ("holds", "fails"), "leaky tanh": ("a", "b")}.items():
+    for family, words in {"discrete tanh": ("w1", "w2"), "leaky tanh": ("w3", "w4")}.items():
         folder = tmp_path / family.replace(" ", "_")
         (folder / "tables").mkdir(parents=True)
         rows = [
-            ["sine_cc", same, "sine", 3, 3, 3, 3, verdicts[0]],
-            ["context_cc", same, "context_integration", 3, 3, 3, 1, verdicts[1]],
+            ["sine_cc", same, "sine", 3, 3, 0, 3, 0, 3, words[0]],
+            ["context_cc", same, "context_integration", 3, 2, 1, 1, 0, 1, words[1]],
         ]
-        pd.DataFrame(rows, columns=[*columns, "verdict"]).to_csv(
-            folder / "tables" / "claims.csv", index=False
+        pd.DataFrame(rows, columns=columns).to_csv(
+            folder / "tables" / "reproduction.csv", index=False
+        )
+        (folder / "tables" / "reproduction.md").write_text(
+            f"| table |\n\nThe rule. Words: {build_results.GLOSSARY}.\n"
         )
         folders[family] = folder
     text = build_results.family_claims(folders)
-    assert f"| sine: {same} | 3/3 **holds** (3/3 learned) | 3/3 **a** (3/3 learned) |" in text
-    assert f"| context: {same} | 1/3 **fails** (3/3 learned) | 1/3 **b** (3/3 learned) |" in text
+    assert f"| sine: {same} | 3/3 **w1** | 3/3 **w3** |" in text
+    assert f"| context: {same} | 1/1 (2 of 3 learned, 1 absent) **w2** | " in text
+    assert text.endswith("The rule. Words: [docs/glossary.md](glossary.md).")
 
 
 def test_a_run_is_compared_with_its_own_table_where_two_share_a_header():

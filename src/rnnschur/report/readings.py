@@ -200,18 +200,23 @@ def profile_reading(profile: pd.DataFrame, groups: str = "tasks") -> str:
         rest = [f"{v} in {int(counts[v])}" for v in VERDICTS if v != lead and counts.get(v, 0) > 0]
         sentence = f"{name} is {lead} in {int(counts.get(lead, 0))} of {len(rows)} {groups}"
         sentences.append(sentence + (f" ({', '.join(rest)})." if rest else "."))
-    if "n_learned" in profile:
-        short = profile[profile["n_learned"] < profile["n_trained"]]
-        if len(short):
-            groups_short = short.drop_duplicates(["task", "construction", "n_hidden"])
-            which = ", ".join(
-                f"{r.task} {r.n_learned}/{r.n_trained}" for r in groups_short.itertuples()
-            )
-            sentences.append(
-                f"In {_count(len(groups_short), 'group')} some models did not learn their task "
-                f"({which} learned); their verdicts count only those that did."
-            )
-    return " ".join(sentences)
+    return " ".join([*sentences, unlearned_sentence(profile)]).strip()
+
+
+def unlearned_sentence(profile: pd.DataFrame) -> str:
+    """The groups of a block profile in which some models did not learn their task ('' where
+    every model learned)."""
+    if "n_learned" not in profile:
+        return ""
+    short = profile[profile["n_learned"] < profile["n_trained"]]
+    if short.empty:
+        return ""
+    groups_short = short.drop_duplicates(["task", "construction", "n_hidden"])
+    which = ", ".join(f"{r.task} {r.n_learned}/{r.n_trained}" for r in groups_short.itertuples())
+    return (
+        f"In {_count(len(groups_short), 'group')} some models did not learn their task "
+        f"({which} learned); their verdicts count only those that did."
+    )
 
 
 def _times(ratio: float) -> str:
@@ -464,20 +469,53 @@ def gap_conclusion(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
     return bottom_line + "\n\n" + table + "\n\n" + text.strip()
 
 
-def families_reading(profiles: dict[str, pd.DataFrame]) -> str:
-    """Per coupling block, its leading verdict in each network family (``{family: block
-    profile}``), e.g. '−T_C→R is fragile in 5 of 5 tasks as discrete tanh and 4 of 5 as leaky
-    relu.', and the groups with too few learned models."""
+def learned_readings(ablation: pd.DataFrame, block: str, alpha: float = 0.9) -> pd.Series:
+    """The ``reading`` of removing ``block`` in each learned solution of ``ablation``
+    (ablation.csv rows) at ``alpha``."""
+    rows = ablation[
+        (ablation["subset"] == block)
+        & np.isclose(ablation["alpha"], alpha)
+        & ablation["learned"].astype(bool)
+    ]
+    return rows["reading"]
+
+
+def solutions_reading(ablation: pd.DataFrame, alpha: float = 0.9) -> str:
+    """Per coupling block, how the learned solutions of one run read it (ablation.csv's
+    ``reading``), the most common first, e.g. '−T_C→R: fragile in 38 of 40 solutions,
+    undecided in 2.'"""
     sentences = []
     for block, name in BLOCK_NAMES.items():
-        counts = {}
-        for family, profile in profiles.items():
-            rows = profile[profile["subset"] == block]
-            if len(rows):
-                counts[family] = (int((rows["verdict"] == Verdict.FRAGILE).sum()), len(rows))
-        if counts:
-            parts = [f"{k} of {n} tasks as {family}" for family, (k, n) in counts.items()]
-            sentences.append(f"{name} is fragile in {_join(parts)}.")
+        counts = learned_readings(ablation, block, alpha).value_counts()
+        if counts.empty:
+            continue
+        first, *rest = [f"{word} in {int(n)}" for word, n in counts.items()]
+        text = f"{name}: {first} of {int(counts.sum())} solutions"
+        sentences.append(text + (", " + ", ".join(rest) if rest else "") + ".")
+    return " ".join(sentences)
+
+
+def families_reading(
+    profiles: dict[str, pd.DataFrame], ablations: dict[str, pd.DataFrame], alpha: float = 0.9
+) -> str:
+    """Per coupling block, how many learned solutions of each network family read it fragile
+    (``ablations``: ``{family: ablation.csv rows}``, their ``reading`` at ``alpha``; the
+    solutions where the block is absent counted apart), e.g. '−T_C→R reads fragile in 15 of
+    15 solutions as discrete tanh and 18 of 25 as leaky relu.', and the groups with too few
+    learned models (``profiles``: ``{family: block profile}``)."""
+    sentences = []
+    for block, name in BLOCK_NAMES.items():
+        parts = []
+        for family, ablation in ablations.items():
+            rows = learned_readings(ablation, block, alpha)
+            if rows.empty:
+                continue
+            absent = int((rows == Verdict.ABSENT).sum())
+            fragile = int((rows == Verdict.FRAGILE).sum())
+            part = f"{fragile} of {len(rows) - absent} solutions as {family}"
+            parts.append(part + (f" ({absent} absent)" if absent else ""))
+        if parts:
+            sentences.append(f"{name} reads fragile in {_join(parts)}.")
     short = []
     for family, profile in profiles.items():
         rows = profile[profile["verdict"] == TOO_FEW].drop_duplicates("task")
