@@ -136,17 +136,34 @@ def test_gap_reading_counts_numbers_moved_and_brought_into_range():
     assert "t 0.0001 against 0.01 (100× lower, closest a 0.001)" in text
 
 
-def test_families_reading_counts_fragile_per_family_and_names_too_few():
+def _readings(rows):
+    """ablation.csv rows: (seed, subset, reading, learned) at α = 0.9, and one at α = 0.85."""
+    frame = pd.DataFrame(rows, columns=["seed", "subset", "reading", "learned"]).assign(alpha=0.9)
+    other_alpha = frame.iloc[:1].assign(alpha=0.85, reading="fragile")  # never counted
+    return pd.concat([frame, other_alpha], ignore_index=True)
+
+
+def test_families_reading_counts_solutions_per_family_and_names_too_few():
     profiles = {
         "discrete tanh": _profile([("a", "T_CR", "fragile"), ("b", "T_CR", "fragile")]),
         "leaky relu": _profile([("a", "T_CR", "fragile"), ("b", "T_CR", "too few learned models")]),
     }
     profiles["leaky relu"].loc[1, "n_learned"] = 0
-    text = readings.families_reading(profiles)
-    assert "−T_C→R is fragile in 2 of 2 tasks as discrete tanh and 1 of 2 tasks as leaky relu." in (
-        text
-    )
+    ablations = {
+        "discrete tanh": _readings(
+            [(0, "T_CR", "fragile", True), (1, "T_CR", "stabilizer", True)]
+            + [(2, "T_CR", "fragile", False), (0, "T_RR", "absent", True)]
+            + [(1, "T_RR", "fragile", True)]
+        ),
+        "leaky relu": _readings([(0, "T_CR", "undecided", True)]),
+    }
+    text = readings.families_reading(profiles, ablations)
+    # the unlearned solution and the other α are not counted; absent counted apart
+    assert "−T_C→R reads fragile in 1 of 2 solutions as discrete tanh and 0 of 1" in text
+    assert "−T_RR reads fragile in 1 of 1 solutions as discrete tanh (1 absent)." in text
     assert "Too few models learned for a verdict (b as leaky relu (0/5) learned)" in text
+    one_run = readings.solutions_reading(ablations["discrete tanh"])
+    assert "−T_C→R: fragile in 1 of 2 solutions, stabilizer in 1." in one_run
 
 
 def test_scale_reading_gives_learned_n_R_and_verdicts_per_size():
