@@ -669,8 +669,8 @@ BUGS = [
     ),
     (
         S + "report/readings.py",
-        "    still = int((ahead[column] > 0).sum())",
-        "    still = int((ahead[column] >= 0).sum())",
+        "    lost = ahead[ahead[column] <= 0]",
+        "    lost = ahead[ahead[column] < 0]",
         "a block that does as much as its operator-norm control counted as ahead",
     ),
 ]

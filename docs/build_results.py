@@ -499,11 +499,13 @@ def family_summary(folders: dict[str, list[Path]]) -> str:
 def family_claims(folders: dict[str, Path]) -> str:
     """The paper's claims read solution by solution (reproduction.csv) in each family's run:
     k/n solutions showing it and the word, with the rule under the table."""
-    claims, names = {}, {}
+    claims, names, unchecked = {}, {}, []
     for family, folder in folders.items():
         path = folder / "tables" / "reproduction.csv"
         if path.is_file():
             table = pd.read_csv(path)
+            if "n_basis_dependent" not in table or not table["n_basis_checked"].any():
+                unchecked.append(family)
             for r in table[table["n_trained"] > 0].itertuples(index=False):
                 # keyed by the claim's id: two tasks' claims may read alike
                 names[r.claim_id] = f"{readings.TASK_NAMES.get(r.task, r.task)}: {r.claim}"
@@ -516,7 +518,12 @@ def family_claims(folders: dict[str, Path]) -> str:
             row = " | ".join(verdicts.get(f, "—") for f in folders)
             lines.append(f"| {names[claim]} | {row} |")
     rule = table_rule(next(iter(folders.values())))
-    return "\n".join(lines) + (f"\n\n{rule}" if rule else "")
+    if unchecked and len(unchecked) < len(folders):
+        rule += (
+            f" The runs of {' and '.join(unchecked)} do not check the basis dependence: none of "
+            "their solutions is named basis-dependent, which does not mean none is."
+        )
+    return "\n".join(lines) + (f"\n\n{rule.strip()}" if rule.strip() else "")
 
 
 def block_cell(r) -> str:

@@ -232,6 +232,16 @@ def test_the_families_claims_keep_two_tasks_claims_that_read_alike(tmp_path):
     assert f"| sine: {same} | 3/3 **w1** | 3/3 **w3** |" in text
     assert f"| context: {same} | 1/1 (2 of 3 learned, 1 absent) **w2** | " in text
     assert text.endswith("The rule. Words: [docs/glossary.md](glossary.md).")
+    # one run checked the basis dependence, the other did not: the table says which did not
+    checked = pd.read_csv(folders["discrete tanh"] / "tables" / "reproduction.csv")
+    checked.assign(n_basis_checked=3, n_basis_dependent=0).to_csv(
+        folders["discrete tanh"] / "tables" / "reproduction.csv", index=False
+    )
+    text = build_results.family_claims(folders)
+    assert text.endswith(
+        "The runs of leaky tanh do not check the basis dependence: none of "
+        "their solutions is named basis-dependent, which does not mean none is."
+    )
 
 
 def test_a_run_is_compared_with_its_own_table_where_two_share_a_header():

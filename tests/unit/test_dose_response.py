@@ -338,8 +338,12 @@ def test_the_dose_reading_says_how_blocks_fare_matched_in_operator_norm():
     assert "operator norm" not in dose_reading(table)  # an earlier run's table: no column
     table["excess_other_couplings_operator"] = [0.2, -0.1, 0.0, 5.0, 1e-7]  # 0: not ahead
     text = dose_reading(table)
-    assert "leave the block ahead in 1 of the 3 groups where it does more harm" in text
-    assert "(median excess +0, against +0.2)" in text
+    assert "do at least as much harm as the block in 2 of the 3 groups whose block" in text
+    assert "(s c N_h = 1 −T_C→R and s c N_h = 2 −T_C→R)" in text
+    assert (
+        "the largest excess over the Frobenius-matched ones, s c N_h = 0 −T_C→R's, is +0.3" in text
+    )
+    assert "and +0.2 over the operator-matched ones." in text
 
 
 def test_the_dose_reading_does_not_call_a_group_saturated_unless_both_are():

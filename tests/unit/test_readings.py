@@ -159,11 +159,16 @@ def test_families_reading_counts_solutions_per_family_and_names_too_few():
     }
     text = readings.families_reading(profiles, ablations)
     # the unlearned solution and the other α are not counted; absent counted apart
-    assert "−T_C→R reads fragile in 1 of 2 solutions as discrete tanh and 0 of 1" in text
+    assert (
+        "−T_C→R reads fragile in 1 of 2 solutions as discrete tanh (stabilizer 1) and 0 of" in text
+    )
     assert "−T_RR reads fragile in 1 of 1 solutions as discrete tanh (1 absent)." in text
     assert "Too few models learned for a verdict (b as leaky relu (0/5) learned)" in text
     one_run = readings.solutions_reading(ablations["discrete tanh"])
-    assert "−T_C→R: fragile in 1 of 2 solutions, stabilizer in 1." in one_run
+    assert "−T_C→R: fragile in 1 of 2 solutions (stabilizer 1)." in one_run
+    assert "−T_RR: fragile in 1 of 1 solutions (1 absent)." in one_run
+    only_absent = readings.solutions_reading(_readings([(0, "T_CC", "absent", True)]))
+    assert only_absent == "−T_CC: absent in all 1 solutions."
 
 
 def test_scale_reading_gives_learned_n_R_and_verdicts_per_size():

@@ -480,18 +480,30 @@ def learned_readings(ablation: pd.DataFrame, block: str, alpha: float = 0.9) -> 
     return rows["reading"]
 
 
+def _others(counts: pd.Series, lead: str) -> list[str]:
+    """'stabilizer 3', … : the readings of ``counts`` other than ``lead`` and *absent*."""
+    return [f"{w} {int(n)}" for w, n in counts.items() if w not in (lead, Verdict.ABSENT) and n]
+
+
 def solutions_reading(ablation: pd.DataFrame, alpha: float = 0.9) -> str:
     """Per coupling block, how the learned solutions of one run read it (ablation.csv's
-    ``reading``), the most common first, e.g. '−T_C→R: fragile in 38 of 40 solutions,
-    undecided in 2.'"""
+    ``reading``), counted over the solutions where the block is present, the most common
+    reading first and the absent ones apart, e.g. '−T_RR: fragile in 9 of 15 solutions
+    (undecided 3, stabilizer 3; 24 absent).'"""
     sentences = []
     for block, name in BLOCK_NAMES.items():
         counts = learned_readings(ablation, block, alpha).value_counts()
-        if counts.empty:
+        absent = int(counts.get(Verdict.ABSENT, 0))
+        present = counts.drop(Verdict.ABSENT, errors="ignore")
+        if present.empty:
+            if absent:
+                sentences.append(f"{name}: absent in all {absent} solutions.")
             continue
-        first, *rest = [f"{word} in {int(n)}" for word, n in counts.items()]
-        text = f"{name}: {first} of {int(counts.sum())} solutions"
-        sentences.append(text + (", " + ", ".join(rest) if rest else "") + ".")
+        lead = present.index[0]
+        extra = ", ".join(_others(counts, lead))
+        extra = "; ".join(filter(None, [extra, f"{absent} absent" if absent else ""]))
+        text = f"{name}: {lead} in {int(present.iloc[0])} of {int(present.sum())} solutions"
+        sentences.append(text + (f" ({extra})" if extra else "") + ".")
     return " ".join(sentences)
 
 
@@ -500,8 +512,9 @@ def families_reading(
 ) -> str:
     """Per coupling block, how many learned solutions of each network family read it fragile
     (``ablations``: ``{family: ablation.csv rows}``, their ``reading`` at ``alpha``; the
-    solutions where the block is absent counted apart), e.g. '−T_C→R reads fragile in 15 of
-    15 solutions as discrete tanh and 18 of 25 as leaky relu.', and the groups with too few
+    solutions where the block is absent counted apart, the other readings named), e.g. '−T_RR
+    reads fragile in 10 of 14 solutions as leaky tanh (stabilizer 3, undecided 1; 6 absent).',
+    and the groups with too few
     learned models (``profiles``: ``{family: block profile}``)."""
     sentences = []
     for block, name in BLOCK_NAMES.items():
@@ -510,10 +523,13 @@ def families_reading(
             rows = learned_readings(ablation, block, alpha)
             if rows.empty:
                 continue
-            absent = int((rows == Verdict.ABSENT).sum())
-            fragile = int((rows == Verdict.FRAGILE).sum())
+            counts = rows.value_counts()
+            absent = int(counts.get(Verdict.ABSENT, 0))
+            fragile = int(counts.get(Verdict.FRAGILE, 0))
+            extra = ", ".join(_others(counts, Verdict.FRAGILE))
+            extra = "; ".join(filter(None, [extra, f"{absent} absent" if absent else ""]))
             part = f"{fragile} of {len(rows) - absent} solutions as {family}"
-            parts.append(part + (f" ({absent} absent)" if absent else ""))
+            parts.append(part + (f" ({extra})" if extra else ""))
         if parts:
             sentences.append(f"{name} reads fragile in {_join(parts)}.")
     short = []
@@ -1054,11 +1070,18 @@ DOSE_NAMED = 4
 """At most this many groups of one verdict are named in the sentence; more are counted."""
 
 
+def _group_name(r) -> str:
+    """'sine dense_orthogonal N_h = 64 −T_C→R': one group of a dose-response summary."""
+    task = TASK_NAMES.get(r.task, r.task)
+    return f"{task} {r.construction} N_h = {r.n_hidden} {BLOCK_NAMES[r.block]}"
+
+
 def _operator_sentence(summary: pd.DataFrame) -> str:
-    """Whether the blocks that do more harm than the other couplings of their Frobenius norm
-    still do more than those of their operator norm (``excess_other_couplings_operator``,
-    reported beside the verdict, not judged): a low-rank block has the larger operator norm of
-    the two. Groups whose block is absent or whose models are too few are left out."""
+    """How the groups whose block does more harm than the other couplings of its Frobenius norm
+    fare against the other couplings of its operator norm (``excess_other_couplings_operator``,
+    reported beside the verdict, not judged; a low-rank block has the larger operator norm of
+    the two): in how many those do as much or more, naming them, and how the largest excess
+    changes. Groups whose block is absent or whose models are too few are left out."""
     column = "excess_other_couplings_operator"
     if column not in summary:
         return ""
@@ -1066,12 +1089,19 @@ def _operator_sentence(summary: pd.DataFrame) -> str:
     ahead = judged[judged["excess_other_couplings"] > 0]
     if ahead.empty:
         return ""
-    still = int((ahead[column] > 0).sum())
-    return (
+    lost = ahead[ahead[column] <= 0]
+    top = ahead.loc[ahead["excess_other_couplings"].idxmax()]
+    text = (
         f" Matched in operator norm instead of Frobenius norm (reported, not judged), the other "
-        f"couplings leave the block ahead in {still} of the {len(ahead)} groups where it does "
-        f"more harm than those of its Frobenius norm (median excess "
-        f"{ahead[column].median():+.2g}, against {ahead['excess_other_couplings'].median():+.2g})."
+        f"couplings do at least as much harm as the block in {len(lost)} of the {len(ahead)} "
+        "groups whose block does more harm than those of its Frobenius norm"
+    )
+    if 0 < len(lost) <= DOSE_NAMED:
+        text += " (" + _join([_group_name(r) for r in lost.itertuples()]) + ")"
+    return text + (
+        f"; the largest excess over the Frobenius-matched ones, {_group_name(top)}'s, is "
+        f"{top['excess_other_couplings']:+.2g} and {top[column]:+.2g} over the "
+        "operator-matched ones."
     )
 
 
