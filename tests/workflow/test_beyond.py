@@ -215,6 +215,7 @@ def test_dose_response_scores_every_dose_beside_matched_controls(quick_run):
         "same_positions",
         "other_blocks",
         "gaussian",
+        "other_couplings_operator",
     }
     draws = counts.drop("block", level="perturbation")
     assert (draws == settings["n_draws"]).all() and (counts.xs("block", level=-1) == 1).all()
