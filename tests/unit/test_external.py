@@ -13,7 +13,6 @@ from rnnschur.network import Network
 from rnnschur.rnn import rollout
 from rnnschur.schur import ordered_real_schur
 from rnnschur.tasks import Batch
-from rnnschur.verdicts import Thresholds
 
 from conftest import REPO
 
@@ -211,17 +210,27 @@ def test_verdicts_follow_their_definitions():
             "delta_score": [0.0, 0.0, 0.49, 0.0197],
             "discrepancy": [0.0, 0.0, 0.4, 0.02],
             "stabilizer": [True, True, False, True],
+            "harm_low": [np.nan, 0.0, 0.45, 0.015],
+            "harm_high": [np.nan, 0.0, 0.52, 0.025],
+            "reading": ["", "absent", "fragile", "undecided"],  # the solution's own
         }
     )
-    verdicts = external.block_verdicts(rows, 0.9, "fvu", Thresholds()).set_index("subset")
+    verdicts = external.block_verdicts(rows, 0.9, "fvu").set_index("subset")
     # the harm share ΔFVU / (1 − FVU(W)): 0.49/0.99 above θ = 0.02, 0.0197/0.99 just below
     assert verdicts["harm_share"].to_dict() == {
         "T_RR": 0.0,
         "T_CR": pytest.approx(0.49 / 0.99),
         "T_CC": pytest.approx(0.0197 / 0.99),
     }
-    # the workflow's words; an ε-stabiliser is a column beside the verdict, not a verdict
-    assert verdicts["verdict"].to_dict() == {"T_RR": "empty", "T_CR": "fragile", "T_CC": "harmless"}
+    # the solution's own reading, as the workflow reads every trained network (not the point
+    # share against θ: 0.0199 is below θ, yet its interval straddles it); an ε-stabiliser is
+    # a column beside the verdict, not a verdict
+    assert verdicts["verdict"].to_dict() == {
+        "T_RR": "absent",
+        "T_CR": "fragile",
+        "T_CC": "undecided",
+    }
+    assert verdicts.loc["T_CR", "harm_low"] == 0.45
     assert verdicts["stabilizer"].to_dict() == {"T_RR": True, "T_CR": False, "T_CC": True}
 
 

@@ -47,7 +47,7 @@ from rnnschur.report import text, views
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, check_alpha, ordered_real_schur
 from rnnschur.solutions import Reading
 from rnnschur.tasks import Batch
-from rnnschur.verdicts import CHANCE, Thresholds, harm_share, point_verdict
+from rnnschur.verdicts import CHANCE, Thresholds, harm_share
 
 SCORES = ("fvu", "accuracy")
 
@@ -102,24 +102,19 @@ def misuse_warning(
     )
 
 
-def block_verdicts(
-    ablation: pd.DataFrame, alpha: float, metric: str, thresholds: Thresholds
-) -> pd.DataFrame:
+def block_verdicts(ablation: pd.DataFrame, alpha: float, metric: str) -> pd.DataFrame:
     """Per single coupling block at ``alpha``: removed mass, the score, its change, the harm
     share (the part of the learned performance the removal takes away,
-    :func:`rnnschur.verdicts.harm_share`), d_D, whether the ablation is an ε-stabiliser (d_D ≤
-    ε, the ablation table's ``stabilizer``) and the verdict of one model on the workflow's
-    scale (:func:`rnnschur.verdicts.point_verdict`): *fragile* where the share exceeds θ,
-    *harmless* where it does not, *empty* where the removed mass is below the mass floor."""
+    :func:`rnnschur.verdicts.harm_share`) with its interval over the held-out trials, d_D,
+    whether the ablation is an ε-stabiliser (d_D ≤ ε, the ablation table's ``stabilizer``)
+    and the verdict: this model's own reading of the removal, as the workflow reads every
+    trained solution (the ablation table's ``reading``, :mod:`rnnschur.solutions`):
+    *fragile*, *stabilizer*, *improves*, *undecided* or *absent*."""
     rows = ablation[np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(COUPLING_BLOCKS)]
-    out = rows[
-        ["subset", "n_R", "mass_removed", "score", "delta_score", "discrepancy", "stabilizer"]
-    ].copy()
+    columns = ["subset", "n_R", "mass_removed", "score", "delta_score", "harm_low", "harm_high"]
+    out = rows[[*columns, "discrepancy", "stabilizer"]].copy()
     out.insert(5, "harm_share", harm_share(metric, out["score"] - out["delta_score"], out["score"]))
-    out["verdict"] = [
-        point_verdict(h, m, thresholds)
-        for h, m in zip(out["harm_share"], out["mass_removed"], strict=True)
-    ]
+    out["verdict"] = rows["reading"]
     return out.reset_index(drop=True)
 
 
@@ -243,14 +238,14 @@ def replace_outputs(out: Path, files: dict[str, Path], force: bool) -> dict[str,
 
 VERDICT_LEGEND = (
     "harm share: the part of the learned performance (1 − FVU, or the chance-corrected "
-    "accuracy) that removing the block takes away. fragile: a share above θ (a fragile "
-    "functional direction); harmless: at most θ in size; improves: the removal raises the "
-    "performance by more than θ; empty: the block's removed Schur mass is below "
-    "the mass floor (nothing to remove, so no verdict); underpowered: the full model is at "
-    "chance, so there is no learned performance to lose. One model, no seeds: no test decides "
-    "these, the share is compared with θ as it is. ε-stabiliser: the ablation changes the "
-    "outputs by d_D ≤ ε on the held-out set (a candidate approximate invariance if it removes "
-    "non-negligible Schur mass)."
+    "accuracy) that removing the block takes away, with its 95 % interval from a bootstrap "
+    "over the held-out trials. The verdict is this network's own reading, as the workflow "
+    "reads every trained solution: fragile: the interval lies above θ (a fragile functional "
+    "direction); stabilizer: within ±θ (the paper's ε-stabilizer, on the harm scale); "
+    "improves: below −θ; undecided: the interval straddles θ; absent: the block's removed "
+    "Schur mass is below the mass floor (nothing to remove). ε-stabiliser (d_D): the ablation "
+    "changes the outputs by d_D ≤ ε on the held-out set (a candidate approximate invariance "
+    "if it removes non-negligible Schur mass)."
 )
 
 
@@ -480,8 +475,7 @@ def run(
         progress(warning)
     ablation.insert(0, "model", name)
     eigenvalues, _ = views.spectrum_rows(schur, settings.alpha)
-    thresholds = Thresholds(threshold=settings.threshold, mass_floor=settings.mass_floor)
-    verdicts = block_verdicts(ablation, settings.alpha, settings.score, thresholds)
+    verdicts = block_verdicts(ablation, settings.alpha, settings.score)
     controls = refits = None
     if module is not None:
         progress("[3/5] subspace control and [4/5] readout refit skipped: a module's own forward")
@@ -622,19 +616,19 @@ def summary_markdown(result: Result) -> str:
         f"n_R = {int(full['n_R'])} dimensions in the dominant sector R: "
         f"{_split_rule(result.schur, settings.alpha)} (split by the moduli of "
         f"{_split_operator(dynamics, settings.split)}; spectrum.csv: modulus_P, rho_P)",
-        f"- ε = {settings.epsilon:g} (d_D, mean squared output difference); fragile: the harm "
-        f"share exceeds θ = {settings.threshold:g}; empty: removed mass below "
+        f"- ε = {settings.epsilon:g} (d_D, mean squared output difference); θ = "
+        f"{settings.threshold:g} (the harm share); absent: removed mass below "
         f"{settings.mass_floor:g}",
         "",
-        "| block | removed mass ‖ΔT‖/‖T‖ | score | change | harm share | d_D | ε-stabiliser | "
-        "verdict |",
+        "| block | removed mass ‖ΔT‖/‖T‖ | score | change | harm share [95 % interval] | d_D | "
+        "ε-stabiliser | verdict |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in result.verdicts.itertuples(index=False):
         lines.append(
             f"| −{r.subset.replace('T_CR', 'T_C→R')} | {r.mass_removed:.3g} | {r.score:.4g} | "
-            f"{r.delta_score:+.3g} | {r.harm_share:.3g} | {r.discrepancy:.3g} | "
-            f"{'yes' if r.stabilizer else 'no'} | {r.verdict} |"
+            f"{r.delta_score:+.3g} | {r.harm_share:.3g} [{r.harm_low:.3g}, {r.harm_high:.3g}] | "
+            f"{r.discrepancy:.3g} | {'yes' if r.stabilizer else 'no'} | {r.verdict} |"
         )
     lines += ["", VERDICT_LEGEND + " All 8 subsets at every α: `ablation.csv`.", ""]
     if result.fixed_points is not None:
