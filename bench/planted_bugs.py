@@ -673,6 +673,12 @@ BUGS = [
         "    lost = ahead[ahead[column] < 0]",
         "a block that does as much as its operator-norm control counted as ahead",
     ),
+    (
+        S + "external/analysis.py",
+        '    out["verdict"] = rows["reading"]',
+        '    out["verdict"] = rows["reading"].replace("undecided", "fragile")',
+        "a user's network: an undecided reading called fragile",
+    ),
 ]
 
 
