@@ -340,7 +340,8 @@ dense_orthogonal, 5 seeds, cross-entropy training, scored by the choice on the r
 periods), as the paper's discrete tanh network and as the tutorial CTRNN (leaky relu, a = 0.2;
 `presets/neurogym_leaky.yaml`). Per task and block: the trained choice score, the harm share
 of removing the block (the part of κ lost) with its 95 % interval over seeds, the removed mass
-and each solution's reading. Heat maps: `results/neurogym_battery/figures/fig_block_profile.pdf` and
+(median and range over the solutions) and each solution's reading. Heat maps:
+`results/neurogym_battery/figures/fig_block_profile.pdf` and
 `results/neurogym_leaky/figures/fig_block_profile.pdf`.
 
 #### Discrete tanh
@@ -534,7 +535,11 @@ def block_cell(r) -> str:
         return f"**{r.verdict}** ({r.n_learned}/{r.n_trained})"
     solutions = getattr(r, "solutions", None)
     said = solutions if isinstance(solutions, str) and solutions else f"**{r.verdict}**"
-    return f"{r.harm_mean:.3g} [{r.ci_low:.2g}, {r.ci_high:.2g}], mass {r.mass_removed:.2g}: {said}"
+    # the removed mass's median (range) over the solutions where the profile has it: its mean
+    # mixes in the solutions where the block is absent
+    masses = getattr(r, "mass_range", None)
+    mass = masses if isinstance(masses, str) and masses else f"{r.mass_removed:.2g}"
+    return f"{r.harm_mean:.3g} [{r.ci_low:.2g}, {r.ci_high:.2g}], mass {mass}: {said}"
 
 
 def battery_summary(folder: Path) -> str:
