@@ -505,7 +505,7 @@ def family_claims(folders: dict[str, Path]) -> str:
         path = folder / "tables" / "reproduction.csv"
         if path.is_file():
             table = pd.read_csv(path)
-            if "n_basis_dependent" not in table or not table["n_basis_checked"].any():
+            if basis_unchecked(table):
                 unchecked.append(family)
             for r in table[table["n_trained"] > 0].itertuples(index=False):
                 # keyed by the claim's id: two tasks' claims may read alike
@@ -519,11 +519,8 @@ def family_claims(folders: dict[str, Path]) -> str:
             row = " | ".join(verdicts.get(f, "—") for f in folders)
             lines.append(f"| {names[claim]} | {row} |")
     rule = table_rule(next(iter(folders.values())))
-    if unchecked and len(unchecked) < len(folders):
-        rule += (
-            f" The runs of {' and '.join(unchecked)} do not check the basis dependence: none of "
-            "their solutions is named basis-dependent, which does not mean none is."
-        )
+    if len(unchecked) < len(folders):
+        rule += unchecked_sentence(unchecked)
     return "\n".join(lines) + (f"\n\n{rule.strip()}" if rule.strip() else "")
 
 
@@ -1250,6 +1247,22 @@ def publish_figures(
     return written
 
 
+def basis_unchecked(table: pd.DataFrame) -> bool:
+    """Whether a run's one-screen table (reproduction.csv) checked no solution's basis
+    dependence (a run without the basis-dependence analysis, or made before it)."""
+    return "basis_checked" not in table or not table["basis_checked"].any()
+
+
+def unchecked_sentence(names: list[str]) -> str:
+    """What the basis-dependent count does not cover, '' where every run checked it."""
+    if not names:
+        return ""
+    return (
+        f" The runs of {' and '.join(names)} do not check the basis dependence: none of their "
+        "solutions is named basis-dependent, which does not mean none is."
+    )
+
+
 def table_rule(folder: Path) -> str:
     """The rule of the claim words under a run's one-screen table (its ``reproduction.md``'s
     last line), linked to the glossary from a page of docs/results/; '' where there is none."""
@@ -1266,6 +1279,9 @@ def reproduction_summary(folders: dict[str, Path]) -> str:
     tables = {name: pd.read_csv(f / "tables" / "reproduction.csv") for name, f in folders.items()}
     rule = table(next(iter(folders.values())), "reproduction.md").splitlines()[-1]
     rule = rule.replace(GLOSSARY, "[docs/glossary.md](docs/glossary.md)")
+    unchecked = [name for name, t in tables.items() if basis_unchecked(t)]
+    if len(unchecked) < len(tables):
+        rule += unchecked_sentence(unchecked)
     return "\n\n".join([lead(tables), side_by_side(tables).strip(), rule])
 
 

@@ -234,7 +234,7 @@ def test_the_families_claims_keep_two_tasks_claims_that_read_alike(tmp_path):
     assert text.endswith("The rule. Words: [docs/glossary.md](glossary.md).")
     # one run checked the basis dependence, the other did not: the table says which did not
     checked = pd.read_csv(folders["discrete tanh"] / "tables" / "reproduction.csv")
-    checked.assign(n_basis_checked=3, n_basis_dependent=0).to_csv(
+    checked.assign(basis_checked=True, n_basis_checked=3, n_basis_dependent=0).to_csv(
         folders["discrete tanh"] / "tables" / "reproduction.csv", index=False
     )
     text = build_results.family_claims(folders)

@@ -260,6 +260,7 @@ def test_solutions_whose_t_rr_or_t_cc_reading_hangs_on_an_order_are_named():
     assert reproduction.solutions_cell(row) == f"{row.k}/3 (1 basis-dependent of 1 checked)"
     # not checked: none counted for the claims that read T_RR or T_CC, and no name beside k/n
     plain = table(frame)
+    assert not plain["basis_checked"].any() and out["basis_checked"].all()
     assert plain.loc["copy_T_RR_between", "n_basis_checked"] == 0
     assert plain.loc["copy_T_CR_harmful", "n_basis_checked"] == 3
     assert "basis" not in reproduction.solutions_cell(plain.loc["copy_T_RR_between"])

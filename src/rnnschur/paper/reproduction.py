@@ -215,7 +215,7 @@ def reproduction(
     tolerance, where the run checked it; ``n_basis_dependent`` counts the solutions tested
     whose reading of a block the claim reads is basis-dependent (:func:`basis_dependent`), of
     the ``n_basis_checked`` that were checked (every one tested, for a claim that reads
-    neither T_RR nor T_CC)."""
+    neither T_RR nor T_CC); ``basis_checked``: whether the run checked it at all."""
     out = []
     for claim in claims:
         n_hidden, rows = claim_models(ablation, claim)
@@ -270,6 +270,7 @@ def reproduction(
                 "cp_low": low,
                 "cp_high": high,
                 "word": claim_word(k, n, words["reproduces"], words["does_not"]),
+                "basis_checked": basis is not None,
                 "n_basis_checked": int(np.isfinite(flags).sum()),
                 "n_basis_dependent": int(np.nansum(flags)),
             }
