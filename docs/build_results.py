@@ -1257,9 +1257,10 @@ def unchecked_sentence(names: list[str]) -> str:
     """What the basis-dependent count does not cover, '' where every run checked it."""
     if not names:
         return ""
+    runs, do, its = ("runs", "do", "their") if len(names) > 1 else ("run", "does", "its")
     return (
-        f" The runs of {' and '.join(names)} do not check the basis dependence: none of their "
-        "solutions is named basis-dependent, which does not mean none is."
+        f" The {runs} of {' and '.join(names)} {do} not check the basis dependence: none of "
+        f"{its} solutions is named basis-dependent, which does not mean none is."
     )
 
 

@@ -239,8 +239,8 @@ def test_the_families_claims_keep_two_tasks_claims_that_read_alike(tmp_path):
     )
     text = build_results.family_claims(folders)
     assert text.endswith(
-        "The runs of leaky tanh do not check the basis dependence: none of "
-        "their solutions is named basis-dependent, which does not mean none is."
+        "The run of leaky tanh does not check the basis dependence: none of "
+        "its solutions is named basis-dependent, which does not mean none is."
     )
 
 
