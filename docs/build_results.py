@@ -350,7 +350,7 @@ of removing the block (the part of κ lost) with its 95 % interval over seeds, t
 #### Leaky relu (the tutorial CTRNN)
 {battery_leaky}
 
-#### Verdicts per block, counted over the tasks
+#### Seed-mean verdicts per block (the full tables' words), counted over the tasks
 {restriction}
 
 ## Scale
@@ -1431,7 +1431,7 @@ def main() -> None:
         ),
         "restriction": (
             ["battery"],
-            "#### Verdicts per block, counted over the tasks",
+            "#### Seed-mean verdicts per block (the full tables' words), counted over the tasks",
             lambda: restriction_summary(
                 [f for f in (args.battery, args.battery_leaky) if (f / "tables").is_dir()]
             ),
