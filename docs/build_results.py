@@ -856,7 +856,8 @@ def paper_comparison(folder: Path) -> str:
 
 
 def profile_summary(folder: Path) -> str:
-    """Per task and coupling block: harm of removing it, t interval, verdict."""
+    """Per task and coupling block: harm of removing it, t interval, each solution's reading
+    and the seed-mean verdict, led by the solutions' readings counted per block."""
     path = folder / "tables" / "block_profile.csv"
     if not path.is_file():
         return f"*(`{path}` not found)*"
@@ -875,7 +876,13 @@ def profile_summary(folder: Path) -> str:
             f"[{r.ci_low:.3g}, {r.ci_high:.3g}] | {getattr(r, 'mass_range', '—')} | "
             f"{getattr(r, 'solutions', '—')} | **{r.verdict}** |"
         )
-    return readings.profile_reading(profile, "task and model groups") + "\n\n" + "\n".join(lines)
+    ablation_path = folder / "tables" / "ablation.csv"
+    ablation = pd.read_csv(ablation_path) if ablation_path.is_file() else pd.DataFrame()
+    if "reading" in ablation:  # solution by solution, where the run read each solution
+        lead = f"{readings.solutions_reading(ablation)} {readings.unlearned_sentence(profile)}"
+    else:
+        lead = readings.profile_reading(profile, "task and model groups")
+    return lead.strip() + "\n\n" + "\n".join(lines)
 
 
 CHECKED_TABLES = (
