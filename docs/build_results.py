@@ -567,11 +567,7 @@ def battery_summary(folder: Path) -> str:
             + " | ".join(cells)
             + " |"
         )
-    if "reading" in ablation:  # solution by solution, where the run read each solution
-        lead = f"{readings.solutions_reading(ablation)} {readings.unlearned_sentence(profile)}"
-    else:
-        lead = readings.profile_reading(profile, "tasks")
-    return lead.strip() + "\n\n" + "\n".join(lines)
+    return profile_lead(ablation, profile, "tasks") + "\n\n" + "\n".join(lines)
 
 
 MARKS = VERDICT_MARKS
@@ -878,11 +874,18 @@ def profile_summary(folder: Path) -> str:
         )
     ablation_path = folder / "tables" / "ablation.csv"
     ablation = pd.read_csv(ablation_path) if ablation_path.is_file() else pd.DataFrame()
-    if "reading" in ablation:  # solution by solution, where the run read each solution
-        lead = f"{readings.solutions_reading(ablation)} {readings.unlearned_sentence(profile)}"
-    else:
-        lead = readings.profile_reading(profile, "task and model groups")
-    return lead.strip() + "\n\n" + "\n".join(lines)
+    return profile_lead(ablation, profile, "task and model groups") + "\n\n" + "\n".join(lines)
+
+
+def profile_lead(ablation: pd.DataFrame, profile: pd.DataFrame, groups: str) -> str:
+    """A block profile's lead: its solutions' readings counted per block, where the run read
+    each solution (ablation.csv's ``reading``), else the seed-mean verdicts counted over its
+    ``groups``; and the groups whose models did not all learn."""
+    if "reading" in ablation:
+        return (
+            f"{readings.solutions_reading(ablation)} {readings.unlearned_sentence(profile)}".strip()
+        )
+    return readings.profile_reading(profile, groups)
 
 
 CHECKED_TABLES = (
