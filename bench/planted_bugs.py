@@ -639,8 +639,8 @@ BUGS = [
     ),
     (
         S + "paper/reproduction.py",
-        '    return float((rows["reading"] == BASIS_DEPENDENT).any())',
-        '    return float((rows["reading"] == BASIS_DEPENDENT).all())',
+        '    return float((rows["reading"] == Verdict.BASIS_DEPENDENT).any())',
+        '    return float((rows["reading"] == Verdict.BASIS_DEPENDENT).all())',
         "a solution basis-dependent only if every block it reads is",
     ),
     (

@@ -80,9 +80,6 @@ BASIS_BLOCKS = ("T_RR", "T_CC")
 """The blocks whose removal can depend on an order of the Schur blocks that nothing in the
 network fixes (near-equal moduli inside R or inside C, :mod:`rnnschur.beyond.orderings`):
 removing T_C→R does not."""
-BASIS_DEPENDENT = "basis-dependent"
-"""The reading of a block in ``basis_dependence_models.csv`` whose harm share spreads by more
-than θ over those orders."""
 
 
 def basis_blocks(claim: Claim) -> set[str]:
@@ -105,7 +102,7 @@ def basis_dependent(claim: Claim, seed: int, basis: pd.DataFrame | None) -> floa
     rows = basis[(basis["seed"] == seed) & basis["block"].isin(blocks)]
     if rows.empty:
         return np.nan
-    return float((rows["reading"] == BASIS_DEPENDENT).any())
+    return float((rows["reading"] == Verdict.BASIS_DEPENDENT).any())
 
 
 def clopper_pearson(k: int, n: int, level: float) -> tuple[float, float]:

@@ -480,9 +480,13 @@ def learned_readings(ablation: pd.DataFrame, block: str, alpha: float = 0.9) -> 
     return rows["reading"]
 
 
-def _others(counts: pd.Series, lead: str) -> list[str]:
-    """'stabilizer 3', … : the readings of ``counts`` other than ``lead`` and *absent*."""
-    return [f"{w} {int(n)}" for w, n in counts.items() if w not in (lead, Verdict.ABSENT) and n]
+def _rest(counts: pd.Series, lead: str) -> str:
+    """' (stabilizer 3, undecided 1; 6 absent)': the readings of ``counts`` other than
+    ``lead``, the absent ones apart; '' where there are none."""
+    others = [f"{w} {int(n)}" for w, n in counts.items() if w not in (lead, Verdict.ABSENT) and n]
+    absent = int(counts.get(Verdict.ABSENT, 0))
+    rest = "; ".join(filter(None, [", ".join(others), f"{absent} absent" if absent else ""]))
+    return f" ({rest})" if rest else ""
 
 
 def solutions_reading(ablation: pd.DataFrame, alpha: float = 0.9) -> str:
@@ -500,10 +504,8 @@ def solutions_reading(ablation: pd.DataFrame, alpha: float = 0.9) -> str:
                 sentences.append(f"{name}: absent in all {absent} solutions.")
             continue
         lead = present.index[0]
-        extra = ", ".join(_others(counts, lead))
-        extra = "; ".join(filter(None, [extra, f"{absent} absent" if absent else ""]))
         text = f"{name}: {lead} in {int(present.iloc[0])} of {int(present.sum())} solutions"
-        sentences.append(text + (f" ({extra})" if extra else "") + ".")
+        sentences.append(text + _rest(counts, lead) + ".")
     return " ".join(sentences)
 
 
@@ -524,12 +526,9 @@ def families_reading(
             if rows.empty:
                 continue
             counts = rows.value_counts()
-            absent = int(counts.get(Verdict.ABSENT, 0))
+            present = len(rows) - int(counts.get(Verdict.ABSENT, 0))
             fragile = int(counts.get(Verdict.FRAGILE, 0))
-            extra = ", ".join(_others(counts, Verdict.FRAGILE))
-            extra = "; ".join(filter(None, [extra, f"{absent} absent" if absent else ""]))
-            part = f"{fragile} of {len(rows) - absent} solutions as {family}"
-            parts.append(part + (f" ({extra})" if extra else ""))
+            parts.append(f"{fragile} of {present} solutions as {family}" + _rest(counts, "fragile"))
         if parts:
             sentences.append(f"{name} reads fragile in {_join(parts)}.")
     short = []
