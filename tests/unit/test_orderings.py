@@ -1,6 +1,7 @@
 """Orderings the moduli do not fix (rnnschur.beyond.orderings): reordering keeps W, the
 clusters follow the tolerance and the R/C split, a T_RR removal moves with the order inside
-R while T_C→R's would not, and the summary reads a spread above θ as basis-dependent."""
+R while T_C→R's would not, the summary reads a spread above θ as basis-dependent, and the
+per-model ablation table carries that reading on its own rows only."""
 
 import types
 
@@ -11,7 +12,7 @@ import pytest
 from rnnschur import metrics
 from rnnschur.ablation import Analysed, ablated_recurrent, delta_T
 from rnnschur.beyond import orderings
-from rnnschur.beyond.summaries import basis_dependence
+from rnnschur.beyond.summaries import basis_dependence, mark_basis_dependent
 from rnnschur.dynamics import Dynamics
 from rnnschur.network import Network
 from rnnschur.schur import coupling_masks, ordered_real_schur
@@ -116,3 +117,35 @@ def test_a_spread_above_theta_reads_basis_dependent():
     assert models.loc[(1, "T_RR"), "reading"] == Verdict.ABSENT
     summary = out["summary"].set_index("block")
     assert summary.loc["T_RR", ["n_models", "n_absent", "n_basis_dependent"]].tolist() == [2, 1, 1]
+
+
+def test_the_ablation_table_flags_its_basis_dependent_rows_only():
+    """Planted: model seed 0 basis-dependent in T_RR, not in T_CC; seed 1 not checked. Only the
+    single T_RR and T_CC rows at the checked α of seed 0 carry a flag; everything else is
+    empty, and with no check at all the column is empty throughout."""
+    model = {"task": "copy", "construction": "c", "n_hidden": 8}
+    ablation = pd.DataFrame(
+        [
+            model | {"seed": seed, "alpha": alpha, "subset": subset}
+            for seed in (0, 1)
+            for alpha in (0.85, 0.9)
+            for subset in ("none", "T_RR", "T_CC", "T_CR", "T_RR+T_CC")
+        ]
+    )
+    models = pd.DataFrame(
+        [
+            model | {"seed": 0, "block": "T_RR", "reading": Verdict.BASIS_DEPENDENT},
+            model | {"seed": 0, "block": "T_CC", "reading": "—"},
+        ]
+    )
+    out = mark_basis_dependent(ablation, models, 0.9)
+    flagged = out[out["basis_dependent"].notna()]
+    assert sorted(zip(flagged["seed"], flagged["alpha"], flagged["subset"], strict=True)) == [
+        (0, 0.9, "T_CC"),
+        (0, 0.9, "T_RR"),
+    ]
+    assert flagged.set_index("subset")["basis_dependent"].to_dict() == {
+        "T_RR": True,
+        "T_CC": False,
+    }
+    assert mark_basis_dependent(ablation, None, 0.9)["basis_dependent"].isna().all()

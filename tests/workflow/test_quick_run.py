@@ -196,6 +196,25 @@ def test_the_one_screen_table_counts_the_solutions_of_the_ablation_table(quick_r
     assert "_T_" not in text.split("\n\n")[0]
 
 
+def test_the_ablation_table_carries_each_checked_models_basis_reading(quick_run):
+    """Every model the basis-dependence analysis checked (its largest tolerance) has its
+    T_RR and T_CC reading on its own ablation rows at α = 0.9, as a flag; every other row
+    (another α or subset, a model not checked) has none."""
+    ablation = pd.read_csv(tables(quick_run) / "ablation.csv")
+    basis = pd.read_csv(tables(quick_run) / "basis_dependence_models.csv")
+    basis = basis[basis["tolerance"] == basis["tolerance"].max()]
+    keys = ["task", "construction", "n_hidden", "seed"]
+    flagged = ablation[ablation["basis_dependent"].notna()]
+    assert len(flagged) == len(basis) > 0
+    assert np.isclose(flagged["alpha"], 0.9).all()
+    joined = flagged.merge(
+        basis.rename(columns={"block": "subset"}), on=[*keys, "subset"], validate="one_to_one"
+    )
+    assert len(joined) == len(basis)
+    expected = joined["reading_y"] == "basis-dependent"
+    assert (joined["basis_dependent"].astype(bool) == expected).all()
+
+
 def test_the_confirmation_judges_planted_predictions_on_the_runs_solutions(quick_run, tmp_path):
     """Predictions planted from the run's own one-screen table (its word for one claim, another
     word for a second): only the confirmation job runs, and it reads them as planted."""

@@ -1,9 +1,11 @@
 rule collect_ablations:
     """One tidy table of every ablation of every model, with whether the model learned its task
-    (decided once, in models.csv)."""
+    (decided once, in models.csv) and, where the run checks it, whether its T_RR or T_CC
+    reading at alpha is basis-dependent."""
     input:
         ablations=model_files(f"{R}/ablation/{MODEL}.csv"),
         models=f"{TABLES}/models.csv",
+        basis=basis_models(),
     output:
         report(f"{TABLES}/ablation.csv", caption="../report/ablation.rst", category="Tables"),
     log:
@@ -19,6 +21,8 @@ rule collect_ablations:
         runtime=5,
     params:
         code=code("collect_ablations.py"),
+        alpha=config["alpha"],
+        basis_tolerances=config["basis_dependence"]["tolerances"],
     script:
         "../scripts/collect_ablations.py"
 
@@ -171,11 +175,7 @@ rule reproduction:
     solutions whose reading depends on an order nothing fixes named, where the run checks it."""
     input:
         ablation=f"{TABLES}/ablation.csv",
-        basis=(
-            f"{TABLES}/basis_dependence_models.csv"
-            if "basis_dependence" in beyond_analyses()
-            else []
-        ),
+        basis=basis_models(),
     output:
         csv=report(
             f"{TABLES}/reproduction.csv",

@@ -144,6 +144,13 @@ def summary_settings(name):
     return {**config.get(name, {}), **{key: shared[key] for key in uses}}
 
 
+def basis_models():
+    """The basis dependence per model (its largest tolerance is read), where the run checks it."""
+    if "basis_dependence" in beyond_analyses():
+        return f"{TABLES}/basis_dependence_models.csv"
+    return []
+
+
 def beyond_files(pattern):
     """``pattern`` for the models of the beyond-the-paper analyses (config key beyond_models)."""
     if config["beyond_models"] == "all":
