@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -79,6 +80,18 @@ def assert_same_weights(results: Path, reference: Path) -> int:
             for key in ("W_xh", "W_hh", "W_hy"):
                 assert np.array_equal(a[key], b[key]), (path, key)
     return len(paths)
+
+
+def assert_same_ablations(results: Path, reference: Path, task: str) -> None:
+    """The ablation table of a run of ``task`` alone without the analyses beyond the paper
+    (``results``) equals the reference run's rows of ``task``, but for the basis flag, which
+    only the reference checked: the run's is empty throughout."""
+    table = pd.read_csv(results / "tables/ablation.csv")
+    expected = pd.read_csv(reference / "tables/ablation.csv")
+    expected = expected[expected["task"] == task].reset_index(drop=True)
+    assert table["basis_dependent"].isna().all()
+    flag = ["basis_dependent"]
+    pd.testing.assert_frame_equal(table.drop(columns=flag), expected.drop(columns=flag))
 
 
 QUICK = ("--configfile", "presets/quick.yaml")

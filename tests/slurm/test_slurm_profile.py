@@ -10,7 +10,7 @@ import sys
 import pandas as pd
 import pytest
 
-from conftest import REPO, assert_same_weights, job_counts
+from conftest import REPO, assert_same_ablations, assert_same_weights, job_counts
 
 pytestmark = [pytest.mark.slurm, pytest.mark.workflow]
 CLUSTER = REPO / "tests/slurm/local_cluster.sh"
@@ -89,8 +89,8 @@ def test_quick_preset_on_slurm_equals_local(cluster, quick_run):
 
     local, remote = quick_run / "results/quick", quick_run / "results/slurm"
     assert assert_same_weights(remote, local) == 8
-    for name in ("ablation.csv", "models.csv"):
-        expected = pd.read_csv(local / "tables" / name)
-        expected = expected[expected["task"] == "copy"].reset_index(drop=True)
-        pd.testing.assert_frame_equal(pd.read_csv(remote / "tables" / name), expected)
+    assert_same_ablations(remote, local, "copy")
+    expected = pd.read_csv(local / "tables/models.csv")
+    expected = expected[expected["task"] == "copy"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(pd.read_csv(remote / "tables/models.csv"), expected)
     assert (local / "tables/table1.csv").read_bytes() == (remote / "tables/table1.csv").read_bytes()

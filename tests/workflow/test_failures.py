@@ -14,7 +14,13 @@ import pytest
 
 from rnnschur.training.constructions import CONSTRUCTIONS
 
-from conftest import assert_same_weights, copy_workflow, job_counts, snakemake
+from conftest import (
+    assert_same_ablations,
+    assert_same_weights,
+    copy_workflow,
+    job_counts,
+    snakemake,
+)
 
 pytestmark = pytest.mark.workflow
 COPY_ONLY = (
@@ -70,10 +76,7 @@ def interrupted(tmp_path_factory):
 def test_interrupted_run_finishes_with_the_same_tables(interrupted, quick_run):
     folder, killed_during_training = interrupted
     assert killed_during_training
-    resumed = pd.read_csv(folder / "results/quick/tables/ablation.csv")
-    reference = pd.read_csv(quick_run / "results/quick/tables/ablation.csv")
-    reference = reference[reference["task"] == "copy"].reset_index(drop=True)
-    pd.testing.assert_frame_equal(resumed, reference)
+    assert_same_ablations(folder / "results/quick", quick_run / "results/quick", "copy")
     assert assert_same_weights(folder / "results/quick", quick_run / "results/quick") == 8
 
 
