@@ -16,6 +16,23 @@ WORKFLOW_FILES = ("Snakefile", "config.yaml", "workflow", "presets", "profiles",
 can edit the library it runs)."""
 
 
+SHARED_RUNS = {"quick_run", "ctrnn_example"}
+"""The session's fixtures that run something for minutes (the quick preset, the tutorial's
+training), made once for every test that reads them."""
+
+
+def pytest_collection_modifyitems(items):
+    """The README's command runs the tests on two workers (pytest-xdist, ``-n 2 --dist
+    loadgroup``): every test that runs snakemake or reads a :data:`SHARED_RUNS` fixture goes
+    to one worker, in order, so that each of those runs once; every other file's tests stay
+    together (their module fixtures run once) and spread over the workers. Run without
+    xdist, the marks change nothing."""
+    for item in items:
+        shared = item.get_closest_marker("workflow") or SHARED_RUNS & set(item.fixturenames)
+        group = "snakemake" if shared else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 def copy_workflow(dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     for name in WORKFLOW_FILES:
