@@ -376,10 +376,14 @@ claim may take two rows).
 Every task of the registry under four network descriptions (`presets/atlas.yaml`: the paper's
 discrete tanh, leaky tanh a = 0.2, the NeuroGym tutorial's leaky relu, Schuessler et al.'s
 RNN_Net as it computes), dense orthogonal (the copy task also Cayley), trained as in each task's
-own preset. A row is one task, description, construction, N_h and coupling block; its verdict is
-decided over the whole atlas (Benjamini–Hochberg at a false-discovery rate of `atlas.fdr` over
-every row's fragile test and equivalence test), beside the row's own 95 % t interval and the
-verdict that interval gives alone. The sentences are generated from the table
+own preset. A row is one task, description, construction, N_h and coupling block, read as the
+paper reads: each learned solution's own reading of the removal ([glossary](../glossary.md)),
+counted; the row is *fragile* or *stabilizer* where at least 80 % of the solutions tested (the
+block present) read so, *absent* where the block is below the mass floor in every one,
+*undecided* otherwise. Across tasks the words are the task restriction's: each task's solutions
+counted, per description. The tests over seeds the atlas first published (t intervals,
+Benjamini–Hochberg at `atlas.fdr`, a random-effects estimate across tasks) stay in the CSV as
+secondary columns. The sentences are generated from the table
 (`results/atlas/tables/atlas_readings.md`); the whole table `results/atlas/tables/atlas.md`,
 the figures `results/atlas/figures/fig_atlas.pdf` and `fig_atlas_shift.pdf`, and one page,
 `results/atlas/atlas.html`, published beside this document as `docs/atlas.html` (open it in any
@@ -613,8 +617,8 @@ def atlas_part(atlas: pd.DataFrame, folder: Path) -> str:
 
 def atlas_summary(folder: Path) -> str:
     """The atlas: the part published and its cost, its sentences, a grid of task (rows) by
-    description and N_h (columns), each cell the verdicts of T_RR, T_C→R and T_CC as marks, and
-    the estimate across tasks (``atlas_across_tasks.md``, where the run wrote one)."""
+    description and N_h (columns), each cell the words of T_RR, T_C→R and T_CC as marks, and
+    the task restriction (``task_restriction.md``: each task's solutions counted)."""
     atlas = pd.read_csv(folder / "tables" / "atlas.csv")
     columns = list(dict.fromkeys(zip(atlas["description"], atlas["n_hidden"], strict=True)))
     lines = [
@@ -636,14 +640,15 @@ def atlas_summary(folder: Path) -> str:
         )
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     key = (
-        "Each cell: the verdicts of −T_RR, −T_C→R and −T_CC in that order (▲ fragile, "
-        "○ harmless, ? underpowered, ≈ on the threshold, – empty, ✕ too few learned models)."
+        "Each cell: the words of −T_RR, −T_C→R and −T_CC in that order, each the word of the "
+        "group's learned solutions (▲ fragile, ○ stabilizers, ? undecided, – absent, ✕ too few "
+        "learned models)."
     )
     readings_text = (folder / "tables" / "atlas_readings.md").read_text().strip()
     parts = [atlas_part(atlas, folder), readings_text, key, "\n".join(lines)]
-    across = folder / "tables" / "atlas_across_tasks.md"
-    if across.is_file():  # one estimate per block and description across the tasks
-        parts += ["### Across tasks", across.read_text().strip()]
+    across = folder / "tables" / "task_restriction.md"
+    if across.is_file():  # each task's solutions counted, per description
+        parts += ["### Across tasks, solution by solution", across.read_text().strip()]
     return "\n\n".join(parts)
 
 

@@ -61,20 +61,10 @@ def task_readings(
     for (family, construction, task, block), group in rows.groupby(
         ["family", "construction", "task", "subset"], sort=False
     ):
-        n_absent = int((group["reading"] == Verdict.ABSENT).sum())
-        n = len(group) - n_absent
-        fragile = int((group["reading"] == Verdict.FRAGILE).sum())
-        stabilizer = int((group["reading"] == Verdict.STABILIZER).sum())
-        if n == 0:
-            word = Verdict.ABSENT
-        elif fragile / n >= mostly:
-            word = Verdict.FRAGILE
-        elif stabilizer / n >= mostly:
-            word = Verdict.STABILIZER
-        else:
-            word = Verdict.UNDECIDED
-        f_low, f_high = clopper_pearson(fragile, n, level)
-        s_low, s_high = clopper_pearson(stabilizer, n, level)
+        counts = solutions_word(group["reading"], mostly)
+        n = counts["n_tested"]
+        f_low, f_high = clopper_pearson(counts["fragile"], n, level)
+        s_low, s_high = clopper_pearson(counts["stabilizer"], n, level)
         out.append(
             {
                 "family": family,
@@ -82,19 +72,41 @@ def task_readings(
                 "task": task,
                 "n_hidden": int(group["n_hidden"].iloc[0]),
                 "subset": block,
-                "n_learned": len(group),
-                "n_absent": n_absent,
-                "n_tested": n,
-                "fragile": fragile,
+                **counts,
                 "fragile_low": f_low,
                 "fragile_high": f_high,
-                "stabilizer": stabilizer,
                 "stabilizer_low": s_low,
                 "stabilizer_high": s_high,
-                "word": word,
             }
         )
     return pd.DataFrame(out, columns=TASK_COLUMNS)
+
+
+def solutions_word(readings: pd.Series, mostly: float) -> dict:
+    """One group's learned solutions counted by their ``readings`` of one block: learned,
+    absent, tested (the rest), fragile and stabilizer, and the group's ``word``: *fragile* or
+    *stabilizer* where at least ``mostly`` of those tested read so, *absent* where none is
+    tested, *undecided* otherwise."""
+    n_absent = int((readings == Verdict.ABSENT).sum())
+    n = len(readings) - n_absent
+    fragile = int((readings == Verdict.FRAGILE).sum())
+    stabilizer = int((readings == Verdict.STABILIZER).sum())
+    if n == 0:
+        word = Verdict.ABSENT
+    elif fragile / n >= mostly:
+        word = Verdict.FRAGILE
+    elif stabilizer / n >= mostly:
+        word = Verdict.STABILIZER
+    else:
+        word = Verdict.UNDECIDED
+    return {
+        "n_learned": len(readings),
+        "n_absent": n_absent,
+        "n_tested": n,
+        "fragile": fragile,
+        "stabilizer": stabilizer,
+        "word": word,
+    }
 
 
 TASK_COLUMNS = [

@@ -4,6 +4,7 @@ its sentences, its page), and a change to the false-discovery rate rerunning the
 
 import re
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -41,6 +42,7 @@ def test_the_table_is_the_runs_own_models_and_ablations(atlas_run):
     atlas = pd.read_csv(tables / "atlas.csv")
     models = pd.read_csv(tables / "models.csv")
     profile = pd.read_csv(tables / "block_profile.csv")
+    ablation = pd.read_csv(tables / "ablation.csv")
     assert len(atlas) == 2 * 4 * 3  # tasks x descriptions x blocks
     assert set(atlas["description"]) == {"discrete_tanh", "leaky_tanh", "leaky_relu", "schuessler"}
     assert (atlas["n_trained"] == 3).all()
@@ -60,16 +62,37 @@ def test_the_table_is_the_runs_own_models_and_ablations(atlas_run):
         assert row.harm_mean == pytest.approx(same["harm_mean"], nan_ok=True)
         assert row.row_verdict == same["verdict"]
         if row.n_learned < 2:  # the preset's min_models
-            assert row.verdict == "too few learned models"
-        else:
-            assert row.verdict in (
-                "fragile",
-                "harmless",
-                "underpowered",
-                "on the threshold",
-                "empty",
-            )
-    decidable = ~atlas["verdict"].isin(["too few learned models", "empty"])
+            assert row.verdict == row.mean_verdict == "too few learned models"
+            continue
+        # the row's word: its learned solutions' own readings in the ablation table, counted
+        readings = ablation[
+            (ablation["task"] == instance)
+            & (ablation["subset"] == row.block)
+            & np.isclose(ablation["alpha"], 0.9)
+            & ablation["learned"]
+        ]["reading"]
+        tested = readings[readings != "absent"]
+        assert (row.n_absent, row.n_tested) == (len(readings) - len(tested), len(tested))
+        assert row.fragile == (tested == "fragile").sum()
+        assert row.stabilizer == (tested == "stabilizer").sum()
+        word = (
+            "absent"
+            if not len(tested)
+            else "fragile"
+            if row.fragile >= 0.8 * len(tested)
+            else "stabilizer"
+            if row.stabilizer >= 0.8 * len(tested)
+            else "undecided"
+        )
+        assert row.verdict == word
+        assert row.mean_verdict in (
+            "fragile",
+            "harmless",
+            "underpowered",
+            "on the threshold",
+            "empty",
+        )
+    decidable = ~atlas["mean_verdict"].isin(["too few learned models", "empty"])
     assert atlas["tests"].iloc[0] == 2 * decidable.sum()
     assert atlas.loc[decidable, "q_fragile"].ge(atlas.loc[decidable, "p_fragile"]).all()
 
@@ -78,8 +101,8 @@ def test_the_sentences_and_the_page_come_from_the_table(atlas_run):
     results = atlas_run / "results/atlas_quick"
     atlas = pd.read_csv(results / "tables/atlas.csv")
     text = (results / "tables/atlas_readings.md").read_text()
-    decided = atlas["verdict"].isin(["fragile", "harmless"]).sum()
-    assert f"{decided} of {len(atlas)} rows are decided" in text
+    decided = atlas["verdict"].isin(["fragile", "stabilizer"]).sum()
+    assert f"{decided} of the {len(atlas)} rows are fragile or stabilizer" in text
     page = (results / "atlas.html").read_text()
     assert page.count("<tr>") == len(atlas) + 1
     assert len(re.findall(r'src="data:image/png;base64,', page)) == 2
@@ -89,7 +112,7 @@ def test_the_sentences_and_the_page_come_from_the_table(atlas_run):
     # the across-task estimate: per block, description (and all), construction and N_h, over
     # the atlas rows with enough learned models and mass
     across = pd.read_csv(results / "tables/atlas_across_tasks.csv")
-    able = atlas[~atlas["verdict"].isin(["too few learned models", "empty"])]
+    able = atlas[~atlas["mean_verdict"].isin(["too few learned models", "empty"])]
     keys = ["description", "construction", "n_hidden", "block"]
     expected = able.groupby(keys).size()
     for key, k in expected.items():

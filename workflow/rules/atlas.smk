@@ -5,12 +5,14 @@
 
 
 rule atlas:
-    """Per task, description, construction, N_h and block: the harm of removing the block in
-    the learned models, its own interval, and the verdict at the atlas's false-discovery rate;
-    per block and description, one estimate across the tasks (universal, task-restricted as
-    tests); what the atlas says, in sentences with their counts."""
+    """Per task, description, construction, N_h and block: the learned solutions' own readings
+    of removing the block, counted, and the row's word (beside them, over seeds: the mean harm,
+    its interval and the verdict at the atlas's false-discovery rate); per block and
+    description, one random-effects estimate across the tasks (secondary); what the atlas says,
+    in sentences with their counts, across tasks from the task restriction."""
     input:
         ablation=f"{TABLES}/ablation.csv",
+        restriction=f"{TABLES}/task_restriction.csv",
         # is each coupling special? (the dose-response verdicts, where that analysis runs)
         special=(
             [f"{TABLES}/dose_response_summary.csv"] if "dose_response" in beyond_analyses() else []
@@ -41,6 +43,7 @@ rule atlas:
         verdicts=verdict_settings(),
         fdr=config.get("atlas", {}).get("fdr", 0.05),
         min_models=config["learned"]["min_models"],
+        mostly=config["solutions"]["reproduces"],
         words={k: v["words"] for k, v in config.get("atlas", {}).get("descriptions", {}).items()},
     script:
         "../scripts/atlas.py"

@@ -1,5 +1,5 @@
-"""Rule atlas: the coupling atlas's table, its estimate across tasks, their Markdown and what
-they say."""
+"""Rule atlas: the coupling atlas's table read solution by solution, its random-effects estimate
+across tasks (secondary), their Markdown and what they say."""
 
 import sys
 
@@ -28,6 +28,7 @@ atlas = atlas_table(
     params.fdr,
     params.min_models,
     dict(params.words),
+    params.mostly,
 )
 if snakemake.input.special:
     atlas = with_special(atlas, pd.read_csv(snakemake.input.special[0]))
@@ -36,4 +37,6 @@ io.save_csv(snakemake.output.csv, atlas)
 io.save_text(snakemake.output.md, atlas_markdown(atlas))
 io.save_csv(snakemake.output.across_csv, across)
 io.save_text(snakemake.output.across_md, across_markdown(across))
-io.save_text(snakemake.output.readings, atlas_reading(atlas, across))
+# across tasks, the words are the task restriction's: each task's solutions counted
+restriction = pd.read_csv(snakemake.input.restriction, keep_default_na=False)
+io.save_text(snakemake.output.readings, atlas_reading(atlas, restriction))

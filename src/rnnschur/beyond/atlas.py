@@ -1,43 +1,28 @@
 """The coupling atlas (presets/atlas.yaml): which Schur couplings matter across the field's
-tasks, network descriptions and sizes, every verdict decided over the whole atlas at once.
+tasks, network descriptions and sizes, read as the paper reads: one trained solution at a time.
 
 A row of the atlas is one task, network description, construction, N_h and coupling block
 (T_RR, T_C→R, T_CC of eq. 5). Its premise is the models that learned their task
 (:mod:`rnnschur.learned`): a row with fewer than ``min_models`` of them says
-:attr:`rnnschur.verdicts.Verdict.TOO_FEW`, one whose removed Schur mass is below the mass floor
-*empty*. For the rest, two tests at the threshold θ of the harm share (the share of the learned
-performance that removing the block at α takes away; :mod:`rnnschur.verdicts`, the same scale
-for an FVU, a sign accuracy and a κ) over its learned models:
+:attr:`rnnschur.verdicts.Verdict.TOO_FEW`. Each learned solution reads the removal of the block
+at α on its own (:mod:`rnnschur.solutions`: fragile, stabilizer, improves, undecided, absent
+in this model); the row's word counts them (:func:`rnnschur.restriction.solutions_word`):
+*fragile* or *stabilizer* where at least ``mostly`` (config ``solutions.reproduces``) of the
+solutions tested read so, *absent* where the block is below the mass floor in every one,
+*undecided* otherwise. **Across tasks** the words are the task restriction's
+(:mod:`rnnschur.restriction`, per description: a network description is never pooled with
+another as if it were a seed).
 
-- *fragile*: the one-sided t test of mean share > θ (:func:`rnnschur.stats.p_greater`),
-  doubled: a test at half the level, as the lower end of the two-sided interval that decides a
-  row alone;
-- *harmless*: the equivalence test |mean share| < θ (two one-sided t tests,
-  :func:`rnnschur.stats.tost`).
-
-The atlas holds hundreds of such tests; at 5 % each, about one in twenty decided rows would be
-chance. Every p-value of every decidable row enters one family, controlled by the
-Benjamini–Hochberg step-up procedure at false-discovery rate ``fdr``
-(:func:`rnnschur.stats.benjamini_hochberg`): a row is fragile (harmless) when its adjusted
-p-value is at most ``fdr``, else *underpowered* or *on the threshold* by its minimum detectable
-effect (:func:`rnnschur.verdicts.undecided`).
-(Benjamini–Hochberg controls the rate for independent or positively dependent tests; a row's
-two tests are negatively dependent, at most one of them can reject, and rows of one task share
-its held-out trials: the rate is the procedure's nominal one, not a proven bound.)
-Beside the adjusted verdict each row keeps its own two-sided t interval and the verdict that
-interval alone gives (:func:`rnnschur.profile.block_profile`), unadjusted.
-
-**Across tasks** (:func:`across_tasks_table`): per block, description, construction and N_h,
-one estimate over the tasks, a two-level model of the learned seeds' harm shares with a random
-effect per task (:func:`rnnschur.verdicts.across_tasks`): the pooled harm, its interval, the
-standard deviation between tasks and the prediction interval for a task like these. It makes
-*universal* (the prediction interval above θ: a task like these is predicted harmed), *harmless
-across tasks* (within ±θ), *improves* (below −θ) and *task-restricted* (the tasks differ,
-Cochran's Q, and one task's own interval lies above θ, another's below) tests instead of counts
-of rows, and says why the rest are open (on the threshold, varies across tasks, underpowered:
-the prediction's minimum detectable effect); they are at the verdicts' level each, not adjusted
-over the atlas's 3 × (descriptions + 1) × constructions × sizes of them. Description ``all``
-takes each task's models of every description as one group.
+Kept beside them, secondary, the tests over seeds that the atlas first published: per row the
+one-sided t test of mean share > θ (doubled: the lower end of the two-sided interval) and the
+equivalence test |mean share| < θ, every p-value of the atlas in one Benjamini–Hochberg family
+at false-discovery rate ``fdr`` (``mean_verdict``; *underpowered* or *on the threshold* where
+neither rejects), the row's own t interval and its verdict alone (``row_verdict``); and
+(:func:`across_tasks_table`) a normal random-effects estimate across tasks of the seeds' harm
+shares per block, description, construction and N_h, with its prediction interval. Such a
+model cannot represent task means that fall into two groups, which is what task restriction
+is: the counts per task can. Description ``all`` takes each task's models of every description
+as one group.
 """
 
 from __future__ import annotations
@@ -47,8 +32,9 @@ import pandas as pd
 
 from rnnschur import tasks
 from rnnschur.profile import PROFILE_KEYS, block_harms, block_profile
+from rnnschur.restriction import solutions_word
 from rnnschur.stats import benjamini_hochberg, p_greater, tost
-from rnnschur.verdicts import DECIDED, Thresholds, Verdict, across_tasks, undecided
+from rnnschur.verdicts import Thresholds, Verdict, across_tasks, undecided
 
 
 def split_instance(name: str) -> tuple[str, str]:
@@ -65,19 +51,25 @@ def atlas_table(
     fdr: float,
     min_models: int,
     words: dict[str, str],
+    mostly: float,
 ) -> pd.DataFrame:
     """The atlas: one row per task, description, construction, N_h and coupling block, with
-    n learned / n trained, the mean raw harm and the mean harm share with its own
-    (1 − level) t interval and minimum detectable effect, the verdict that interval gives alone
-    (``row_verdict``, :func:`rnnschur.profile.block_profile`), the mean removed Schur mass, the
-    p-values of the fragile and the equivalence (harmless) tests at θ, their Benjamini–Hochberg
-    adjusted values over the whole atlas (``q_fragile``, ``q_harmless``) and the verdict at
-    false-discovery rate ``fdr`` (a row neither test decides is *underpowered* or *on the
-    threshold* by its minimum detectable effect). ``words``: each description in a few
-    words.
+    n learned / n trained and, read solution by solution (the ablation table's ``reading``,
+    :func:`rnnschur.restriction.solutions_word`), the learned solutions where the block is
+    absent, those tested, fragile and stabilizers, the median harm share of those tested
+    (``harm_median``) and the row's ``verdict``: *fragile* or *stabilizer* where at least
+    ``mostly`` of the solutions tested read so, *absent*, *undecided*, or *too few learned
+    models* (fewer than ``min_models``). Beside it, over seeds (secondary): the mean raw harm
+    and the mean harm share with its own (1 − level) t interval and minimum detectable effect,
+    the verdict that interval gives alone (``row_verdict``,
+    :func:`rnnschur.profile.block_profile`), the mean removed Schur mass, the p-values of the
+    fragile and the equivalence tests at θ, their Benjamini–Hochberg adjusted values over the
+    whole atlas (``q_fragile``, ``q_harmless``) and the seed-mean verdict at false-discovery
+    rate ``fdr`` (``mean_verdict``). ``words``: each description in a few words.
 
-    Six parameters, not a value object: the table and the settings of its verdicts, each a
-    config key of its own (``verdicts``, ``atlas.fdr``, ``learned.min_models``).
+    Seven parameters, not a value object: the table and the settings of its verdicts, each a
+    config key of its own (``verdicts``, ``atlas.fdr``, ``learned.min_models``,
+    ``solutions.reproduces``).
     """
     theta = thresholds.threshold
     profile = block_profile(ablation, alpha, thresholds, min_models)
@@ -111,12 +103,31 @@ def atlas_table(
         Verdict.FRAGILE,
         np.where(table["q_harmless"] <= fdr, Verdict.HARMLESS, open_),
     )
-    table["verdict"] = np.where(decidable, verdict, table["row_verdict"])
+    table["mean_verdict"] = np.where(decidable, verdict, table["row_verdict"])
+    own = {key: g for key, g in learned.groupby(PROFILE_KEYS)}
+    read = []
+    for row, call in zip(
+        profile[PROFILE_KEYS].itertuples(index=False), profile["verdict"], strict=True
+    ):
+        group = own.get(tuple(row), learned.iloc[:0])
+        counts = solutions_word(group["reading"], mostly)
+        tested = group.loc[group["reading"] != Verdict.ABSENT, "harm_share"]
+        counts["harm_median"] = float(tested.median()) if len(tested) else np.nan
+        if call == Verdict.TOO_FEW:
+            counts["word"] = Verdict.TOO_FEW
+        read.append(counts)
+    read = pd.DataFrame(read, index=table.index)
+    for column in ("n_absent", "n_tested", "fragile", "stabilizer", "harm_median"):
+        table[column] = read[column]
+    table["verdict"] = read["word"]
     table["fdr"] = fdr
     table["tests"] = int(np.isfinite(q).sum())
     columns = ["task", "description", "words", "construction", "n_hidden", "block", "metric"]
     return table[columns + [c for c in table.columns if c not in columns]]
 
+
+SOLUTION_DECIDED = (Verdict.FRAGILE, Verdict.STABILIZER)
+"""The words of a row whose solutions mostly read alike."""
 
 ACROSS_KEYS = ["description", "construction", "n_hidden", "block"]
 """A row of the across-task estimate."""
@@ -138,7 +149,7 @@ def across_tasks_table(
     harms = harms.rename(columns={"subset": "block"})
     cells = ["task", *ACROSS_KEYS]
     shares = {key: g["harm_share"].to_numpy(float) for key, g in harms.groupby(cells)}
-    able = atlas[~atlas["verdict"].isin([Verdict.TOO_FEW, Verdict.EMPTY])]
+    able = atlas[~atlas["mean_verdict"].isin([Verdict.TOO_FEW, Verdict.EMPTY])]
     able = able.assign(cell=able["description"])
     words = dict(zip(atlas["description"], atlas["words"], strict=False))
     rows = []
@@ -181,24 +192,23 @@ def with_special(atlas: pd.DataFrame, dose: pd.DataFrame) -> pd.DataFrame:
 
 def atlas_markdown(table: pd.DataFrame) -> str:
     """The atlas as Markdown: one line per task, construction, description and N_h, with its
-    models learned of trained and, per block, the mean harm [its own interval], the adjusted
-    verdict and the removed mass; a paragraph above says how the verdicts were decided."""
+    models learned of trained and, per block, the median harm share of the solutions tested,
+    how many of them read fragile and stabilizer (and in how many the block is absent), the
+    row's word and the removed mass; a paragraph above says how the words are read."""
     blocks = list(dict.fromkeys(table["block"]))
-    fdr, tests = table["fdr"].iloc[0], int(table["tests"].iloc[0])
-    decided = table[table["verdict"].isin(DECIDED)]
-    alone = table[table["row_verdict"].isin(DECIDED)]
+    decided = table[table["verdict"].isin(SOLUTION_DECIDED)]
     lines = [
-        f"Verdicts decided over the whole atlas: Benjamini–Hochberg at a false-discovery rate of "
-        f"{fdr:g} over its {tests} tests (per row with enough learned models and mass: fragile, "
-        "the one-sided t test of mean harm share above θ; harmless, the equivalence test of "
-        "|mean harm share| below it). Harm is the share of the learned performance removed. "
-        "Beside each verdict the row's own two-sided t interval, not adjusted. "
-        f"{len(decided)} of {len(table)} rows decided (by their own intervals alone: "
-        f"{len(alone)}).",
+        "Each learned solution reads each removal on its own (a bootstrap over its held-out "
+        "trials; docs/glossary.md); a row is *fragile* or *stabilizer* where most of the "
+        "solutions tested (the block present) read so (config `solutions.reproduces`), "
+        "*absent* where the block is below the mass floor in every one, *undecided* otherwise. "
+        "Harm: the median share of the learned performance removed, over the solutions tested. "
+        f"{len(decided)} of {len(table)} rows are fragile or stabilizer. The tests over seeds "
+        "(t intervals, Benjamini–Hochberg) are the CSV's secondary columns.",
         "",
         "| task | construction | description | N_h | learned | "
         + " | ".join(
-            f"{b}: harm [interval] verdict (mass)"
+            f"{b}: harm (fragile, stabilizers of tested) word (mass)"
             + ("; special? (dose-response)" if "special" in table else "")
             for b in blocks
         )
@@ -217,13 +227,12 @@ def atlas_markdown(table: pd.DataFrame) -> str:
             if r["verdict"] == Verdict.TOO_FEW:
                 cells.append(Verdict.TOO_FEW)
                 continue
-            interval = (
-                f" [{r['ci_low']:.3g}, {r['ci_high']:.3g}]" if np.isfinite(r["ci_low"]) else ""
-            )
+            absent = f", {int(r['n_absent'])} absent" if r["n_absent"] else ""
+            harm = f"{r['harm_median']:.3g} " if np.isfinite(r["harm_median"]) else ""
             special = f"; special? {r['special']}" if "special" in r else ""
             cells.append(
-                f"{r['harm_mean']:.3g}{interval} **{r['verdict']}** ({r['mass_removed']:.2g})"
-                + special
+                f"{harm}({int(r['fragile'])}, {int(r['stabilizer'])} of {int(r['n_tested'])}"
+                f"{absent}) **{r['verdict']}** ({r['mass_removed']:.2g}){special}"
             )
         first = rows.iloc[0]
         lines.append(

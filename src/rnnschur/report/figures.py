@@ -652,9 +652,14 @@ VERDICT_MARKS = {
     Verdict.ON_THRESHOLD: "≈",
     Verdict.EMPTY: "–",
     Verdict.TOO_FEW: "✕",
+    Verdict.STABILIZER: "○",
+    Verdict.UNDECIDED: "?",
+    Verdict.ABSENT: "–",
 }
 """How a block profile verdict is marked in its heat map cell."""
 MARKS_LEGEND = "▲ fragile  ○ harmless  ▽ improves\n? underpowered  ≈ on the threshold  – empty"
+ATLAS_LEGEND = "▲ fragile  ○ stabilizers  ? undecided  – absent  ✕ too few learned"
+"""The atlas's marks: the word of a row's learned solutions (most of those tested)."""
 HARM_SHARE = "harm share (learned part lost)"
 
 
@@ -919,15 +924,15 @@ def _atlas_rows(atlas: pd.DataFrame) -> pd.DataFrame:
 
 def fig_atlas(atlas: pd.DataFrame) -> Figure:
     """The coupling atlas: one task × block heat map per network description (columns) and N_h
-    (rows) of the harm of removing the block (the mean harm share over the learned models; a
-    symmetric log colour scale), each cell marked with its verdict at the atlas's
-    false-discovery rate (:data:`MARKS_LEGEND`); a group with too few learned models greyed
-    and marked ✕."""
+    (rows) of the harm of removing the block (the median harm share over the learned solutions
+    tested; a symmetric log colour scale), each cell marked with the word of its solutions
+    (:data:`ATLAS_LEGEND`); a group with too few learned models greyed and marked ✕."""
     atlas = _atlas_rows(atlas)
     descriptions = list(dict.fromkeys(atlas["description"]))
     sizes = sorted(atlas["n_hidden"].unique())
     rows = list(dict.fromkeys(atlas["row"]))
-    limit = float(np.nanmax(np.abs(atlas["harm_mean"]))) if atlas["harm_mean"].notna().any() else 1
+    harms = atlas["harm_median"]
+    limit = float(np.nanmax(np.abs(harms))) if harms.notna().any() else 1
     norm = matplotlib.colors.SymLogNorm(
         linthresh=0.01, vmin=-max(limit, 0.02), vmax=max(limit, 0.02)
     )
@@ -944,7 +949,7 @@ def fig_atlas(atlas: pd.DataFrame) -> Figure:
             ax = axes[i, j]
             part = atlas[(atlas["n_hidden"] == size) & (atlas["description"] == description)]
             cells = part.set_index(["row", "block"])
-            harm = part.pivot_table(index="row", columns="block", values="harm_mean").reindex(
+            harm = part.pivot_table(index="row", columns="block", values="harm_median").reindex(
                 index=rows, columns=list(SINGLE_BLOCKS)
             )
             image = ax.imshow(harm.to_numpy(), cmap="RdBu_r", norm=norm, aspect="auto")
@@ -976,20 +981,16 @@ def fig_atlas(atlas: pd.DataFrame) -> Figure:
     top = float(norm.vmax)
     bar.set_ticks([-top, -0.1, 0.0, 0.1, top] if top > 0.3 else [-top, 0.0, top])
     bar.set_ticklabels([f"{t:.2g}" for t in bar.get_ticks()])
-    fig.suptitle(
-        f"{MARKS_LEGEND}  ✕ too few learned "
-        f"(FDR {atlas['fdr'].iloc[0]:g}, Benjamini–Hochberg over the atlas)",
-        fontsize=8,
-    )
+    fig.suptitle(f"{ATLAS_LEGEND} (most of each group's solutions tested)", fontsize=8)
     return fig
 
 
 def fig_atlas_shift(atlas: pd.DataFrame) -> Figure:
     """How each block's harm moves between network descriptions, paired per task: one panel per
-    block (columns) and N_h (rows), the descriptions along x, one line per task joining its mean
-    harm under each (a symmetric log axis); a filled marker where the verdict is fragile, an
-    open one where harmless, a small dot otherwise; groups with too few learned models left
-    out."""
+    block (columns) and N_h (rows), the descriptions along x, one line per task joining its
+    median harm share under each (a symmetric log axis); a filled marker where its solutions are
+    mostly fragile, an open one where mostly stabilizers, a small dot otherwise; groups with
+    too few learned models left out."""
     atlas = _atlas_rows(atlas)
     descriptions = list(dict.fromkeys(atlas["description"]))
     sizes = sorted(atlas["n_hidden"].unique())
@@ -1014,11 +1015,11 @@ def fig_atlas_shift(atlas: pd.DataFrame) -> Figure:
             for row, line in part.groupby("row", sort=False):
                 line = line.sort_values("description", key=lambda d: d.map(x))
                 xs = line["description"].map(x).to_numpy()
-                ax.plot(xs, line["harm_mean"], color=colours[row], lw=1, alpha=0.8, label=row)
-                for xv, yv, call in zip(xs, line["harm_mean"], line["verdict"], strict=True):
+                ax.plot(xs, line["harm_median"], color=colours[row], lw=1, alpha=0.8, label=row)
+                for xv, yv, call in zip(xs, line["harm_median"], line["verdict"], strict=True):
                     style = {
                         Verdict.FRAGILE: dict(marker="o", ms=5, mfc=colours[row]),
-                        Verdict.HARMLESS: dict(marker="o", ms=5, mfc="white"),
+                        Verdict.STABILIZER: dict(marker="o", ms=5, mfc="white"),
                     }.get(call, dict(marker=".", ms=3, mfc=colours[row]))
                     ax.plot([xv], [yv], color=colours[row], ls="none", **style)
             ax.axhline(0, color="0.5", lw=0.6)

@@ -23,17 +23,18 @@ COLUMNS = {
     "block": "block",
     "n_learned": "learned",
     "n_trained": "trained",
-    "delta_mean": "raw Δ",
-    "harm_mean": "harm share",
-    "ci_low": "interval low",
-    "ci_high": "interval high",
-    "mde": "MDE",
-    "row_verdict": "its own interval says",
-    "q_fragile": "q fragile",
-    "q_harmless": "q harmless",
-    "verdict": "verdict (FDR)",
+    "n_absent": "absent in",
+    "n_tested": "tested",
+    "fragile": "fragile in",
+    "stabilizer": "stabilizer in",
+    "harm_median": "harm share (median)",
+    "verdict": "its solutions",
     "special": "special? (dose-response)",
     "mass_removed": "mass removed",
+    "harm_mean": "harm share (mean over seeds)",
+    "ci_low": "t interval low",
+    "ci_high": "t interval high",
+    "mean_verdict": "over seeds (FDR)",
 }
 """The table's columns on the page, in order, with their headings."""
 
@@ -78,7 +79,7 @@ body { font-family: sans-serif; max-width: 1400px; margin: 2em auto; padding: 0 
 table { border-collapse: collapse; font-size: 0.85em; }
 th { cursor: pointer; background: #eee; position: sticky; top: 0; }
 th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; }
-td.fragile { background: #f4c7c3; } td.harmless { background: #c9e3f6; }
+td.fragile { background: #f4c7c3; } td.stabilizer, td.harmless { background: #c9e3f6; }
 td.too-few { background: #ddd; color: #555; }
 img { max-width: 100%; }
 """
@@ -93,7 +94,7 @@ def _cell(column: str, value) -> str:
     if isinstance(value, (int, np.integer)):
         return f'<td data-value="{int(value)}">{int(value)}</td>'
     text = html.escape(str(value))
-    if column == "verdict":
+    if column in ("verdict", "mean_verdict"):
         kind = "too-few" if str(value).startswith("too few") else html.escape(str(value))
         return f'<td class="{kind}">{text}</td>'
     return f"<td>{text}</td>"

@@ -9,8 +9,9 @@ import pandas as pd
 
 from rnnschur.ablation import label
 from rnnschur.schur import COUPLING_BLOCKS
+from rnnschur.tasks import INSTANCE
 from rnnschur.verdicts import BLOCK_VERDICTS as VERDICTS
-from rnnschur.verdicts import DECIDED, UNDECIDED, Verdict, far_agreements
+from rnnschur.verdicts import DECIDED, Verdict, far_agreements
 
 TOO_FEW = Verdict.TOO_FEW
 BLOCK_NAMES = {block: label(block) for block in COUPLING_BLOCKS}
@@ -902,25 +903,45 @@ def _task_label(task: str, construction: str, constructions: set[str]) -> str:
     return f"{task} ({construction})" if len(constructions) > 1 else task
 
 
+CHANGES_SHOWN = 3
+"""At most this many changed words (or tasks) are named in a sentence; more are counted."""
+
+
+ATLAS_WORDS = (
+    Verdict.FRAGILE,
+    Verdict.STABILIZER,
+    Verdict.UNDECIDED,
+    Verdict.ABSENT,
+    Verdict.TOO_FEW,
+)
+"""A row of the atlas's words, in the order the sentences count them."""
+ROW_DECIDED = (Verdict.FRAGILE, Verdict.STABILIZER)
+"""The words of a row whose solutions mostly read alike."""
+ACROSS_WORDS = (
+    Verdict.UNIVERSAL,
+    Verdict.HARMLESS_ACROSS,
+    Verdict.TASK_RESTRICTED,
+    Verdict.UNDECIDED,
+)
+"""The words across tasks the sentences name, in order (*too few tasks* is left out)."""
+
+
 def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame) -> str:
-    """What the coupling atlas (``atlas.csv``) says, in sentences with their counts: per block
-    its verdicts' tally over the groups and, from the across-task estimate (``across``,
-    :func:`rnnschur.beyond.atlas.across_tasks_table`), the descriptions under which it is
-    *universal*, *harmless across tasks*, *improves*, *task-restricted* or why undecided, and
-    the estimate pooled over every description (:func:`_across_words`); how often a verdict
-    changes between the first description and each other one, and between the sizes, for the
-    same task; the groups whose models did not learn. A group is one task, construction,
-    description and N_h."""
+    """What the coupling atlas (``atlas.csv``, its rows read solution by solution) says, in
+    sentences with their counts: per block its words' tally over the groups and, from the task
+    restriction (``across``, :func:`rnnschur.restriction.restriction`: each task's solutions
+    counted, one family per description), the descriptions under which it is *universal*,
+    *harmless across tasks*, *task-restricted* (naming the tasks mostly stabilizers) or
+    *undecided*; the dose-response study's verdicts; how often a word changes between the
+    first description and each other one, and between the sizes, for the same task; the groups
+    whose models did not learn. A group is one task, construction, description and N_h."""
     if atlas.empty:
         return "The atlas has no rows: the run trained no model."
     out = []
-    fdr, tests = float(atlas["fdr"].iloc[0]), int(atlas["tests"].iloc[0])
-    decided = atlas["verdict"].isin(DECIDED)
-    alone = atlas["row_verdict"].isin(DECIDED)
+    decided = atlas["verdict"].isin(ROW_DECIDED)
     out.append(
-        f"Verdicts at a false-discovery rate of {fdr:g} over the atlas's {tests} tests "
-        f"(Benjamini–Hochberg): {int(decided.sum())} of {len(atlas)} rows are decided; their own "
-        f"intervals alone would decide {int(alone.sum())}."
+        f"Read solution by solution: {int(decided.sum())} of the {len(atlas)} rows are fragile "
+        "or stabilizer (at least the config's share of their tested solutions read so)."
     )
     constructions = {t: set(rows["construction"]) for t, rows in atlas.groupby("task", sort=False)}
     atlas = atlas.assign(
@@ -934,10 +955,10 @@ def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame) -> str:
         if rows.empty:
             continue
         counts = rows["verdict"].value_counts()
-        tally = _join([f"{v} in {int(counts[v])}" for v in VERDICTS if counts.get(v, 0) > 0])
-        sentence = f"{name}: {tally} of its {len(rows)} groups"
-        words = _across_words(across[across["block"] == block])
-        out.append(sentence + (f"; across tasks, {words}" if words else "") + ".")
+        tally = _join([f"{v} in {int(counts[v])}" for v in ATLAS_WORDS if counts.get(v, 0) > 0])
+        sentence = f"{name}: {tally} of its {len(rows)} groups."
+        words = _restriction_words(across[across["subset"] == block])
+        out.append(sentence + (f" Across tasks, {words}." if words else ""))
     if "special" in atlas:  # the dose-response study's verdict of each row, counted
         parts = []
         for block, name in BLOCK_NAMES.items():
@@ -967,101 +988,72 @@ def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame) -> str:
     return "\n\n".join(out) + "\n"
 
 
-ACROSS_ORDER = (
-    Verdict.UNIVERSAL,
-    Verdict.HARMLESS_ACROSS,
-    Verdict.IMPROVES,
-    Verdict.TASK_RESTRICTED,
-    Verdict.VARIES_ACROSS,
-    Verdict.UNDERPOWERED,
-    Verdict.ON_THRESHOLD,
-)
-"""The across-task verdicts in the order the sentences name them (*too few tasks* is left
-out: those estimates are not read)."""
-
-UNDECIDED_ACROSS = (Verdict.VARIES_ACROSS, *UNDECIDED)
-"""The reasons an estimate across tasks is left open (``rnnschur.verdicts.across_undecided``):
-a sentence calls them "open (…)", lest *varies across tasks* be read as *task-restricted*."""
-
-
-def _across_words(across: pd.DataFrame) -> str:
-    """One block's across-task verdicts in words: the descriptions of each verdict (their keys;
-    with N_h where the atlas has more than one), an open verdict marked "open", then the
-    estimate pooled over every description: its verdict, the pooled harm share [interval] and
-    τ, the standard deviation between tasks, to the table's digits, and the minimum detectable
-    effect of the prediction (with the construction where more than one has an estimate).
-    Estimates over fewer than three tasks are left out."""
-    rows = across[across["k"] >= 3]
-    if rows.empty:
-        return ""
-    sizes, kinds = rows["n_hidden"].nunique() > 1, rows["construction"].nunique() > 1
-    label = lambda r: (  # noqa: E731  (the description's key: its words are in the table)
-        r.description
-        + (f" ({r.construction})" if kinds else "")
-        + (f" at N_h = {r.n_hidden}" if sizes else "")
-    )
-    each = rows[rows["description"] != "all"]
-    word = lambda v: f"open ({v})" if v in UNDECIDED_ACROSS else v  # noqa: E731
+def _restriction_words(across: pd.DataFrame) -> str:
+    """One block's words across tasks (the task restriction's, per description), each with
+    the descriptions it holds under (with the construction where there are several); a
+    task-restricted one names its tasks whose solutions are mostly stabilizers. Families of
+    fewer than two tasks tested are left out."""
+    kinds = across["construction"].nunique() > 1
     parts = []
-    for verdict in ACROSS_ORDER:
-        named = [label(r) for r in each[each["verdict"] == verdict].itertuples()]
+    for word in ACROSS_WORDS:
+        named = []
+        for r in across[across["word"] == word].itertuples():
+            name = (r.family or "the tasks as configured") + (
+                f" ({r.construction})" if kinds else ""
+            )
+            if word == Verdict.TASK_RESTRICTED:
+                stabilizers = [t.partition(INSTANCE)[0] for t in r.stabilizer_in.split()]
+                more = len(stabilizers) - CHANGES_SHOWN
+                shown = stabilizers[:CHANGES_SHOWN] + ([f"{more} more"] if more > 0 else [])
+                name += f" (mostly stabilizers: {_join(shown)})"
+            named.append(name)
         if named:
-            parts.append(f"{word(verdict)} under {_join(named)}")
-    for r in rows[rows["description"] == "all"].itertuples():
-        at = (f" ({r.construction})" if kinds else "") + (
-            f" at N_h = {r.n_hidden}" if sizes else ""
-        )
-        parts.append(
-            f"pooled over all descriptions{at}, {word(r.verdict)}: harm {r.mean:.3g} "
-            f"[{r.ci_low:.3g}, {r.ci_high:.3g}], τ {r.tau:.3g} between tasks, MDE {r.mde:.2g}"
-        )
+            parts.append(f"{word} under {_join(named)}")
     return "; ".join(parts)
 
 
 def _atlas_changes(atlas: pd.DataFrame, column: str, before: str, after: str) -> list[str]:
-    """Per value of ``column`` after the first: for how many (task, block, other keys) decided
-    under both the verdict is the same as under the first value, and which changed."""
+    """Per value of ``column`` after the first (a description's key, or an N_h): for how many
+    (task, block, other keys) fragile or stabilizer under both the word is the same as under
+    the first value, which changed, and how many are so under one of the two only."""
     values = list(dict.fromkeys(atlas[column]))
     if len(values) < 2:
         return []
     others = [c for c in ("label", "description", "n_hidden") if c != column]
-    decided = atlas[atlas["verdict"].isin(DECIDED)]
+    decided = atlas[atlas["verdict"].isin(ROW_DECIDED)]
     first = decided[decided[column] == values[0]].set_index(others + ["block"])["verdict"]
-    words = dict(zip(atlas[column], atlas.get("words", atlas[column]), strict=False))
     sentences = []
     for value in values[1:]:
         now = decided[decided[column] == value].set_index(others + ["block"])["verdict"]
         both = first.index.intersection(now.index)
         if len(both) == 0:
             sentences.append(
-                f"No row is decided both {before} {_word(values[0], column, words)} and "
-                f"{after} {_word(value, column, words)}."
+                f"No row is fragile or stabilizer both {before} {values[0]} and {after} {value}."
             )
             continue
         changed = [k for k in both if first[k] != now[k]]
-        only_first = len(first.index.difference(now.index))
-        only_now = len(now.index.difference(first.index))
         text = (
-            f"{after.capitalize()} {_word(value, column, words)} against "
-            f"{_word(values[0], column, words)}: of the {len(both)} rows decided under both, "
-            f"{len(both) - len(changed)} keep their verdict and {len(changed)} change; "
-            f"{only_first + only_now} more are decided under one of the two only "
-            f"({only_first} under {_word(values[0], column, words)}, {only_now} "
-            f"{after} {_word(value, column, words)})"
+            f"{after.capitalize()} {value} against {values[0]}: {len(both) - len(changed)} of "
+            f"the {len(both)} rows fragile or stabilizer under both keep their word, "
+            f"{len(changed)} change"
         )
+        if changed:
+            shown = [f"{k[0]} {BLOCK_NAMES[k[-1]]} {first[k]} → {now[k]}" for k in changed]
+            more = len(changed) - CHANGES_SHOWN
+            text += (
+                f" ({', '.join(shown[:CHANGES_SHOWN])}{f' and {more} more' if more > 0 else ''})"
+            )
         kinds = set(first[both]) | set(now[both])
         if len(kinds) == 1:  # agreement where nothing else was decided compares little
-            text += f". Every row decided under both is {kinds.pop()} under both"
-        if changed:
-            shown = [f"{k[0]} {BLOCK_NAMES[k[-1]]} {first[k]} → {now[k]}" for k in changed[:6]]
-            more = f" and {len(changed) - 6} more" if len(changed) > 6 else ""
-            text += f" ({', '.join(shown)}{more})"
+            text += f", every one {kinds.pop()} under both"
+        only_first = len(first.index.difference(now.index))
+        only_now = len(now.index.difference(first.index))
+        text += (
+            f"; {only_first + only_now} more are so under one only ({only_first} {before} "
+            f"{values[0]}, {only_now} {after} {value})"
+        )
         sentences.append(text + ".")
     return sentences
-
-
-def _word(value, column: str, words: dict) -> str:
-    return str(value) if column == "n_hidden" else words.get(value, str(value))
 
 
 DOSE_ORDER = (Verdict.LOAD_BEARING, Verdict.SYMMETRY, Verdict.MILDER, Verdict.LIKE_ANY)
