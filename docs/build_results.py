@@ -647,8 +647,10 @@ def atlas_summary(folder: Path) -> str:
     readings_text = (folder / "tables" / "atlas_readings.md").read_text().strip()
     parts = [atlas_part(atlas, folder), readings_text, key, "\n".join(lines)]
     across = folder / "tables" / "task_restriction.md"
-    if across.is_file():  # each task's solutions counted, per description
-        parts += ["### Across tasks, solution by solution", across.read_text().strip()]
+    if across.is_file():  # each task's solutions counted, per description: the words
+        words = across.read_text().split("\n\n| family | construction | task |")[0].strip()
+        each = "Each task's counts: `results/atlas/tables/task_restriction.md`."
+        parts += ["### Across tasks, solution by solution", words, each]
     return "\n\n".join(parts)
 
 

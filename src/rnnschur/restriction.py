@@ -150,6 +150,19 @@ def restriction(tasks: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out, columns=[*FAMILY, "n_tasks", "absent_in", *NAMED, "word"])
 
 
+def _task(name: str) -> str:
+    """A task's name without its family's suffix (an instance ``<task>__<family>``: the family
+    has its own column)."""
+    return name.partition(INSTANCE)[0]
+
+
+def _tasks_cell(names) -> str:
+    """A cell of task names ("a, b"), each without its family's suffix; "—" for none."""
+    if not isinstance(names, str) or not names:
+        return "—"
+    return ", ".join(_task(name) for name in names.split())
+
+
 def _share(k: int, n: int, low: float, high: float) -> str:
     """'3/5 (0.15–0.95)': k of n with its exact interval; '—' where none is tested."""
     return f"{k}/{n} ({low:.2f}–{high:.2f})" if n else "—"
@@ -168,7 +181,7 @@ def restriction_markdown(tasks: pd.DataFrame, across: pd.DataFrame, mostly: floa
         cells = [r.fragile_in, r.stabilizer_in, r.undecided_in, r.absent_in]
         lines.append(
             f"| {r.family or '—'} | {r.construction} | {label(r.subset)} | {r.n_tasks} | "
-            + " | ".join(c.replace(" ", ", ") if isinstance(c, str) and c else "—" for c in cells)
+            + " | ".join(_tasks_cell(c) for c in cells)
             + f" | **{r.word}** |"
         )
     lines += [
@@ -185,7 +198,7 @@ def restriction_markdown(tasks: pd.DataFrame, across: pd.DataFrame, mostly: floa
     for r in tasks.itertuples(index=False):
         fragile = _share(r.fragile, r.n_tested, r.fragile_low, r.fragile_high)
         stabilizer = _share(r.stabilizer, r.n_tested, r.stabilizer_low, r.stabilizer_high)
-        model = f"{r.family or '—'} | {r.construction} | {r.task} | {r.n_hidden}"
+        model = f"{r.family or '—'} | {r.construction} | {_task(r.task)} | {r.n_hidden}"
         lines.append(
             f"| {model} | {label(r.subset)} | {r.n_tested} ({r.n_absent}) | {fragile} | "
             f"{stabilizer} | {TASK_WORDS[r.word]} |"

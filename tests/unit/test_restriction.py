@@ -85,6 +85,13 @@ def test_descriptions_are_families_not_seeds():
     across = restriction(task_readings(ablation, 0.9, MOSTLY)).set_index("family")
     assert across.loc["leaky", "word"] == Verdict.UNIVERSAL
     assert across.loc["discrete", "word"] == Verdict.TASK_RESTRICTED
+    # the tables name a family's tasks without its suffix: the family has its own column
+    tasks = task_readings(ablation, 0.9, MOSTLY)
+    text = restriction_markdown(tasks, restriction(tasks), MOSTLY)
+    assert "| discrete | dense_orthogonal | −T_C→R | 2 | b | a | — | — | **task-restricted** |" in (
+        text
+    )
+    assert "| discrete | dense_orthogonal | a | 64 |" in text and "__" not in text
 
 
 def test_models_that_did_not_learn_are_not_read():
