@@ -113,7 +113,8 @@ def verdict_summary(folder: Path) -> str:
         )
     note = (
         "*Seeds agreeing* counts every learned solution, those whose block is absent (removed "
-        "mass below the floor, so its removal changes nothing) among them: a claim that a "
+        "mass below the floor: too little to say anything of the block) among them: a claim "
+        "that a "
         'block\'s removal harms can read "fails" here while the solutions that have the block '
         "all show it. The README's one-screen table (*What reproduces*) counts absent "
         "solutions apart."
