@@ -16,21 +16,24 @@ WORKFLOW_FILES = ("Snakefile", "config.yaml", "workflow", "presets", "profiles",
 can edit the library it runs)."""
 
 
-SHARED_RUNS = {"quick_run", "ctrnn_example"}
-"""The session's fixtures that run something for minutes (the quick preset, the tutorial's
-training), made once for every test that reads them."""
+SNAKEMAKE_TESTS = ("tests/workflow/", "tests/slurm/")
+"""The folders whose tests run snakemake or share the session's long runs (the quick preset,
+the tutorial's training)."""
 
 
-def pytest_collection_modifyitems(items):
-    """The README's command runs the tests on two workers (pytest-xdist, ``-n 2 --dist
-    loadgroup``): every test that runs snakemake or reads a :data:`SHARED_RUNS` fixture goes
-    to one worker, in order, so that each of those runs once; every other file's tests stay
-    together (their module fixtures run once) and spread over the workers. Run without
-    xdist, the marks change nothing."""
-    for item in items:
-        shared = item.get_closest_marker("workflow") or SHARED_RUNS & set(item.fixturenames)
-        group = "snakemake" if shared else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
+def pytest_xdist_make_scheduler(config, log):
+    """The README's command runs the tests on two workers (pytest-xdist, ``-n 2``): every test
+    of :data:`SNAKEMAKE_TESTS` on one worker, in order, so that each session run is made once
+    and no two snakemake runs share the cores; every other file's tests together (their module
+    fixtures made once), spread over both workers as they free up."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Scheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::")[0]
+            return "snakemake" if path.startswith(SNAKEMAKE_TESTS) else path
+
+    return Scheduling(config, log)
 
 
 def copy_workflow(dest: Path) -> Path:

@@ -14,8 +14,6 @@ import rnnschur
 from rnnschur.external import convert, verify
 from rnnschur.tasks import flip_flop
 
-from conftest import REPO
-
 
 class SchuesslerNet(nn.Module):
     """Schuessler et al.'s RNN_Net for dt < 1, written from their equations: the state h is
@@ -204,30 +202,6 @@ def test_without_outputs_the_summary_says_not_verified(schuessler):
     assert result.summary().splitlines()[2].startswith("**rollout not verified")
     assert result.summary().startswith("# rnn_net: Schur-coordinate ablations")
     assert result.summary().splitlines()[4].startswith("> **WARNING: not verified")
-
-
-def test_the_readme_python_example_runs_as_written(tmp_path, monkeypatch, ctrnn_example):
-    """The README's Python example, executed as written, on the files that the script it names
-    makes (run once for the session: ``ctrnn_example``)."""
-    text = (REPO / "README.md").read_text()
-    block = re.search(r"```python\n(import rnnschur\n.*?)```", text, re.S)
-    assert block, "README has no Python example starting with 'import rnnschur'"
-    code = block[1]
-    make = re.search(r"python (examples/\S+/train\.py)", code) or re.search(
-        r"# made by (examples/\S+/train\.py)", code
-    )
-    assert make, "the example says which script makes its files"
-    import shutil
-
-    assert make[1] == "examples/ctrnn_tutorial/train.py"  # the script the fixture runs
-    shutil.copytree(ctrnn_example / "examples", tmp_path / "examples")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("matplotlib.pyplot.show", lambda *a, **k: None)
-    namespace = {}
-    exec(compile(code, "README.md", "exec"), namespace)
-    result = namespace["result"]
-    assert result.verification.verified
-    assert result.dynamics.kind == "leaky" and result.dynamics.leak == 0.2
 
 
 def test_fixed_points_on_request_saved_loaded_and_summarised(schuessler, tmp_path):

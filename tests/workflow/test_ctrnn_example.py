@@ -4,6 +4,7 @@ given, and given wrongly (refused)."""
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -117,3 +118,25 @@ def test_the_readmes_ten_lines_and_its_command_run_where_the_readme_shows_them(c
     )
     assert ran.returncode == 0, ran.stderr[-3000:]
     assert (ctrnn / "results" / "my_ctrnn_cli" / "summary.md").is_file()
+
+
+def test_the_readme_python_example_runs_as_written(tmp_path, monkeypatch, ctrnn_example):
+    """The README's Python example, executed as written, on the files that the script it names
+    makes (run once for the session: ``ctrnn_example``)."""
+    text = (REPO / "README.md").read_text()
+    block = re.search(r"```python\n(import rnnschur\n.*?)```", text, re.S)
+    assert block, "README has no Python example starting with 'import rnnschur'"
+    code = block[1]
+    make = re.search(r"python (examples/\S+/train\.py)", code) or re.search(
+        r"# made by (examples/\S+/train\.py)", code
+    )
+    assert make, "the example says which script makes its files"
+    assert make[1] == "examples/ctrnn_tutorial/train.py"  # the script the fixture runs
+    shutil.copytree(ctrnn_example / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("matplotlib.pyplot.show", lambda *a, **k: None)
+    namespace = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    result = namespace["result"]
+    assert result.verification.verified
+    assert result.dynamics.kind == "leaky" and result.dynamics.leak == 0.2
