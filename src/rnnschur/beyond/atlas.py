@@ -75,10 +75,8 @@ def atlas_table(
     profile = block_profile(ablation, alpha, thresholds, min_models)
     harms = block_harms(ablation, alpha)
     learned = harms[harms["learned"].astype(bool)]
-    groups = {
-        key: g.sort_values("seed")["harm_share"].to_numpy(float)
-        for key, g in learned.groupby(PROFILE_KEYS)
-    }
+    own = dict(list(learned.groupby(PROFILE_KEYS)))  # each row's learned solutions
+    groups = {key: g.sort_values("seed")["harm_share"].to_numpy(float) for key, g in own.items()}
     decidable = ~profile["verdict"].isin([Verdict.TOO_FEW, Verdict.EMPTY])
     fragile, harmless = [], []
     for row, ok in zip(profile[PROFILE_KEYS].itertuples(index=False), decidable, strict=True):
@@ -104,7 +102,6 @@ def atlas_table(
         np.where(table["q_harmless"] <= fdr, Verdict.HARMLESS, open_),
     )
     table["mean_verdict"] = np.where(decidable, verdict, table["row_verdict"])
-    own = {key: g for key, g in learned.groupby(PROFILE_KEYS)}
     read = []
     for row, call in zip(
         profile[PROFILE_KEYS].itertuples(index=False), profile["verdict"], strict=True
