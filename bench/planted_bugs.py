@@ -644,7 +644,7 @@ BUGS = [
         "a solution basis-dependent only if every block it reads is",
     ),
     (
-        S + "paper/reproduction.py",
+        S + "paper/claims.py",
         'return {b for subset in subsets for b in subset.split("+") if b in BASIS_BLOCKS}',
         'return {b for subset in subsets for b in subset.split("+") if b != "none"}',
         "removing T_C→R counted as hanging on an order inside R or C",
@@ -692,10 +692,22 @@ BUGS = [
         "every present block's removal flagged basis-dependent in the ablation table",
     ),
     (
-        S + "beyond/atlas.py",
-        "        if call == Verdict.TOO_FEW:",
-        "        if call == Verdict.TOO_FEW and False:",
-        "an atlas row of too few learned models worded by the solutions it has",
+        S + "restriction.py",
+        "    if len(readings) < min_models:",
+        "    if len(readings) < min_models - 1:",
+        "a group of too few learned models worded by the solutions it has",
+    ),
+    (
+        S + "restriction.py",
+        '        tested = group[~group["word"].isin(list(APART))]',
+        '        tested = group[group["word"] != Verdict.ABSENT]',
+        "a task of too few learned solutions counted in the word across tasks",
+    ),
+    (
+        S + "paper/claims.py",
+        "    return float(flags.astype(bool).any()) if len(flags) else np.nan",
+        "    return float(flags.astype(bool).all()) if len(flags) else np.nan",
+        "a claim's seed counted basis-dependent only where every block it reads is",
     ),
     (
         S + "beyond/atlas.py",

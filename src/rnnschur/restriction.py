@@ -6,7 +6,9 @@ Each learned solution reads each single-block ablation at α on its own (``readi
 block's solutions are counted (those where it is absent apart): the share that read *fragile*
 and the share that read *stabilizer*, each with its exact (Clopper–Pearson) interval, and the
 task's word: *fragile* or *stabilizer* where at least ``mostly`` of its tested solutions read so
-(config ``solutions.reproduces``), *absent* where none is tested, *undecided* otherwise. Across
+(config ``solutions.reproduces``), *absent* where none is tested, *too few learned models*
+where fewer than ``min_models`` learned (config ``learned.min_models``, as every verdict
+over seeds), *undecided* otherwise. Across
 the tasks of one family (a construction and, for the atlas's or the gap study's instances
 ``<task>__<name>``, the name; "—" for the tasks as the config has them: a network description
 is a family of its own, never pooled with another as if it were a seed):
@@ -16,6 +18,9 @@ is a family of its own, never pooled with another as if it were a seed):
 - *harmless across tasks*: every tested task's solutions are mostly stabilizers;
 - *undecided*: any other mixture (a task whose solutions split, beside tasks of one kind);
 - *too few tasks*: fewer than two tasks tested.
+
+A task whose block is absent, or whose learned solutions are too few, is named apart and enters
+no word across tasks.
 
 A normal random-effects model of the tasks' mean harm (the atlas's across-task estimate) cannot
 represent task means that fall into two groups, which is what task restriction is; counting
@@ -36,21 +41,25 @@ TASK_WORDS = {
     Verdict.STABILIZER: "mostly stabilizers",
     Verdict.UNDECIDED: "neither",
     Verdict.ABSENT: "absent",
+    Verdict.TOO_FEW: "too few learned",
 }
 """How the table says a task's word (the CSV keeps the reading's own word)."""
 FAMILY = ["family", "construction", "subset"]
-NAMED = ["fragile_in", "stabilizer_in", "undecided_in"]
-"""The across-task table's columns naming the tasks of each kind."""
 """A row of the across-task table: a family of networks and a coupling block."""
+NAMED = ["fragile_in", "stabilizer_in", "undecided_in"]
+"""The across-task table's columns naming the tasks of each kind that enters its word."""
+APART = {Verdict.ABSENT: "absent_in", Verdict.TOO_FEW: "too_few_in"}
+"""The across-task table's columns naming the tasks left out of its word."""
 
 
 def task_readings(
-    ablation: pd.DataFrame, alpha: float, mostly: float, level: float = 0.05
+    ablation: pd.DataFrame, alpha: float, mostly: float, min_models: int, level: float = 0.05
 ) -> pd.DataFrame:
     """Per family, construction, task (its largest N_h) and single block at ``alpha``, over the
     learned solutions of ``ablation`` (with its ``reading`` column): solutions learned, absent,
     tested; those reading fragile and stabilizer, with the exact (1 − ``level``) interval of
-    each share; and the task's word (module docstring)."""
+    each share; and the task's word (module docstring; *too few learned models* below
+    ``min_models`` learned)."""
     rows = block_harms(ablation, alpha)
     rows = rows[rows["learned"].astype(bool)]
     # "" for a task as the config has it (a Series even where no model learned)
@@ -61,7 +70,7 @@ def task_readings(
     for (family, construction, task, block), group in rows.groupby(
         ["family", "construction", "task", "subset"], sort=False
     ):
-        counts = solutions_word(group["reading"], mostly)
+        counts = solutions_word(group["reading"], mostly, min_models)
         n = counts["n_tested"]
         f_low, f_high = clopper_pearson(counts["fragile"], n, level)
         s_low, s_high = clopper_pearson(counts["stabilizer"], n, level)
@@ -82,16 +91,19 @@ def task_readings(
     return pd.DataFrame(out, columns=TASK_COLUMNS)
 
 
-def solutions_word(readings: pd.Series, mostly: float) -> dict:
+def solutions_word(readings: pd.Series, mostly: float, min_models: int) -> dict:
     """One group's learned solutions counted by their ``readings`` of one block: learned,
-    absent, tested (the rest), fragile and stabilizer, and the group's ``word``: *fragile* or
-    *stabilizer* where at least ``mostly`` of those tested read so, *absent* where none is
-    tested, *undecided* otherwise."""
+    absent, tested (the rest), fragile and stabilizer, and the group's ``word``: *too few
+    learned models* where fewer than ``min_models`` learned, else *fragile* or *stabilizer*
+    where at least ``mostly`` of those tested read so, *absent* where none is tested,
+    *undecided* otherwise."""
     n_absent = int((readings == Verdict.ABSENT).sum())
     n = len(readings) - n_absent
     fragile = int((readings == Verdict.FRAGILE).sum())
     stabilizer = int((readings == Verdict.STABILIZER).sum())
-    if n == 0:
+    if len(readings) < min_models:
+        word = Verdict.TOO_FEW
+    elif n == 0:
         word = Verdict.ABSENT
     elif fragile / n >= mostly:
         word = Verdict.FRAGILE
@@ -119,11 +131,11 @@ TASK_COLUMNS = [
 
 def restriction(tasks: pd.DataFrame) -> pd.DataFrame:
     """Per family, construction and block of :func:`task_readings`: the tasks tested, those
-    whose solutions are mostly fragile, mostly stabilizers or neither (named), and the word
-    across the tasks (module docstring)."""
+    whose solutions are mostly fragile, mostly stabilizers or neither (named), those left out
+    (absent, too few learned; named), and the word across the tasks (module docstring)."""
     out = []
     for key, group in tasks.groupby(FAMILY, sort=False):
-        tested = group[group["word"] != Verdict.ABSENT]
+        tested = group[~group["word"].isin(list(APART))]
         named = {
             word: sorted(tested.loc[tested["word"] == word, "task"])
             for word in (Verdict.FRAGILE, Verdict.STABILIZER, Verdict.UNDECIDED)
@@ -142,12 +154,15 @@ def restriction(tasks: pd.DataFrame) -> pd.DataFrame:
             dict(zip(FAMILY, key, strict=True))
             | {
                 "n_tasks": len(tested),
-                "absent_in": " ".join(sorted(group.loc[group["word"] == Verdict.ABSENT, "task"])),
+                **{
+                    column: " ".join(sorted(group.loc[group["word"] == word, "task"]))
+                    for word, column in APART.items()
+                },
                 **{f"{w}_in": " ".join(t) for w, t in named.items()},
                 "word": word,
             }
         )
-    return pd.DataFrame(out, columns=[*FAMILY, "n_tasks", "absent_in", *NAMED, "word"])
+    return pd.DataFrame(out, columns=[*FAMILY, "n_tasks", *APART.values(), *NAMED, "word"])
 
 
 def _task(name: str) -> str:
@@ -168,17 +183,19 @@ def _share(k: int, n: int, low: float, high: float) -> str:
     return f"{k}/{n} ({low:.2f}–{high:.2f})" if n else "—"
 
 
-def restriction_markdown(tasks: pd.DataFrame, across: pd.DataFrame, mostly: float) -> str:
+def restriction_markdown(
+    tasks: pd.DataFrame, across: pd.DataFrame, mostly: float, min_models: int
+) -> str:
     """The across-task words, then each task's counts, with the rule in one line."""
     from rnnschur.ablation import label
 
     lines = [
         "| family | construction | block | tasks tested | mostly fragile | mostly stabilizers "
-        "| neither | absent | across tasks |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| neither | absent | too few learned | across tasks |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in across.itertuples(index=False):
-        cells = [r.fragile_in, r.stabilizer_in, r.undecided_in, r.absent_in]
+        cells = [r.fragile_in, r.stabilizer_in, r.undecided_in, r.absent_in, r.too_few_in]
         lines.append(
             f"| {r.family or '—'} | {r.construction} | {label(r.subset)} | {r.n_tasks} | "
             + " | ".join(_tasks_cell(c) for c in cells)
@@ -189,7 +206,8 @@ def restriction_markdown(tasks: pd.DataFrame, across: pd.DataFrame, mostly: floa
         f"A task's solutions are *mostly fragile* (or *stabilizers*) when at least {mostly:.0%} "
         "of those tested read so; *task-restricted*: some tasks mostly stabilizers, others "
         "mostly fragile; *universal*: every task mostly fragile; *harmless across tasks*: "
-        "every task mostly stabilizers; *undecided*: any other mixture.",
+        "every task mostly stabilizers; *undecided*: any other mixture. A task whose block is "
+        f"absent, or with fewer than {min_models} learned solutions, enters no word.",
         "",
         "| family | construction | task | N_h | block | tested (absent) | fragile | "
         "stabilizer | task's solutions |",

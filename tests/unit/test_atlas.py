@@ -285,8 +285,8 @@ def planted_atlas(groups):
     ablation = planted_ablation(groups)
     atlas = table(groups)
     across = across_tasks_table(atlas, ablation, 0.9, Thresholds(threshold=0.1))
-    counted = restriction(task_readings(ablation, 0.9, 0.8))
-    return atlas, across, atlas_reading(atlas, counted)
+    tasks = task_readings(ablation, 0.9, 0.8, 3)
+    return atlas, across, atlas_reading(atlas, restriction(tasks), tasks)
 
 
 def shifted(values, by):
@@ -297,8 +297,8 @@ def test_the_sentences_say_what_the_solutions_of_each_task_show():
     """Six tasks under two descriptions: −T_RR fragile in every solution everywhere
     (universal), −T_C→R fragile in three tasks' solutions and a stabilizer in the other three's
     (task-restricted, naming them), −T_CC a stabilizer under one description and fragile under
-    the other; one group of too few learned models, named and left out of the counts (not out
-    of the tasks counted across: its one solution is a task's solutions)."""
+    the other; one group of too few learned models, named and left out of the counts, and out
+    of the tasks counted across (as every word, it needs min_models learned solutions)."""
     groups = {}
     for k in range(6):
         for d in ("d1", "d2"):
@@ -315,7 +315,11 @@ def test_the_sentences_say_what_the_solutions_of_each_task_show():
     assert "fragile in 11 and too few learned models in 1 of its 12 groups" in rr
     assert rr.endswith(" Across tasks, universal under d1 and d2.")
     cr = next(line for line in lines if line.startswith("−T_C→R"))
-    restricted = "d1 (mostly stabilizers: t3, t4 and t5) and d2 (mostly stabilizers: t3, t4 and t5)"
+    five = "(5 of 5 tested)"
+    restricted = (
+        f"d1 (mostly stabilizers: t3 {five}, t4 {five} and t5 {five}; mostly fragile: 3 tasks) "
+        f"and d2 (mostly stabilizers: t3 {five} and t4 {five}; mostly fragile: 3 tasks)"
+    )
     assert "fragile in 6, stabilizer in 5" in cr and f"task-restricted under {restricted}" in cr
     cc = next(line for line in lines if line.startswith("−T_CC"))
     assert "universal under d2" in cc and "harmless across tasks under d1" in cc
@@ -342,6 +346,24 @@ def test_the_sentences_say_what_the_solutions_of_each_task_show():
     change = next(line for line in text.split("\n\n") if line.startswith("As d2"))
     assert "6 of the 6 rows fragile or stabilizer under both keep their word, 0 change, " in change
     assert "every one fragile under both;" in change
+
+
+def test_a_task_restricted_block_shows_how_many_solutions_each_task_rests_on():
+    """One task's −T_RR a stabilizer in the one solution where it is present (absent in four),
+    the other task's fragile in all five: task-restricted, and the sentence shows the one."""
+    groups = {f"t{k}__d1": {"T_RR": FRAGILE, "T_CR": FRAGILE, "T_CC": FRAGILE} for k in (0, 1)}
+    groups["t1__d1"]["T_RR"] = HARMLESS
+    ablation = planted_ablation(groups)
+    gone = (ablation["task"] == "t1__d1") & (ablation["subset"] == "T_RR") & (ablation["seed"] > 0)
+    ablation.loc[gone, ["reading", "mass_removed"]] = [Verdict.ABSENT, 0.0]
+    atlas = atlas_table(ablation, 0.9, Thresholds(threshold=0.1), 0.05, 3, words={}, mostly=0.8)
+    tasks = task_readings(ablation, 0.9, 0.8, 3)
+    text = atlas_reading(atlas, restriction(tasks), tasks)
+    rr = next(line for line in text.split("\n\n") if line.startswith("−T_RR"))
+    assert rr.endswith(
+        "Across tasks, task-restricted under d1 (mostly stabilizers: t1 (1 of 1 tested, 4 absent);"
+        " mostly fragile: 1 task)."
+    )
 
 
 def test_one_task_under_three_descriptions_is_not_a_reading_across_tasks():
@@ -419,8 +441,8 @@ def test_the_page_loads_sorts_and_shows_its_figures_in_chromium(tmp_path, capsys
         figures.save(fig, [str(tmp_path / f"{name}.pdf"), str(tmp_path / f"{name}.png")])
         pngs[name] = ("caption", (tmp_path / f"{name}.png").read_bytes())
     path = tmp_path / "atlas.html"
-    counted = restriction(task_readings(planted_ablation(groups), 0.9, 0.8))
-    path.write_text(atlas_page(atlas, atlas_reading(atlas, counted), pngs))
+    tasks = task_readings(planted_ablation(groups), 0.9, 0.8, 3)
+    path.write_text(atlas_page(atlas, atlas_reading(atlas, restriction(tasks), tasks), pngs))
     browser = chromium()
     assert browser, "RNNSCHUR_REQUIRE_BROWSER is set, but no Chromium is installed"
     flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000"]
@@ -489,7 +511,8 @@ def test_the_atlas_sentences_count_what_the_dose_response_says_of_each_block():
         for i, b in enumerate(atlas["block"])
     ]
     n_cr = int(((atlas["block"] == "T_CR") & (atlas.index < 8)).sum())
-    text = atlas_reading(atlas, restriction(task_readings(ablation, 0.9, 0.8)))
+    tasks = task_readings(ablation, 0.9, 0.8, 3)
+    text = atlas_reading(atlas, restriction(tasks), tasks)
     line = next(s for s in text.split("\n\n") if s.startswith("Special?"))
     assert f"−T_C→R load-bearing in {n_cr}, like any perturbation of its size in {6 - n_cr}" in line
     assert "−T_CC milder than any perturbation of its size in 6 of 6 groups" in line

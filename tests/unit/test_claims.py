@@ -405,6 +405,38 @@ def test_claims_markdown_names_untested_claims_and_the_paper_agreement():
     assert "| 1.74: differs (0.86×) |" in sine
 
 
+def test_the_ledger_counts_the_seeds_whose_reading_is_basis_dependent():
+    """The ablation table's flag planted on three paper-like copy seeds: seed 0's T_RR and
+    seed 2's T_CC basis-dependent, seed 1 checked and not. A claim reading T_RR counts 1 of 3,
+    one printing T_RR+T_CC counts 2, −T_C→R 0 of 3 (it reads neither); the Markdown says so
+    beside the verdict with the rule below. Without a flag (no check ran) nothing is counted."""
+    frame = copy_rows("dense_orthogonal", {s: jitter(PAPER_LIKE, 0.001 * s) for s in range(3)})
+    checked = np.isclose(frame["alpha"], 0.9) & frame["subset"].isin(["T_RR", "T_CC"])
+    frame["basis_dependent"] = pd.Series(pd.NA, index=frame.index, dtype="boolean")
+    frame.loc[checked, "basis_dependent"] = False
+    for seed, block in ((0, "T_RR"), (2, "T_CC")):
+        frame.loc[
+            checked & (frame["seed"] == seed) & (frame["subset"] == block), "basis_dependent"
+        ] = True
+    table = claims.evaluate_claims(frame, claims.paper_claims(0.02, 10.0), THRESHOLDS)
+    by = table.set_index("claim_id")
+    assert by.loc["copy_T_RR_between", ["n_basis_dependent", "n_basis_checked"]].tolist() == [2, 3]
+    assert by.loc["copy_T_CC_harmless", "n_basis_dependent"] == 1
+    assert by.loc["copy_T_CR_harmful", ["n_basis_dependent", "n_basis_checked"]].tolist() == [0, 3]
+    text = claims.claims_markdown(table, 0.01)
+    line = next(r for r in text.splitlines() if r.startswith("| copy | −T_CC is harmless"))
+    assert line.endswith(" (1 of 3 seeds basis-dependent) |")
+    assert "within 0.01·ρ of each other" in text
+    harmful = next(r for r in text.splitlines() if r.startswith("| copy | −T_C→R is harmful"))
+    assert "basis-dependent" not in harmful
+    plain = claims.evaluate_claims(
+        frame.drop(columns="basis_dependent"), claims.paper_claims(0.02, 10.0), THRESHOLDS
+    )
+    assert (plain["n_basis_dependent"] == 0).all()
+    assert plain.set_index("claim_id").loc["copy_T_CC_harmless", "n_basis_checked"] == 0
+    assert "basis-dependent" not in claims.claims_markdown(plain, 0.01)
+
+
 def test_a_claim_about_an_empty_block_is_empty_not_true():
     """Sine −T_RR 'changes little': where T_RR holds no mass (R one mode), the claim says
     nothing and is empty; with mass and no harm it holds."""

@@ -9,6 +9,7 @@ from rnnschur.restriction import restriction, restriction_markdown, task_reading
 from rnnschur.verdicts import Verdict
 
 MOSTLY = 0.8
+MIN_MODELS = 3
 
 
 def rows(task, block, readings, construction="dense_orthogonal", n_hidden=64):
@@ -36,7 +37,7 @@ def test_harmed_and_unharmed_tasks_read_task_restricted():
         rows("d", "T_CC", ["stabilizer"] * 5, n_hidden=32),  # a smaller N_h: not read
         rows("d", "T_CC", ["fragile"] * 5, construction="cayley"),  # another family
     )
-    tasks = task_readings(ablation, 0.9, MOSTLY)
+    tasks = task_readings(ablation, 0.9, MOSTLY, MIN_MODELS)
     mine = tasks[tasks["construction"] == "dense_orthogonal"].set_index("task")
     assert mine["word"].to_dict() == {
         "a": Verdict.STABILIZER,
@@ -53,9 +54,10 @@ def test_harmed_and_unharmed_tasks_read_task_restricted():
     assert across.loc["dense_orthogonal", "stabilizer_in"] == "a b"
     assert across.loc["dense_orthogonal", "fragile_in"] == "c d"
     assert across.loc["cayley", "word"] == Verdict.TOO_FEW_TASKS
-    text = restriction_markdown(tasks, restriction(tasks), MOSTLY)
+    text = restriction_markdown(tasks, restriction(tasks), MOSTLY, MIN_MODELS)
     assert (
-        "| — | dense_orthogonal | −T_CC | 4 | c, d | a, b | — | — | **task-restricted** |" in text
+        "| — | dense_orthogonal | −T_CC | 4 | c, d | a, b | — | — | — | **task-restricted** |"
+        in text
     )
 
 
@@ -69,7 +71,9 @@ def test_harmed_and_unharmed_tasks_read_task_restricted():
     ],
 )
 def test_the_word_across_tasks(a, b, word):
-    tasks = task_readings(table(rows("a", "T_RR", a), rows("b", "T_RR", b)), 0.9, MOSTLY)
+    tasks = task_readings(
+        table(rows("a", "T_RR", a), rows("b", "T_RR", b)), 0.9, MOSTLY, MIN_MODELS
+    )
     assert restriction(tasks)["word"].tolist() == [word]
 
 
@@ -82,29 +86,53 @@ def test_descriptions_are_families_not_seeds():
         rows("a__discrete", "T_CR", ["stabilizer"] * 5),
         rows("b__discrete", "T_CR", ["fragile"] * 5),
     )
-    across = restriction(task_readings(ablation, 0.9, MOSTLY)).set_index("family")
+    across = restriction(task_readings(ablation, 0.9, MOSTLY, MIN_MODELS)).set_index("family")
     assert across.loc["leaky", "word"] == Verdict.UNIVERSAL
     assert across.loc["discrete", "word"] == Verdict.TASK_RESTRICTED
     # the tables name a family's tasks without its suffix: the family has its own column
-    tasks = task_readings(ablation, 0.9, MOSTLY)
-    text = restriction_markdown(tasks, restriction(tasks), MOSTLY)
-    assert "| discrete | dense_orthogonal | −T_C→R | 2 | b | a | — | — | **task-restricted** |" in (
-        text
-    )
+    tasks = task_readings(ablation, 0.9, MOSTLY, MIN_MODELS)
+    text = restriction_markdown(tasks, restriction(tasks), MOSTLY, MIN_MODELS)
+    row = "| discrete | dense_orthogonal | −T_C→R | 2 | b | a | — | — | — | **task-restricted** |"
+    assert row in text
     assert "| discrete | dense_orthogonal | a | 64 |" in text and "__" not in text
 
 
 def test_models_that_did_not_learn_are_not_read():
     ablation = table(rows("a", "T_CC", ["fragile"] * 5), rows("b", "T_CC", ["stabilizer"] * 5))
     ablation.loc[ablation["task"] == "b", "learned"] = False
-    across = restriction(task_readings(ablation, 0.9, MOSTLY))
+    across = restriction(task_readings(ablation, 0.9, MOSTLY, MIN_MODELS))
     assert across["word"].tolist() == [Verdict.TOO_FEW_TASKS]
+
+
+def test_a_task_with_too_few_learned_solutions_enters_no_word():
+    """Two of three tasks' solutions mostly stabilizers, the third's fragile but only two of
+    them learned (below min_models = 3): harmless across tasks, the third named apart; with
+    min_models = 2 it enters the word, which turns task-restricted."""
+    ablation = table(
+        rows("a", "T_CC", ["stabilizer"] * 5),
+        rows("b", "T_CC", ["stabilizer"] * 4),
+        rows("c", "T_CC", ["fragile"] * 2 + ["stabilizer"] * 3),
+    )
+    ablation.loc[(ablation["task"] == "c") & (ablation["seed"] >= 2), "learned"] = False
+    tasks = task_readings(ablation, 0.9, MOSTLY, MIN_MODELS)
+    c = tasks.set_index("task").loc["c"]
+    assert c["word"] == Verdict.TOO_FEW
+    assert c[["n_learned", "n_tested", "fragile"]].tolist() == [2, 2, 2]
+    across = restriction(tasks).iloc[0]
+    assert across["word"] == Verdict.HARMLESS_ACROSS and across["n_tasks"] == 2
+    assert across["too_few_in"] == "c" and across["fragile_in"] == ""
+    text = restriction_markdown(tasks, restriction(tasks), MOSTLY, MIN_MODELS)
+    assert "| −T_CC | 2 | — | a, b | — | — | c | **harmless across tasks** |" in text
+    assert "| c | 64 | −T_CC | 2 (0) | 2/2" in text and "| too few learned |" in text
+    assert restriction(task_readings(ablation, 0.9, MOSTLY, 2))["word"].tolist() == [
+        Verdict.TASK_RESTRICTED
+    ]
 
 
 def test_a_run_where_no_model_learned_writes_empty_tables():
     ablation = table(rows("a", "T_CC", ["fragile"] * 3))
     ablation["learned"] = False
-    tasks = task_readings(ablation, 0.9, MOSTLY)
+    tasks = task_readings(ablation, 0.9, MOSTLY, MIN_MODELS)
     across = restriction(tasks)
     assert tasks.empty and across.empty and "word" in tasks and "word" in across
-    assert restriction_markdown(tasks, across, MOSTLY).startswith("| family |")
+    assert restriction_markdown(tasks, across, MOSTLY, MIN_MODELS).startswith("| family |")

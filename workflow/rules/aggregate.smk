@@ -165,6 +165,8 @@ rule claims:
         claims=config["claims"],
         verdicts=verdict_settings(),
         min_models=config["learned"]["min_models"],
+        # what "basis-dependent" beside a claim means (ablation.csv's flag, the largest)
+        basis_tolerance=max(config["basis_dependence"]["tolerances"]),
     script:
         "../scripts/claims.py"
 
@@ -298,6 +300,7 @@ rule task_restriction:
         code=code("task_restriction.py"),
         alpha=config["alpha"],
         mostly=config["solutions"]["reproduces"],
+        min_models=config["learned"]["min_models"],
         level=config["verdicts"]["level"],
     script:
         "../scripts/task_restriction.py"

@@ -13,6 +13,7 @@ rule atlas:
     input:
         ablation=f"{TABLES}/ablation.csv",
         restriction=f"{TABLES}/task_restriction.csv",
+        restriction_tasks=f"{TABLES}/task_restriction_tasks.csv",
         # is each coupling special? (the dose-response verdicts, where that analysis runs)
         special=(
             [f"{TABLES}/dose_response_summary.csv"] if "dose_response" in beyond_analyses() else []

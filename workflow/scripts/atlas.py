@@ -39,4 +39,5 @@ io.save_csv(snakemake.output.across_csv, across)
 io.save_text(snakemake.output.across_md, across_markdown(across))
 # across tasks, the words are the task restriction's: each task's solutions counted
 restriction = pd.read_csv(snakemake.input.restriction, keep_default_na=False)
-io.save_text(snakemake.output.readings, atlas_reading(atlas, restriction))
+tasks = pd.read_csv(snakemake.input.restriction_tasks, keep_default_na=False)
+io.save_text(snakemake.output.readings, atlas_reading(atlas, restriction, tasks))

@@ -29,7 +29,7 @@ claims = paper_claims(thresholds.threshold, settings["much_greater"], settings["
 ablation = pd.read_csv(snakemake.input[0])
 table = evaluate_claims(ablation, claims, thresholds, min_models)
 per_seed.save(snakemake.output.csv, snakemake.output.per_seed, table, CLAIM_KEYS)
-io.save_text(snakemake.output.md, claims_markdown(table))
+io.save_text(snakemake.output.md, claims_markdown(table, snakemake.params.basis_tolerance))
 by_size = claims_by_size(ablation, claims, thresholds, min_models)
 per_seed.save(snakemake.output.by_size_csv, snakemake.output.by_size_per_seed, by_size, CLAIM_KEYS)
 io.save_text(snakemake.output.by_size_md, claims_grid_markdown(by_size, "n_hidden", basis=True))

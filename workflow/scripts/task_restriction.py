@@ -10,8 +10,8 @@ from rnnschur import io  # noqa: E402
 from rnnschur.restriction import restriction, restriction_markdown, task_readings  # noqa: E402
 
 p = snakemake.params
-tasks = task_readings(pd.read_csv(snakemake.input[0]), p.alpha, p.mostly, p.level)
+tasks = task_readings(pd.read_csv(snakemake.input[0]), p.alpha, p.mostly, p.min_models, p.level)
 across = restriction(tasks)
 io.save_csv(snakemake.output.csv, across)
 io.save_csv(snakemake.output.tasks, tasks)
-io.save_text(snakemake.output.md, restriction_markdown(tasks, across, p.mostly))
+io.save_text(snakemake.output.md, restriction_markdown(tasks, across, p.mostly, p.min_models))

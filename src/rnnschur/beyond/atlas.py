@@ -103,15 +103,11 @@ def atlas_table(
     )
     table["mean_verdict"] = np.where(decidable, verdict, table["row_verdict"])
     read = []
-    for row, call in zip(
-        profile[PROFILE_KEYS].itertuples(index=False), profile["verdict"], strict=True
-    ):
+    for row in profile[PROFILE_KEYS].itertuples(index=False):
         group = own.get(tuple(row), learned.iloc[:0])
-        counts = solutions_word(group["reading"], mostly)
+        counts = solutions_word(group["reading"], mostly, min_models)
         tested = group.loc[group["reading"] != Verdict.ABSENT, "harm_share"]
         counts["harm_median"] = float(tested.median()) if len(tested) else np.nan
-        if call == Verdict.TOO_FEW:
-            counts["word"] = Verdict.TOO_FEW
         read.append(counts)
     read = pd.DataFrame(read, index=table.index)
     for column in ("n_absent", "n_tested", "fragile", "stabilizer", "harm_median"):

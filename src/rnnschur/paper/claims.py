@@ -423,6 +423,30 @@ def sign_test(n_agree: int, n: int) -> float:
     return sum(math.comb(n, k) for k in range(n_agree, n + 1)) / 2**n if n else np.nan
 
 
+BASIS_BLOCKS = ("T_RR", "T_CC")
+"""The blocks whose removal can depend on an order of the Schur blocks that nothing in the
+network fixes (near-equal moduli inside R or inside C, :mod:`rnnschur.beyond.orderings`):
+removing T_C→R does not."""
+
+
+def basis_blocks(claim: Claim) -> set[str]:
+    """The blocks of :data:`BASIS_BLOCKS` whose removal ``claim`` reads: its block and those of
+    the ablation sets whose numbers it prints."""
+    subsets = [claim.block or "", *(subset for subset, _ in claim.printed)]
+    return {b for subset in subsets for b in subset.split("+") if b in BASIS_BLOCKS}
+
+
+def basis_line(tolerance: float) -> str:
+    """What *basis-dependent* beside a count of solutions means, at the ``tolerance`` the run
+    checked."""
+    return (
+        f"A solution named *basis-dependent* removes T_RR or T_CC with a harm that moves by "
+        f"more than θ over the orders of its Schur blocks whose moduli lie within "
+        f"{tolerance:g}·ρ of each other, an order nothing in the network fixes; it is counted "
+        f"as it reads in the canonical order."
+    )
+
+
 def claim_models(ablation: pd.DataFrame, claim: Claim) -> tuple[int | None, pd.DataFrame]:
     """(N_h, rows) of the claim's task and construction: the paper's N_h, or the largest one
     trained where the config has none of that size (a small preset)."""
@@ -436,6 +460,19 @@ def claim_models(ablation: pd.DataFrame, claim: Claim) -> tuple[int | None, pd.D
     return n_hidden, rows[rows["n_hidden"] == n_hidden]
 
 
+def basis_flag(claim: Claim, model: pd.DataFrame) -> float:
+    """1 if the ablation table's ``basis_dependent`` flag is set on one of the claim's
+    :func:`basis_blocks` in ``model`` (one solution's rows), 0 if on none of them or the claim
+    reads no such block, NaN where the solution was not checked (no flag on those rows)."""
+    blocks = basis_blocks(claim)
+    if not blocks:
+        return 0.0
+    if "basis_dependent" not in model:
+        return np.nan
+    flags = model.loc[model["subset"].isin(blocks), "basis_dependent"].dropna()
+    return float(flags.astype(bool).any()) if len(flags) else np.nan
+
+
 def evaluate_claims(
     ablation: pd.DataFrame, claims: list[Claim], thresholds: Thresholds, min_models: int = 3
 ) -> pd.DataFrame:
@@ -445,8 +482,10 @@ def evaluate_claims(
     models learned of how many trained, how many seeds agree, the mean and its t interval,
     the minimum detectable effect, the sign test, the verdict (:func:`claim_verdict`) and,
     where the paper gives the statistic, its value and whether it agrees with the reproduced
-    interval. Claims whose models were not trained get verdict 'not run'; claims with fewer
-    than ``min_models`` learned models :attr:`rnnschur.verdicts.Verdict.TOO_FEW`."""
+    interval; of the solutions behind the values, how many were checked for basis dependence
+    and how many read a block of the claim basis-dependent (:func:`basis_flag`). Claims whose
+    models were not trained get verdict 'not run'; claims with fewer than ``min_models``
+    learned models :attr:`rnnschur.verdicts.Verdict.TOO_FEW`."""
     level = thresholds.level
     out = []
     for claim in claims:
@@ -458,6 +497,14 @@ def evaluate_claims(
             int(seed): claim.statistic(model) for seed, model in rows.groupby("seed", sort=True)
         }
         values = np.array([v for v in per_seed.values() if not np.isnan(v)])
+        flags = np.array(
+            [
+                basis_flag(claim, model)
+                for seed, model in rows.groupby("seed", sort=True)
+                if not np.isnan(per_seed[int(seed)])
+            ],
+            float,
+        )
         low, high = t_interval(values, level)
         n_agree = int(np.sum(satisfies(values, claim.kind, claim.bound)))
         margin = claim.bound if claim.kind == "within" else claim.margin
@@ -509,6 +556,8 @@ def evaluate_claims(
                 "agreement": agrees,
                 "paper_factor": factor,
                 "verdict": call,
+                "n_basis_checked": int(np.isfinite(flags).sum()),
+                "n_basis_dependent": int(np.nansum(flags)),
             }
         )
     table = pd.DataFrame(out)
@@ -647,11 +696,13 @@ def paper_cell(r) -> str:
     return cell
 
 
-def claims_markdown(table: pd.DataFrame) -> str:
+def claims_markdown(table: pd.DataFrame, basis_tolerance: float | None = None) -> str:
     """The claims table as Markdown: claim, basis, statistic, per-seed values, models learned
     of trained, agreement, interval, its minimum detectable effect, the paper's value and its
-    agreement, sign test and verdict. The claims of tasks the run does not train are named in
-    one line below the table, not as rows."""
+    agreement, sign test and verdict, with the seeds whose reading is basis-dependent beside
+    it (and, where any is, what that means at ``basis_tolerance``, the run's largest). The
+    claims of tasks the run does not train are named in one line below the table, not as
+    rows."""
     lines = [
         "| task | claim | basis | source | N_h | statistic | per seed | learned | agree | "
         "mean [interval] | MDE | paper | sign p | verdict |",
@@ -669,7 +720,7 @@ def claims_markdown(table: pd.DataFrame) -> str:
             f"| {TASK_NAMES.get(r.task, r.task)} | {r.claim} | {basis_cell(r.basis)} | "
             f"{r.source} | {int(r.n_hidden)} | {r.statistic}{bound} | {seeds} | "
             f"{r.n_learned}/{r.n_trained} | {r.n_agree}/{r.n_seeds} | {interval} | {minimum} | "
-            f"{paper_cell(r)} | {r.sign_test_p:.3g} | **{r.verdict}** |"
+            f"{paper_cell(r)} | {r.sign_test_p:.3g} | **{r.verdict}**{_basis_seeds(r)} |"
         )
     untested = table[table["n_trained"] == 0]
     if len(untested):
@@ -678,6 +729,9 @@ def claims_markdown(table: pd.DataFrame) -> str:
             "",
             f"Not tested here ({len(untested)} claims): this run trains no {tasks} model.",
         ]
+    flagged = getattr(tested, "n_basis_dependent", pd.Series(dtype=int)).fillna(0) > 0
+    if flagged.any() and basis_tolerance is not None:
+        lines += ["", basis_line(basis_tolerance)]
     words = dict(zip(table["claim_id"], table["claim"], strict=True))
     notes = tested[tested["basis"] != DATA].drop_duplicates("basis")
     if len(notes):
@@ -686,6 +740,15 @@ def claims_markdown(table: pd.DataFrame) -> str:
             *(f"- {r.claim}: {_basis_words(r.basis, words)}." for r in notes.itertuples()),
         ]
     return "\n".join(lines) + "\n"
+
+
+def _basis_seeds(r) -> str:
+    """' (2 of 10 seeds basis-dependent)' beside a verdict where any is; '' otherwise (and in a
+    claims table made before the flag)."""
+    flagged = getattr(r, "n_basis_dependent", 0)
+    if not flagged or pd.isna(flagged):
+        return ""
+    return f" ({int(flagged)} of {int(r.n_basis_checked)} seeds basis-dependent)"
 
 
 def _basis_words(basis: str, words: dict[str, str]) -> str:

@@ -36,7 +36,9 @@ from rnnschur.paper.claims import (
     PAPER_ALPHA,
     TASK_NAMES,
     Claim,
+    basis_blocks,
     basis_cell,
+    basis_line,
     cell,
     claim_models,
     satisfies,
@@ -74,19 +76,6 @@ def solution_shows(claim: Claim, rows: pd.DataFrame, threshold: float, mass_floo
     if claim.kind == "greater":
         return SHOWS if statistic > claim.bound + (claim.margin or 0.0) else DOES_NOT_SHOW
     return SHOWS if satisfies(statistic, claim.kind, claim.bound) else DOES_NOT_SHOW
-
-
-BASIS_BLOCKS = ("T_RR", "T_CC")
-"""The blocks whose removal can depend on an order of the Schur blocks that nothing in the
-network fixes (near-equal moduli inside R or inside C, :mod:`rnnschur.beyond.orderings`):
-removing T_C→R does not."""
-
-
-def basis_blocks(claim: Claim) -> set[str]:
-    """The blocks of :data:`BASIS_BLOCKS` whose removal ``claim`` reads: its block and those of
-    the ablation sets whose numbers it prints."""
-    subsets = [claim.block or "", *(subset for subset, _ in claim.printed)]
-    return {b for subset in subsets for b in subset.split("+") if b in BASIS_BLOCKS}
 
 
 def basis_dependent(claim: Claim, seed: int, basis: pd.DataFrame | None) -> float:
@@ -306,16 +295,6 @@ def rule_line(words: dict, glossary: str) -> str:
         f"(learned, the block present) show the paper's reading, *does not reproduce* at "
         f"{words['does_not']:.0%} or fewer, *partly* between; *untestable* with none tested. "
         f"Words: {glossary}."
-    )
-
-
-def basis_line(tolerance: float) -> str:
-    """What *basis-dependent* beside k/n means, at the ``tolerance`` the run checked."""
-    return (
-        f"A solution named *basis-dependent* removes T_RR or T_CC with a harm that moves by "
-        f"more than θ over the orders of its Schur blocks whose moduli lie within "
-        f"{tolerance:g}·ρ of each other, an order nothing in the network fixes; it is counted "
-        f"as it reads in the canonical order."
     )
 
 

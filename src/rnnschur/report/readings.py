@@ -926,12 +926,13 @@ ACROSS_WORDS = (
 """The words across tasks the sentences name, in order (*too few tasks* is left out)."""
 
 
-def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame) -> str:
+def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame, tasks: pd.DataFrame) -> str:
     """What the coupling atlas (``atlas.csv``, its rows read solution by solution) says, in
     sentences with their counts: per block its words' tally over the groups and, from the task
-    restriction (``across``, :func:`rnnschur.restriction.restriction`: each task's solutions
-    counted, one family per description), the descriptions under which it is *universal*,
-    *harmless across tasks*, *task-restricted* (naming the tasks mostly stabilizers) or
+    restriction (``across``, :func:`rnnschur.restriction.restriction`, and its per-task counts
+    ``tasks``, :func:`rnnschur.restriction.task_readings`: each task's solutions counted, one
+    family per description), the descriptions under which it is *universal*, *harmless across
+    tasks*, *task-restricted* (naming the tasks mostly stabilizers, each with its counts) or
     *undecided*; the dose-response study's verdicts; how often a word changes between the
     first description and each other one, and between the sizes, for the same task; the groups
     whose models did not learn. A group is one task, construction, description and N_h."""
@@ -957,7 +958,7 @@ def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame) -> str:
         counts = rows["verdict"].value_counts()
         tally = _join([f"{v} in {int(counts[v])}" for v in ATLAS_WORDS if counts.get(v, 0) > 0])
         sentence = f"{name}: {tally} of its {len(rows)} groups."
-        words = _restriction_words(across[across["subset"] == block])
+        words = _restriction_words(across[across["subset"] == block], tasks)
         out.append(sentence + (f" Across tasks, {words}." if words else ""))
     if "special" in atlas:  # the dose-response study's verdict of each row, counted
         parts = []
@@ -988,12 +989,15 @@ def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame) -> str:
     return "\n\n".join(out) + "\n"
 
 
-def _restriction_words(across: pd.DataFrame) -> str:
+def _restriction_words(across: pd.DataFrame, tasks: pd.DataFrame) -> str:
     """One block's words across tasks (the task restriction's, per description), each with
     the descriptions it holds under (with the construction where there are several); a
-    task-restricted one names its tasks whose solutions are mostly stabilizers. Families of
-    fewer than two tasks tested are left out."""
+    task-restricted one names its tasks whose solutions are mostly stabilizers, each with its
+    count from ``tasks`` (:func:`rnnschur.restriction.task_readings`: stabilizers of the
+    solutions tested, and those where the block is absent), and counts the tasks mostly
+    fragile. Families of fewer than two tasks tested are left out."""
     kinds = across["construction"].nunique() > 1
+    counts = tasks.set_index(["family", "construction", "subset", "task"])
     parts = []
     for word in ACROSS_WORDS:
         named = []
@@ -1002,10 +1006,21 @@ def _restriction_words(across: pd.DataFrame) -> str:
                 f" ({r.construction})" if kinds else ""
             )
             if word == Verdict.TASK_RESTRICTED:
-                stabilizers = [t.partition(INSTANCE)[0] for t in r.stabilizer_in.split()]
+                stabilizers = []
+                for task in r.stabilizer_in.split():
+                    c = counts.loc[(r.family, r.construction, r.subset, task)]
+                    absent = f", {c.n_absent} absent" if c.n_absent else ""
+                    stabilizers.append(
+                        f"{task.partition(INSTANCE)[0]} ({c.stabilizer} of {c.n_tested} "
+                        f"tested{absent})"
+                    )
                 more = len(stabilizers) - CHANGES_SHOWN
                 shown = stabilizers[:CHANGES_SHOWN] + ([f"{more} more"] if more > 0 else [])
-                name += f" (mostly stabilizers: {_join(shown)})"
+                n_fragile = len(r.fragile_in.split())
+                name += (
+                    f" (mostly stabilizers: {_join(shown)}; mostly fragile: {n_fragile} "
+                    f"task{'' if n_fragile == 1 else 's'})"
+                )
             named.append(name)
         if named:
             parts.append(f"{word} under {_join(named)}")
