@@ -378,7 +378,7 @@ Every task of the registry under four network descriptions (`presets/atlas.yaml`
 discrete tanh, leaky tanh a = 0.2, the NeuroGym tutorial's leaky relu, Schuessler et al.'s
 RNN_Net as it computes), dense orthogonal (the copy task also Cayley), trained as in each task's
 own preset. A row is one task, description, construction, N_h and coupling block, read as the
-paper reads: each learned solution's own reading of the removal ([glossary](../glossary.md)),
+paper reads: each learned solution's own reading of the removal ([glossary](glossary.md)),
 counted; the row is *fragile* or *stabilizer* where at least 80 % of the solutions tested (the
 block present) read so, *absent* where the block is below the mass floor in every one,
 *undecided* otherwise. Across tasks the words are the task restriction's: each task's solutions
