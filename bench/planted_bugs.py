@@ -710,6 +710,18 @@ BUGS = [
         "a claim's seed counted basis-dependent only where every block it reads is",
     ),
     (
+        S + "external/analysis.py",
+        "settings.n_boot, settings.seed, EXTERNAL, 0)",
+        "settings.n_boot, settings.seed, name, 0)",
+        "an external model's bootstrap drawn from its name (the workflow's stream is external)",
+    ),
+    (
+        S + "external/analysis.py",
+        '        "fvu_steps": "masked",',
+        '        "fvu_steps": "all",',
+        "an external model scored on every step, not on its held-out set's own mask",
+    ),
+    (
         S + "beyond/atlas.py",
         'tested = group.loc[group["reading"] != Verdict.ABSENT, "harm_share"]',
         'tested = group["harm_share"]',

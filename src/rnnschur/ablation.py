@@ -109,6 +109,30 @@ class Analysed:
         """``network, schur, heldout, task = analysed``."""
         return iter((self.network, self.schur, self.heldout, self.task))
 
+    @classmethod
+    def scored(
+        cls, network: Network, schur: OrderedSchur, heldout: Batch, task, fvu_steps: str
+    ) -> Analysed:
+        """The network on its held-out set as scored (:func:`scoring_batch`, config
+        ``ablation.fvu_steps``)."""
+        return cls(network, schur, scoring_batch(heldout, task, fvu_steps), task)
+
+
+def model_ablations(
+    analysed: Analysed,
+    alphas: list[float],
+    ablation: dict,
+    solution: Reading,
+    noise: np.ndarray | None = None,
+) -> list[dict]:
+    """Every ablation of one model as rule ``ablate`` scores it (and an external model's
+    analysis, :mod:`rnnschur.external.analysis`): :func:`evaluate_ablations` of the model on
+    its held-out set as scored (:meth:`Analysed.scored`) with the scoring of the config's
+    ``ablation`` block, this model's own reading ``solution`` and, where the run adds it,
+    hidden ``noise`` at evaluation (:func:`evaluation_noise`)."""
+    scoring = Scoring.from_config(ablation)
+    return evaluate_ablations(analysed, list(alphas), scoring, noise=noise, solution=solution)
+
 
 def evaluate_ablations(
     analysed: Analysed,

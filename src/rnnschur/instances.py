@@ -2,7 +2,8 @@
 each an ordinary task block that the ordinary rules train, decompose and ablate: the coupling
 atlas's (one per task and network description, :func:`expand_atlas`) and the gap study's (one
 per task and variation, :func:`expand_gap_study`), with the settings each instance takes from
-its task and its variation."""
+its task and its variation; and a network trained elsewhere's (:func:`expand_external`), which
+the ordinary rules decompose and ablate, untrained."""
 
 from __future__ import annotations
 
@@ -106,6 +107,50 @@ def expand_gap_study(config: dict) -> list[str]:
             config["tasks"][instance] = block
             instances.append(instance)
     return instances
+
+
+def external_instance(name: str) -> str:
+    """The task block of the network trained elsewhere named ``name``: ``external__<name>``."""
+    return f"{task_registry.EXTERNAL}{task_registry.INSTANCE}{name}"
+
+
+def expand_external(config: dict) -> list[str]:
+    """Make a task block ``external__<name>`` for every model of config ``external_models`` and
+    return their names: one model (construction ``external``, its N_h as its file holds it,
+    seed 0) that rule ``external_import`` writes in the model layout (with its held-out and
+    fitting sets as the task's data), so that the ordinary per-model rules (``schur``,
+    ``ablate``, ``spectrum``, ``subspace_control``, ``readout_refit``) analyse it with the
+    config's settings. Its score is its entry's (``external``, read by
+    :func:`rnnschur.tasks.get`); it is scored on its held-out set's own mask
+    (``ablation.fvu_steps: masked``); its random stream is ``external`` for every model, so
+    that its name draws nothing (the command draws the same). Not a task of ``run_tasks``: no
+    table across models reads it. ConfigError naming the key where the model's file cannot be
+    read."""
+    from rnnschur.external import convert
+
+    names = []
+    for name, entry in config.get("external_models", {}).items():
+        keys = convert.parse_keys(entry["keys"]) if entry.get("keys") else None
+        try:
+            n_hidden = int(convert.load_model_file(entry["weights"], keys)["W_hh"].shape[0])
+        except (OSError, ValueError, KeyError) as error:
+            raise ConfigError(
+                f"config key external_models.{name}.weights: cannot read {entry['weights']} "
+                f"({error})"
+            ) from None
+        instance = external_instance(name)
+        config["tasks"][instance] = {
+            "external": {"score": entry["score"]},
+            "constructions": [task_registry.EXTERNAL],
+            "sizes": [n_hidden],
+            "seeds": [0],
+            "generator": {},
+            "checkpoints": [],
+            "ablation": {**config["ablation"], "fvu_steps": "masked"},
+            "stream": task_registry.EXTERNAL,  # every one's the same: the name draws nothing
+        }
+        names.append(instance)
+    return names
 
 
 def training_settings(config: dict, task: str, construction: str) -> dict:

@@ -21,6 +21,7 @@ from types import ModuleType
 
 import numpy as np
 
+from rnnschur.seeds import job_rng
 from rnnschur.stats import percentile_interval
 from rnnschur.tasks import Batch
 from rnnschur.verdicts import SHARE_CAP, Verdict, harm_share
@@ -46,6 +47,14 @@ class Reading:
     level: float = 0.05
     n_boot: int = 200
     seed: int = 0
+
+
+def model_reading(verdicts: dict, n_boot: int, base_seed: int, stream: str, seed) -> Reading:
+    """How one model's ablations are read (``verdicts``: config ``verdicts``, its
+    ``threshold`` and ``level``; ``n_boot``: config ``solutions.bootstrap``), its bootstrap
+    drawn from a generator of the model's ``stream`` (its task's) and ``seed``."""
+    draw = job_rng(base_seed, "bootstrap", stream, seed).integers(2**62)
+    return Reading(verdicts["threshold"], verdicts["level"], n_boot, int(draw))
 
 
 def bootstrap_scores(

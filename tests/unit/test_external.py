@@ -237,7 +237,7 @@ def test_verdicts_follow_their_definitions():
 def test_the_commands_and_the_apis_defaults_are_the_configs():
     """One set of defaults: the command's flags, analyse()'s Settings and the config schema
     (config.yaml's keys alpha, alpha_grid, ablation.epsilon, ablation.mass_floor,
-    verdicts.threshold, base_seed, subspace_control)."""
+    verdicts.threshold and level, solutions.bootstrap, base_seed, subspace_control)."""
     import yaml
 
     from rnnschur import __main__ as cli
@@ -258,9 +258,13 @@ def test_the_commands_and_the_apis_defaults_are_the_configs():
         "epsilon": default("ablation", "epsilon"),
         "mass_floor": default("ablation", "mass_floor"),
         "threshold": default("verdicts", "threshold"),
+        "level": default("verdicts", "level"),
+        "n_boot": default("solutions", "bootstrap"),
         "seed": default("base_seed"),
         "subspace_components": default("subspace_control", "n_components"),
         "subspace_draws": default("subspace_control", "n_draws"),
+        "subspace_trials": default("subspace_control", "n_trials"),
+        "subspace_variance": default("subspace_control", "variance"),
         "split": default("schur_split"),
         "validation_fraction": default("readout_refit", "validation_fraction"),
         "ridge_grid": tuple(default("readout_refit", "ridge_grid")),

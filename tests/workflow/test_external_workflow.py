@@ -77,6 +77,46 @@ def test_the_command_writes_the_same_tables(example, tmp_path):
         assert (tmp_path / "cli" / name).read_bytes() == (workflow / name).read_bytes(), name
 
 
+MODEL = "external__flipflop_torch/external/n32/seed0"
+"""The example's model path in the workflow's layout: its task block's one model."""
+
+
+def test_the_per_model_rules_made_the_tables(example):
+    """The workflow's external tables are the per-model rules' own files of the model's task
+    block, their labels replaced by the model's name: the ordinary rules analysed it (no
+    pipeline of its own)."""
+    results = example / "results/example"
+    out = results / "external/flipflop_torch"
+    for per_model, name in (
+        (f"ablation/{MODEL}.csv", "ablation.csv"),
+        (f"views/spectra/{MODEL}.csv", "spectrum.csv"),
+        (f"beyond/subspace_control/{MODEL}.csv", "subspace_control.csv"),
+        (f"beyond/readout_refit/{MODEL}.csv", "readout_refit.csv"),
+    ):
+        labelled = pd.read_csv(results / per_model, float_precision="round_trip")
+        assert (labelled["task"] == "external__flipflop_torch").all(), per_model
+        assert (labelled["construction"] == "external").all() and (labelled["n_hidden"] == 32).all()
+        own = labelled.drop(columns=["task", "construction", "n_hidden", "seed"])
+        table = pd.read_csv(out / name, float_precision="round_trip")
+        if name == "ablation.csv":
+            assert (table.pop("model") == "flipflop_torch").all()
+        pd.testing.assert_frame_equal(table, own, check_exact=True)
+    logs = sorted(p.name for p in (results / "logs").rglob("*.log"))
+    assert not any("analyse" in name for name in logs), logs
+
+
+def test_the_configs_refit_grid_reaches_the_external_model(example, tmp_path):
+    """A ridge grid of one strength in the config: every refit of the external model uses it."""
+    grid = tmp_path / "grid.yaml"
+    grid.write_text("results_dir: results/grid\nreadout_refit: {ridge_grid: [0.375]}\n")
+    result = snakemake(example, "-c2", "--configfile", "presets/example_external.yaml", str(grid))
+    assert result.returncode == 0, result.stdout[-4000:]
+    refits = pd.read_csv(example / "results/grid/external/flipflop_torch/readout_refit.csv")
+    assert len(refits) == 8 and (refits["ridge_lambda"] == 0.375).all()
+    default = pd.read_csv(example / "results/example/external/flipflop_torch/readout_refit.csv")
+    assert (default["ridge_lambda"] != 0.375).all()
+
+
 def test_the_command_refuses_bad_input_with_its_message(example, tmp_path):
     bad = tmp_path / "bad.npz"
     import numpy as np

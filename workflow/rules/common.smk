@@ -29,6 +29,8 @@ from code_fingerprint import fingerprint  # noqa: E402
 workflow_setup.patch_scheduler(workflow, ROOT)
 NEUROGYM_TASKS = workflow_setup.load_config(config, workflow, ROOT)
 GAP_STUDY = instances.expand_gap_study(config)  # its models: task instances <task>__<variation>
+# a model trained elsewhere: task instance external__<name>, one model, its N_h read from its file
+EXTERNAL = instances.expand_external(config)
 STYLE = config_lib.style_settings(ROOT / "workflow" / "style.mplstyle")  # every figure's param
 FIGURE_MODULE = "rnnschur.report.figures"
 LIBRARY = Path(task_registry.__file__).resolve().parents[2]  # the rnnschur the jobs import
@@ -43,6 +45,7 @@ def code(script, task=None, functions=()):
     if task is not None:
         name = task_registry.task_of(task)
         generator = name if name in task_registry.names() else "_neurogym"
+        generator = "_external" if name == task_registry.EXTERNAL else generator
         extra = (f"rnnschur.tasks.{generator}",)
     figures = tuple((FIGURE_MODULE, f) for f in functions)
     return fingerprint(ROOT / "workflow" / "scripts" / script, LIBRARY, extra, figures)
@@ -79,9 +82,10 @@ def trial_source(task):
 
 
 def neurogym_spec(task):
-    """A NeuroGym task's checked spec {env, kwargs, dims} (None for any other task), in the
-    params of each analysis job of it: rnnschur.tasks.get(task, params.neurogym)."""
-    return NEUROGYM_TASKS.get(task)
+    """A NeuroGym task's checked spec {env, kwargs, dims}, a model trained elsewhere's
+    {score} (None for any other task), in the params of each analysis job of it:
+    rnnschur.tasks.get(task, params.neurogym)."""
+    return NEUROGYM_TASKS.get(task) or task_config(task).get("external")
 
 
 def learned_criteria():
@@ -181,9 +185,13 @@ def all_targets():
     return tables + figures + external
 
 
+# the tasks whose trials the workflow draws (rules heldout, fitting); an external model's are its own
+DRAWN_TASKS = "|".join(dict.fromkeys([*task_registry.names(), *NEUROGYM_TASKS, *TASKS, *GAP_STUDY]))
+
+
 wildcard_constraints:
-    task="|".join(dict.fromkeys([*task_registry.names(), *NEUROGYM_TASKS, *TASKS, *GAP_STUDY])),
-    construction="|".join(CONSTRUCTIONS),
+    task="|".join([DRAWN_TASKS, *EXTERNAL]),
+    construction="|".join([*CONSTRUCTIONS, task_registry.EXTERNAL]),
     size=r"\d+",
     seed=r"\d+",
     variation=r"[A-Za-z0-9_]+",

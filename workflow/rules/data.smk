@@ -6,6 +6,8 @@ rule heldout:
         f"{R}/logs/data/{{task}}.log",
     benchmark:
         f"{R}/benchmarks/data/{{task}}.tsv"
+    wildcard_constraints:
+        task=DRAWN_TASKS,
     localrule: True
     # the training env: a NeuroGym task's trials need neurogym (which imports torch)
     conda:
@@ -32,6 +34,8 @@ rule fitting:
         f"{R}/logs/data/{{task}}_fitting.log",
     benchmark:
         f"{R}/benchmarks/data/{{task}}_fitting.tsv"
+    wildcard_constraints:
+        task=DRAWN_TASKS,
     localrule: True
     # the training env: a NeuroGym task's trials need neurogym (which imports torch)
     conda:

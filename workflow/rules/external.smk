@@ -1,63 +1,98 @@
 # Models trained elsewhere (config key external_models): the paper's analysis on each.
 
 
-rule external_import:
-    """A model trained elsewhere as the workflow's weights.npz (W_xh, W_hh, W_hy and any of b_h,
-    b_y, h0) with its network description, checked against the held-out set's outputs where it
-    has them (dynamics: auto finds it there); a torch state_dict is converted here, the only
-    step that needs torch."""
+for _name in config["external_models"]:
+
+    rule:
+        """A model trained elsewhere in the model layout of its task block external__<name>
+        (weights.npz with its network description, meta.json with their digest) and its
+        held-out set as that task's, checked against the held-out set's outputs where it has
+        them (dynamics: auto finds it there; imported.json says how); a torch state_dict is
+        converted here, the only step that needs torch. The ordinary per-model rules (schur,
+        ablate, spectrum, subspace_control, readout_refit) then analyse it."""
+        name:
+            f"external_import_{_name}"
+        input:
+            weights=config["external_models"][_name]["weights"],
+            heldout=config["external_models"][_name]["heldout"],
+            initial_state=config["external_models"][_name]["initial_state"] or [],
+        output:
+            weights=external_model_files(_name)["weights"],
+            meta=external_model_files(_name)["weights"].replace("weights.npz", "meta.json"),
+            heldout=external_model_files(_name)["heldout"],
+            verification=external_model_files(_name)["verification"],
+        log:
+            f"{R}/logs/external/{_name}_import.log",
+        benchmark:
+            f"{R}/benchmarks/external/{_name}_import.tsv"
+        conda:
+            "../../envs/train.yaml"
+        threads: 1
+        resources:
+            mem_mb=1000,
+            runtime=5,
+        params:
+            code=code("external_import.py"),
+            name=_name,
+            model=config["external_models"][_name],
+            split=config["schur_split"],
+            numerics=config["numerics"],
+        script:
+            "../scripts/external_import.py"
+
+    if config["external_models"][_name]["fitting"]:
+
+        rule:
+            """A model trained elsewhere's fitting set as its task block's (for the readout
+            refit)."""
+            name:
+                f"external_fitting_{_name}"
+            input:
+                config["external_models"][_name]["fitting"],
+            output:
+                f"{R}/data/{instances.external_instance(_name)}/fitting.npz",
+            log:
+                f"{R}/logs/external/{_name}_fitting.log",
+            benchmark:
+                f"{R}/benchmarks/external/{_name}_fitting.tsv"
+            localrule: True
+            conda:
+                "../../envs/analysis.yaml"
+            threads: 1
+            resources:
+                mem_mb=1000,
+                runtime=5,
+            params:
+                code=code("external_fitting.py"),
+                score=config["external_models"][_name]["score"],
+            script:
+                "../scripts/external_fitting.py"
+
+
+rule external_tables:
+    """The tables of one external model (its Schur form, every ablation, the verdict per
+    block, the spectrum, the subspace control and, with a fitting set, the readout refit) as
+    the command writes them, assembled from the per-model rules' files of its task block."""
     input:
-        weights=lambda w: config["external_models"][w.name]["weights"],
-        heldout=lambda w: config["external_models"][w.name]["heldout"],
-        initial_state=lambda w: config["external_models"][w.name]["initial_state"] or [],
+        unpack(lambda w: external_model_files(w.name)),
     output:
-        weights=f"{R}/external/{{name}}/weights.npz",
-        verification=f"{R}/external/{{name}}/imported.json",
+        **external_files(external_names.TABLE_NAMES),
     log:
-        f"{R}/logs/external/{{name}}_import.log",
+        f"{R}/logs/external/{{name}}_tables.log",
     benchmark:
-        f"{R}/benchmarks/external/{{name}}_import.tsv"
+        f"{R}/benchmarks/external/{{name}}.tsv"
+    localrule: True
     conda:
-        "../../envs/train.yaml"
+        "../../envs/analysis.yaml"
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
     params:
-        code=code("external_import.py"),
-        model=lambda w: config["external_models"][w.name],
-        split=config["schur_split"],
-        numerics=config["numerics"],
-    script:
-        "../scripts/external_import.py"
-
-
-rule external_analyse:
-    """Ordered Schur form, all 8 subsets at every alpha, spectrum, subspace control, readout
-    refit (with a fitting set) and verdict per block of one model: its tables."""
-    input:
-        weights=f"{R}/external/{{name}}/weights.npz",
-        verification=f"{R}/external/{{name}}/imported.json",
-        heldout=lambda w: config["external_models"][w.name]["heldout"],
-        fitting=lambda w: config["external_models"][w.name]["fitting"] or [],
-    output:
-        **external_files(external_names.TABLE_NAMES),
-    log:
-        f"{R}/logs/external/{{name}}_analyse.log",
-    benchmark:
-        f"{R}/benchmarks/external/{{name}}.tsv"
-    conda:
-        "../../envs/analysis.yaml"
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=30,
-    params:
-        code=code("external_analyse.py"),
+        code=code("external_tables.py"),
         settings=lambda w: external_settings(w.name),
-        numerics=config["numerics"],
     script:
-        "../scripts/external_analyse.py"
+        "../scripts/external_tables.py"
 
 
 rule external_profile:
@@ -96,7 +131,7 @@ rule external_summary:
     input:
         **external_files(external_names.TABLE_NAMES),
         png=f"{R}/external/{{name}}/profile.png",
-        weights=f"{R}/external/{{name}}/weights.npz",
+        weights=lambda w: external_model_files(w.name)["weights"],
     output:
         md=f"{R}/external/{{name}}/summary.md",
         html=report(

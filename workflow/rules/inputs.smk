@@ -123,8 +123,9 @@ def analysis_settings(name, task):
     ``name``) and the shared ones its registry entry uses."""
     shared = {
         "alpha": config["alpha"],
-        "ablation": config["ablation"],
+        "ablation": ablation_settings(task),
         "base_seed": config["base_seed"],
+        "stream": stream(task),
         "generator": task_config(task)["generator"],
         "checkpoints": task_config(task)["checkpoints"],
         "schur_split": config["schur_split"],
@@ -184,7 +185,8 @@ def external_files(names):
 
 
 def external_settings(name):
-    """rnnschur.external.analysis.Settings of an external model, from its entry and the shared keys."""
+    """rnnschur.external.analysis.Settings of an external model, from its entry and the shared
+    keys (what the command takes as options, so that it writes the same tables)."""
     return {
         "score": config["external_models"][name]["score"],
         "alpha": config["alpha"],
@@ -192,12 +194,43 @@ def external_settings(name):
         "epsilon": config["ablation"]["epsilon"],
         "mass_floor": config["ablation"]["mass_floor"],
         "threshold": config["verdicts"]["threshold"],
+        "level": config["verdicts"]["level"],
+        "n_boot": config["solutions"]["bootstrap"],
         "subspace_components": config["subspace_control"]["n_components"],
         "subspace_draws": config["subspace_control"]["n_draws"],
+        "subspace_trials": config["subspace_control"]["n_trials"],
+        "subspace_variance": config["subspace_control"]["variance"],
         "seed": config["base_seed"],
+        "split": config["schur_split"],
         "validation_fraction": config["readout_refit"]["validation_fraction"],
         "ridge_grid": tuple(config["readout_refit"]["ridge_grid"]),
     }
+
+
+def external_model(name):
+    """The model path (MODEL's) of the external model ``name``: its task block's one model."""
+    task = instances.external_instance(name)
+    (size,) = task_config(task)["sizes"]
+    return f"{task}/{task_registry.EXTERNAL}/n{size}/seed0"
+
+
+def external_model_files(name):
+    """The per-model files the workflow's rules make of the external model ``name``, which its
+    tables are assembled from (rnnschur.external.analysis.from_model_files)."""
+    model = external_model(name)
+    task = instances.external_instance(name)
+    files = {
+        "weights": f"{R}/models/{model}/weights.npz",
+        "schur": f"{R}/schur/{model}.npz",
+        "heldout": f"{R}/data/{task}/heldout.npz",
+        "verification": f"{R}/external/{name}/imported.json",
+        "ablation": f"{R}/ablation/{model}.csv",
+        "spectrum": f"{R}/views/spectra/{model}.csv",
+        "subspace_control": f"{R}/beyond/subspace_control/{model}.csv",
+    }
+    if config["external_models"][name]["fitting"]:
+        files["readout_refit"] = f"{R}/beyond/readout_refit/{model}.csv"
+    return files
 
 
 EXTERNAL_FILES = external_files(EXTERNAL_OUTPUT_NAMES)

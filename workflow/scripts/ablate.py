@@ -5,15 +5,8 @@ import sys
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io, tasks  # noqa: E402
-from rnnschur.ablation import (  # noqa: E402
-    Analysed,
-    Scoring,
-    evaluate_ablations,
-    evaluation_noise,
-    scoring_batch,
-)
-from rnnschur.seeds import job_rng  # noqa: E402
-from rnnschur.solutions import Reading  # noqa: E402
+from rnnschur.ablation import Analysed, evaluation_noise, model_ablations  # noqa: E402
+from rnnschur.solutions import model_reading  # noqa: E402
 
 w, params = snakemake.wildcards, snakemake.params
 network, schur, heldout = io.load_model(
@@ -32,19 +25,8 @@ noise = evaluation_noise(
     params.stream,
     w.seed,
 )
-analysed = Analysed(network, schur, scoring_batch(heldout, task, ablation["fvu_steps"]), task)
 # this solution's own reading of each ablation: a bootstrap over its held-out trials
-solution = Reading(
-    params.verdicts["threshold"],
-    params.verdicts["level"],
-    params.bootstrap,
-    int(job_rng(params.base_seed, "bootstrap", params.stream, w.seed).integers(2**62)),
-)
-rows = evaluate_ablations(
-    analysed,
-    list(params.alpha_grid),
-    Scoring.from_config(ablation),
-    noise=noise,
-    solution=solution,
-)
+solution = model_reading(params.verdicts, params.bootstrap, params.base_seed, params.stream, w.seed)
+analysed = Analysed.scored(network, schur, heldout, task, ablation["fvu_steps"])
+rows = model_ablations(analysed, params.alpha_grid, ablation, solution, noise=noise)
 io.save_rows(snakemake.output[0], io.labelled(rows, w))

@@ -1,6 +1,7 @@
-"""Rule external_import: a model trained elsewhere as the workflow's weights.npz, with the
-0-d arrays of its network description (given, or found by dynamics: auto from the held-out
-set's outputs), and how it was verified (imported.json, which the analysis reads)."""
+"""Rule external_import_<name>: a model trained elsewhere in the model layout of its task block
+(weights.npz with the 0-d arrays of its network description, given or found by dynamics: auto
+from the held-out set's outputs; meta.json with their digest), its held-out set as that task's,
+and how it was verified (imported.json, which its tables carry)."""
 
 import sys
 
@@ -9,6 +10,8 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 from rnnschur import io  # noqa: E402
 from rnnschur.dynamics import DESCRIPTION_TYPES, Description  # noqa: E402
 from rnnschur.external import convert, verify  # noqa: E402
+from rnnschur.external import heldout as heldout_sets  # noqa: E402
+from rnnschur.provenance import weights_sha256  # noqa: E402
 
 entry, path = snakemake.params.model, snakemake.input.weights
 keys = convert.parse_keys(entry["keys"]) if entry["keys"] else None
@@ -24,6 +27,12 @@ verification = verify.describe(
     description,
     stored=io.load_dynamics(path) if str(path).endswith(".npz") else None,
 )
+# the held-out set as the command reads it (its targets checked against the score)
+batch, _ = heldout_sets.read(snakemake.input.heldout, model, where="heldout")
+heldout_sets.check_targets(batch, entry["score"], snakemake.input.heldout)
+io.save_npz(snakemake.output.heldout, inputs=batch.inputs, targets=batch.targets, mask=batch.mask)
 io.save_npz(snakemake.output.weights, **model, **io.dynamics_arrays(verification.dynamics))
+io.save_json(snakemake.output.meta, {"weights_sha256": weights_sha256(snakemake.output.weights)})
 io.save_json(snakemake.output.verification, verification.record())
-print(f"{snakemake.wildcards.name}: arrays {sorted(model)}; {verification.line()}", file=sys.stderr)
+name = snakemake.params.name
+print(f"{name}: arrays {sorted(model)}; {verification.line()}", file=sys.stderr)

@@ -11,7 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from rnnschur.ablation import SUBSETS, Analysed, ablated_recurrent, delta_T, subset_name
+from rnnschur.ablation import (
+    SUBSETS,
+    Analysed,
+    ablated_recurrent,
+    delta_T,
+    scoring_batch,
+    subset_name,
+)
 from rnnschur.network import Network
 from rnnschur.schur import coupling_masks
 from rnnschur.tasks import Batch
@@ -134,3 +141,19 @@ def evaluate_refits(
             }
         )
     return rows
+
+
+def model_rows(analysed: Analysed, fitting: Batch, settings: dict) -> list[dict]:
+    """The readout refit of one model (rule ``readout_refit``; an external model's analysis),
+    ``analysed`` on its held-out set as scored (:meth:`Analysed.scored`): :func:`evaluate_refits`
+    at ``alpha`` with the ``fitting`` set scored alike (config ``ablation.fvu_steps``) and the
+    config's ``validation_fraction`` and ``ridge_grid`` (``settings``: config ``readout_refit``
+    with ``alpha`` and the ``ablation`` block)."""
+    fitting = scoring_batch(fitting, analysed.task, settings["ablation"]["fvu_steps"])
+    return evaluate_refits(
+        analysed,
+        settings["alpha"],
+        fitting,
+        settings["validation_fraction"],
+        list(settings["ridge_grid"]),
+    )

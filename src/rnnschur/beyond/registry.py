@@ -29,8 +29,9 @@ class Analysis:
     reads : the per-model files its job reads, of ``weights``, ``schur``, ``heldout``,
         ``checkpoints``.
     uses : the shared settings its job reads besides its own, of ``alpha``, ``ablation``
-        (epsilon, mass floor, scored steps), ``base_seed``, ``generator`` and ``checkpoints``
-        (the task's), so that a change to another reruns nothing.
+        (epsilon, mass floor, scored steps), ``base_seed``, ``stream`` (the task's random
+        stream), ``generator`` and ``checkpoints`` (the task's), so that a change to another
+        reruns nothing.
     tables : further tables its summary returns besides ``summary``.
     figure_reads : the table its figure draws: ``""`` for ``tables/<name>.csv``, else the key of
         one of ``tables``.
@@ -73,7 +74,7 @@ ANALYSES = {
     ),
     "subspace_control": Analysis(
         reads=("weights", "schur", "heldout"),
-        uses=("alpha", "ablation", "base_seed"),
+        uses=("alpha", "ablation", "base_seed", "stream"),
         mem_mb=2000,
         runtime=20,
         tables=("verdicts",),

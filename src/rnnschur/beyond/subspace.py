@@ -19,6 +19,7 @@ import numpy as np
 
 from rnnschur.ablation import SUBSETS, Analysed, delta_T, subset_name
 from rnnschur.schur import coupling_masks
+from rnnschur.tasks import Batch
 from rnnschur.verdicts import Verdict
 
 SIDES = ("input", "output")
@@ -173,3 +174,28 @@ def evaluate_controls(
             case | {"score": value, "harm": float(harm(value, score[0], task.HIGHER_IS_BETTER))}
         )
     return rows
+
+
+def model_rows(analysed: Analysed, settings: dict, rng: np.random.Generator) -> list[dict]:
+    """The subspace control of one model (rule ``subspace_control``; an external model's
+    analysis), ``analysed`` on its held-out set as scored (:meth:`Analysed.scored`): on its
+    first ``n_trials`` trials, the subspaces of its top ``n_components`` principal components
+    (fewer than N_h), of the fewest components explaining ``variance`` of the hidden states'
+    variance and of its readout, each ablation and its ``n_draws`` matched controls at ``alpha``
+    (:func:`evaluate_controls`; ``settings``: config ``subspace_control`` with ``alpha``). Each
+    row says on how many trials it was scored of how many held out."""
+    network, schur, heldout, task = analysed
+    n = settings["n_trials"]
+    batch = Batch(heldout.inputs[:n], heldout.targets[:n], heldout.mask[:n])
+    _, hidden = network.rollout(batch.inputs, return_hidden=True)
+    axes, variance_ratio = principal_axes(hidden)
+    k = components_for_variance(variance_ratio, settings["variance"])
+    subspaces = {
+        "top_pcs": axes[:, : min(settings["n_components"], network.n_hidden - 1)],
+        "variance_pcs": axes[:, :k],
+        "readout": readout_subspace(network.W_hy),
+    }
+    on = Analysed(network, schur, batch, task)
+    rows = evaluate_controls(on, settings["alpha"], subspaces, settings["n_draws"], rng)
+    scored_on = {"n_trials": len(batch.inputs), "n_heldout": len(heldout.inputs)}
+    return [row | scored_on for row in rows]

@@ -13,8 +13,8 @@ TABLE_NAMES = (
     "verification.json",
     "analysis.json",
 )
-"""What the analysis of one model computes (the workflow's job ``external_analyse``;
-:meth:`rnnschur.external.analysis.Result.save_tables`)."""
+"""What the analysis of one model computes (the workflow's job ``external_tables``, from the
+per-model rules' files; :meth:`rnnschur.external.analysis.Result.save_tables`)."""
 FIGURE_NAMES = ("profile.pdf", "profile.png")
 """Its profile figure, drawn from ``ablation.csv`` (job ``external_profile``)."""
 SUMMARY_NAMES = ("summary.md", "summary.html")

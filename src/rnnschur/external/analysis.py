@@ -2,14 +2,16 @@
 
 :func:`run` takes the model's arrays (or, for a torch module run as it computes, its W_hh and
 forward), its held-out set, its description and the :class:`rnnschur.external.verify.Verification`
-that proves the rollout is the model, and computes the ordered Schur form, all 8 subsets at
-every α, the verdict per coupling block on the workflow's harm-share scale, the spectrum, the
-subspace control and the readout refit (:class:`Result`). Nothing is read or written here:
-:func:`rnnschur.analyse` (:mod:`rnnschur.external.api`) reads the files, converts a state_dict
-(:mod:`.convert`), verifies (:mod:`.verify`) and calls :func:`run`; :meth:`Result.save` writes
-the tables, the profile figure and the summaries. The workflow's rules and
-``python -m rnnschur analyse`` both go through :func:`rnnschur.analyse`, so they write the
-same files.
+that proves the rollout is the model, and runs in process the per-model functions of the
+workflow's rules (the ordered Schur form, all 8 subsets at every α with the model's own reading,
+the spectrum, the subspace control and the readout refit) with the settings and random streams
+those rules have for the model's task block ``external__<name>``; :func:`assemble` makes the
+verdict per coupling block and the :class:`Result`. In the workflow the rules themselves run on
+the imported model, and :func:`from_model_files` assembles the same :class:`Result` from their
+files, so the command and the workflow write the same tables. Nothing is read or written by
+:func:`run`: :func:`rnnschur.analyse` (:mod:`rnnschur.external.api`) reads the files, converts a
+state_dict (:mod:`.convert`), verifies (:mod:`.verify`) and calls it; :meth:`Result.save` writes
+the tables, the profile figure and the summaries.
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rnnschur import fixed_points, io, metrics
-from rnnschur.ablation import Analysed, Scoring, evaluate_ablations, label
+from rnnschur import fixed_points, io
+from rnnschur.ablation import Analysed, Scoring, evaluate_ablations, label, model_ablations
 from rnnschur.beyond import refit, subspace
 from rnnschur.dynamics import SPLITS, Dynamics, catalogue_names
 from rnnschur.external import (
@@ -45,29 +47,11 @@ from rnnschur.external.verify import Verification
 from rnnschur.network import Network
 from rnnschur.report import text, views
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, check_alpha, ordered_real_schur
-from rnnschur.solutions import Reading
-from rnnschur.tasks import Batch
+from rnnschur.seeds import job_rng
+from rnnschur.solutions import model_reading
+from rnnschur.tasks import EXTERNAL, Batch
+from rnnschur.tasks._external import SCORES, Score
 from rnnschur.verdicts import CHANCE, Thresholds, harm_share
-
-SCORES = ("fvu", "accuracy")
-
-
-@dataclass(frozen=True)
-class Score:
-    """The score of an external model, in the shape the library's evaluators expect of a task:
-    ``fvu`` (eq. 7, over the masked entries) or ``accuracy`` (sign accuracy, eq. 6's form)."""
-
-    SCORE: str
-
-    @property
-    def HIGHER_IS_BETTER(self) -> bool:
-        return self.SCORE == "accuracy"
-
-    def score(self, outputs: np.ndarray, batch: Batch) -> np.ndarray:
-        if self.SCORE == "fvu":
-            return metrics.fvu(outputs, batch.targets, batch.mask)
-        return metrics.replay_accuracy(outputs, batch.targets, batch.mask)
-
 
 MISUSE_FVU = 0.5
 """A full-model FVU at or above this is far from a working network."""
@@ -128,8 +112,12 @@ class Settings:
     epsilon: float = 0.01
     mass_floor: float = 0.01
     threshold: float = Thresholds.threshold
+    level: float = Thresholds.level  # config key verdicts.level
+    n_boot: int = 200  # config key solutions.bootstrap
     subspace_components: int = 8
     subspace_draws: int = 2
+    subspace_trials: int = 256  # config key subspace_control.n_trials
+    subspace_variance: float = 0.9  # config key subspace_control.variance
     seed: int = 2606  # config key base_seed
     split: str = "propagator"  # config key schur_split
     validation_fraction: float = 0.25  # config key readout_refit.validation_fraction
@@ -153,6 +141,8 @@ class Settings:
         counts = {
             "subspace_components": self.subspace_components,
             "subspace_draws": self.subspace_draws,
+            "subspace_trials": self.subspace_trials,
+            "n_boot": self.n_boot,
             "seed": self.seed,
         }
         for name, value in counts.items():
@@ -164,6 +154,10 @@ class Settings:
         if len(set(self.alpha_grid)) < len(self.alpha_grid):
             repeated = sorted({a for a in self.alpha_grid if list(self.alpha_grid).count(a) > 1})
             raise ValueError(f"alpha_grid={list(self.alpha_grid)}: α {repeated} given twice")
+        for name in ("level", "subspace_variance"):
+            value = getattr(self, name)
+            if not (_real(value) and 0 < value < 1):
+                raise ValueError(f"{name}={value!r}: must lie in (0, 1)")
         if not (_real(self.validation_fraction) and 0 < self.validation_fraction < 1):
             fraction = self.validation_fraction
             raise ValueError(f"validation_fraction={fraction!r}: must lie in (0, 1)")
@@ -414,6 +408,35 @@ class Result:
         )
 
 
+def per_model_settings(settings: Settings) -> dict:
+    """The settings of the per-model functions, as the workflow's jobs of an external model read
+    them from the config (config ``ablation`` scored on the model's own mask, ``verdicts``,
+    ``subspace_control``, ``readout_refit``): the same numbers make the same tables."""
+    ablation = {
+        "epsilon": settings.epsilon,
+        "mass_floor": settings.mass_floor,
+        "fvu_steps": "masked",
+    }
+    return {
+        "ablation": ablation,
+        "verdicts": {"threshold": settings.threshold, "level": settings.level},
+        "subspace_control": {
+            "n_components": settings.subspace_components,
+            "n_draws": settings.subspace_draws,
+            "n_trials": settings.subspace_trials,
+            "variance": settings.subspace_variance,
+            "alpha": settings.alpha,
+            "ablation": ablation,
+        },
+        "readout_refit": {
+            "alpha": settings.alpha,
+            "ablation": ablation,
+            "validation_fraction": settings.validation_fraction,
+            "ridge_grid": list(settings.ridge_grid),
+        },
+    }
+
+
 def run(
     model: dict[str, np.ndarray],
     heldout: Batch,
@@ -428,6 +451,14 @@ def run(
     """The paper's pipeline on one model described as ``verification`` records (its
     ``dynamics``), whose rollout was checked against its own outputs; nothing is written.
 
+    The per-model functions of the workflow's rules, in process: the ordered Schur form (rule
+    ``schur``), every ablation with the model's own reading (``ablate``,
+    :func:`rnnschur.ablation.model_ablations`), the spectrum (``spectrum``), the subspace
+    control (``subspace_control``) and, with a ``fitting`` set, the readout refit
+    (``readout_refit``), each with the settings and the random streams those jobs have for the
+    model's task block ``external__<name>`` (:func:`per_model_settings`), so that the command
+    and the workflow write the same tables; then :func:`assemble`.
+
     ``module`` = (its name, ``forward(W_stack, inputs)``): a user's own torch module
     (:mod:`rnnschur.external.torch_module`) run as it computes; ``model`` then holds W_hh alone
     (or all its arrays), and the subspace control and the readout refit, which need the hidden
@@ -438,75 +469,42 @@ def run(
     :func:`rnnschur.analyse`, its only caller.
     """
     dynamics = verification.dynamics
-    if settings.score not in SCORES:
-        raise ValueError(f"score must be one of {SCORES}, got {settings.score!r}")
     if settings.fixed_points and module is not None:
         raise ValueError(
             "fixed_points=True: the fixed-point search needs the network's equations (the "
             "Jacobian of the described update); a torch module run as it computes has none. "
             "Give its arrays (a state_dict or .npz) with its description instead"
         )
-    score = Score(settings.score)
+    task = Score(settings.score)
     net = Network.from_arrays(model, dynamics)
-    W_hh, W_hy = net.W_hh, net.W_hy
     network = f"{dynamics.describe()} RNN" if module is None else module[0]
-    leak = dynamics.split_leak(settings.split)
     progress(
-        f"[1/5] ordered real Schur form of W_hh (N_h = {W_hh.shape[0]}; {network}, "
+        f"[1/5] ordered real Schur form of W_hh (N_h = {net.n_hidden}; {network}, "
         f"blocks ordered by the moduli of {_split_operator(dynamics, settings.split)})"
     )
-    schur = ordered_real_schur(W_hh, leak=leak)
+    schur = ordered_real_schur(net.W_hh, leak=dynamics.split_leak(settings.split))
     progress(f"[2/5] all 8 coupling subsets at alpha = {list(settings.alpha_grid)}")
-    scoring = Scoring(settings.epsilon, settings.mass_floor)
-    forward = None if module is None else module[1]
-    analysed = Analysed(net, schur, heldout, score)
-    solution = Reading(threshold=settings.threshold)  # this network's own reading of each ablation
-    rows = evaluate_ablations(
-        analysed, list(settings.alpha_grid), scoring, forward, solution=solution
-    )
-    ablation = pd.DataFrame(rows)
-    full_score = ablation.loc[ablation["subset"] == "none", "score"].iloc[0]
-    warnings = [
-        verification.warning(),
-        misuse_warning(settings.score, float(full_score), dynamics, network),
-    ]
-    warning = "\n".join(w for w in warnings if w) or None
-    if warning:
-        progress(warning)
-    ablation.insert(0, "model", name)
-    eigenvalues, _ = views.spectrum_rows(schur, settings.alpha)
-    verdicts = block_verdicts(ablation, settings.alpha, settings.score)
+    blocks = per_model_settings(settings)
+    # this network's own reading of each ablation, its bootstrap from the stream of external
+    # models (their task blocks', rnnschur.instances.expand_external) and seed 0
+    solution = model_reading(blocks["verdicts"], settings.n_boot, settings.seed, EXTERNAL, 0)
+    analysed = Analysed.scored(net, schur, heldout, task, blocks["ablation"]["fvu_steps"])
+    if module is None:
+        rows = model_ablations(analysed, settings.alpha_grid, blocks["ablation"], solution)
+    else:
+        scoring = Scoring.from_config(blocks["ablation"])
+        alphas = list(settings.alpha_grid)
+        rows = evaluate_ablations(analysed, alphas, scoring, module[1], solution=solution)
     controls = refits = None
     if module is not None:
         progress("[3/5] subspace control and [4/5] readout refit skipped: a module's own forward")
     else:
         progress("[3/5] subspace control (activity and readout subspaces, matched random controls)")
-        _, hidden = net.rollout(heldout.inputs, return_hidden=True)
-        axes, _ = subspace.principal_axes(hidden)
-        spaces = {
-            "top_pcs": axes[:, : min(settings.subspace_components, W_hh.shape[0] - 1)],
-            "readout": subspace.readout_subspace(W_hy),
-        }
-        controls = pd.DataFrame(
-            subspace.evaluate_controls(
-                analysed,
-                settings.alpha,
-                spaces,
-                settings.subspace_draws,
-                np.random.default_rng(settings.seed),
-            )
-        )
+        rng = job_rng(settings.seed, "subspace_control", EXTERNAL, EXTERNAL, net.n_hidden, 0)
+        controls = pd.DataFrame(subspace.model_rows(analysed, blocks["subspace_control"], rng))
         if fitting is not None:
             progress("[4/5] readout refit (ridge, on the fitting set)")
-            refits = pd.DataFrame(
-                refit.evaluate_refits(
-                    analysed,
-                    settings.alpha,
-                    fitting,
-                    settings.validation_fraction,
-                    list(settings.ridge_grid),
-                )
-            )
+            refits = pd.DataFrame(refit.model_rows(analysed, fitting, blocks["readout_refit"]))
         else:
             progress("[4/5] readout refit skipped (no fitting set given)")
     points = None
@@ -518,35 +516,127 @@ def run(
         study = fixed_points.Study(settings.alpha, {})
         points = pd.DataFrame(fixed_points.model_rows(net, schur, heldout, "external", study))
     progress("[5/5] tables done")
-    shapes = {
-        "N_h": int(W_hh.shape[0]),
+    if biases is None:
+        biases = {k: float(np.max(np.abs(model[k]))) for k in ("b_h", "b_y") if k in model}
+    eigenvalues, _ = views.spectrum_rows(schur, settings.alpha)
+    return assemble(
+        Parts(name, network, verification, settings, schur),
+        Tables(pd.DataFrame(rows), pd.DataFrame(eigenvalues), controls, refits, points),
+        shapes_of(net, heldout, biases, "module" if module is not None else "arrays"),
+        progress,
+    )
+
+
+@dataclass(frozen=True)
+class Parts:
+    """What one analysis is of: the model's name, what runs it (a described RNN or a module),
+    how its rollout was verified, the settings and its ordered Schur form."""
+
+    name: str
+    network: str
+    verification: Verification
+    settings: Settings
+    schur: OrderedSchur
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The per-model tables of one analysis, without the workflow's model labels: every
+    ablation, the spectrum, the subspace control, the readout refit and the fixed points (None
+    where not run)."""
+
+    ablation: pd.DataFrame
+    spectrum: pd.DataFrame
+    subspace_control: pd.DataFrame | None = None
+    readout_refit: pd.DataFrame | None = None
+    fixed_points: pd.DataFrame | None = None
+
+
+def shapes_of(net: Network, heldout: Batch, biases: dict[str, float], of: str) -> dict:
+    """The sizes the summary states: N_h, N_x, N_y, the held-out trials and steps, the offsets
+    the network adds, its ``biases`` (name → largest |entry|) and whose they are (``of``:
+    "arrays" or "module")."""
+    return {
+        "N_h": int(net.n_hidden),
         "N_x": int(heldout.inputs.shape[2]),
         "N_y": int(heldout.targets.shape[2]),
         "n_trials": int(heldout.inputs.shape[0]),
         "n_steps": int(heldout.inputs.shape[1]),
         "offsets": list(net.offsets),
-        "biases": (
-            biases
-            if biases is not None
-            else {k: float(np.max(np.abs(model[k]))) for k in ("b_h", "b_y") if k in model}
-        ),
-        "biases_of": "module" if module is not None else "arrays",
+        "biases": biases,
+        "biases_of": of,
     }
+
+
+def assemble(
+    parts: Parts, tables: Tables, shapes: dict, progress: Callable[[str], None] = print
+) -> Result:
+    """The :class:`Result` of one model's per-model tables (computed in process by :func:`run`,
+    or read from the workflow's per-model files by :func:`from_model_files`): the verdict per
+    coupling block of its ablation table and the warnings (the verification's, and a full model
+    far from a working network)."""
+    settings, ablation = parts.settings, tables.ablation.copy()
+    full_score = ablation.loc[ablation["subset"] == "none", "score"].iloc[0]
+    dynamics = parts.verification.dynamics
+    warnings = [
+        parts.verification.warning(),
+        misuse_warning(settings.score, float(full_score), dynamics, parts.network),
+    ]
+    warning = "\n".join(w for w in warnings if w) or None
+    if warning:
+        progress(warning)
+    ablation.insert(0, "model", parts.name)
     return Result(
-        name,
-        network,
+        parts.name,
+        parts.network,
         dynamics,
-        verification,
+        parts.verification,
         settings,
-        schur,
+        parts.schur,
         ablation,
-        verdicts,
-        pd.DataFrame(eigenvalues),
-        controls,
-        refits,
+        block_verdicts(ablation, settings.alpha, settings.score),
+        tables.spectrum,
+        tables.subspace_control,
+        tables.readout_refit,
         shapes,
         warning,
-        points,
+        tables.fixed_points,
+    )
+
+
+MODEL_LABELS = ["task", "construction", "n_hidden", "seed"]
+"""The labels a per-model table of the workflow carries first (:func:`rnnschur.io.labelled`)."""
+
+
+def model_table(path: str | os.PathLike) -> pd.DataFrame:
+    """A per-model table of the workflow without its model labels, its numbers read back exactly
+    as they were written."""
+    return pd.read_csv(path, float_precision="round_trip").drop(columns=MODEL_LABELS)
+
+
+def from_model_files(name: str, files: dict, settings: Settings) -> Result:
+    """The analysis of the external model ``name`` from the files the workflow's per-model
+    rules wrote of its task block (``files``: ``weights``, ``schur``, ``heldout``, the import's
+    ``verification`` record, and the tables ``ablation``, ``spectrum``, ``subspace_control``
+    and, where it had a fitting set, ``readout_refit``), with the ``settings`` of the config
+    that made them; :func:`assemble`, as the command's :func:`run` does in process."""
+    net, schur, heldout = io.load_model(files["weights"], files["schur"], files["heldout"])
+    record = io.load_json(files["verification"])
+    verification = Verification.from_record(net.dynamics, record)
+    refits = files.get("readout_refit")
+    tables = Tables(
+        model_table(files["ablation"]),
+        model_table(files["spectrum"]),
+        model_table(files["subspace_control"]),
+        model_table(refits) if refits else None,
+    )
+    offsets = net.offsets
+    biases = {k: float(np.max(np.abs(offsets[k]))) for k in ("b_h", "b_y") if k in offsets}
+    return assemble(
+        Parts(name, f"{net.dynamics.describe()} RNN", verification, settings, schur),
+        tables,
+        shapes_of(net, heldout, biases, "arrays"),
+        lambda line: None,
     )
 
 

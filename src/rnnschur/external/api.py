@@ -11,8 +11,9 @@ The model may be arrays (a dict with W_xh, W_hh, W_hy and any of b_h, b_y, h0), 
 ``torch.nn.Module``. The held-out set may be a file, a dict of arrays or a :class:`Batch`; with
 ``outputs`` (n, T, N_y), the model's own outputs on ``inputs`` with noise off, or with a module
 (whose forward computes them), the full model rolled out as described must reproduce them
-(:mod:`rnnschur.external.verify`) before any ablation runs. ``python -m rnnschur analyse`` and the
-workflow's ``external`` rules call :func:`analyse`, so all three give the same tables.
+(:mod:`rnnschur.external.verify`) before any ablation runs. ``python -m rnnschur analyse`` calls
+:func:`analyse`; the workflow runs its per-model rules on the imported model, the same functions
+with the same settings, so all three give the same tables.
 """
 
 from __future__ import annotations
