@@ -380,7 +380,7 @@ RNN_Net as it computes), dense orthogonal (the copy task also Cayley), trained a
 own preset. A row is one task, description, construction, N_h and coupling block, read as the
 paper reads: each learned solution's own reading of the removal ([glossary](glossary.md)),
 counted; the row is *fragile* or *stabilizer* where at least 80 % of the solutions tested (the
-block present) read so, *absent* where the block is below the mass floor in every one,
+block present) read so, *absent* where fewer than 3 of them hold the block,
 *undecided* otherwise. Across tasks the words are the task restriction's: each task's solutions
 counted, per description. The tests over seeds the atlas first published (t intervals,
 Benjamini–Hochberg at `atlas.fdr`, a random-effects estimate across tasks) stay in the CSV as

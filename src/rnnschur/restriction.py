@@ -6,9 +6,10 @@ Each learned solution reads each single-block ablation at α on its own (``readi
 block's solutions are counted (those where it is absent apart): the share that read *fragile*
 and the share that read *stabilizer*, each with its exact (Clopper–Pearson) interval, and the
 task's word: *fragile* or *stabilizer* where at least ``mostly`` of its tested solutions read so
-(config ``solutions.reproduces``), *absent* where none is tested, *too few learned models*
-where fewer than ``min_models`` learned (config ``learned.min_models``, as every verdict
-over seeds), *undecided* otherwise. Across
+(config ``solutions.reproduces``), *too few learned models* where fewer than ``min_models``
+learned (config ``learned.min_models``, as every verdict over seeds; a task none of whose models
+learned too), *absent* where fewer than ``min_models`` of them hold the block (it is below the
+mass floor in the others), *undecided* otherwise. Across
 the tasks of one family (a construction and, for the atlas's or the gap study's instances
 ``<task>__<name>``, the name; "—" for the tasks as the config has them: a network description
 is a family of its own, never pooled with another as if it were a seed):
@@ -61,8 +62,7 @@ def task_readings(
     each share; and the task's word (module docstring; *too few learned models* below
     ``min_models`` learned)."""
     rows = block_harms(ablation, alpha)
-    rows = rows[rows["learned"].astype(bool)]
-    # "" for a task as the config has it (a Series even where no model learned)
+    # "" for a task as the config has it (a Series even where the table has no row)
     rows = rows.assign(family=rows["task"].map(lambda task: task.partition(INSTANCE)[2]))
     largest = rows.groupby(["construction", "task"])["n_hidden"].transform("max")
     rows = rows[rows["n_hidden"] == largest]
@@ -70,7 +70,9 @@ def task_readings(
     for (family, construction, task, block), group in rows.groupby(
         ["family", "construction", "task", "subset"], sort=False
     ):
-        counts = solutions_word(group["reading"], mostly, min_models)
+        # the learned solutions' readings (none: the task's models learned nothing)
+        learned = group.loc[group["learned"].astype(bool), "reading"]
+        counts = solutions_word(learned, mostly, min_models)
         n = counts["n_tested"]
         f_low, f_high = clopper_pearson(counts["fragile"], n, level)
         s_low, s_high = clopper_pearson(counts["stabilizer"], n, level)
@@ -94,16 +96,16 @@ def task_readings(
 def solutions_word(readings: pd.Series, mostly: float, min_models: int) -> dict:
     """One group's learned solutions counted by their ``readings`` of one block: learned,
     absent, tested (the rest), fragile and stabilizer, and the group's ``word``: *too few
-    learned models* where fewer than ``min_models`` learned, else *fragile* or *stabilizer*
-    where at least ``mostly`` of those tested read so, *absent* where none is tested,
-    *undecided* otherwise."""
+    learned models* where fewer than ``min_models`` learned, *absent* where fewer than
+    ``min_models`` are tested (the block below the mass floor in the others), else *fragile*
+    or *stabilizer* where at least ``mostly`` of those tested read so, *undecided* otherwise."""
     n_absent = int((readings == Verdict.ABSENT).sum())
     n = len(readings) - n_absent
     fragile = int((readings == Verdict.FRAGILE).sum())
     stabilizer = int((readings == Verdict.STABILIZER).sum())
     if len(readings) < min_models:
         word = Verdict.TOO_FEW
-    elif n == 0:
+    elif n < min_models:
         word = Verdict.ABSENT
     elif fragile / n >= mostly:
         word = Verdict.FRAGILE
@@ -207,7 +209,8 @@ def restriction_markdown(
         "of those tested read so; *task-restricted*: some tasks mostly stabilizers, others "
         "mostly fragile; *universal*: every task mostly fragile; *harmless across tasks*: "
         "every task mostly stabilizers; *undecided*: any other mixture. A task whose block is "
-        f"absent, or with fewer than {min_models} learned solutions, enters no word.",
+        f"absent (fewer than {min_models} of its solutions hold it), or with fewer than "
+        f"{min_models} learned solutions, enters no word.",
         "",
         "| family | construction | task | N_h | block | tested (absent) | fragile | "
         "stabilizer | task's solutions |",

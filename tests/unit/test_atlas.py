@@ -349,19 +349,24 @@ def test_the_sentences_say_what_the_solutions_of_each_task_show():
 
 
 def test_a_task_restricted_block_shows_how_many_solutions_each_task_rests_on():
-    """One task's −T_RR a stabilizer in the one solution where it is present (absent in four),
-    the other task's fragile in all five: task-restricted, and the sentence shows the one."""
-    groups = {f"t{k}__d1": {"T_RR": FRAGILE, "T_CR": FRAGILE, "T_CC": FRAGILE} for k in (0, 1)}
+    """−T_RR of t1 a stabilizer in the three solutions that hold it (absent in two), of t0
+    fragile in all five, of t2 fragile in the one solution that holds it (absent in four: fewer
+    than min_models = 3 hold it, so it reads absent and enters no word): task-restricted, and
+    the sentence shows the counts."""
+    groups = {f"t{k}__d1": {"T_RR": FRAGILE, "T_CR": FRAGILE, "T_CC": FRAGILE} for k in (0, 1, 2)}
     groups["t1__d1"]["T_RR"] = HARMLESS
     ablation = planted_ablation(groups)
-    gone = (ablation["task"] == "t1__d1") & (ablation["subset"] == "T_RR") & (ablation["seed"] > 0)
-    ablation.loc[gone, ["reading", "mass_removed"]] = [Verdict.ABSENT, 0.0]
+    rr = ablation["subset"] == "T_RR"
+    for task, present in (("t1__d1", 3), ("t2__d1", 1)):
+        gone = rr & (ablation["task"] == task) & (ablation["seed"] >= present)
+        ablation.loc[gone, ["reading", "mass_removed"]] = [Verdict.ABSENT, 0.0]
     atlas = atlas_table(ablation, 0.9, Thresholds(threshold=0.1), 0.05, 3, words={}, mostly=0.8)
+    assert atlas.set_index(["task", "block"]).loc[("t2", "T_RR"), "verdict"] == Verdict.ABSENT
     tasks = task_readings(ablation, 0.9, 0.8, 3)
     text = atlas_reading(atlas, restriction(tasks), tasks)
     rr = next(line for line in text.split("\n\n") if line.startswith("−T_RR"))
     assert rr.endswith(
-        "Across tasks, task-restricted under d1 (mostly stabilizers: t1 (1 of 1 tested, 4 absent);"
+        "Across tasks, task-restricted under d1 (mostly stabilizers: t1 (3 of 3 tested, 2 absent);"
         " mostly fragile: 1 task)."
     )
 

@@ -129,10 +129,24 @@ def test_a_task_with_too_few_learned_solutions_enters_no_word():
     ]
 
 
-def test_a_run_where_no_model_learned_writes_empty_tables():
-    ablation = table(rows("a", "T_CC", ["fragile"] * 3))
+def test_a_run_where_no_model_learned_reads_too_few_everywhere():
+    """No model learned: every task reads too few learned models (named apart, not dropped),
+    and no word across tasks is made of them."""
+    ablation = table(rows("a", "T_CC", ["fragile"] * 3), rows("b", "T_CC", ["fragile"] * 3))
     ablation["learned"] = False
     tasks = task_readings(ablation, 0.9, MOSTLY, MIN_MODELS)
     across = restriction(tasks)
-    assert tasks.empty and across.empty and "word" in tasks and "word" in across
-    assert restriction_markdown(tasks, across, MOSTLY, MIN_MODELS).startswith("| family |")
+    assert (tasks["word"] == Verdict.TOO_FEW).all() and (tasks["n_learned"] == 0).all()
+    assert across["word"].tolist() == [Verdict.TOO_FEW_TASKS]
+    assert across["too_few_in"].tolist() == ["a b"] and across["n_tasks"].tolist() == [0]
+    text = restriction_markdown(tasks, across, MOSTLY, MIN_MODELS)
+    assert "| — | a, b | **too few tasks** |" in text
+
+
+def test_a_block_held_by_fewer_than_min_models_solutions_reads_absent():
+    """Three of five learned solutions hold the block: read; two: absent (too few to read)."""
+    three = rows("a", "T_CC", ["stabilizer"] * 3 + ["absent"] * 2)
+    two = rows("b", "T_CC", ["fragile"] * 2 + ["absent"] * 3)
+    tasks = task_readings(table(three, two), 0.9, MOSTLY, MIN_MODELS).set_index("task")
+    assert tasks["word"].to_dict() == {"a": Verdict.STABILIZER, "b": Verdict.ABSENT}
+    assert tasks.loc["b", ["n_tested", "fragile"]].tolist() == [2, 2]

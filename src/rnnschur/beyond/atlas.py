@@ -8,7 +8,7 @@ A row of the atlas is one task, network description, construction, N_h and coupl
 at α on its own (:mod:`rnnschur.solutions`: fragile, stabilizer, improves, undecided, absent
 in this model); the row's word counts them (:func:`rnnschur.restriction.solutions_word`):
 *fragile* or *stabilizer* where at least ``mostly`` (config ``solutions.reproduces``) of the
-solutions tested read so, *absent* where the block is below the mass floor in every one,
+solutions tested read so, *absent* where fewer than ``min_models`` of them hold the block,
 *undecided* otherwise. **Across tasks** the words are the task restriction's
 (:mod:`rnnschur.restriction`, per description: a network description is never pooled with
 another as if it were a seed).
@@ -194,7 +194,7 @@ def atlas_markdown(table: pd.DataFrame) -> str:
         "Each learned solution reads each removal on its own (a bootstrap over its held-out "
         "trials; docs/glossary.md); a row is *fragile* or *stabilizer* where most of the "
         "solutions tested (the block present) read so (config `solutions.reproduces`), "
-        "*absent* where the block is below the mass floor in every one, *undecided* otherwise. "
+        "*absent* where fewer than `learned.min_models` hold the block, *undecided* otherwise. "
         "Harm: the median share of the learned performance removed, over the solutions tested. "
         f"{len(decided)} of {len(table)} rows are fragile or stabilizer. The tests over seeds "
         "(t intervals, Benjamini–Hochberg) are the CSV's secondary columns.",

@@ -610,8 +610,10 @@ MODEL_LABELS = ["task", "construction", "n_hidden", "seed"]
 
 def model_table(path: str | os.PathLike) -> pd.DataFrame:
     """A per-model table of the workflow without its model labels, its numbers read back exactly
-    as they were written."""
-    return pd.read_csv(path, float_precision="round_trip").drop(columns=MODEL_LABELS)
+    as they were written (pandas 3 reads every float exactly; pandas 2 needs its round-trip
+    parser for that)."""
+    exact = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
+    return pd.read_csv(path, **exact).drop(columns=MODEL_LABELS)
 
 
 def from_model_files(name: str, files: dict, settings: Settings) -> Result:

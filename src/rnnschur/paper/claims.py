@@ -440,10 +440,11 @@ def basis_line(tolerance: float) -> str:
     """What *basis-dependent* beside a count of solutions means, at the ``tolerance`` the run
     checked."""
     return (
-        f"A solution named *basis-dependent* removes T_RR or T_CC with a harm that moves by "
-        f"more than θ over the orders of its Schur blocks whose moduli lie within "
-        f"{tolerance:g}·ρ of each other, an order nothing in the network fixes; it is counted "
-        f"as it reads in the canonical order."
+        f"A solution (seed) counted *basis-dependent*: removing its T_RR or T_CC alone at α "
+        f"moves the harm by more than θ between random orders of its Schur modes whose moduli "
+        f"lie within {tolerance:g}·ρ of each other, an order nothing in the network fixes; it "
+        f"is counted as it reads in the canonical order (whether that order moves the claim's "
+        f"own number is not checked)."
     )
 
 
@@ -463,12 +464,13 @@ def claim_models(ablation: pd.DataFrame, claim: Claim) -> tuple[int | None, pd.D
 def basis_flag(claim: Claim, model: pd.DataFrame) -> float:
     """1 if the ablation table's ``basis_dependent`` flag is set on one of the claim's
     :func:`basis_blocks` in ``model`` (one solution's rows), 0 if on none of them or the claim
-    reads no such block, NaN where the solution was not checked (no flag on those rows)."""
+    reads no such block, NaN where the solution was not checked (no flag on those rows, or a
+    table without the column: the run did not check it)."""
+    if "basis_dependent" not in model:  # the run did not check it
+        return np.nan
     blocks = basis_blocks(claim)
     if not blocks:
         return 0.0
-    if "basis_dependent" not in model:
-        return np.nan
     flags = model.loc[model["subset"].isin(blocks), "basis_dependent"].dropna()
     return float(flags.astype(bool).any()) if len(flags) else np.nan
 
@@ -730,8 +732,15 @@ def claims_markdown(table: pd.DataFrame, basis_tolerance: float | None = None) -
             f"Not tested here ({len(untested)} claims): this run trains no {tasks} model.",
         ]
     flagged = getattr(tested, "n_basis_dependent", pd.Series(dtype=int)).fillna(0) > 0
+    checked = getattr(tested, "n_basis_checked", pd.Series(dtype=int)).fillna(0) > 0
     if flagged.any() and basis_tolerance is not None:
         lines += ["", basis_line(basis_tolerance)]
+    elif len(tested) and not checked.any():
+        lines += [
+            "",
+            "This run did not check the basis dependence (beyond analysis `basis_dependence`): "
+            "no seed is marked basis-dependent, which says nothing of whether one is.",
+        ]
     words = dict(zip(table["claim_id"], table["claim"], strict=True))
     notes = tested[tested["basis"] != DATA].drop_duplicates("basis")
     if len(notes):
