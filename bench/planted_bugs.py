@@ -734,6 +734,18 @@ BUGS = [
         "a run that never checked the basis dependence counted as checked, none dependent",
     ),
     (
+        S + "paper/reproduction.py",
+        '        full = rows[rows["word"] == Verdict.REPRODUCES]',
+        '        full = rows[rows["word"] != Verdict.DOES_NOT]',
+        "a claim that reproduces partly counted among those that reproduce, per task",
+    ),
+    (
+        S + "paper/confirmation.py",
+        "    nearer = CLAIM_WORDS.index(fresh) < CLAIM_WORDS.index(predicted)",
+        "    nearer = CLAIM_WORDS.index(fresh) > CLAIM_WORDS.index(predicted)",
+        "a fresh word that moved away from the paper called nearer it",
+    ),
+    (
         S + "beyond/atlas.py",
         'tested = group.loc[group["reading"] != Verdict.ABSENT, "harm_share"]',
         'tested = group["harm_share"]',

@@ -44,7 +44,7 @@ from rnnschur.ablation import label
 from rnnschur.io import save_text
 from rnnschur.paper.claims import PAPER_ALPHA, TASK_NAMES, basis_cell, paper_cell, paper_claims
 from rnnschur.paper.confirmation import confirmation_lead
-from rnnschur.paper.reproduction import GLOSSARY, lead, side_by_side, solutions_cell
+from rnnschur.paper.reproduction import GLOSSARY, lead, per_task, side_by_side, solutions_cell
 from rnnschur.report import readings
 from rnnschur.report.costs import job_costs
 from rnnschur.report.figures import VERDICT_MARKS
@@ -1230,7 +1230,7 @@ def has_gaps(folder: Path) -> bool:
     return (folder / "tables" / "gap_ranking.csv").is_file()
 
 
-PAPER_SCALE, SEEDS50_NAME = "paper scale (3 seeds)", "50 seeds (10: copy, context)"
+PAPER_SCALE, SEEDS50_NAME = "paper scale (3 seeds)", "50 seeds (copy, context: 10)"
 """The column groups of README's one-screen table: the runs, with their seeds per task."""
 FIGURES = ("fig1_copy_ablation", "fig2_neuro_ablation")
 """The figures of the paper-scale and 50-seed runs published under docs/figures/."""
@@ -1301,7 +1301,9 @@ def reproduction_summary(folders: dict[str, Path]) -> str:
     unchecked = [name for name, t in tables.items() if basis_unchecked(t)]
     if len(unchecked) < len(tables):
         rule += unchecked_sentence(unchecked)
-    return "\n\n".join([lead(tables), side_by_side(tables).strip(), rule])
+    last = list(tables)[-1]  # the run of most seeds: its words per task
+    parts = [lead(tables), per_task(tables[last], last), side_by_side(tables).strip(), rule]
+    return "\n\n".join(parts)
 
 
 def confirmation_summary(folder: Path, short: bool = False) -> str:

@@ -391,8 +391,13 @@ def test_the_one_screen_block_joins_the_runs_and_the_figures_stay_small(tmp_path
             plt.close(fig)
         runs[name] = folder
     block = build_results.reproduction_summary(runs)
-    lead, table, rule = block.split("\n\n")
+    lead, tasks, table, rule = block.split("\n\n")
     assert lead.startswith("Of the 1 claims read at a, 1 does not reproduce.")
+    # per task, at the run of most seeds (the last): what does not reproduce, with its counts
+    assert tasks == (
+        "**Per task, at b:**\n- **sine**: 0 of 1 claim reproduce; does not reproduce: “−T_RR "
+        "changes little” (0/12, the block absent in 38)."
+    )
     assert "Of the 1 claims read at b" in lead and "No run reproduces sine's “−T_RR" in lead
     assert (
         "Absent (below the mass floor): the block in 38 of 50 solutions for sine's “−T_RR" in lead

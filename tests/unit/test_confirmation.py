@@ -151,16 +151,16 @@ def test_the_lead_counts_what_held_and_names_what_did_not():
     text = confirmation_lead(table, "[the preregistration](p.md)")
     assert text.startswith(
         "**Confirmed on seeds no run had used** ([the preregistration](p.md), written before "
-        "they were trained): 2 of 4 claims get the predicted word again on the fresh solutions, "
-        "2 of the 4 that rest on data"
+        "they were trained): 2 of 4 predicted words hold again on the fresh solutions, "
+        "2 of the 4 claims that rest on data"
     )
-    assert "copy's “claim b” (reproduces, 10/10; predicted partly, 5/10)" in text
+    assert "copy's “claim b” (reproduces, 10/10; predicted partly, 5/10: nearer the paper)" in text
     assert "; 1 untestable (no fresh solution tested)." in text
     # a, d inside; b outside; c untestable: not judged
     assert "exact interval for 2 of 3 claims (0 of the 1 not confirmed)" in text
     by_construction = confirm(
         PREDICTIONS, FRESH.assign(basis=["data", "data", "data", "by construction", "data"])
     )
-    assert "on the fresh solutions, 1 of the 3 that rest on data" in confirmation_lead(
+    assert "on the fresh solutions, 1 of the 3 claims that rest on data" in confirmation_lead(
         by_construction, "p"
     )

@@ -266,3 +266,25 @@ def test_solutions_whose_t_rr_or_t_cc_reading_hangs_on_an_order_are_named():
     assert "basis" not in reproduction.solutions_cell(plain.loc["copy_T_RR_between"])
     text = reproduction.reproduction_markdown(out.reset_index(), WORDS, "g", 0.05, 1e-3)
     assert "within 0.001·ρ" in text and "(2 basis-dependent)" in text
+
+
+def test_per_task_counts_what_reproduces_and_names_what_does_not():
+    """Planted one-screen rows: copy 2 of 3 reproduce (one by construction), one partly with a
+    block absent in 2; sine two partly, named together."""
+    rows = [
+        ("copy", "a: words", "reproduces", "data", 3, 3, 0),
+        ("copy", "b (paper)", "reproduces", "by construction", 3, 3, 0),
+        ("copy", "c", "partly", "data", 1, 2, 2),
+        ("sine", "d", "partly", "data", 5, 10, 0),
+        ("sine", "e", "partly", "data", 6, 10, 0),
+    ]
+    table = pd.DataFrame(
+        rows, columns=["task", "claim", "word", "basis", "k", "n_tested", "n_absent"]
+    ).assign(block="T_RR")
+    text = reproduction.per_task(table, "10 seeds")
+    assert text.splitlines() == [
+        "**Per task, at 10 seeds:**",
+        "- **copy**: 2 of 3 claims reproduce (1 by construction or implied); partly: “c” (1/2, "
+        "T_RR absent in 2).",
+        "- **sine**: 0 of 2 claims reproduce; partly: “d” (5/10) and “e” (6/10).",
+    ]

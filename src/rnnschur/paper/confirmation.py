@@ -105,28 +105,46 @@ def confirmation_markdown(table: pd.DataFrame, level: float = 0.05) -> str:
     return "\n".join(lines) + "\n"
 
 
+CLAIM_WORDS = (Verdict.REPRODUCES, Verdict.PARTLY, Verdict.DOES_NOT)
+"""The claim words from the paper's side to the other."""
+
+
+def _direction(fresh: str, predicted: str) -> str:
+    """'nearer the paper' where the fresh word sits on the paper's side of the predicted one,
+    'further from the paper' on the other, 'another word' where one of them is untestable."""
+    if fresh not in CLAIM_WORDS or predicted not in CLAIM_WORDS:
+        return "another word"
+    nearer = CLAIM_WORDS.index(fresh) < CLAIM_WORDS.index(predicted)
+    return "nearer the paper" if nearer else "further from the paper"
+
+
 def confirmation_lead(table: pd.DataFrame, preregistration: str) -> str:
     """Sentences for the one screen, from a :func:`confirm` table: how many claims got the
-    predicted word again (of all, and of those that rest on data), each that did not with its
-    fresh and predicted counts, and for how many the predicted fraction lies in the fresh
-    interval (``preregistration``: the link to the document that fixed them)."""
+    predicted word again (of all, and of those that rest on data), the confirmed ones that do
+    not reproduce (the paper's reading failing again) named, each not confirmed with its fresh
+    and predicted counts and whether it moved toward the paper or away, and for how many the
+    predicted fraction lies in the fresh interval (``preregistration``: the link to the
+    document that fixed them)."""
     confirmed = table["outcome"] == Verdict.CONFIRMED
     data = table["basis"] == "data"
     text = (
         f"**Confirmed on seeds no run had used** ({preregistration}, written before they were "
-        f"trained): {int(confirmed.sum())} of {len(table)} claims get the predicted word again "
-        f"on the fresh solutions, {int((confirmed & data).sum())} of the {int(data.sum())} that "
-        "rest on data (the others are true by construction or implied by another; a confirmed "
-        "*does not reproduce* is the paper's reading failing again)"
+        f"trained): {int(confirmed.sum())} of {len(table)} predicted words hold again on the "
+        f"fresh solutions, {int((confirmed & data).sum())} of the {int(data.sum())} claims that "
+        "rest on data (the others are true by construction or implied by another)"
     )
+    failing = table[confirmed & (table["word"] == Verdict.DOES_NOT)]
+    if len(failing):
+        names = [claim_name(r) for r in failing.itertuples(index=False)]
+        text += f", among them the paper's readings that fail again: {'; '.join(names)}"
     missed = table[table["outcome"] == Verdict.NOT_CONFIRMED]
     if len(missed):
         parts = [
             f"{claim_name(r)} ({r.word}, {r.k}/{r.n_tested}; predicted {r.predicted}, "
-            f"{r.predicted_k}/{r.predicted_n})"
+            f"{r.predicted_k}/{r.predicted_n}: {_direction(r.word, r.predicted)})"
             for r in missed.itertuples(index=False)
         ]
-        text += "; not: " + "; ".join(parts)
+        text += ". Not confirmed: " + "; ".join(parts)
     untestable = table[table["outcome"] == Verdict.UNTESTABLE]
     if len(untestable):
         text += f"; {len(untestable)} untestable (no fresh solution tested)"

@@ -401,6 +401,37 @@ def lead(tables: dict[str, pd.DataFrame]) -> str:
     return " ".join(sentences[:5])
 
 
+WORD_ORDER = (Verdict.REPRODUCES, Verdict.PARTLY, Verdict.DOES_NOT, Verdict.UNTESTABLE)
+"""The claim words from the paper's side to the other, as :func:`per_task` lists them."""
+
+
+def per_task(table: pd.DataFrame, run: str) -> str:
+    """One line per task of a run's one-screen table (``run``: its name): how many of its
+    claims reproduce (those true by construction or implied by another counted apart), then
+    each claim that does not fully, named, with its word, k/n and the solutions where its block
+    is absent."""
+    lines = [f"**Per task, at {run}:**"]
+    for task, rows in table.groupby("task", sort=False):
+        full = rows[rows["word"] == Verdict.REPRODUCES]
+        bound = full[full["basis"] != DATA] if "basis" in full else full.iloc[:0]
+        claims = "claim" if len(rows) == 1 else "claims"
+        head = f"{len(full)} of {len(rows)} {claims} {PLURAL[Verdict.REPRODUCES][len(full) != 1]}"
+        if len(bound):
+            head += f" ({len(bound)} by construction or implied)"
+        rest = []
+        for word in WORD_ORDER[1:]:
+            named = []
+            for r in rows[rows["word"] == word].itertuples(index=False):
+                absent = f", {_block_name(r)} absent in {r.n_absent}" if r.n_absent else ""
+                name = re.split(r": | \(", r.claim)[0]
+                named.append(f"“{name}” ({r.k}/{r.n_tested}{absent})")
+            if named:
+                rest.append(f"{word}: {_join(named)}")
+        text = head + ("; " + "; ".join(rest) if rest else "")
+        lines.append(f"- **{TASK_NAMES.get(task, task)}**: {text}.")
+    return "\n".join(lines)
+
+
 def _block_name(r) -> str:
     """The claim's block as the paper names it ('T_C→R'), or 'the block'."""
     block = getattr(r, "block", "")
