@@ -491,3 +491,12 @@ def test_a_paper_value_that_differs_from_our_mean_but_lies_among_our_seeds_says_
     outside = row.copy()
     outside["seed_min"], outside["seed_max"] = 0.8, 0.95
     assert claims.paper_cell(outside) == "0.722: differs (1.2×)"
+
+
+def test_basis_blocks_cover_every_block_a_statistic_reads():
+    """Cayley's 'every ablation is inert' reads every set, Table 1's scores read −T_CC across
+    α: both can hang on an order inside R or C; −T_C→R harmful reads neither T_RR nor T_CC."""
+    ledger = {c.claim_id: c for c in claims.paper_claims(0.02, 10.0)}
+    assert claims.basis_blocks(ledger["copy_cayley_inert"]) == {"T_RR", "T_CC"}
+    assert claims.basis_blocks(ledger["table1_dense_orthogonal_scores_constant"]) == {"T_CC"}
+    assert claims.basis_blocks(ledger["copy_T_CR_harmful"]) == set()

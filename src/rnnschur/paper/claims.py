@@ -97,6 +97,9 @@ class Claim:
     printed: tuple[tuple[str, str], ...] = ()
     """The paper's printed numbers the claim reads, as (subset, quantity) of
     :data:`rnnschur.paper.reported.REPORTED`: set beside ours in the one-screen table."""
+    reads: tuple[str, ...] = ()
+    """The ablation sets its statistic reads besides ``block`` and those of ``printed`` (for
+    :func:`basis_blocks`)."""
 
 
 def cell(rows: pd.DataFrame, subset: str, column: str, alpha: float = PAPER_ALPHA):
@@ -270,6 +273,7 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
             theta,
             basis=cayley,
             printed=(("T_CR", "accuracy"),),
+            reads=COUPLING_BLOCKS,  # every set: each single block among them
         ),
     ]
     for construction in ("dense_orthogonal", "cayley"):
@@ -298,6 +302,7 @@ def paper_claims(theta: float, much_greater: float, margin_s_delta_t: float = 1.
                 theta,
                 basis=cayley if construction == "cayley" else f"{IMPLIED}{n_R_id}",
                 printed=(("T_CR", "accuracy"),),
+                reads=("T_CC",),
             ),
         ]
     claims += [
@@ -430,9 +435,9 @@ removing T_C→R does not."""
 
 
 def basis_blocks(claim: Claim) -> set[str]:
-    """The blocks of :data:`BASIS_BLOCKS` whose removal ``claim`` reads: its block and those of
-    the ablation sets whose numbers it prints."""
-    subsets = [claim.block or "", *(subset for subset, _ in claim.printed)]
+    """The blocks of :data:`BASIS_BLOCKS` whose removal ``claim`` reads: its block, those of the
+    ablation sets whose numbers it prints and those its statistic reads besides (``reads``)."""
+    subsets = [claim.block or "", *(subset for subset, _ in claim.printed), *claim.reads]
     return {b for subset in subsets for b in subset.split("+") if b in BASIS_BLOCKS}
 
 
