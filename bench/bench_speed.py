@@ -1,14 +1,13 @@
 """Speed benchmarks, reported as ratios measured in one run (not timed tests).
 
-1. Training steps/s at N_h = 72 (copy task: T = 136, batch 64, one thread): the straightforward
-   per-step autograd loop against the hoisted input projection and against rnnschur's
-   hand-written BPTT.
-2. The ablation evaluation of one model (8 subsets x 3 alphas, 1024 held-out trials): one
+(Training: ``bench/bench_training.py``.)
+
+1. The ablation evaluation of one model (8 subsets x 3 alphas, 1024 held-out trials): one
    batched rollout (rnnschur.ablation.evaluate_ablations) against a loop over the 24 matrices.
-3. The subspace control of one model (7 ablations, 3 subspaces x 2 sides x 3 control kinds x
+2. The subspace control of one model (7 ablations, 3 subspaces x 2 sides x 3 control kinds x
    2 draws, 256 trials): the stack of perturbed matrices rolled out in chunks of 64 and of 256
    against one matrix at a time.
-4. Parallel efficiency of the quick preset under `snakemake -c2`: the sum of the jobs' CPU
+3. Parallel efficiency of the quick preset under `snakemake -c2`: the sum of the jobs' CPU
    time over (wall time x 2), from the rules' benchmark files.
 
 Usage: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python bench/bench_speed.py [--skip-workflow]
@@ -25,79 +24,15 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import torch
 
 from rnnschur import tasks
 from rnnschur.ablation import SUBSETS, Analysed, ablated_recurrent, delta_T, evaluate_ablations
 from rnnschur.beyond import subspace
-from rnnschur.dynamics import DISCRETE
 from rnnschur.network import Network
 from rnnschur.rnn import rollout
 from rnnschur.schur import coupling_masks, ordered_real_schur
-from rnnschur.training.bptt import loss_and_gradients
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def straightforward_loss(x, W_xh, W_hh, W_hy, y):
-    h = torch.zeros(x.shape[1], W_hh.shape[0])
-    outputs = []
-    for t in range(x.shape[0]):
-        h = torch.tanh(x[t] @ W_xh.T + h @ W_hh.T)
-        outputs.append(h @ W_hy.T)
-    return ((torch.stack(outputs) - y) ** 2).mean()
-
-
-def hoisted_loss(x, W_xh, W_hh, W_hy, y):
-    drive = x @ W_xh.T
-    h = torch.zeros(x.shape[1], W_hh.shape[0])
-    states = []
-    for d in drive.unbind(0):
-        h = torch.tanh(d + h @ W_hh.T)
-        states.append(h)
-    return ((torch.stack(states) @ W_hy.T - y) ** 2).mean()
-
-
-def rnnschur_steps_per_second(steps=150, n=72, repeats=3):
-    """rnnschur's own training step (the hand-written BPTT of one model, float32, and a plain
-    gradient step; Adam's update costs a few element-wise passes more)."""
-    rng = np.random.default_rng(0)
-    batch = tasks.get("copy").generate(rng, 64)
-    X = np.ascontiguousarray(batch.inputs.swapaxes(0, 1)[None], dtype=np.float32)
-    Y = np.ascontiguousarray(batch.targets.swapaxes(0, 1)[None], dtype=np.float32)
-    mask = np.ascontiguousarray(batch.mask.swapaxes(0, 1)[None], dtype=np.float32)
-    weights = [rng.uniform(-0.3, 0.3, (1, *s)).astype(np.float32) for s in ((n, 8), (n, n), (8, n))]
-    best = 0.0
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(steps):
-            _, _, grads = loss_and_gradients(X, Y, mask, *weights, DISCRETE)
-            for w, g in zip(weights, grads, strict=True):
-                w -= 1e-3 * g
-        best = max(best, steps / (time.perf_counter() - start))
-    return best
-
-
-def steps_per_second(loss_fn, steps=150, n=72, repeats=3):
-    rng = np.random.default_rng(0)
-    batch = tasks.get("copy").generate(rng, 64)
-    x = torch.tensor(batch.inputs.swapaxes(0, 1), dtype=torch.float32)
-    y = torch.tensor(batch.targets.swapaxes(0, 1), dtype=torch.float32)
-    params = [
-        torch.nn.Parameter(torch.tensor(rng.uniform(-0.3, 0.3, s), dtype=torch.float32))
-        for s in ((n, 8), (n, n), (8, n))
-    ]
-    optimizer = torch.optim.Adam(params, lr=1e-3)
-    best = 0.0
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(steps):
-            loss = loss_fn(x, params[0], params[1], params[2], y)
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-        best = max(best, steps / (time.perf_counter() - start))
-    return best
 
 
 def synthetic_copy_model(rng):
@@ -202,14 +137,6 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-workflow", action="store_true")
     args = parser.parse_args()
-    torch.set_num_threads(1)
-    base = steps_per_second(straightforward_loss)
-    hoisted = steps_per_second(hoisted_loss)
-    ours = rnnschur_steps_per_second()
-    print("Training, N_h = 72, T = 136, batch 64, one thread (steps/s):")
-    print(f"  straightforward loop  {base:7.1f}   1.00x")
-    print(f"  hoisted + unbind      {hoisted:7.1f}   {hoisted / base:.2f}x")
-    print(f"  rnnschur BPTT         {ours:7.1f}   {ours / base:.2f}x")
     t = ablation_timing()
     print("Ablation evaluation, 8 subsets x 3 alphas x 1024 trials, N_h = 72:")
     print(

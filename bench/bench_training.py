@@ -1,4 +1,28 @@
-"""Training step cost against its arithmetic floor, for every task of the registry.
+"""Training benchmarks, one script: three measures of a training step, each reported as
+ratios measured in one run (never timed tests).
+
+    OMP_NUM_THREADS=1 python bench/bench_training.py loop     # autograd loops against the BPTT
+    OMP_NUM_THREADS=1 python bench/bench_training.py bundle   # throughput against bundle size K
+    OMP_NUM_THREADS=1 python bench/bench_training.py floor    # a step against its floor, per task
+
+``loop``. Training steps/s at N_h = 72 (copy task: T = 136, batch 64, one thread): the
+straightforward per-step autograd loop against the hoisted input projection and against
+rnnschur's hand-written BPTT.
+
+``bundle``. Training throughput against the bundle size K: model-steps per second of
+``rnnschur.training.train.train_bundle`` for K models trained as one computation.
+
+Per K (default 1, 2, 4, 8, 16, 32, 64): K flip-flop models of the paper config (N_h = 64, batch
+64, 25 steps; the paper's dense orthogonal construction and settings) trained for ``--steps``
+steps (no early stop, validation only at the end), timed in wall-clock seconds, the least of
+``--repeat`` rounds; K = 1 is a model trained alone. Rounds go through the K values in turn, so a
+slow spell of the machine reaches every K alike. Prints model-steps per second and the
+throughput per model against K = 1. ``--tree DIR`` also times another source tree's ``train``
+(one model, e.g. a ``git worktree`` of an older commit) in a fresh process per round, in the same
+rounds. ``--device cuda`` runs the same stacked step on torch tensors on a GPU (there the bits
+need not equal the CPU's); the CPU figures come from NumPy.
+
+``floor``. Training step cost against its arithmetic floor, for every task of the registry.
 
 Per task (the paper-scale N_h, generator and training settings of config.yaml and
 presets/more_tasks.yaml, curriculum at its last horizon): milliseconds per step of the project's
@@ -24,9 +48,8 @@ machine the ratio of identical code moves by ±0.3 or more from process to proce
 below 0.6, where a slow spell fell on every round of one K), and the list shows how far.
 ``--tasks`` times only the tasks named.
 
-Usage: OMP_NUM_THREADS=1 python bench/bench_train_floor.py [--steps K] [--repeat 3]
-           [--models RESULTS_DIR ...] [--warmup 1000] [--tree DIR ...] [--tasks TASK ...]
-           [--processes P]
+The analyses' speed (ablation, subspace control, the quick preset's parallel efficiency) is
+``bench/bench_speed.py``'s; what a finished run cost, ``bench/run_costs.py``.
 """
 
 from __future__ import annotations
@@ -45,6 +68,161 @@ import numpy as np
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+# loop: a training step of one model, three ways
+
+
+def straightforward_loss(x, W_xh, W_hh, W_hy, y):
+    import torch
+
+    h = torch.zeros(x.shape[1], W_hh.shape[0])
+    outputs = []
+    for t in range(x.shape[0]):
+        h = torch.tanh(x[t] @ W_xh.T + h @ W_hh.T)
+        outputs.append(h @ W_hy.T)
+    return ((torch.stack(outputs) - y) ** 2).mean()
+
+
+def hoisted_loss(x, W_xh, W_hh, W_hy, y):
+    import torch
+
+    drive = x @ W_xh.T
+    h = torch.zeros(x.shape[1], W_hh.shape[0])
+    states = []
+    for d in drive.unbind(0):
+        h = torch.tanh(d + h @ W_hh.T)
+        states.append(h)
+    return ((torch.stack(states) @ W_hy.T - y) ** 2).mean()
+
+
+def rnnschur_steps_per_second(steps=150, n=72, repeats=3):
+    """rnnschur's own training step (the hand-written BPTT of one model, float32, and a plain
+    gradient step; Adam's update costs a few element-wise passes more)."""
+    from rnnschur import tasks
+    from rnnschur.dynamics import DISCRETE
+    from rnnschur.training.bptt import loss_and_gradients
+
+    rng = np.random.default_rng(0)
+    batch = tasks.get("copy").generate(rng, 64)
+    X = np.ascontiguousarray(batch.inputs.swapaxes(0, 1)[None], dtype=np.float32)
+    Y = np.ascontiguousarray(batch.targets.swapaxes(0, 1)[None], dtype=np.float32)
+    mask = np.ascontiguousarray(batch.mask.swapaxes(0, 1)[None], dtype=np.float32)
+    weights = [rng.uniform(-0.3, 0.3, (1, *s)).astype(np.float32) for s in ((n, 8), (n, n), (8, n))]
+    best = 0.0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(steps):
+            _, _, grads = loss_and_gradients(X, Y, mask, *weights, DISCRETE)
+            for w, g in zip(weights, grads, strict=True):
+                w -= 1e-3 * g
+        best = max(best, steps / (time.perf_counter() - start))
+    return best
+
+
+def steps_per_second(loss_fn, steps=150, n=72, repeats=3):
+    import torch
+
+    from rnnschur import tasks
+
+    rng = np.random.default_rng(0)
+    batch = tasks.get("copy").generate(rng, 64)
+    x = torch.tensor(batch.inputs.swapaxes(0, 1), dtype=torch.float32)
+    y = torch.tensor(batch.targets.swapaxes(0, 1), dtype=torch.float32)
+    params = [
+        torch.nn.Parameter(torch.tensor(rng.uniform(-0.3, 0.3, s), dtype=torch.float32))
+        for s in ((n, 8), (n, n), (8, n))
+    ]
+    optimizer = torch.optim.Adam(params, lr=1e-3)
+    best = 0.0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(steps):
+            loss = loss_fn(x, params[0], params[1], params[2], y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        best = max(best, steps / (time.perf_counter() - start))
+    return best
+
+
+def loop(args) -> None:
+    """Training steps/s at N_h = 72 (copy task: T = 136, batch 64, one thread): the
+    straightforward per-step autograd loop against the hoisted input projection and against
+    rnnschur's hand-written BPTT."""
+    import torch
+
+    torch.set_num_threads(1)
+    base = steps_per_second(straightforward_loss)
+    hoisted = steps_per_second(hoisted_loss)
+    ours = rnnschur_steps_per_second()
+    print("Training, N_h = 72, T = 136, batch 64, one thread (steps/s):")
+    print(f"  straightforward loop  {base:7.1f}   1.00x")
+    print(f"  hoisted + unbind      {hoisted:7.1f}   {hoisted / base:.2f}x")
+    print(f"  rnnschur BPTT         {ours:7.1f}   {ours / base:.2f}x")
+
+
+# bundle: K models as one computation
+
+ONE_MODEL = """
+import sys, time, numpy as np
+sys.path.insert(0, {src!r})
+from rnnschur import tasks
+from rnnschur.seeds import job_rng
+try:
+    from rnnschur.training.train import TrainSettings, train
+except ImportError:  # a tree of the flat layout (before 0.6)
+    from rnnschur.train import TrainSettings, train
+settings = TrainSettings(**{settings!r})
+heldout = tasks.draw_heldout({task!r}, 64, 0, **{generator!r})
+start = time.perf_counter()
+train({task!r}, {generator!r}, "dense_orthogonal", {size}, settings, job_rng(0, "bench", 0),
+      heldout)
+print(time.perf_counter() - start)
+"""
+
+
+def paper_settings(task: str, steps: int, device: str) -> tuple[dict, dict, int]:
+    """(generator, training settings, N_h) of ``task`` in config.yaml, run for ``steps`` steps."""
+    config = yaml.safe_load((REPO / "config.yaml").read_text())["tasks"][task]
+    training = dict(config["training"])
+    training.update(max_steps=steps, eval_every=steps, target_score=None, keep_best=False)
+    training["curriculum"] = tuple(training.get("curriculum", ()))
+    if device != "cpu":
+        training["device"] = device
+    return config["generator"], training, max(config["sizes"])
+
+
+def time_bundle(task, generator, training, size, K) -> float:
+    from rnnschur import tasks
+    from rnnschur.seeds import job_rng
+    from rnnschur.training.train import TrainSettings, train_bundle
+
+    settings = TrainSettings(**training)
+    heldout = tasks.draw_heldout(task, 64, 0, **generator)
+    rngs = [job_rng(0, "bench", k) for k in range(K)]
+    start = time.perf_counter()
+    train_bundle(task, generator, "dense_orthogonal", size, settings, rngs, heldout, ["m"] * K)
+    return time.perf_counter() - start
+
+
+def bundle_time_tree(tree: Path, task, generator, training, size) -> float:
+    plain = {k: v for k, v in training.items() if k != "device"}
+    fields = set(plain)
+    code = ONE_MODEL.format(
+        src=str(tree / "src"), settings=plain, task=task, generator=generator, size=size
+    )
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout
+    except subprocess.CalledProcessError as error:  # an older tree lacks a newer setting
+        last = error.stderr.strip().splitlines()[-1]
+        raise SystemExit(f"{tree}: {last} ({sorted(fields)})") from None
+    return float(out.strip().splitlines()[-1])
+
+
+# floor: a training step against a lean NumPy step of the same shapes
 
 
 def lean_step(X, Y, M, W_xh, W_hh, W_hy):
@@ -232,7 +410,7 @@ def project_times(
     return times
 
 
-def time_tree(
+def floor_time_tree(
     tree: Path, weights_file: Path, steps: int, repeat: int, names: list[str]
 ) -> dict[str, dict[str, float]]:
     """{task: {"floor": ms, "train": ms}} per step, ``tree``'s ``train`` and the lean step timed
@@ -240,7 +418,7 @@ def time_tree(
     in the process, or an older tree does not)."""
     code = (
         "import sys, json; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2]);"
-        "import bench_train_floor as b; print(json.dumps(b.project_times(sys.argv[3],"
+        "import bench_training as b; print(json.dumps(b.project_times(sys.argv[3],"
         " int(sys.argv[4]), int(sys.argv[5]), sys.argv[6].split(','))))"
     )
     out = subprocess.run(
@@ -270,8 +448,50 @@ def floor_run(name: str, generator: dict, weights: dict):
     return run
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_bundle(sub) -> None:
+    parser = sub.add_parser("bundle", help="throughput against the bundle size K")
+    parser.add_argument("--k", type=int, nargs="+", default=[1, 2, 4, 8, 16, 32, 64])
+    parser.add_argument("--steps", type=int, default=64)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--task", default="flip_flop")
+    parser.add_argument("--tree", type=Path)
+    parser.add_argument("--device", default="cpu")
+
+
+def bundle(args) -> None:
+    sys.path.insert(0, str(REPO / "src"))
+    generator, training, size = paper_settings(args.task, args.steps, args.device)
+    best = {K: float("inf") for K in args.k}
+    tree_best = float("inf")
+    for _ in range(args.repeat):
+        for K in args.k:
+            best[K] = min(best[K], time_bundle(args.task, generator, training, size, K))
+        if args.tree is not None:
+            tree_best = min(
+                tree_best, bundle_time_tree(args.tree, args.task, generator, training, size)
+            )
+    threads = os.environ.get("OMP_NUM_THREADS", "unset")
+    print(
+        f"{args.task}, N_h = {size}, batch {training['batch_size']}, {args.steps} steps, "
+        f"device {args.device}, OMP_NUM_THREADS {threads}, least of {args.repeat} rounds"
+    )
+    print(f"{'K':>4} {'seconds':>9} {'model-steps/s':>14} {'per model vs K=1':>17}")
+    base = args.steps / best[args.k[0]]
+    for K in args.k:
+        rate = K * args.steps / best[K]
+        print(f"{K:>4} {best[K]:9.3f} {rate:14.1f} {rate / base:16.2f}x")
+    if args.tree is not None:
+        rate = args.steps / tree_best
+        print(
+            f"{args.tree} (one model, its own train): {tree_best:.3f} s, {rate:.1f} model-steps/s"
+        )
+
+
+def add_floor(sub) -> None:
+    parser = sub.add_parser(
+        "floor",
+        help="a training step against its arithmetic floor, per task",
+    )
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--models", type=Path, action="append", default=[])
@@ -281,13 +501,15 @@ def main() -> None:
     parser.add_argument(
         "--processes", type=int, default=1, help="fresh processes per tree, trees in turn"
     )
-    args = parser.parse_args()
+
+
+def floor(args) -> None:
     if os.environ.get("OMP_NUM_THREADS") != "1":
         print("note: OMP_NUM_THREADS is not 1; the table assumes one thread", file=sys.stderr)
     sys.path.insert(0, str(REPO / "src"))
     lengths = task_lengths()
     if unknown := set(args.tasks or ()) - set(lengths):
-        parser.error(f"unknown tasks {sorted(unknown)}; known: {list(lengths)}")
+        raise SystemExit(f"unknown tasks {sorted(unknown)}; known: {list(lengths)}")
     if args.tasks:
         lengths = {task: T for task, T in lengths.items() if task in args.tasks}
     weights = trained_weights(args.models, args.warmup, list(lengths))
@@ -298,7 +520,7 @@ def main() -> None:
         np.savez(weights_file, **{f"{t}/{k}": v for t, w in weights.items() for k, v in w.items()})
         for _ in range(args.processes):
             for name, tree in sources.items():
-                times = time_tree(tree, weights_file, args.steps, args.repeat, list(lengths))
+                times = floor_time_tree(tree, weights_file, args.steps, args.repeat, list(lengths))
                 runs[name].append(times)
     trees = {
         name: {t: {k: min(r[t][k] for r in rs) for k in ("floor", "train")} for t in lengths}
@@ -326,5 +548,16 @@ def main() -> None:
             print(f"  {task}: {spread}")
 
 
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="measure", required=True)
+    sub.add_parser("loop", help="autograd loops against rnnschur's hand-written BPTT")
+    add_bundle(sub)
+    add_floor(sub)
+    args = parser.parse_args()
+    {"loop": loop, "bundle": bundle, "floor": floor}[args.measure](args)
+
+
 if __name__ == "__main__":
+    sys.path.insert(0, str(REPO / "src"))
     main()
