@@ -4,6 +4,8 @@ ratios measured in one run (never timed tests).
     OMP_NUM_THREADS=1 python bench/bench_training.py loop     # autograd loops against the BPTT
     OMP_NUM_THREADS=1 python bench/bench_training.py bundle   # throughput against bundle size K
     OMP_NUM_THREADS=1 python bench/bench_training.py floor    # a step against its floor, per task
+    OMP_NUM_THREADS=1 python bench/bench_training.py atlas    # the coupling atlas's cost, before
+    OMP_NUM_THREADS=1 python bench/bench_training.py atlas-shares  # where its training time goes
 
 ``loop``. Training steps/s at N_h = 72 (copy task: T = 136, batch 64, one thread): the
 straightforward per-step autograd loop against the hoisted input projection and against
@@ -48,6 +50,44 @@ machine the ratio of identical code moves by ±0.3 or more from process to proce
 below 0.6, where a slow spell fell on every round of one K), and the list shows how far.
 ``--tasks`` times only the tasks named.
 
+``atlas``. The coupling atlas's cost, measured before it runs: per task, network description
+and N_h, the seconds of one training step (trials drawn, the stacked BPTT step, Adam) and of one
+validation, times the model's budget, on one core.
+
+Each pair of presets/atlas.yaml (its config, expanded as the workflow expands it) trains one
+model for ``--steps`` steps with one validation at the end, timed in wall-clock seconds on one
+thread; a model's cost is that time times max_steps / steps (the neuroscience tasks train their
+whole budget: no target score). A NeuroGym task's models train on trials drawn once per task and
+seed (rule training_trials): its pairs are timed on such a set, and the drawing of the set is
+timed apart and charged once per task and seed (row ``<task> (training trials)``), not per
+description and size (in the first size's total). The copy task trains without its curriculum at
+its longest horizon (an upper bound per step) and is charged the steps the paper-scale models
+took where the results hold them (results/models/copy/<construction>/n<N_h>/seed*/meta.json),
+else its budget. The analysis jobs of a model (Schur, ablation) are charged ``--analysis``
+seconds each (measured in the NeuroGym battery: 1.4 s). Prints the table, the totals per N_h and
+the wall time on ``--cores`` cores (the jobs in parallel, one thread each), the longest job on a
+cluster that runs every bundle of ``--bundle`` seeds at once, and writes the table to ``--out``
+(CSV) if given.
+
+``atlas-shares``. Where the coupling atlas's training time goes, per task and network
+description: the share of drawing trials, the stacked BPTT step, the optimiser, validation, the
+hidden noise and the job's start-up.
+
+Each pair of presets/atlas.yaml (expanded as the workflow expands it) trains one model of N_h =
+``--size`` for ``--steps`` steps (validating every ``eval_every`` steps as its preset does; the
+copy task at its longest curriculum horizon) under :mod:`cProfile`, and its time is split by the
+functions that spend it: ``generate`` of the task (a NeuroGym draw included) and
+``fixed_training_set``; ``loss_and_gradients``; ``Adam.step``; ``rollout`` (validation and the
+held-out score); the training step's own array work (``step_own``: the hidden noise drawn,
+scaled and cast, for Schuessler et al.'s network, which trains with it; the batch stacked); the
+rest (clipping, logging). cProfile adds its own overhead per call, most to the many small
+calls of a NeuroGym draw. Start-up: a fresh
+interpreter importing what the training script imports (NeuroGym too for a NeuroGym task),
+measured once per kind and charged once per bundle of ``--bundle`` models. A share is of one
+model's whole cost (its budget of steps at the measured rate, plus its part of the start-up).
+Prints the table and the shares summed over the atlas, and writes the table to ``--out`` (CSV)
+if given.
+
 The analyses' speed (ablation, subspace control, the quick preset's parallel efficiency) is
 ``bench/bench_speed.py``'s; what a finished run cost, ``bench/run_costs.py``.
 """
@@ -55,9 +95,11 @@ The analyses' speed (ablation, subspace control, the quick preset's parallel eff
 from __future__ import annotations
 
 import argparse
+import cProfile
 import dataclasses
 import json
 import os
+import pstats
 import subprocess
 import sys
 import tempfile
@@ -65,10 +107,12 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
-
+sys.path.insert(0, str(REPO / "bench"))
+from bench_startup import best_of, imports  # noqa: E402
 
 # loop: a training step of one model, three ways
 
@@ -548,14 +592,298 @@ def floor(args) -> None:
             print(f"  {task}: {spread}")
 
 
+# atlas: the coupling atlas's training cost, measured before it runs
+
+
+def atlas_config() -> dict:
+    """config.yaml with presets/atlas.yaml layered on it, checked and expanded as the workflow
+    does (its NeuroGym envs checked)."""
+    from snakemake.utils import update_config
+
+    from rnnschur import config as config_lib
+    from rnnschur import instances
+    from rnnschur.tasks import _neurogym
+
+    config = yaml.safe_load((REPO / "config.yaml").read_text())
+    update_config(config, yaml.safe_load((REPO / "presets" / "atlas.yaml").read_text()))
+    schema = config_lib.read_schema(REPO / "workflow" / "schemas" / "config.schema.yaml")
+    config_lib.with_defaults(config, schema)
+    instances.expand_atlas(config)
+    config_lib.with_defaults(config, schema)
+    specs = config_lib.check_neurogym(config, _neurogym.check, {})
+    config_lib.check(config, schema, list(specs))
+    return config
+
+
+def copy_steps(construction: str, size: int) -> float | None:
+    """The mean steps the paper-scale copy models of ``construction`` and N_h took, or None."""
+    steps = [
+        json.loads(p.read_text())["summary"]["steps"]
+        for p in (REPO / "results" / "models" / "copy" / construction / f"n{size}").glob(
+            "seed*/meta.json"
+        )
+    ]
+    return float(np.mean(steps)) if steps else None
+
+
+def time_steps(config: dict, task: str, construction: str, size: int, steps: int):
+    """(seconds of ``steps`` training steps and one validation of one model of ``task``,
+    seconds of drawing its ``steps`` batches of training trials once: 0 for a generator
+    task, which draws each batch in its step)."""
+    from rnnschur import tasks
+    from rnnschur.dynamics import Dynamics
+    from rnnschur.seeds import job_rng
+    from rnnschur.training.train import TrainSettings, train_bundle
+
+    block = config["tasks"][task]
+    # a NeuroGym task's trials come from its env (the training job's params say which)
+    generator = {"neurogym": block["neurogym"]} if "neurogym" in block else dict(block["generator"])
+    training = dict(block["training"], **block["training_overrides"].get(construction, {}))
+    if training.get("curriculum"):  # the longest horizon throughout: an upper bound per step
+        generator[tasks.get(task).CURRICULUM_PARAM] = max(training["curriculum"])
+    training.update(
+        max_steps=steps, eval_every=steps, target_score=None, target_mse=None, curriculum=()
+    )
+    settings = TrainSettings(**training)
+    heldout = tasks.draw_heldout(task, 64, 0, **generator)
+    dynamics = Dynamics.from_config(block["model"])
+    start, trials = time.perf_counter(), None
+    if "neurogym" in block:
+        n = (settings.train_set_batches or steps) * settings.batch_size
+        trials = [tasks.draw_training_trials(task, block["neurogym"], n, 0, 0)]
+    drawn = time.perf_counter()
+    train_bundle(
+        task,
+        generator,
+        construction,
+        size,
+        settings,
+        [job_rng(0, "cost", 0)],
+        heldout,
+        [task],
+        dynamics,
+        trials,
+    )
+    return time.perf_counter() - drawn, drawn - start
+
+
+def add_atlas(sub) -> None:
+    parser = sub.add_parser("atlas", help="the coupling atlas's cost, measured before it runs")
+    parser.add_argument("--steps", type=int, default=128)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[64, 128])
+    parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument("--analysis", type=float, default=1.4)
+    parser.add_argument("--bundle", type=int, default=5, help="the preset's training_bundle")
+    parser.add_argument("--out", type=Path)
+
+
+def atlas(args) -> None:
+    from rnnschur.tasks import task_of
+
+    config = atlas_config()
+    rows, drawn = [], set()
+    for task in config["run_tasks"]:
+        block = config["tasks"][task]
+        for construction in block["constructions"]:
+            for size in args.sizes:
+                seconds, draw = time_steps(config, task, construction, size, args.steps)
+                budget = block["training"]["max_steps"]
+                if draw and task_of(task) not in drawn:  # once per task and seed
+                    drawn.add(task_of(task))
+                    batches = block["training"].get("train_set_batches") or budget
+                    rows.append(
+                        {
+                            "task": f"{task_of(task)} (training trials)",
+                            "construction": "",
+                            "n_hidden": size,
+                            "s_per_step": draw / args.steps,
+                            "steps": batches,
+                            "s_per_model": draw * batches / args.steps,
+                            "models": 0,
+                            "cpu_s": draw * batches / args.steps * args.seeds,
+                        }
+                    )
+                if task_of(task) == "copy":
+                    budget = copy_steps(construction, size) or budget
+                per_model = seconds * budget / args.steps + 2 * args.analysis
+                rows.append(
+                    {
+                        "task": task,
+                        "construction": construction,
+                        "n_hidden": size,
+                        "s_per_step": seconds / args.steps,
+                        "steps": budget,
+                        "s_per_model": per_model,
+                        "models": args.seeds,
+                        "cpu_s": per_model * args.seeds,
+                    }
+                )
+                print(
+                    f"{task:42s} {construction:16s} {size:4d} {seconds / args.steps * 1e3:7.2f} "
+                    f"ms/step  {per_model:7.1f} s/model",
+                    flush=True,
+                )
+    table = pd.DataFrame(rows)
+    if args.out:
+        table.to_csv(args.out, index=False)
+    threads = os.environ.get("OMP_NUM_THREADS", "unset")
+    print(f"\n{args.steps} steps timed per pair, OMP_NUM_THREADS {threads}")
+    for size, part in table.groupby("n_hidden"):
+        total = part["cpu_s"].sum()
+        print(
+            f"N_h = {size}: {int(part['models'].sum())} models, {total / 3600:.2f} CPU-hours, "
+            f"{total / args.cores / 60:.0f} min on {args.cores} cores"
+        )
+    total = table["cpu_s"].sum()
+    print(
+        f"all: {int(table['models'].sum())} models, {total / 3600:.2f} CPU-hours, "
+        f"{total / args.cores / 3600:.1f} h on {args.cores} cores"
+    )
+    longest = table.loc[table["s_per_model"].idxmax()]
+    bundle = min(args.bundle, args.seeds)
+    print(
+        f"on a cluster, one job per bundle of {bundle} seeds all at once: the longest job, "
+        f"{longest['task']} {longest['construction']} N_h = {longest['n_hidden']}, "
+        f"{longest['s_per_model'] * bundle / 60:.0f} min"
+    )
+
+
+# atlas-shares: where the atlas's training time goes
+
+PARTS = {
+    "draw": ("generate", "fixed_training_set", "draw"),
+    "bptt": ("loss_and_gradients",),
+    "adam": ("step",),
+    "validation": ("rollout",),
+}
+"""The functions whose cumulative time each part is (by name, outermost first)."""
+
+
+def startup_seconds(neurogym: bool) -> float:
+    """Seconds for a fresh interpreter to import what the training script imports
+    (:func:`bench_startup.best_of`), NeuroGym too for a NeuroGym task."""
+    source = imports(REPO / "workflow" / "scripts" / "train.py")
+    if neurogym:
+        source += "\nfrom rnnschur.tasks import _neurogym\n_neurogym._import_neurogym()"
+    return best_of(source)
+
+
+def profiled(config: dict, task: str, construction: str, size: int, steps: int) -> dict:
+    """{part: seconds} of ``steps`` training steps of one model, and ``total``."""
+    from rnnschur import tasks
+    from rnnschur.dynamics import Dynamics
+    from rnnschur.seeds import job_rng
+    from rnnschur.training.train import TrainSettings, train_bundle
+
+    block = config["tasks"][task]
+    generator = {"neurogym": block["neurogym"]} if "neurogym" in block else dict(block["generator"])
+    training = dict(block["training"], **block["training_overrides"].get(construction, {}))
+    if training.get("curriculum"):
+        generator[tasks.get(task).CURRICULUM_PARAM] = max(training["curriculum"])
+    eval_every = min(training["eval_every"], steps)
+    training.update(
+        max_steps=steps, eval_every=eval_every, target_score=None, target_mse=None, curriculum=()
+    )
+    heldout = tasks.draw_heldout(task, 64, 0, **generator)
+    profile = cProfile.Profile()
+    start = time.perf_counter()
+    profile.enable()
+    train_bundle(
+        task,
+        generator,
+        construction,
+        size,
+        TrainSettings(**training),
+        [job_rng(0, "cost", 0)],
+        heldout,
+        [task],
+        Dynamics.from_config(block["model"]),
+    )
+    profile.disable()
+    total = time.perf_counter() - start
+    stats = pstats.Stats(profile).stats
+    cumulative: dict[str, float] = {}
+    for (path, _, name), (_, _, _, cum, _) in stats.items():
+        if "rnnschur" in path or "neurogym" in path:
+            cumulative[name] = max(cumulative.get(name, 0.0), cum)
+    out = {
+        part: max((cumulative.get(n, 0.0) for n in names), default=0.0)
+        for part, names in PARTS.items()
+    }
+    # the training step's own array work (not a call cProfile sees): the hidden noise drawn,
+    # scaled and cast (Schuessler et al.'s network trains with it), the batch stacked
+    out["step_own"] = sum(
+        tottime for (_, _, name), (_, _, tottime, _, _) in stats.items() if name == "_step_group"
+    )
+    out["other"] = max(total - sum(out.values()), 0.0)
+    out["total"] = total
+    return out
+
+
+def add_atlas_shares(sub) -> None:
+    parser = sub.add_parser("atlas-shares", help="where the atlas's training time goes")
+    parser.add_argument("--steps", type=int, default=128)
+    parser.add_argument("--size", type=int, default=64)
+    parser.add_argument("--bundle", type=int, default=5)
+    parser.add_argument("--out", type=Path)
+
+
+def atlas_shares(args) -> None:
+    from rnnschur.tasks import task_of
+
+    config = atlas_config()
+    startup = {kind: startup_seconds(kind) for kind in (False, True)}
+    print(f"start-up: {startup[False]:.2f} s, with NeuroGym {startup[True]:.2f} s", flush=True)
+    rows = []
+    for task in config["run_tasks"]:
+        block = config["tasks"][task]
+        construction = block["constructions"][0]
+        parts = profiled(config, task, construction, args.size, args.steps)
+        budget = block["training"]["max_steps"]
+        if task_of(task) == "copy":
+            budget = copy_steps(construction, args.size) or budget
+        scale = budget / args.steps
+        model = {k: v * scale for k, v in parts.items() if k != "total"}
+        model["startup"] = startup["neurogym" in block] / args.bundle
+        whole = sum(model.values())
+        row = {"task": task, "construction": construction, "n_hidden": args.size, "steps": budget}
+        row |= {f"{k}_s": v for k, v in model.items()}
+        row |= {f"{k}_share": v / whole for k, v in model.items()}
+        row["model_s"] = whole
+        rows.append(row)
+        shares = "  ".join(f"{k} {v / whole:5.1%}" for k, v in model.items())
+        print(f"{task:42s} {whole:7.1f} s/model  {shares}", flush=True)
+    table = pd.DataFrame(rows)
+    if args.out:
+        table.to_csv(args.out, index=False)
+    seconds = {k[:-2]: table[k].sum() for k in table if k.endswith("_s") and k != "model_s"}
+    whole = sum(seconds.values())
+    print(f"\nthe atlas at N_h = {args.size}, one seed per pair ({whole / 60:.1f} CPU-min):")
+    print("  " + "  ".join(f"{k} {v / whole:.1%}" for k, v in seconds.items()))
+    kinds = table.assign(
+        kind=table["task"].map(
+            lambda t: "neurogym" if "neurogym" in config["tasks"][t] else "generator"
+        )
+    )
+    for kind, part in kinds.groupby("kind"):
+        sub = {k: part[f"{k}_s"].sum() for k in seconds}
+        total = sum(sub.values())
+        print(f"  {kind}: " + "  ".join(f"{k} {v / total:.1%}" for k, v in sub.items()))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="measure", required=True)
     sub.add_parser("loop", help="autograd loops against rnnschur's hand-written BPTT")
     add_bundle(sub)
     add_floor(sub)
+    add_atlas(sub)
+    add_atlas_shares(sub)
     args = parser.parse_args()
-    {"loop": loop, "bundle": bundle, "floor": floor}[args.measure](args)
+    run = {"loop": loop, "bundle": bundle, "floor": floor, "atlas": atlas}
+    run["atlas-shares"] = atlas_shares
+    run[args.measure](args)
 
 
 if __name__ == "__main__":
