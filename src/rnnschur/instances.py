@@ -11,6 +11,7 @@ import copy
 
 from rnnschur import tasks as task_registry
 from rnnschur.config import ConfigError
+from rnnschur.external.task import EXTERNAL
 from rnnschur.training.constructions import CONSTRUCTIONS
 
 
@@ -111,7 +112,7 @@ def expand_gap_study(config: dict) -> list[str]:
 
 def external_instance(name: str) -> str:
     """The task block of the network trained elsewhere named ``name``: ``external__<name>``."""
-    return f"{task_registry.EXTERNAL}{task_registry.INSTANCE}{name}"
+    return f"{EXTERNAL}{task_registry.INSTANCE}{name}"
 
 
 def expand_external(config: dict) -> list[str]:
@@ -141,13 +142,13 @@ def expand_external(config: dict) -> list[str]:
         instance = external_instance(name)
         config["tasks"][instance] = {
             "external": {"score": entry["score"]},
-            "constructions": [task_registry.EXTERNAL],
+            "constructions": [EXTERNAL],
             "sizes": [n_hidden],
             "seeds": [0],
             "generator": {},
             "checkpoints": [],
             "ablation": {**config["ablation"], "fvu_steps": "masked"},
-            "stream": task_registry.EXTERNAL,  # every one's the same: the name draws nothing
+            "stream": EXTERNAL,  # every one's the same: the name draws nothing
         }
         names.append(instance)
     return names

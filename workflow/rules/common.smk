@@ -20,6 +20,7 @@ from rnnschur import external as external_names  # noqa: E402
 from rnnschur import tasks as task_registry  # noqa: E402
 from rnnschur.beyond.registry import ANALYSES  # noqa: E402
 from rnnschur.external import OUTPUT_NAMES as EXTERNAL_OUTPUT_NAMES  # noqa: E402
+from rnnschur.external.task import EXTERNAL as EXTERNAL_TASK  # noqa: E402
 from rnnschur.report.registry import FIGURES as FIGURE_REGISTRY  # noqa: E402
 from rnnschur.training.constructions import CONSTRUCTIONS  # noqa: E402
 
@@ -45,8 +46,8 @@ def code(script, task=None, functions=()):
     if task is not None:
         name = task_registry.task_of(task)
         generator = name if name in task_registry.names() else "_neurogym"
-        generator = "_external" if name == task_registry.EXTERNAL else generator
         extra = (f"rnnschur.tasks.{generator}",)
+        extra = ("rnnschur.external.task",) if name == EXTERNAL_TASK else extra
     figures = tuple((FIGURE_MODULE, f) for f in functions)
     return fingerprint(ROOT / "workflow" / "scripts" / script, LIBRARY, extra, figures)
 
@@ -191,7 +192,7 @@ DRAWN_TASKS = "|".join(dict.fromkeys([*task_registry.names(), *NEUROGYM_TASKS, *
 
 wildcard_constraints:
     task="|".join([DRAWN_TASKS, *EXTERNAL]),
-    construction="|".join([*CONSTRUCTIONS, task_registry.EXTERNAL]),
+    construction="|".join([*CONSTRUCTIONS, EXTERNAL_TASK]),
     size=r"\d+",
     seed=r"\d+",
     variation=r"[A-Za-z0-9_]+",

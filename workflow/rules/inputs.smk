@@ -211,7 +211,7 @@ def external_model(name):
     """The model path (MODEL's) of the external model ``name``: its task block's one model."""
     task = instances.external_instance(name)
     (size,) = task_config(task)["sizes"]
-    return f"{task}/{task_registry.EXTERNAL}/n{size}/seed0"
+    return f"{task}/{EXTERNAL_TASK}/n{size}/seed0"
 
 
 def external_model_files(name):

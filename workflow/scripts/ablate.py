@@ -4,15 +4,16 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from rnnschur import io, tasks  # noqa: E402
+from rnnschur import io  # noqa: E402
 from rnnschur.ablation import Analysed, evaluation_noise, model_ablations  # noqa: E402
+from rnnschur.external.task import scoring_task  # noqa: E402
 from rnnschur.solutions import model_reading  # noqa: E402
 
 w, params = snakemake.wildcards, snakemake.params
 network, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
-task = tasks.get(w.task, params.neurogym)
+task = scoring_task(w.task, params.neurogym)  # an external model's too
 ablation = params.ablation  # config ablation, or a gap-study variation's own evaluation
 # hidden noise at evaluation (a gap-study variation): one draw of the model's stream, shared by
 # every ablation; none otherwise

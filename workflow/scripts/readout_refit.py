@@ -4,15 +4,16 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from rnnschur import io, tasks  # noqa: E402
+from rnnschur import io  # noqa: E402
 from rnnschur.ablation import Analysed  # noqa: E402
 from rnnschur.beyond import refit  # noqa: E402
+from rnnschur.external.task import scoring_task  # noqa: E402
 
 w, settings = snakemake.wildcards, snakemake.params.settings
 network, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
-task = tasks.get(w.task, snakemake.params.neurogym)
+task = scoring_task(w.task, snakemake.params.neurogym)  # an external model's too
 # The fitting set: one per task, drawn apart from the held-out set (rule fitting), or an
 # external model's own.
 fitting = io.load_batch(snakemake.input.fitting, network.W_xh.shape[1], network.W_hy.shape[0])

@@ -4,16 +4,17 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from rnnschur import io, tasks  # noqa: E402
+from rnnschur import io  # noqa: E402
 from rnnschur.ablation import Analysed  # noqa: E402
 from rnnschur.beyond import subspace  # noqa: E402
+from rnnschur.external.task import scoring_task  # noqa: E402
 from rnnschur.seeds import job_rng  # noqa: E402
 
 w, settings = snakemake.wildcards, snakemake.params.settings
 network, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
-task = tasks.get(w.task, snakemake.params.neurogym)
+task = scoring_task(w.task, snakemake.params.neurogym)  # an external model's too
 analysed = Analysed.scored(network, schur, heldout, task, settings["ablation"]["fvu_steps"])
 # the model's stream: its task's (an external model's, every one's the same)
 identity = (settings["stream"], w.construction, w.size, w.seed)

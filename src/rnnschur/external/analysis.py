@@ -43,14 +43,14 @@ from rnnschur.external import (
     SUMMARY_NAMES,
     TABLE_NAMES,
 )
+from rnnschur.external.task import EXTERNAL, SCORES, Score
 from rnnschur.external.verify import Verification
 from rnnschur.network import Network
 from rnnschur.report import text, views
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, check_alpha, ordered_real_schur
 from rnnschur.seeds import job_rng
 from rnnschur.solutions import model_reading
-from rnnschur.tasks import EXTERNAL, Batch
-from rnnschur.tasks._external import SCORES, Score
+from rnnschur.tasks import Batch
 from rnnschur.verdicts import CHANCE, Thresholds, harm_share
 
 MISUSE_FVU = 0.5

@@ -123,23 +123,11 @@ def names() -> tuple[str, ...]:
     )
 
 
-EXTERNAL = "external"
-"""The task of a network trained elsewhere: its blocks are ``external__<name>``."""
-
-
 def get(name: str, neurogym: dict | None = None) -> ModuleType:
     """The generator module of task ``name``, or, given its spec ``neurogym`` ({"env",
     "kwargs", "dims"}: a config block ``tasks.<name>.neurogym``, which the workflow passes to
     each job in its params), the adapter of a NeuroGym task (:mod:`rnnschur.tasks._neurogym`),
-    which has the same interface; for a network trained elsewhere (``external__<name>``, its
-    spec ``{"score": "fvu"}`` or ``"accuracy"``), its score
-    (:class:`rnnschur.tasks._external.Score`)."""
-    if task_of(name) == EXTERNAL:
-        from rnnschur.tasks._external import Score
-
-        if not neurogym or "score" not in neurogym:
-            raise KeyError(f"task {name!r} of a network trained elsewhere needs its score")
-        return Score(neurogym["score"])
+    which has the same interface."""
     if task_of(name) in names():
         return importlib.import_module(f"{__name__}.{task_of(name)}")
     if neurogym is None:
