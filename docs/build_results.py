@@ -1230,7 +1230,7 @@ def has_gaps(folder: Path) -> bool:
     return (folder / "tables" / "gap_ranking.csv").is_file()
 
 
-PAPER_SCALE, SEEDS50_NAME = "paper scale (3 seeds)", "50 seeds (copy, context: 10)"
+PAPER_SCALE, SEEDS50_NAME = "paper scale (3 seeds)", "50 seeds (10 for copy and context)"
 """The column groups of README's one-screen table: the runs, with their seeds per task."""
 FIGURES = ("fig1_copy_ablation", "fig2_neuro_ablation")
 """The figures of the paper-scale and 50-seed runs published under docs/figures/."""

@@ -269,8 +269,8 @@ def test_solutions_whose_t_rr_or_t_cc_reading_hangs_on_an_order_are_named():
 
 
 def test_per_task_counts_what_reproduces_and_names_what_does_not():
-    """Planted one-screen rows: copy 2 of 3 reproduce (one by construction), one partly with a
-    block absent in 2; sine two partly, named together."""
+    """Planted one-screen rows: copy 2 of 3 reproduce (one by construction; two are few enough
+    to name), one partly with a block absent in 2; sine two partly, named together."""
     rows = [
         ("copy", "a: words", "reproduces", "data", 3, 3, 0),
         ("copy", "b (paper)", "reproduces", "by construction", 3, 3, 0),
@@ -284,7 +284,7 @@ def test_per_task_counts_what_reproduces_and_names_what_does_not():
     text = reproduction.per_task(table, "10 seeds")
     assert text.splitlines() == [
         "**Per task, at 10 seeds:**",
-        "- **copy**: 2 of 3 claims reproduce (1 by construction or implied); partly: “c” (1/2, "
-        "T_RR absent in 2).",
+        "- **copy**: 2 of 3 claims reproduce (1 by construction or implied): “a” (3/3) and “b” "
+        "(3/3); partly: “c” (1/2, T_RR absent in 2).",
         "- **sine**: 0 of 2 claims reproduce; partly: “d” (5/10) and “e” (6/10).",
     ]

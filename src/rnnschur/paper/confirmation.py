@@ -154,5 +154,6 @@ def confirmation_lead(table: pd.DataFrame, preregistration: str) -> str:
     return (
         text + f". The predicted fraction k/n lies inside the fresh solutions' exact interval for "
         f"{int(inside.sum())} of {int(judged.sum())} claims ({missed_inside} of the "
-        f"{len(missed)} not confirmed): ten solutions can move a word near 0.2 or 0.8."
+        f"{len(missed)} not confirmed): with ten solutions one moves k/n by 0.1, so a word near "
+        "the 0.2 or 0.8 cut can flip by chance."
     )

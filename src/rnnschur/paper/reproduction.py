@@ -328,8 +328,7 @@ def reproduction_markdown(
 
 def claim_name(r) -> str:
     """'sine's “−T_RR changes little”' (the claim up to its first colon or parenthesis)."""
-    words = re.split(r": | \(", r.claim)[0]
-    return f"{TASK_NAMES.get(r.task, r.task)}'s “{words}”"
+    return f"{TASK_NAMES.get(r.task, r.task)}'s “{_short(r)}”"
 
 
 def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
@@ -418,18 +417,24 @@ def per_task(table: pd.DataFrame, run: str) -> str:
         head = f"{len(full)} of {len(rows)} {claims} {PLURAL[Verdict.REPRODUCES][len(full) != 1]}"
         if len(bound):
             head += f" ({len(bound)} by construction or implied)"
+        if 0 < len(full) <= 2:  # few: named, as the others are
+            head += ": " + _join([f"“{_short(r)}” ({r.k}/{r.n_tested})" for r in full.itertuples()])
         rest = []
         for word in WORD_ORDER[1:]:
             named = []
             for r in rows[rows["word"] == word].itertuples(index=False):
                 absent = f", {_block_name(r)} absent in {r.n_absent}" if r.n_absent else ""
-                name = re.split(r": | \(", r.claim)[0]
-                named.append(f"“{name}” ({r.k}/{r.n_tested}{absent})")
+                named.append(f"“{_short(r)}” ({r.k}/{r.n_tested}{absent})")
             if named:
                 rest.append(f"{word}: {_join(named)}")
         text = head + ("; " + "; ".join(rest) if rest else "")
         lines.append(f"- **{TASK_NAMES.get(task, task)}**: {text}.")
     return "\n".join(lines)
+
+
+def _short(r) -> str:
+    """A claim's words up to its first colon or parenthesis."""
+    return re.split(r": | \(", r.claim)[0]
 
 
 def _block_name(r) -> str:
