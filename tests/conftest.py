@@ -1,5 +1,6 @@
 """Shared helpers: run the real snakemake on a copy of the workflow in a temporary folder."""
 
+import functools
 import re
 import shutil
 import subprocess
@@ -16,22 +17,30 @@ WORKFLOW_FILES = ("Snakefile", "config.yaml", "workflow", "presets", "profiles",
 can edit the library it runs)."""
 
 
-SNAKEMAKE_TESTS = ("tests/workflow/", "tests/slurm/")
-"""The folders whose tests run snakemake or share the session's long runs (the quick preset,
-the tutorial's training)."""
+QUICK_RUN_FIXTURE = "quick_run"
+"""The session's run of the quick preset (:func:`quick_run`), made once per worker process."""
+
+
+@functools.cache
+def shares_the_quick_run(path: str) -> bool:
+    """Whether the test file ``path`` (relative to the repository) uses the session's quick
+    run: it names the fixture."""
+    return QUICK_RUN_FIXTURE in (REPO / path).read_text()
 
 
 def pytest_xdist_make_scheduler(config, log):
-    """The README's command runs the tests on two workers (pytest-xdist, ``-n 2``): every test
-    of :data:`SNAKEMAKE_TESTS` on one worker, in order, so that each session run is made once
-    and no two snakemake runs share the cores; every other file's tests together (their module
-    fixtures made once), spread over both workers as they free up."""
+    """The README's command runs the tests on two workers (pytest-xdist, ``-n 2``). Every test
+    file that uses the session's quick run is one unit, run on one worker in order, so that the
+    quick run is made once; every other file is its own unit (its module fixtures made once),
+    and the units are spread over both workers as they free up. A snakemake run of one unit
+    may so share the two cores with another unit's run: slower each, never wrong (no test
+    times a run)."""
     from xdist.scheduler import LoadScopeScheduling
 
     class Scheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::")[0]
-            return "snakemake" if path.startswith(SNAKEMAKE_TESTS) else path
+            return QUICK_RUN_FIXTURE if shares_the_quick_run(path) else path
 
     return Scheduling(config, log)
 
