@@ -13,6 +13,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Rectangle
@@ -57,6 +58,16 @@ def _jitter(n: int, width: float) -> np.ndarray:
     """Offsets spread evenly over [-width, width] (0 for one point): the points of one category
     side by side, at the same places in every run."""
     return np.linspace(-width, width, n) if n > 1 else np.zeros(n)
+
+
+def _runs(steps: np.ndarray) -> list[tuple[float, float]]:
+    """(first, last) of each run of consecutive integer time steps in ``steps`` (one band per
+    run instead of one per step)."""
+    steps = np.sort(steps)
+    breaks = np.flatnonzero(np.diff(steps) != 1)
+    starts = np.concatenate([[0], breaks + 1]).astype(int)
+    stops = np.concatenate([breaks, [len(steps) - 1]]).astype(int)
+    return [(steps[a], steps[b]) for a, b in zip(starts, stops, strict=True)] if len(steps) else []
 
 
 def _reported() -> pd.DataFrame:
@@ -298,9 +309,9 @@ def fig_task_rollouts(examples: pd.DataFrame) -> Figure:
             for line, d in data.groupby("line"):
                 ax.plot(d["time"], d["target"] + 2.5 * line, "k--", lw=1)
                 ax.plot(d["time"], d["value"] + 2.5 * line, color=f"C{line}", lw=1.2)
-            unscored = data[(data["line"] == 0) & (data["mask"] == 0)]["time"]
-            for t in unscored:
-                ax.axvspan(t - 0.5, t + 0.5, color="0.92", lw=0)
+            unscored = data[(data["line"] == 0) & (data["mask"] == 0)]["time"].to_numpy()
+            for start, stop in _runs(unscored):
+                ax.axvspan(start - 0.5, stop + 0.5, color="0.92", lw=0)
             ax.set_title(f"{task}: {variant.replace('T_CR', 'T_C→R')}", fontsize=8)
             ax.set_xlabel("time step")
     fig.tight_layout()
@@ -436,9 +447,11 @@ def fig_fixed_points(table: pd.DataFrame) -> Figure:
         d = d[d["seed"] == d["seed"].min()]
         paths = d[d["record"] == "trajectory"]
         points = d[(d["record"] == "point") & (d["condition"] == "zero input")]
+        # every trajectory in one artist: a line per trial drew most of this figure's time
+        trajectories = [t[["pc1", "pc2"]].to_numpy() for _, t in paths.groupby("trial")]
         for ax, ablation in zip(row, columns, strict=True):
-            for _, trial in paths.groupby("trial"):
-                ax.plot(trial["pc1"], trial["pc2"], color="0.75", lw=0.5)
+            ax.add_collection(LineCollection(trajectories, colors="0.75", lw=0.5))
+            ax.autoscale_view()
             here = points[points["ablation"] == ablation]
             for stability, (marker, colour) in markers.items():
                 p = here[here["stability"] == stability]
