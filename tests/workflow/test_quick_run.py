@@ -673,7 +673,8 @@ def test_a_fresh_quick_run_checks_equal_against_its_published_numbers(quick_run)
 
 def test_the_docs_workflow_rebuilds_the_quick_page_as_published(quick_run):
     """docs/quick.md is a target of the docs workflow (docs/Snakefile): made from this fresh
-    quick run it is the published page byte for byte; a changed table makes it stale."""
+    quick run it is the published page byte for byte; a changed table makes it stale, and so
+    does an edit of the library code the page writer runs."""
     import shutil
 
     docs = quick_run / "docs"
@@ -693,6 +694,14 @@ def test_the_docs_workflow_rebuilds_the_quick_page_as_published(quick_run):
         assert job_counts(stale.stdout) == {"quick_page": 1, "all": 1}, stale.stdout[-2000:]
     finally:
         claims.write_text(original)
+    library = quick_run / "src/rnnschur/report/readings.py"
+    source = library.read_text()
+    library.write_text(source + "\nPLANTED = 1\n")
+    try:
+        stale = snakemake(quick_run, "-s", "docs/Snakefile", "-n")
+        assert job_counts(stale.stdout) == {"quick_page": 1, "all": 1}, stale.stdout[-2000:]
+    finally:
+        library.write_text(source)
 
 
 def test_every_generated_sentence_is_at_most_three_lines(quick_run):
