@@ -606,7 +606,7 @@ def atlas_config() -> dict:
 
     config = yaml.safe_load((REPO / "config.yaml").read_text())
     update_config(config, yaml.safe_load((REPO / "presets" / "atlas.yaml").read_text()))
-    schema = config_lib.read_schema(REPO / "workflow" / "schemas" / "config.schema.yaml")
+    schema = config_lib.read_schema(REPO / "src" / "rnnschur" / "config.schema.yaml")
     config_lib.with_defaults(config, schema)
     instances.expand_atlas(config)
     config_lib.with_defaults(config, schema)

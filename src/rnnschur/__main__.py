@@ -85,6 +85,9 @@ summary.md, summary.html, profile.pdf and profile.png.
 
 
 def parser() -> argparse.ArgumentParser:
+    """The command line; the analysis options' defaults are the config schema's."""
+    from rnnschur.schema import default
+
     p = argparse.ArgumentParser(
         prog="python -m rnnschur",
         description=DESCRIPTION,
@@ -115,35 +118,35 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument(
         "--alpha",
         type=float,
-        default=0.9,
+        default=default("alpha"),
         help="threshold of the R/C split: a block is in R where the modulus --split reads is "
-        "at least α times its largest, |λ| ≥ α ρ(W) for a discrete network (0.9)",
+        "at least α times its largest, |λ| ≥ α ρ(W) for a discrete network (%(default)s)",
     )
     a.add_argument(
         "--alpha-grid",
         type=float,
         nargs="+",
-        default=[0.85, 0.9, 0.95],
-        help="every alpha at which all 8 subsets are scored (must include --alpha)",
+        default=list(default("alpha_grid")),
+        help="every alpha at which all 8 subsets are scored (must include --alpha; %(default)s)",
     )
     a.add_argument(
         "--epsilon",
         type=float,
-        default=0.01,
-        help="ε of the stabiliser test d_D ≤ ε, d_D the mean squared output change (0.01)",
+        default=default("ablation.epsilon"),
+        help="ε of the stabiliser test d_D ≤ ε, d_D the mean squared output change (%(default)s)",
     )
     a.add_argument(
         "--mass-floor",
         type=float,
-        default=0.01,
-        help="a stabiliser is a candidate invariance only above this removed mass (0.01)",
+        default=default("ablation.mass_floor"),
+        help="a stabiliser is a candidate invariance only above this removed mass (%(default)s)",
     )
     a.add_argument(
         "--threshold",
         type=float,
-        default=0.02,
+        default=default("verdicts.threshold"),
         help="θ: a block is a fragile direction when its removal takes more than this share "
-        "of the learned performance (1 − FVU, or the chance-corrected accuracy; 0.02)",
+        "of the learned performance (1 − FVU, or the chance-corrected accuracy; %(default)s)",
     )
     a.add_argument(
         "--dynamics",
@@ -217,8 +220,9 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument(
         "--seed",
         type=int,
-        default=2606,
-        help="seed of the random controls of the subspace analysis (2606, the workflow's)",
+        default=default("base_seed"),
+        help="seed of the random controls of the subspace analysis (%(default)s, the "
+        "workflow's base_seed)",
     )
     a.add_argument(
         "--threads",

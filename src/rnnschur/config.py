@@ -24,6 +24,7 @@ from pathlib import Path
 
 from rnnschur import tasks as task_registry
 from rnnschur.dynamics import Dynamics
+from rnnschur.schema import SCHEMA, read_schema  # noqa: F401  (the workflow reads them here)
 from rnnschur.training.constructions import CONSTRUCTIONS
 
 
@@ -84,14 +85,6 @@ def read_preset(name: str, presets: Path) -> dict:
     if not isinstance(preset, dict):
         raise ConfigError(f"preset {path} must be a mapping of config keys")
     return preset
-
-
-def read_schema(path: Path) -> dict:
-    """The config's JSON schema (YAML)."""
-    import yaml
-
-    with open(path) as file:
-        return yaml.load(file, Loader=yaml.CSafeLoader)
 
 
 def _key(path) -> str:

@@ -32,7 +32,7 @@ from rnnschur.verdicts import Thresholds, Verdict
 from conftest import long_sentences
 
 REPO = Path(__file__).resolve().parents[2]
-SCHEMA = config_lib.read_schema(REPO / "workflow" / "schemas" / "config.schema.yaml")
+SCHEMA = config_lib.read_schema(REPO / "src" / "rnnschur" / "config.schema.yaml")
 
 
 def preset(*names: str) -> dict:

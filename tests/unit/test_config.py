@@ -14,7 +14,7 @@ from rnnschur import instances
 
 from conftest import REPO
 
-SCHEMA = checks.read_schema(REPO / "workflow" / "schemas" / "config.schema.yaml")
+SCHEMA = checks.read_schema(REPO / "src" / "rnnschur" / "config.schema.yaml")
 BASE = yaml.safe_load((REPO / "config.yaml").read_text())
 QUICK = yaml.safe_load((REPO / "presets" / "quick.yaml").read_text())
 

@@ -179,7 +179,7 @@ def test_pyproject_ranges_admit_the_pins_and_the_lowest_versions():
     core = [Requirement(r) for r in project["dependencies"]]
     workflow = [Requirement(r) for r in project["optional-dependencies"]["workflow"]]
     pinned, lowest = constraint_pins(), constraint_pins("constraints-lowest.txt")
-    assert {r.name for r in core} == {"numpy", "scipy", "pandas", "matplotlib"}
+    assert {r.name for r in core} == {"numpy", "scipy", "pandas", "matplotlib", "pyyaml"}
     assert not {"torch", "snakemake", "neurogym"} & {r.name for r in core}
     for requirement in core + workflow:
         assert requirement.name in pinned, requirement

@@ -235,15 +235,17 @@ def test_verdicts_follow_their_definitions():
 
 
 def test_the_commands_and_the_apis_defaults_are_the_configs():
-    """One set of defaults: the command's flags, analyse()'s Settings and the config schema
-    (config.yaml's keys alpha, alpha_grid, ablation.epsilon, ablation.mass_floor,
-    verdicts.threshold and level, solutions.bootstrap, base_seed, subspace_control)."""
+    """One set of defaults: the command's flags and analyse()'s Settings are the config
+    schema's (keys alpha, alpha_grid, ablation.epsilon, ablation.mass_floor, verdicts.threshold
+    and level, solutions.bootstrap, base_seed, subspace_control, schur_split, readout_refit),
+    each read here from the schema file itself, key by key; a key the schema gives no default
+    is refused by name."""
     import yaml
 
     from rnnschur import __main__ as cli
     from rnnschur.external.analysis import Settings
 
-    schema = yaml.safe_load((REPO / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    schema = yaml.safe_load((REPO / "src" / "rnnschur" / "config.schema.yaml").read_text())
     top = schema["properties"]
 
     def default(*path):
@@ -271,6 +273,10 @@ def test_the_commands_and_the_apis_defaults_are_the_configs():
     }
     settings = Settings()
     assert {k: getattr(settings, k) for k in expected} == expected
+    from rnnschur.schema import default as schema_default
+
+    with pytest.raises(KeyError, match="config key tasks: the schema gives no default"):
+        schema_default("tasks")
     args = cli.parser().parse_args(["analyse", "w.npz", "h.npz", "--out", "o"])
     flags = {**cli.settings_of(args), "alpha_grid": tuple(args.alpha_grid)}
     assert {k: flags[k] for k in expected if k in flags} == {

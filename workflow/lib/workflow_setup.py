@@ -49,7 +49,7 @@ def load_config(config: dict, workflow, root: Path) -> dict[str, dict]:
     if config.get("preset"):
         update_config(config, checked(config_lib.read_preset, config["preset"], root / "presets"))
         update_config(config, workflow.config_settings.overwrite_config)
-    schema_path = root / "workflow" / "schemas" / "config.schema.yaml"
+    schema_path = config_lib.SCHEMA
     checked(config_lib.check_schema, config, config_lib.read_schema(schema_path))
     validate(config, str(schema_path))
     if config.get("atlas"):

@@ -47,11 +47,12 @@ from rnnschur.external.task import EXTERNAL, SCORES, Score
 from rnnschur.external.verify import Verification
 from rnnschur.network import Network
 from rnnschur.report import text, views
+from rnnschur.schema import default
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, check_alpha, ordered_real_schur
 from rnnschur.seeds import job_rng
 from rnnschur.solutions import model_reading
 from rnnschur.tasks import Batch
-from rnnschur.verdicts import CHANCE, Thresholds, harm_share
+from rnnschur.verdicts import CHANCE, harm_share
 
 MISUSE_FVU = 0.5
 """A full-model FVU at or above this is far from a working network."""
@@ -104,24 +105,25 @@ def block_verdicts(ablation: pd.DataFrame, alpha: float, metric: str) -> pd.Data
 
 @dataclass(frozen=True)
 class Settings:
-    """What :func:`analyse` uses (config keys ``external.*``; the command's options)."""
+    """What :func:`analyse` uses: the command's options; each default the config schema's for
+    the same key (:func:`rnnschur.config.default`), as a workflow run reads it."""
 
     score: str = "fvu"
-    alpha: float = 0.9
-    alpha_grid: tuple[float, ...] = (0.85, 0.9, 0.95)
-    epsilon: float = 0.01
-    mass_floor: float = 0.01
-    threshold: float = Thresholds.threshold
-    level: float = Thresholds.level  # config key verdicts.level
-    n_boot: int = 200  # config key solutions.bootstrap
-    subspace_components: int = 8
-    subspace_draws: int = 2
-    subspace_trials: int = 256  # config key subspace_control.n_trials
-    subspace_variance: float = 0.9  # config key subspace_control.variance
-    seed: int = 2606  # config key base_seed
-    split: str = "propagator"  # config key schur_split
-    validation_fraction: float = 0.25  # config key readout_refit.validation_fraction
-    ridge_grid: tuple[float, ...] = (1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
+    alpha: float = default("alpha")
+    alpha_grid: tuple[float, ...] = default("alpha_grid")
+    epsilon: float = default("ablation.epsilon")
+    mass_floor: float = default("ablation.mass_floor")
+    threshold: float = default("verdicts.threshold")
+    level: float = default("verdicts.level")
+    n_boot: int = default("solutions.bootstrap")
+    subspace_components: int = default("subspace_control.n_components")
+    subspace_draws: int = default("subspace_control.n_draws")
+    subspace_trials: int = default("subspace_control.n_trials")
+    subspace_variance: float = default("subspace_control.variance")
+    seed: int = default("base_seed")
+    split: str = default("schur_split")
+    validation_fraction: float = default("readout_refit.validation_fraction")
+    ridge_grid: tuple[float, ...] = default("readout_refit.ridge_grid")
     fixed_points: bool = False  # the fixed-point study (rnnschur.fixed_points), intact and ablated
 
     def __post_init__(self) -> None:
