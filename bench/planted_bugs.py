@@ -751,6 +751,24 @@ BUGS = [
         'tested = group["harm_share"]',
         "an atlas row's median harm taken over solutions where the block is absent too",
     ),
+    (
+        S + "external/analysis.py",
+        'epsilon: float = _from_schema("ablation.epsilon")',
+        'epsilon: float = _from_schema("ablation.mass_floor")',
+        "analyse()'s ε read from the mass floor's key (both 0.01 in the schema)",
+    ),
+    (
+        S + "__main__.py",
+        'default=default("ablation.mass_floor"),',
+        'default=default("ablation.epsilon"),',
+        "the command's --mass-floor defaulting to ε's key (both 0.01 in the schema)",
+    ),
+    (
+        S + "schema.py",
+        "return tuple(value) if isinstance(value, list) else value",
+        "return value",
+        "a schema default that is a list given as a list (a Settings grid that is not a tuple)",
+    ),
 ]
 
 

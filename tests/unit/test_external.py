@@ -282,3 +282,70 @@ def test_the_commands_and_the_apis_defaults_are_the_configs():
     assert {k: flags[k] for k in expected if k in flags} == {
         k: v for k, v in expected.items() if k in flags
     }
+
+
+SETTING_KEYS = {
+    "alpha": "alpha",
+    "alpha_grid": "alpha_grid",
+    "epsilon": "ablation.epsilon",
+    "mass_floor": "ablation.mass_floor",
+    "threshold": "verdicts.threshold",
+    "level": "verdicts.level",
+    "n_boot": "solutions.bootstrap",
+    "subspace_components": "subspace_control.n_components",
+    "subspace_draws": "subspace_control.n_draws",
+    "subspace_trials": "subspace_control.n_trials",
+    "subspace_variance": "subspace_control.variance",
+    "seed": "base_seed",
+    "split": "schur_split",
+    "validation_fraction": "readout_refit.validation_fraction",
+    "ridge_grid": "readout_refit.ridge_grid",
+}
+"""Each setting of analyse() and the config key it stands for (docs/usage.md's names)."""
+
+
+def test_each_default_is_read_from_its_own_config_key(monkeypatch):
+    """With a planted schema whose defaults all differ (the real one shares 0.01 between ε and
+    the mass floor), Settings() and the command hold each key's own planted value."""
+    import copy
+
+    from rnnschur import __main__ as cli
+    from rnnschur import schema
+    from rnnschur.external.analysis import Settings
+
+    planted = {
+        "alpha": 0.91,
+        "alpha_grid": [0.81, 0.91],
+        "ablation.epsilon": 0.011,
+        "ablation.mass_floor": 0.012,
+        "verdicts.threshold": 0.013,
+        "verdicts.level": 0.014,
+        "solutions.bootstrap": 15,
+        "subspace_control.n_components": 16,
+        "subspace_control.n_draws": 17,
+        "subspace_control.n_trials": 18,
+        "subspace_control.variance": 0.019,
+        "base_seed": 20,
+        "schur_split": "weights",
+        "readout_refit.validation_fraction": 0.021,
+        "readout_refit.ridge_grid": [0.022],
+    }
+    properties = copy.deepcopy(schema._schema())
+    for key, value in planted.items():
+        node = {"properties": properties}
+        for part in key.split("."):
+            node = node["properties"][part]
+        assert node["default"] != value, key  # a plant the real schema does not already hold
+        node["default"] = value
+    monkeypatch.setattr(schema, "_schema", lambda: properties)
+
+    def as_read(value):
+        return tuple(value) if isinstance(value, list) else value
+
+    settings = Settings()
+    for name, key in SETTING_KEYS.items():
+        assert getattr(settings, name) == as_read(planted[key]), name
+    args = cli.parser().parse_args(["analyse", "w.npz", "h.npz", "--out", "o"])
+    flags = {**cli.settings_of(args), "alpha_grid": tuple(args.alpha_grid)}
+    for name in set(flags) & set(SETTING_KEYS):
+        assert flags[name] == as_read(planted[SETTING_KEYS[name]]), name

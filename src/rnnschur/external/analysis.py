@@ -103,27 +103,33 @@ def block_verdicts(ablation: pd.DataFrame, alpha: float, metric: str) -> pd.Data
     return out.reset_index(drop=True)
 
 
+def _from_schema(key: str):
+    """A :class:`Settings` field whose default is the schema's for config key ``key``, read
+    when a Settings is made (:func:`rnnschur.schema.default`)."""
+    return dataclasses.field(default_factory=lambda: default(key))
+
+
 @dataclass(frozen=True)
 class Settings:
     """What :func:`analyse` uses: the command's options; each default the config schema's for
-    the same key (:func:`rnnschur.config.default`), as a workflow run reads it."""
+    the same key (:func:`rnnschur.schema.default`), as a workflow run reads it."""
 
     score: str = "fvu"
-    alpha: float = default("alpha")
-    alpha_grid: tuple[float, ...] = default("alpha_grid")
-    epsilon: float = default("ablation.epsilon")
-    mass_floor: float = default("ablation.mass_floor")
-    threshold: float = default("verdicts.threshold")
-    level: float = default("verdicts.level")
-    n_boot: int = default("solutions.bootstrap")
-    subspace_components: int = default("subspace_control.n_components")
-    subspace_draws: int = default("subspace_control.n_draws")
-    subspace_trials: int = default("subspace_control.n_trials")
-    subspace_variance: float = default("subspace_control.variance")
-    seed: int = default("base_seed")
-    split: str = default("schur_split")
-    validation_fraction: float = default("readout_refit.validation_fraction")
-    ridge_grid: tuple[float, ...] = default("readout_refit.ridge_grid")
+    alpha: float = _from_schema("alpha")
+    alpha_grid: tuple[float, ...] = _from_schema("alpha_grid")
+    epsilon: float = _from_schema("ablation.epsilon")
+    mass_floor: float = _from_schema("ablation.mass_floor")
+    threshold: float = _from_schema("verdicts.threshold")
+    level: float = _from_schema("verdicts.level")
+    n_boot: int = _from_schema("solutions.bootstrap")
+    subspace_components: int = _from_schema("subspace_control.n_components")
+    subspace_draws: int = _from_schema("subspace_control.n_draws")
+    subspace_trials: int = _from_schema("subspace_control.n_trials")
+    subspace_variance: float = _from_schema("subspace_control.variance")
+    seed: int = _from_schema("base_seed")
+    split: str = _from_schema("schur_split")
+    validation_fraction: float = _from_schema("readout_refit.validation_fraction")
+    ridge_grid: tuple[float, ...] = _from_schema("readout_refit.ridge_grid")
     fixed_points: bool = False  # the fixed-point study (rnnschur.fixed_points), intact and ablated
 
     def __post_init__(self) -> None:
