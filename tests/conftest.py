@@ -33,8 +33,8 @@ def pytest_xdist_make_scheduler(config, log):
     file that uses the session's quick run is one unit, run on one worker in order, so that the
     quick run is made once; every other file is its own unit (its module fixtures made once),
     and the units are spread over both workers as they free up. A snakemake run of one unit
-    may so share the two cores with another unit's run: slower each, never wrong (no test
-    times a run)."""
+    may so share the two cores with another unit's run: slower each (a test that waits on a
+    run gives it minutes)."""
     from xdist.scheduler import LoadScopeScheduling
 
     class Scheduling(LoadScopeScheduling):

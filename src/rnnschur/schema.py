@@ -8,6 +8,7 @@ model analysed from a notebook is read with the settings a workflow run would us
 
 from __future__ import annotations
 
+import copy
 import functools
 from pathlib import Path
 
@@ -25,13 +26,16 @@ def read_schema(path: Path = SCHEMA) -> dict:
 
 def default(key: str) -> object:
     """The schema's default of the config key ``key`` (dotted: ``"ablation.epsilon"``), a
-    list as a tuple; a KeyError names a key the schema gives no default."""
+    list as a tuple, a mapping as a copy of its own; a KeyError names a key the schema does not
+    have or gives no default."""
     node = {"properties": _schema()}
     for part in key.split("."):
-        node = node["properties"][part]
+        node = node.get("properties", {}).get(part)
+        if node is None:
+            raise KeyError(f"config key {key}: not in the schema")
     if "default" not in node:
         raise KeyError(f"config key {key}: the schema gives no default")
-    value = node["default"]
+    value = copy.deepcopy(node["default"])
     return tuple(value) if isinstance(value, list) else value
 
 

@@ -277,6 +277,8 @@ def test_the_commands_and_the_apis_defaults_are_the_configs():
 
     with pytest.raises(KeyError, match="config key tasks: the schema gives no default"):
         schema_default("tasks")
+    with pytest.raises(KeyError, match="config key ablation.epsilonn: not in the schema"):
+        schema_default("ablation.epsilonn")
     args = cli.parser().parse_args(["analyse", "w.npz", "h.npz", "--out", "o"])
     flags = {**cli.settings_of(args), "alpha_grid": tuple(args.alpha_grid)}
     assert {k: flags[k] for k in expected if k in flags} == {

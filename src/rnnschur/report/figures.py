@@ -13,7 +13,6 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Rectangle
@@ -436,6 +435,9 @@ def fig_fixed_points(table: pd.DataFrame) -> Figure:
         len(task_names), len(columns), figsize=(2.6 * len(columns), 2.4 * len(task_names)),
         squeeze=False,
     )  # fmt: skip
+    # imported here: the module's own imports count in every figure's code fingerprint
+    from matplotlib.collections import LineCollection
+
     markers = {"stable": ("o", "C3"), "saddle": ("x", "C0"), "unstable": ("o", "white")}
     for row, task in zip(axes, task_names, strict=True):
         d = data[data["task"] == task]
