@@ -686,22 +686,22 @@ def test_the_docs_workflow_rebuilds_the_quick_page_as_published(quick_run):
     assert (docs / "quick.md").read_text() == (REPO / "docs" / "quick.md").read_text()
     again = snakemake(quick_run, "-s", "docs/Snakefile", "-n")
     assert "Nothing to be done" in again.stdout, again.stdout[-2000:]
-    claims = tables(quick_run) / "claims.md"
-    original = claims.read_text()
-    claims.write_text(original + "\n")
-    try:
-        stale = snakemake(quick_run, "-s", "docs/Snakefile", "-n")
-        assert job_counts(stale.stdout) == {"quick_page": 1, "all": 1}, stale.stdout[-2000:]
-    finally:
-        claims.write_text(original)
-    library = quick_run / "src/rnnschur/report/readings.py"
-    source = library.read_text()
-    library.write_text(source + "\nPLANTED = 1\n")
-    try:
-        stale = snakemake(quick_run, "-s", "docs/Snakefile", "-n")
-        assert job_counts(stale.stdout) == {"quick_page": 1, "all": 1}, stale.stdout[-2000:]
-    finally:
-        library.write_text(source)
+    # a table, then the library code the page writer runs, each edited and restored
+    edits = {
+        tables(quick_run) / "claims.md": "\n",
+        quick_run / "src/rnnschur/report/readings.py": "\nPLANTED = 1\n",
+    }
+    for path, added in edits.items():
+        original = path.read_text()
+        path.write_text(original + added)
+        try:
+            stale = snakemake(quick_run, "-s", "docs/Snakefile", "-n")
+            assert job_counts(stale.stdout) == {"quick_page": 1, "all": 1}, (
+                path,
+                stale.stdout[-2000:],
+            )
+        finally:
+            path.write_text(original)
 
 
 def test_every_generated_sentence_is_at_most_three_lines(quick_run):
