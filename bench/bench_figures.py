@@ -1,6 +1,7 @@
 """The figure jobs alone, as the workflow runs them, for one or more source trees.
 
-A finished results folder of the quick preset (e.g. one kept by ``bench/bench_quick.py --keep``)
+A finished results folder of the quick preset with its studies layer (e.g. one kept by
+``bench/bench_quick.py --studies --keep``)
 is copied into a temporary copy of each tree's workflow; then every figure rule is forced to
 run again there (``snakemake -c1 --forcerun <figure rules>``, one job at a time, so that no two
 jobs share the cores), round after round, the trees in turn. Reported per figure and tree: the
@@ -20,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 import pandas as pd
-from bench_quick import REPO, copy_workflow
+from bench_quick import QUICK_PAIR, REPO, copy_workflow
 
 
 def figure_rules(results: Path) -> list[str]:
@@ -32,7 +33,7 @@ def run_figures(folder: Path, rules: list[str]) -> pd.Series:
     """Force every rule of ``rules`` to run again in ``folder``; each job's wall seconds."""
     results = folder / "results" / "quick"
     targets = [f"results/quick/figures/{rule}.pdf" for rule in rules]
-    command = [sys.executable, "-m", "snakemake", "-c1", "--configfile", "presets/quick.yaml"]
+    command = [sys.executable, "-m", "snakemake", "-c1", "--configfile", *QUICK_PAIR]
     command += ["--rerun-triggers", "mtime", "--forcerun", *rules, "--", *targets]
     done = subprocess.run(command, cwd=folder, capture_output=True, text=True)
     if done.returncode:

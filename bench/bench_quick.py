@@ -15,7 +15,9 @@ run; run it on an idle machine. `--keep DIR` keeps each tree's results folder as
 `--snakemake "OPTIONS"` adds options to every run or, given once per tree, to that tree's run
 (the same tree twice compares options).
 
-Usage: python bench/bench_quick.py [TREE ...] [--keep DIR] [--snakemake "OPTIONS" ...]
+`--studies` adds the preset's studies layer, presets/quick_studies.yaml (the tests' run).
+
+Usage: python bench/bench_quick.py [TREE ...] [--studies] [--keep DIR] [--snakemake "OPTIONS" ...]
   e.g. python bench/bench_quick.py . . --snakemake "" --snakemake "--scheduler greedy"
 """
 
@@ -39,6 +41,8 @@ from pathlib import Path
 import pandas as pd
 
 REPO = Path(__file__).resolve().parents[1]
+QUICK_PAIR = ("presets/quick.yaml", "presets/quick_studies.yaml")
+"""The quick preset with its studies layer (the tests' run)."""
 FILES = ("Snakefile", "config.yaml", "workflow", "presets", "profiles", "envs", "src")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 STAMP = re.compile(r"\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]")
@@ -93,9 +97,14 @@ def copy_workflow(tree: Path, folder: Path) -> None:
             shutil.copy2(source, folder / name)
 
 
-def run_quick(tree: Path, keep: Path | None = None, options: tuple[str, ...] = ()) -> Run:
-    """The quick preset from nothing with `tree`'s workflow and library; its results folder is
-    moved to `keep` when given."""
+def run_quick(
+    tree: Path,
+    keep: Path | None = None,
+    options: tuple[str, ...] = (),
+    presets: tuple[str, ...] = ("presets/quick.yaml",),
+) -> Run:
+    """The quick preset (``presets``: its config files) from nothing with `tree`'s workflow and
+    library; its results folder is moved to `keep` when given."""
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         copy_workflow(tree, folder)
@@ -103,8 +112,7 @@ def run_quick(tree: Path, keep: Path | None = None, options: tuple[str, ...] = (
         start = time.perf_counter()
         with tempfile.TemporaryFile("w+") as log:
             process = subprocess.Popen(
-                [sys.executable, "-m", "snakemake", "-c2", "--configfile", "presets/quick.yaml"]
-                + list(options),
+                [sys.executable, "-m", "snakemake", "-c2", "--configfile", *presets, *options],
                 cwd=folder,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -149,7 +157,11 @@ def main() -> None:
     parser.add_argument(
         "--snakemake", action="append", default=[], help="more snakemake options, one string"
     )
+    parser.add_argument(
+        "--studies", action="store_true", help="with presets/quick_studies.yaml (the tests' run)"
+    )
     args = parser.parse_args()
+    presets = QUICK_PAIR if args.studies else QUICK_PAIR[:1]
     if len(args.snakemake) not in (0, 1, len(args.trees)):
         parser.error("give --snakemake once, or once per tree")
     options = args.snakemake * len(args.trees) if len(args.snakemake) == 1 else args.snakemake
@@ -157,7 +169,7 @@ def main() -> None:
     for k, tree in enumerate(args.trees):
         keep = args.keep.resolve() / str(k) if args.keep else None
         extra = options[k] if options else ""
-        run = run_quick(tree.resolve(), keep, tuple(shlex.split(extra)))
+        run = run_quick(tree.resolve(), keep, tuple(shlex.split(extra)), presets)
         name = f"{k}: {tree}" + (f" {extra}" if extra else "")
         job_cpu = run.jobs["cpu"].sum()
         print(f"{name}: wall {run.wall:.1f} s")

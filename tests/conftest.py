@@ -123,7 +123,9 @@ def assert_same_ablations(results: Path, reference: Path, task: str) -> None:
     pd.testing.assert_frame_equal(table.drop(columns=flag), expected.drop(columns=flag))
 
 
-QUICK = ("--configfile", "presets/quick.yaml")
+QUICK = ("--configfile", "presets/quick.yaml", "presets/quick_studies.yaml")
+"""The quick preset with its studies layer (the gap study, the analyses beyond the paper): the
+run the workflow tests read, and docs/quick.md's."""
 EXTERNAL_TABLES = (
     "ablation.csv",
     "verdicts.csv",
@@ -154,13 +156,14 @@ def quick_models() -> list[tuple[str, str, int, int]]:
 
 def quick_gap_models() -> list[str]:
     """The instance <task>__<variation> of every model of the quick preset's gap study (one
-    per task of each variation it runs, at its one seed), read from config.yaml and
-    presets/quick.yaml."""
+    per task of each variation it runs, at its one seed), read from config.yaml,
+    presets/quick.yaml and its studies layer, presets/quick_studies.yaml."""
     import yaml
 
     base = yaml.safe_load((REPO / "config.yaml").read_text())
     quick = yaml.safe_load((REPO / "presets" / "quick.yaml").read_text())
-    variations, study = base["gap_study"]["variations"], quick["gap_study"]
+    studies = yaml.safe_load((REPO / "presets" / "quick_studies.yaml").read_text())
+    variations, study = base["gap_study"]["variations"], studies["gap_study"]
     run_tasks = quick.get("run_tasks", base["run_tasks"])
     return [
         f"{task}__{name}"
@@ -173,7 +176,8 @@ def quick_gap_models() -> list[str]:
 
 @pytest.fixture(scope="session")
 def quick_run(tmp_path_factory) -> Path:
-    """The quick preset run once, for real, with two cores."""
+    """The quick preset with its studies layer (:data:`QUICK`) run once, for real, with two
+    cores."""
     folder = copy_workflow(tmp_path_factory.mktemp("quick"))
     result = snakemake(folder, "-c2", *QUICK)
     assert result.returncode == 0, result.stdout[-5000:]

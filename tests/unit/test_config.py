@@ -237,6 +237,7 @@ LAYERED = {
     "neurogym_leaky": "neurogym_battery",
     "atlas_published": "atlas",
     "atlas_quick": "atlas",
+    "quick_studies": "quick",
 }
 """The presets layered over another one, and that one."""
 

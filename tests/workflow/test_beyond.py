@@ -203,7 +203,8 @@ def test_dose_response_scores_every_dose_beside_matched_controls(quick_run):
     the block's own removal and each control kind's recorded draws, and the harm share of each
     row derived from its scores (FVU rows: (FVU − FVU(W)) / (1 − FVU(W)))."""
     table = read(quick_run, "dose_response.csv")
-    settings = yaml.safe_load((quick_run / "presets/quick.yaml").read_text())["dose_response"]
+    settings = yaml.safe_load((quick_run / "presets/quick_studies.yaml").read_text())
+    settings = settings["dose_response"]
     assert len(settings["epsilons"]) >= 4
     keys = ["task", "construction", "n_hidden", "seed"]
     assert table.groupby(keys).ngroups == REPRESENTATIVES

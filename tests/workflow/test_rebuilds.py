@@ -70,7 +70,7 @@ def test_changing_the_style_reruns_the_figures_only(quick_run):
 
 def test_changing_the_alpha_grid_reruns_ablation_and_below_never_training(quick_run):
     (quick_run / "alphas.yaml").write_text("alpha_grid: [0.8, 0.9]\n")
-    jobs = dry_run(quick_run, "--configfile", "presets/quick.yaml", "alphas.yaml")
+    jobs = dry_run(quick_run, *QUICK, "alphas.yaml")
     # the gap study's models are ablated by the same rule
     assert len(quick_gap_models()) == 6
     assert jobs["ablate"] == len(quick_models()) + len(quick_gap_models())
@@ -102,7 +102,7 @@ def test_changing_a_task_generator_reruns_that_task_only(quick_run):
     (quick_run / "sine_change.yaml").write_text(
         "tasks:\n  sine:\n    generator: {freq_min: 0.05}\n"
     )
-    jobs = dry_run(quick_run, "--configfile", "presets/quick.yaml", "sine_change.yaml")
+    jobs = dry_run(quick_run, *QUICK, "sine_change.yaml")
     # its two seeds train as one bundle (config training_bundle); the gap study's sine model
     # (its variation changes sine's generator) reruns too, no other task's
     gap = [m for m in quick_gap_models() if m.startswith("sine__")]
@@ -199,6 +199,7 @@ def test_a_finished_run_moved_elsewhere_has_nothing_to_do(quick_run, tmp_path):
         str(moved),
         "--configfile",
         str(moved / "presets" / "quick.yaml"),
+        str(moved / "presets" / "quick_studies.yaml"),
     )
     assert result.returncode == 0, result.stdout[-3000:]
     assert job_counts(result.stdout) == {}, result.stdout[-3000:]
