@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from conftest import (
+    QUICK,
     REPO,
     TRAINING_RULE,
     assert_same_weights,
@@ -101,8 +102,7 @@ def test_cuda_training_declares_one_gpu_per_job(tmp_path, device, gpus):
         folder,
         "-n",
         "-c8",
-        "--configfile",
-        "presets/quick.yaml",
+        *QUICK,
         "--config",
         f"device={device}",
         "check_device=False",
