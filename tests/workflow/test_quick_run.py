@@ -19,6 +19,7 @@ from conftest import (
     QUICK,
     REPO,
     assert_same_weights,
+    copy_workflow,
     job_counts,
     long_sentences,
     quick_models,
@@ -29,6 +30,24 @@ pytestmark = pytest.mark.workflow
 
 PINNED = " ".join(f"{k}={v}" for k, v in PORTABLE_KERNELS.items())
 SUBSETS = {"none", "T_RR", "T_CR", "T_CC", "T_RR+T_CR", "T_RR+T_CC", "T_CR+T_CC", "T_RR+T_CR+T_CC"}
+
+
+def test_the_preset_alone_plans_the_papers_chain(tmp_path):
+    """presets/quick.yaml without its studies layer, on a fresh folder: one training job per
+    bundle of its models, their Schur and ablation jobs, every figure of the registry a run of
+    its tasks draws (all but the gap study's and the atlas's), and no job of the gap study or
+    of an analysis beyond the paper."""
+    folder = copy_workflow(tmp_path)
+    result = snakemake(folder, "-n", "--configfile", "presets/quick.yaml")
+    assert result.returncode == 0, result.stdout[-3000:]
+    jobs = job_counts(result.stdout)
+    models = quick_models()
+    assert jobs["train"] == len({(t, k, n) for t, k, n, _ in models})
+    assert jobs["schur"] == jobs["ablate"] == len(models)
+    drawn = {n for n, f in FIGURE_REGISTRY.items() if f.needs not in ("gap study", "atlas")}
+    assert drawn <= set(jobs) and not {n for n in FIGURE_REGISTRY if n not in drawn} & set(jobs)
+    beyond = {*ANALYSES, *(f"fig_{n}" for n in ANALYSES), "collect_beyond", "gap_attribution"}
+    assert not beyond & set(jobs), sorted(beyond & set(jobs))
 
 
 def tables(folder):
