@@ -602,11 +602,12 @@ def atlas_config() -> dict:
 
     from rnnschur import config as config_lib
     from rnnschur import instances
+    from rnnschur.schema import read_schema
     from rnnschur.tasks import _neurogym
 
     config = yaml.safe_load((REPO / "config.yaml").read_text())
     update_config(config, yaml.safe_load((REPO / "presets" / "atlas.yaml").read_text()))
-    schema = config_lib.read_schema(REPO / "src" / "rnnschur" / "config.schema.yaml")
+    schema = read_schema()
     config_lib.with_defaults(config, schema)
     instances.expand_atlas(config)
     config_lib.with_defaults(config, schema)

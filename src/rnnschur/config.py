@@ -24,7 +24,6 @@ from pathlib import Path
 
 from rnnschur import tasks as task_registry
 from rnnschur.dynamics import Dynamics
-from rnnschur.schema import SCHEMA, read_schema  # noqa: F401  (the workflow reads them here)
 from rnnschur.training.constructions import CONSTRUCTIONS
 
 

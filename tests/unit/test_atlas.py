@@ -26,13 +26,14 @@ from rnnschur.learned import TOO_FEW
 from rnnschur.report.page import COLUMNS, atlas_page
 from rnnschur.report.readings import atlas_reading
 from rnnschur.restriction import restriction, task_readings
+from rnnschur.schema import read_schema
 from rnnschur.stats import benjamini_hochberg
 from rnnschur.verdicts import Thresholds, Verdict
 
 from conftest import long_sentences
 
 REPO = Path(__file__).resolve().parents[2]
-SCHEMA = config_lib.read_schema(REPO / "src" / "rnnschur" / "config.schema.yaml")
+SCHEMA = read_schema()
 
 
 def preset(*names: str) -> dict:

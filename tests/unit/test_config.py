@@ -11,10 +11,11 @@ import yaml
 
 from rnnschur import config as checks
 from rnnschur import instances
+from rnnschur.schema import read_schema
 
 from conftest import REPO
 
-SCHEMA = checks.read_schema(REPO / "src" / "rnnschur" / "config.schema.yaml")
+SCHEMA = read_schema()
 BASE = yaml.safe_load((REPO / "config.yaml").read_text())
 QUICK = yaml.safe_load((REPO / "presets" / "quick.yaml").read_text())
 

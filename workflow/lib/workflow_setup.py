@@ -13,7 +13,7 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import update_config, validate
 
 from rnnschur import config as config_lib
-from rnnschur import instances
+from rnnschur import instances, schema
 from rnnschur.numerics import job_environment
 
 NEUROGYM_CHECKED = Path(".snakemake") / "rnnschur_neurogym_drawn.json"
@@ -49,18 +49,18 @@ def load_config(config: dict, workflow, root: Path) -> dict[str, dict]:
     if config.get("preset"):
         update_config(config, checked(config_lib.read_preset, config["preset"], root / "presets"))
         update_config(config, workflow.config_settings.overwrite_config)
-    schema_path = config_lib.SCHEMA
-    checked(config_lib.check_schema, config, config_lib.read_schema(schema_path))
-    validate(config, str(schema_path))
+    rules = schema.read_schema()  # read once: the checks before and after the defaults
+    checked(config_lib.check_schema, config, rules)
+    validate(config, str(schema.SCHEMA))
     if config.get("atlas"):
         checked(instances.expand_atlas, config)
-        validate(config, str(schema_path))
+        validate(config, str(schema.SCHEMA))
     os.environ.update(job_environment(config["numerics"]))
     checked(config_lib.check_results_dir, config["results_dir"], root)
     if config["check_device"]:
         checked(config_lib.check_device, config["device"], cuda_available)
     neurogym = neurogym_tasks(config)
-    checked(config_lib.check, config, config_lib.read_schema(schema_path), list(neurogym))
+    checked(config_lib.check, config, rules, list(neurogym))
     return neurogym
 
 
