@@ -15,7 +15,8 @@ run; run it on an idle machine. `--keep DIR` keeps each tree's results folder as
 `--snakemake "OPTIONS"` adds options to every run or, given once per tree, to that tree's run
 (the same tree twice compares options).
 
-`--studies` adds the preset's studies layer, presets/quick_studies.yaml (the tests' run).
+`--studies` adds the studies layers, presets/studies.yaml and presets/quick_studies.yaml
+(the tests' run).
 
 Usage: python bench/bench_quick.py [TREE ...] [--studies] [--keep DIR] [--snakemake "OPTIONS" ...]
   e.g. python bench/bench_quick.py . . --snakemake "" --snakemake "--scheduler greedy"
@@ -41,7 +42,7 @@ from pathlib import Path
 import pandas as pd
 
 REPO = Path(__file__).resolve().parents[1]
-QUICK_PAIR = ("presets/quick.yaml", "presets/quick_studies.yaml")
+QUICK_PAIR = ("presets/quick.yaml", "presets/studies.yaml", "presets/quick_studies.yaml")
 """The quick preset with its studies layer (the tests' run)."""
 FILES = ("Snakefile", "config.yaml", "workflow", "presets", "profiles", "envs", "src")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -158,7 +159,7 @@ def main() -> None:
         "--snakemake", action="append", default=[], help="more snakemake options, one string"
     )
     parser.add_argument(
-        "--studies", action="store_true", help="with presets/quick_studies.yaml (the tests' run)"
+        "--studies", action="store_true", help="with the studies layers (the tests' run)"
     )
     args = parser.parse_args()
     presets = QUICK_PAIR if args.studies else QUICK_PAIR[:1]

@@ -1066,8 +1066,8 @@ def check(folder: Path, document: Path) -> int:
         print(
             f"{folder} is another configuration than {document} publishes (its models: "
             f"{mine[:200]}…; published: {theirs[:200]}…): not comparable. Check a quick run "
-            "(presets/quick.yaml with presets/quick_studies.yaml) against docs/quick.md, a "
-            "paper-scale run against docs/results.md."
+            "(presets/quick.yaml with presets/studies.yaml and presets/quick_studies.yaml) "
+            "against docs/quick.md, a paper-scale run against docs/results.md."
         )
         return 1
     differing, compared = 0, 0
@@ -1167,12 +1167,13 @@ perturbations of the same norm (`results/seeds50/tables/dose_response_summary.md
 
 QUICK = """# The quick preset's numbers
 
-The tables of `snakemake -c2 --configfile presets/quick.yaml presets/quick_studies.yaml`, the
-quick preset with its studies layer (written by `snakemake -s docs/Snakefile -c1 docs/quick.md`),
-so that a first run can be checked: `python docs/build_results.py --check results/quick`
-compares its tables with these, row by row. The quick preset trains tiny networks for seconds
-each (the pair in about a minute on 2 cores): its numbers test the chain, not the paper (that
-is docs/results.md).
+The tables of
+`snakemake -c2 --configfile presets/quick.yaml presets/studies.yaml presets/quick_studies.yaml`,
+the quick preset with its studies layers (written by
+`snakemake -s docs/Snakefile -c1 docs/quick.md`), so that a first run can be checked:
+`python docs/build_results.py --check results/quick` compares its tables with these, row by
+row. The quick preset trains tiny networks for seconds each (with its studies in about a
+minute on 2 cores): its numbers test the chain, not the paper (that is docs/results.md).
 {signature}
 """
 

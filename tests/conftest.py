@@ -123,9 +123,26 @@ def assert_same_ablations(results: Path, reference: Path, task: str) -> None:
     pd.testing.assert_frame_equal(table.drop(columns=flag), expected.drop(columns=flag))
 
 
-QUICK = ("--configfile", "presets/quick.yaml", "presets/quick_studies.yaml")
-"""The quick preset with its studies layer (the gap study, the analyses beyond the paper): the
-run the workflow tests read, and docs/quick.md's."""
+QUICK_LAYERS = ("presets/quick.yaml", "presets/studies.yaml", "presets/quick_studies.yaml")
+"""The quick preset with its studies layers (the gap study, the analyses beyond the paper; the
+paper-scale layer defines them, the quick one makes them small)."""
+QUICK = ("--configfile", *QUICK_LAYERS)
+"""The quick preset with its studies layers: the run the workflow tests read, and
+docs/quick.md's."""
+
+
+def quick_config(folder: Path = REPO) -> dict:
+    """config.yaml with the quick run's layers over it, merged as Snakemake merges them (before
+    the schema's defaults): what a quick run's jobs were given."""
+    import yaml
+    from snakemake.utils import update_config
+
+    config = yaml.safe_load((folder / "config.yaml").read_text())
+    for layer in QUICK_LAYERS:
+        update_config(config, yaml.safe_load((folder / layer).read_text()))
+    return config
+
+
 EXTERNAL_TABLES = (
     "ablation.csv",
     "verdicts.csv",
@@ -157,13 +174,15 @@ def quick_models() -> list[tuple[str, str, int, int]]:
 def quick_gap_models() -> list[str]:
     """The instance <task>__<variation> of every model of the quick preset's gap study (one
     per task of each variation it runs, at its one seed), read from config.yaml,
-    presets/quick.yaml and its studies layer, presets/quick_studies.yaml."""
+    presets/quick.yaml and its studies layers (presets/studies.yaml defines the variations,
+    presets/quick_studies.yaml chooses three at one seed)."""
     import yaml
 
     base = yaml.safe_load((REPO / "config.yaml").read_text())
     quick = yaml.safe_load((REPO / "presets" / "quick.yaml").read_text())
+    paper_studies = yaml.safe_load((REPO / "presets" / "studies.yaml").read_text())
     studies = yaml.safe_load((REPO / "presets" / "quick_studies.yaml").read_text())
-    variations, study = base["gap_study"]["variations"], studies["gap_study"]
+    variations, study = paper_studies["gap_study"]["variations"], studies["gap_study"]
     run_tasks = quick.get("run_tasks", base["run_tasks"])
     return [
         f"{task}__{name}"

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from conftest import QUICK, job_counts, quick_models, snakemake
+from conftest import QUICK, job_counts, quick_config, quick_models, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -53,7 +53,7 @@ def test_subspace_verdicts(quick_run):
     *saturated* where neither is, *no control* exactly where no control was drawn."""
     verdicts = read(quick_run, "subspace_control_verdicts.csv")
     summary = read(quick_run, "subspace_control_summary.csv")
-    settings = yaml.safe_load((quick_run / "config.yaml").read_text())["subspace_control"]
+    settings = quick_config(quick_run)["subspace_control"]
     floor, ratio = settings["effect_floor"], settings["ratio"]
     assert (summary["n_explained"] <= summary["n_models"]).all()
     assert SINGLE_BLOCKS <= set(summary["subset"])
@@ -83,8 +83,8 @@ def test_readout_refit(quick_run):
     copy = refit[refit["task"] == "copy"]
     assert copy[["fixed_score", "refit_score"]].stack().between(0, 1).all()
     assert (refit.loc[refit["task"] != "copy", ["fixed_score", "refit_score"]] >= 0).all().all()
-    # λ comes from the configured grid (config.yaml or, absent there, the schema's default).
-    config = yaml.safe_load((quick_run / "config.yaml").read_text())["readout_refit"]
+    # λ comes from the configured grid (the run's config or, absent there, the schema's default).
+    config = quick_config(quick_run)["readout_refit"]
     schema = yaml.safe_load((quick_run / "src/rnnschur/config.schema.yaml").read_text())
     default = schema["properties"]["readout_refit"]["properties"]["ridge_grid"]["default"]
     assert refit["ridge_lambda"].isin(config.get("ridge_grid", default)).all()
@@ -203,8 +203,7 @@ def test_dose_response_scores_every_dose_beside_matched_controls(quick_run):
     the block's own removal and each control kind's recorded draws, and the harm share of each
     row derived from its scores (FVU rows: (FVU − FVU(W)) / (1 − FVU(W)))."""
     table = read(quick_run, "dose_response.csv")
-    settings = yaml.safe_load((quick_run / "presets/quick_studies.yaml").read_text())
-    settings = settings["dose_response"]
+    settings = quick_config(quick_run)["dose_response"]
     assert len(settings["epsilons"]) >= 4
     keys = ["task", "construction", "n_hidden", "seed"]
     assert table.groupby(keys).ngroups == REPRESENTATIVES
@@ -242,7 +241,7 @@ def test_fixed_points_per_solution_and_their_summary(quick_run):
     counts are the fates' rows counted per task, construction, N_h, condition and ablation."""
     fates = read(quick_run, "fixed_points_fates.csv")
     summary = read(quick_run, "fixed_points_summary.csv")
-    settings = yaml.safe_load((quick_run / "config.yaml").read_text())["fixed_points"]
+    settings = quick_config(quick_run)["fixed_points"]
     assert len(fates) and set(fates["ablation"]) == {"none"} | SINGLE_BLOCKS
     model = ["task", "construction", "n_hidden", "seed", "condition"]
     intact = fates[fates["ablation"] == "none"].set_index(model)

@@ -9,7 +9,16 @@ from rnnschur.beyond.registry import ANALYSES
 from rnnschur.report.registry import FIGURES as FIGURE_REGISTRY
 from rnnschur.tasks import task_of
 
-from conftest import QUICK, REPO, job_counts, quick_gap_models, quick_models, rule_kind, snakemake
+from conftest import (
+    QUICK,
+    QUICK_LAYERS,
+    REPO,
+    job_counts,
+    quick_gap_models,
+    quick_models,
+    rule_kind,
+    snakemake,
+)
 
 pytestmark = pytest.mark.workflow
 
@@ -198,8 +207,7 @@ def test_a_finished_run_moved_elsewhere_has_nothing_to_do(quick_run, tmp_path):
         "-d",
         str(moved),
         "--configfile",
-        str(moved / "presets" / "quick.yaml"),
-        str(moved / "presets" / "quick_studies.yaml"),
+        *(str(moved / layer) for layer in QUICK_LAYERS),
     )
     assert result.returncode == 0, result.stdout[-3000:]
     assert job_counts(result.stdout) == {}, result.stdout[-3000:]
