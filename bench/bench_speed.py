@@ -7,7 +7,10 @@
 2. The subspace control of one model (7 ablations, 3 subspaces x 2 sides x 3 control kinds x
    2 draws, 256 trials): the stack of perturbed matrices rolled out in chunks of 64 and of 256
    against one matrix at a time.
-3. Parallel efficiency of the quick preset under `snakemake -c2`: the sum of the jobs' CPU
+3. The per-solution bootstrap (200 resamples) of that evaluation: the evaluation alone, with
+   the bootstrap from per-trial sums (rnnschur.solutions.bootstrap_scores) and with every
+   resample's rollouts scored again (the former way, kept here as the reference).
+4. Parallel efficiency of the quick preset under `snakemake -c2`: the sum of the jobs' CPU
    time over (wall time x 2), from the rules' benchmark files.
 
 Usage: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python bench/bench_speed.py [--skip-workflow]
@@ -31,6 +34,7 @@ from rnnschur.beyond import subspace
 from rnnschur.network import Network
 from rnnschur.rnn import rollout
 from rnnschur.schur import coupling_masks, ordered_real_schur
+from rnnschur.solutions import Reading
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -70,6 +74,40 @@ def ablation_timing(repeats=3):
     for name, fn in (("batched", batched), ("looped", looped)):
         times[name] = min(_timed(fn) for _ in range(repeats))
     return times
+
+
+def rescored(task, outputs, batch, n_boot, rng):
+    """The bootstrap as it was: each resample's rollouts copied and scored again."""
+    n = batch.inputs.shape[0]
+    scores = []
+    for _ in range(n_boot):
+        pick = rng.integers(0, n, n)
+        resample = tasks.Batch(batch.inputs[pick], batch.targets[pick], batch.mask[pick])
+        scores.append(np.asarray(task.score(outputs[:, pick], resample), dtype=float))
+    return np.stack(scores)
+
+
+def bootstrap_timing(repeats=3):
+    """One paper-scale copy model's ablation evaluation without and with the bootstrap."""
+    from rnnschur import ablation
+
+    W_xh, W_hh, W_hy, schur, heldout = synthetic_copy_model(np.random.default_rng(1))
+    analysed = Analysed(Network(W_xh, W_hh, W_hy), schur, heldout, tasks.get("copy"))
+    alphas, reading = [0.85, 0.9, 0.95], Reading(n_boot=200, seed=5)
+    sums = ablation.bootstrap_scores  # the name the evaluation calls
+
+    def run(solution, bootstrap=sums):
+        def timed():
+            ablation.bootstrap_scores = bootstrap
+            try:
+                evaluate_ablations(analysed, alphas, solution=solution)
+            finally:
+                ablation.bootstrap_scores = sums
+
+        return timed
+
+    cases = {"none": run(None), "sums": run(reading), "rescored": run(reading, rescored)}
+    return {name: min(_timed(fn) for _ in range(repeats)) for name, fn in cases.items()}
 
 
 def control_timing(repeats=2):
@@ -142,6 +180,13 @@ def main():
     print(
         f"  batched (deduplicated) {t['batched']:.3f} s, looped {t['looped']:.3f} s, "
         f"ratio {t['looped'] / t['batched']:.2f}x"
+    )
+    b = bootstrap_timing()
+    print("The same evaluation with each solution's bootstrap (200 resamples):")
+    print(
+        f"  none {b['none']:.3f} s, from per-trial sums {b['sums']:.3f} s "
+        f"({b['sums'] / b['none']:.2f}x), rescored {b['rescored']:.3f} s "
+        f"({b['rescored'] / b['none']:.2f}x)"
     )
     c = control_timing()
     print("Subspace control, one model, N_h = 72, 256 trials (s):")

@@ -465,9 +465,21 @@ BUGS = [
     ),
     (
         S + "solutions.py",
-        "scores.append(np.asarray(task.score(outputs[:, pick], resample), dtype=float))",
-        "scores.append(np.asarray(task.score(outputs[:, pick[::-1]], resample), dtype=float))",
+        "    residual = (((outputs - targets) ** 2) * w).sum(axis=(-2, -1))  # (K, n)",
+        "    residual = (((outputs - targets[::-1]) ** 2) * w).sum(axis=(-2, -1))  # (K, n)",
         "the networks scored on other trials than the targets of the resample",
+    ),
+    (
+        S + "solutions.py",
+        "(C @ first) ** 2 / np.maximum(C @ weight, 1)",
+        "(C @ first) ** 2 / np.maximum(C @ weight, 1) * 0",
+        "a resample's FVU normalised around the whole set's mean, not its own",
+    ),
+    (
+        S + "solutions.py",
+        "            fvu[(C @ where.T) > 0] = value",
+        "            fvu[(C @ where.T) > 1] = value",
+        "a resample that picks a diverged trial once read as finite",
     ),
     (
         S + "paper/reproduction.py",
