@@ -258,3 +258,70 @@ def test_fixed_points_on_request_saved_loaded_and_summarised(schuessler, tmp_pat
         )
     with pytest.raises(TypeError, match="fixed_points='yes': must be True or False"):
         rnnschur.analyse(folder / "rnn_net.pt", folder / "heldout.npz", "auto", fixed_points="yes")
+
+
+class ToolboxFlipFlop(nn.Module):
+    """A fixed-point toolbox's example model, as its users write it: a tanh ``nn.RNN`` with both
+    biases, an ``nn.Linear`` readout with bias and a trained initial state of its own name."""
+
+    def __init__(self, n_in=3, n_hidden=16, n_out=3):
+        super().__init__()
+        self.rnn = nn.RNN(n_in, n_hidden, batch_first=True)
+        self.readout = nn.Linear(n_hidden, n_out)
+        self.initial_hiddens_1xd = nn.Parameter(0.5 * torch.randn(1, n_hidden))
+
+    def forward(self, x):
+        h0 = self.initial_hiddens_1xd.expand(x.shape[0], -1).unsqueeze(0).contiguous()
+        return self.readout(self.rnn(x, h0)[0])
+
+
+@pytest.fixture(scope="module")
+def toolbox(tmp_path_factory):
+    """The toolbox model trained a little on the 3-bit flip-flop, its state_dict saved with
+    ``torch.save(model.state_dict())`` and a held-out set with its own outputs."""
+    folder = tmp_path_factory.mktemp("toolbox")
+    torch.manual_seed(1)
+    rng = np.random.default_rng(1)
+    net = ToolboxFlipFlop()
+    optimizer = torch.optim.Adam(net.parameters(), lr=1e-2)
+    for _ in range(150):
+        batch = flip_flop.generate(rng, 32)
+        x, y, m = (
+            torch.tensor(a, dtype=torch.float32) for a in (batch.inputs, batch.targets, batch.mask)
+        )
+        loss = (((net(x) - y) ** 2) * m).sum() / m.sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    heldout = flip_flop.generate(rng, 64)
+    with torch.no_grad():
+        own = net(torch.tensor(heldout.inputs, dtype=torch.float32)).double().numpy()
+    torch.save(net.state_dict(), folder / "model.pt")
+    arrays = {"inputs": heldout.inputs, "targets": heldout.targets, "mask": heldout.mask}
+    np.savez(folder / "heldout.npz", **arrays, outputs=own)
+    return folder, net
+
+
+def test_a_trained_initial_state_is_found_by_itself(toolbox):
+    """The one (1, N_h) parameter nothing else explains is the initial state: ``auto`` reads it
+    (and says so in the verification line); the advice a refusal prints, keys="h0=NAME",
+    followed literally, extends the detected layout and gives the same tables."""
+    folder, net = toolbox
+    found = rnnschur.analyse(folder / "model.pt", folder / "heldout.npz", "auto")
+    assert found.verification.verified and found.verification.error < 1e-5
+    assert "from the model's trained initial state h0" in found.verification.line()
+    mapped = rnnschur.analyse(
+        folder / "model.pt", folder / "heldout.npz", "auto", keys="h0=initial_hiddens_1xd"
+    )
+    pd.testing.assert_frame_equal(found.ablation, mapped.ablation)
+    # derived, not read back: the initial state matters, so a rollout from zero is not the model
+    arrays = convert.from_state_dict(folder / "model.pt")
+    np.testing.assert_array_equal(arrays["h0"], net.initial_hiddens_1xd.detach().numpy()[0])
+    assert float(net.initial_hiddens_1xd.detach().abs().max()) > 0.1
+
+
+def test_two_unexplained_vectors_are_not_guessed(toolbox):
+    """Two (N_h,) parameters that no layout explains: neither is taken as the initial state."""
+    folder, net = toolbox
+    state = {**net.state_dict(), "gain": torch.ones(16)}
+    assert "h0" not in convert.from_arrays(state)

@@ -7,9 +7,12 @@ Three layouts are detected: ``nn.RNN`` (``weight_ih_l0``, ``weight_hh_l0``, ``bi
 ``h2h.weight/bias``) and nn4n's CTRNN (``recurrent_layer.input_layer.weight/bias``,
 ``recurrent_layer.hidden_layer.weight/bias``, its two biases summed), each with an
 ``nn.Linear`` readout (``fc``, ``h2out``, ``readout``, ``readout_layer``, ``output``,
-``linear`` or the one linear map from N_h). Any other layout is mapped with
-``keys``: ``{"W_xh": ["rnn.input2h.weight"], "b_h": ["a.bias", "b.bias"], ...}`` (a sum where
-several keys are named), the command's ``--keys W_xh=KEY,b_h=KEY+KEY,...``.
+``linear`` or the one linear map from N_h), and a trained initial state where one parameter
+of shape (N_h,) or (1, N_h) is left that nothing else explains (e.g. ``initial_hiddens_1xd``).
+Any other layout is mapped with ``keys``: ``{"W_xh": ["rnn.input2h.weight"], "b_h": ["a.bias",
+"b.bias"], ...}`` (a sum where several keys are named), the command's ``--keys
+W_xh=KEY,b_h=KEY+KEY,...``; a map that names only some arrays (``keys="h0=NAME"``) extends the
+detected layout.
 """
 
 from __future__ import annotations
@@ -76,7 +79,11 @@ def from_arrays(
         for k, v in state.items()
         if hasattr(v, "detach") or isinstance(v, np.ndarray)
     }
-    mapping = keys if keys is not None else detect_layout(where, state)
+    mapping = keys or {}
+    if not set(WEIGHT_KEYS) <= set(mapping):  # a partial map extends the detected layout
+        named = {k for names in mapping.values() for k in names}
+        detected = detect_layout(where, {k: v for k, v in state.items() if k not in named})
+        mapping = {**detected, **mapping}
     model = {}
     for name, names in mapping.items():
         missing = [k for k in names if k not in state]
@@ -120,6 +127,9 @@ def detect_layout(path, state: dict[str, np.ndarray]) -> dict[str, list[str]]:
         mapping["W_hy"] = [readout + "weight"]
         if readout + "bias" in state:
             mapping["b_y"] = [readout + "bias"]
+        initial = _initial_state(state, W_hh.shape[0], mapping)
+        if initial is not None:
+            mapping["h0"] = [initial]
         return mapping
     suggestion = ",".join(f"{n}=<key>" for n in WEIGHT_KEYS) + ",b_h=<key>[+<key>],b_y=<key>"
     raise ArtifactError(
@@ -127,6 +137,14 @@ def detect_layout(path, state: dict[str, np.ndarray]) -> dict[str, list[str]]:
         f"'*h2h.weight'); keys found: {sorted(state)}. Map them with keys=..., e.g. "
         f'keys="{suggestion}"'
     )
+
+
+def _initial_state(state: dict[str, np.ndarray], N_h: int, mapping: dict) -> str | None:
+    """The key of a trained initial state: the one array of shape (N_h,) or (1, N_h) that the
+    detected ``mapping`` leaves unexplained (None where there is none, or several)."""
+    used = {k for names in mapping.values() for k in names}
+    left = [k for k, v in state.items() if k not in used and v.shape in ((N_h,), (1, N_h))]
+    return left[0] if len(left) == 1 else None
 
 
 def _readout(state: dict[str, np.ndarray], N_h: int, exclude: set[str]) -> str | None:

@@ -133,6 +133,8 @@ class Verification:
     found_by: str = "given"
     split: str = "propagator"
     description_error: float | None = None
+    initial_state: bool = False
+    """Whether the rollout starts from the model's trained initial state h0 (else from 0)."""
 
     @property
     def verified(self) -> bool:
@@ -152,9 +154,10 @@ class Verification:
         how = (
             ' (description found by the search, dynamics="auto")' if self.found_by == "auto" else ""
         )
+        start = ", from the model's trained initial state h0" if self.initial_state else ""
         return (
             f"rollout {state} against the model's own outputs ({self.source}, "
-            f"{self.n_trials} trials): relative RMS error {self.error:.2g}, max error "
+            f"{self.n_trials} trials{start}): relative RMS error {self.error:.2g}, max error "
             f"{self.max_error:.2g} (tolerance {self.tolerance:g}){how}"
         )
 
@@ -248,14 +251,16 @@ class Verification:
             "outputs_from": self.source,
             "found_by": self.found_by,
             "description_error": self.description_error,
+            "initial_state": self.initial_state,
         }
 
 
 def check(model: dict[str, np.ndarray], dynamics: Dynamics, own: OwnOutputs) -> Verification:
     """The full model rolled out as ``dynamics`` against its own outputs (``own``), or an
     unverified record when there are none."""
+    start = {"initial_state": "h0" in model}
     if own.outputs is None:
-        return Verification(dynamics, None, None, own.tolerance, 0, "none")
+        return Verification(dynamics, None, None, own.tolerance, 0, "none", **start)
     ours = model_outputs(model, own.inputs, dynamics)
     with np.errstate(invalid="ignore"):
         largest = float(np.nanmax(np.abs(ours - own.outputs)))
@@ -266,6 +271,7 @@ def check(model: dict[str, np.ndarray], dynamics: Dynamics, own: OwnOutputs) -> 
         own.tolerance,
         len(own.inputs),
         own.source,
+        **start,
     )
 
 
