@@ -281,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     except verify.RolloutMismatch as error:
         print(f"error: {args.weights}: {as_flags(str(error))}", file=sys.stderr)
         return EXIT_MISMATCH
-    except (io.ArtifactError, FileExistsError) as error:
+    except (io.ArtifactError, FileExistsError, external.OutFolderError) as error:
         print(f"error: {as_flags(str(error))}", file=sys.stderr)
         return 2
     except (TypeError, ValueError) as error:

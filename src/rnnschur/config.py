@@ -324,6 +324,11 @@ def check_results_dir(results_dir: str, root: Path) -> None:
         raise ConfigError(
             f"config key results_dir = {results_dir!r} holds a control character (a newline?)"
         )
+    if "{" in results_dir or "}" in results_dir:
+        raise ConfigError(
+            f"config key results_dir = {results_dir!r} holds a brace: the rules would read it "
+            "as a wildcard"
+        )
     where = Path(results_dir).expanduser().resolve()
     if where == Path(where.anchor):
         raise ConfigError(f"config key results_dir = {results_dir!r} is the filesystem's root")

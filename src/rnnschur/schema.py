@@ -28,15 +28,51 @@ def default(key: str) -> object:
     """The schema's default of the config key ``key`` (dotted: ``"ablation.epsilon"``), a
     list as a tuple, a mapping as a copy of its own; a KeyError names a key the schema does not
     have or gives no default."""
+    node = _node(key)
+    if "default" not in node:
+        raise KeyError(f"config key {key}: the schema gives no default")
+    value = copy.deepcopy(node["default"])
+    return tuple(value) if isinstance(value, list) else value
+
+
+BOUNDS = {
+    "minimum": (lambda v, b: v >= b, "≥"),
+    "exclusiveMinimum": (lambda v, b: v > b, ">"),
+    "maximum": (lambda v, b: v <= b, "≤"),
+    "exclusiveMaximum": (lambda v, b: v < b, "<"),
+}
+"""The schema's bounds of a number: (whether a value keeps it, the bound's sign)."""
+
+
+def out_of_bounds(key: str, value) -> str | None:
+    """Why ``value`` (a number, or a list whose items the schema bounds) lies outside the
+    schema's bounds of config key ``key``, e.g. "must be ≤ 1 (config key ablation.mass_floor)";
+    None where it lies inside. The bounds the workflow's config is checked against, so a
+    setting given elsewhere (the command's options) is held to the same ones."""
+    node = _node(key)
+    rules, values = (
+        (node.get("items", {}), value)
+        if isinstance(value, list | tuple)
+        else (
+            node,
+            [value],
+        )
+    )
+    for item in values:
+        for word, (keeps, sign) in BOUNDS.items():
+            if word in rules and not keeps(item, rules[word]):
+                return f"must be {sign} {rules[word]} (config key {key})"
+    return None
+
+
+def _node(key: str) -> dict:
+    """The schema of config key ``key`` (dotted); a KeyError names a key it does not have."""
     node = {"properties": _schema()}
     for part in key.split("."):
         node = node.get("properties", {}).get(part)
         if node is None:
             raise KeyError(f"config key {key}: not in the schema")
-    if "default" not in node:
-        raise KeyError(f"config key {key}: the schema gives no default")
-    value = copy.deepcopy(node["default"])
-    return tuple(value) if isinstance(value, list) else value
+    return node
 
 
 @functools.cache

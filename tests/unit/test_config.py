@@ -387,6 +387,7 @@ def test_results_dir_and_device_and_sizes_are_bounded(tmp_path):
         ("/", "filesystem's root"),
         (str(REPO / "src" / "x"), "src/ folder"),
         ("results\n\n.. raw:: html\n\n   <img src=x onerror=alert(1)>", "control character"),
+        ("results/{task}", "brace: the rules would read it as a wildcard"),
     ):
         with pytest.raises(ConfigError, match=words):
             check_results_dir(bad, REPO)

@@ -322,7 +322,7 @@ def test_each_default_is_read_from_its_own_config_key(monkeypatch):
         "ablation.mass_floor": 0.012,
         "verdicts.threshold": 0.013,
         "verdicts.level": 0.014,
-        "solutions.bootstrap": 15,
+        "solutions.bootstrap": 25,
         "subspace_control.n_components": 16,
         "subspace_control.n_draws": 17,
         "subspace_control.n_trials": 18,

@@ -168,3 +168,49 @@ def test_two_analyses_writing_one_folder_do_not_mix(model, tmp_path, monkeypatch
     assert "# first:" in summary
     names = {row["model"] for row in csv.DictReader(open(out / "ablation.csv", newline=""))}
     assert names == {"first"} and not (out / analysis.LOCK).exists()
+
+
+@pytest.mark.parametrize("out", ["/", "/usr", "/etc/rnnschur", "{file}/inside"])
+def test_a_folder_that_must_not_hold_results_is_refused_before_the_analysis(
+    model, out, tmp_path, capsys
+):
+    """--out / (or a system folder, or a path through a file) is refused in one line naming it,
+    before any file is read: the command's weights do not even exist."""
+    from rnnschur import __main__ as cli
+
+    (tmp_path / "file").write_text("")
+    out = out.format(file=tmp_path / "file")
+    code = cli.main(
+        ["analyse", str(tmp_path / "none.npz"), str(tmp_path / "none.npz"), "--out", out]
+    )
+    error = capsys.readouterr().err
+    assert code == 2 and out in error and "reading" not in error and len(error.splitlines()) == 1
+    with pytest.raises(analysis.OutFolderError, match="not for results|is a file"):
+        analyse(model, "net").save(out)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder")
+def test_a_read_only_out_is_refused_before_the_analysis(tmp_path, capsys):
+    from rnnschur import __main__ as cli
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        args = ["analyse", str(tmp_path / "w.npz"), str(tmp_path / "h.npz")]
+        assert cli.main([*args, "--out", str(locked / "out")]) == 2
+        assert "cannot be written" in capsys.readouterr().err
+    finally:
+        locked.chmod(0o755)
+
+
+def test_the_commands_bounds_are_the_configs(tmp_path, capsys):
+    """--mass-floor 2 and --threshold 0, refused by the config's schema, are refused by the
+    command too, naming the option and the config key."""
+    from rnnschur import __main__ as cli
+
+    args = ["analyse", str(tmp_path / "w.npz"), str(tmp_path / "h.npz"), "--out", str(tmp_path)]
+    assert cli.main([*args, "--mass-floor", "2"]) == 2
+    assert "ablation.mass_floor" in capsys.readouterr().err
+    assert cli.main([*args, "--threshold", "0"]) == 2
+    assert "verdicts.threshold" in capsys.readouterr().err

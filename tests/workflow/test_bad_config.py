@@ -1,6 +1,9 @@
 """A wrong config is refused before any job starts, with a message naming the key."""
 
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -133,3 +136,21 @@ def test_a_preset_that_is_not_utf8_or_not_a_mapping_is_refused_naming_it(folder)
     listed = snakemake(folder, "-n", "--config", "preset=listed")
     assert listed.returncode != 0
     assert "presets/listed.yaml must be a mapping of config keys" in listed.stdout
+
+
+def test_a_results_dir_under_home_is_written_there(tmp_path):
+    """results_dir: ~/runs is the home folder's runs for the check and for every job alike (not
+    a folder named ~ in the working directory)."""
+    folder, home = copy_workflow(tmp_path / "workflow"), tmp_path / "home"
+    home.mkdir()
+    result = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "--configfile", "presets/quick.yaml"]
+        + ["--config", "results_dir=~/runs"],
+        cwd=folder,
+        env=os.environ | {"HOME": str(home)},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert f"output: {home}/runs/models/" in result.stdout
+    assert not re.search(r"(output|log|benchmark): \S*~", result.stdout)

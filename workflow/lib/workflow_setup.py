@@ -56,6 +56,8 @@ def load_config(config: dict, workflow, root: Path) -> dict[str, dict]:
         checked(instances.expand_atlas, config)
         validate(config, str(schema.SCHEMA))
     os.environ.update(job_environment(config["numerics"]))
+    # ~ expanded once, here: the check and every job's path read the same folder
+    config["results_dir"] = os.path.expanduser(config["results_dir"])
     checked(config_lib.check_results_dir, config["results_dir"], root)
     if config["check_device"]:
         checked(config_lib.check_device, config["device"], cuda_available)

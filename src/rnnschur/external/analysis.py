@@ -47,7 +47,7 @@ from rnnschur.external.task import EXTERNAL, SCORES, Score
 from rnnschur.external.verify import Verification
 from rnnschur.network import Network
 from rnnschur.report import text, views
-from rnnschur.schema import default
+from rnnschur.schema import default, out_of_bounds
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, check_alpha, ordered_real_schur
 from rnnschur.seeds import job_rng
 from rnnschur.solutions import model_reading
@@ -106,7 +106,7 @@ def block_verdicts(ablation: pd.DataFrame, alpha: float, metric: str) -> pd.Data
 def _from_schema(key: str):
     """A :class:`Settings` field whose default is the schema's for config key ``key``, read
     when a Settings is made (:func:`rnnschur.schema.default`)."""
-    return dataclasses.field(default_factory=lambda: default(key))
+    return dataclasses.field(default_factory=lambda: default(key), metadata={"key": key})
 
 
 @dataclass(frozen=True)
@@ -158,6 +158,11 @@ class Settings:
                 raise TypeError(f"{name}={value!r}: must be a whole number ≥ 0")
         if self.split not in SPLITS:
             raise ValueError(f"split={self.split!r}: must be one of {SPLITS}")
+        for field in dataclasses.fields(self):  # the config's bounds, from its schema
+            if "key" in field.metadata and field.name != "seed":
+                value = getattr(self, field.name)
+                if (reason := out_of_bounds(field.metadata["key"], value)) is not None:
+                    raise ValueError(f"{field.name}={value!r}: {reason}")
         check_alpha(self.alpha, self.alpha_grid)
         if len(set(self.alpha_grid)) < len(self.alpha_grid):
             repeated = sorted({a for a in self.alpha_grid if list(self.alpha_grid).count(a) > 1})
@@ -186,9 +191,37 @@ def output_files(out: str | os.PathLike, names: tuple[str, ...] = OUTPUT_NAMES) 
     return {name.replace(".", "_"): Path(out) / name for name in names}
 
 
+SYSTEM_FOLDERS = ("bin", "boot", "dev", "etc", "lib", "lib64", "proc", "sbin", "sys", "usr")
+"""Top-level folders of a Unix system, never a folder of results (nor anything inside them)."""
+
+
+class OutFolderError(ValueError):
+    """A folder of results that must not or cannot be written (:func:`check_out_folder`)."""
+
+
+def check_out_folder(out: str | os.PathLike) -> Path:
+    """``out`` as a folder results may be written to, before any analysis runs: not the
+    filesystem's root or a system folder, not inside a file, and writable where it exists (or
+    where it would be made); :class:`OutFolderError` naming it and why. Returns it resolved."""
+    where = Path(out).expanduser().resolve()
+    parts = where.parts
+    if where == Path(where.anchor) or (len(parts) > 1 and parts[1] in SYSTEM_FOLDERS):
+        raise OutFolderError(f"{out}: the filesystem's root or a system folder, not for results")
+    existing = next(p for p in (where, *where.parents) if p.exists())
+    if not existing.is_dir():
+        raise OutFolderError(f"{out}: {existing} is a file, not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise OutFolderError(
+            f"{out}: {existing} cannot be written (its permissions, or a read-only file system)"
+        )
+    return where
+
+
 def refuse_earlier_results(out: str | os.PathLike, force: bool) -> list[Path]:
     """The files of an earlier analysis in ``out`` (to remove first, with ``force``);
-    :class:`FileExistsError` naming them without ``force``."""
+    :class:`FileExistsError` naming them without ``force``; :class:`OutFolderError` where
+    ``out`` may not or cannot hold results (:func:`check_out_folder`)."""
+    check_out_folder(out)
     out = Path(out)
     earlier = [out / n for n in OUTPUT_NAMES + OPTIONAL_NAMES if (out / n).exists()]
     if earlier and not force:
