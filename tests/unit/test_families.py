@@ -207,6 +207,9 @@ def test_misuse_warning_fires_on_a_leaky_model_analysed_as_discrete(tmp_path, ca
     assert misuse_warning("accuracy", 0.55, dynamics) and not misuse_warning(
         "accuracy", 0.9, dynamics
     )
+    # verified against its own outputs: the model is poorly trained, not misread
+    poorly = misuse_warning("fvu", 0.9, dynamics, verified=True)
+    assert "poorly trained" in poorly and "does not match" not in poorly
 
 
 MODULE_SOURCE = '''

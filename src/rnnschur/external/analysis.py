@@ -61,14 +61,26 @@ MISUSE_ACCURACY_MARGIN = 0.1
 
 
 def misuse_warning(
-    score: str, value: float, dynamics: Dynamics, network: str | None = None
+    score: str,
+    value: float,
+    dynamics: Dynamics,
+    network: str | None = None,
+    verified: bool = False,
 ) -> str | None:
     """A warning when the full model, rolled out as ``dynamics`` (or run as ``network``, a
     user's own module), scores far from a working network: then the rollout probably does not
-    compute what the model computes."""
+    compute what the model computes, unless it is ``verified`` against the model's own outputs:
+    then the model itself is poorly trained, and the warning says so."""
     bad = value >= MISUSE_FVU if score == "fvu" else value <= CHANCE[score] + MISUSE_ACCURACY_MARGIN
     if not bad:
         return None
+    if verified:
+        return (
+            f"WARNING: the model scores {score} = {value:.4g} on this held-out set: far from a "
+            "working network. Its rollout is verified against its own outputs, so this is the "
+            "model as trained: poorly trained for this task (or scored on another task's "
+            "targets). The verdicts below read the little it has learned."
+        )
     if network is not None and network.startswith("torch module"):
         return (
             f"WARNING: the full model scores {score} = {value:.4g} when run as the {network}: "
@@ -621,7 +633,13 @@ def assemble(
     dynamics = parts.verification.dynamics
     warnings = [
         parts.verification.warning(),
-        misuse_warning(settings.score, float(full_score), dynamics, parts.network),
+        misuse_warning(
+            settings.score,
+            float(full_score),
+            dynamics,
+            parts.network,
+            parts.verification.verified,
+        ),
     ]
     warning = "\n".join(w for w in warnings if w) or None
     if warning:
