@@ -1,13 +1,14 @@
 """The figure jobs alone, as the workflow runs them, for one or more source trees.
 
-A finished results folder of the quick preset with its studies layer (e.g. one kept by
-``bench/bench_quick.py --studies --keep``)
+A finished results folder of the quick preset, with its studies layers (e.g. one kept by
+``bench/bench_quick.py --studies --keep``) or alone (``--alone``; one kept by
+``bench/bench_quick.py --keep``),
 is copied into a temporary copy of each tree's workflow; then every figure rule is forced to
 run again there (``snakemake -c1 --forcerun <figure rules>``, one job at a time, so that no two
 jobs share the cores), round after round, the trees in turn. Reported per figure and tree: the
 job's wall time from its benchmark file, the best of the rounds, and the mean over figures.
 
-Usage: python bench/bench_figures.py RESULTS [TREE ...] [--rounds R]
+Usage: python bench/bench_figures.py RESULTS [TREE ...] [--rounds R] [--alone]
   e.g. python bench/bench_figures.py /tmp/keep/0 /tmp/old-tree . --rounds 3
 """
 
@@ -29,11 +30,12 @@ def figure_rules(results: Path) -> list[str]:
     return sorted(path.stem for path in (results / "figures").glob("*.pdf"))
 
 
-def run_figures(folder: Path, rules: list[str]) -> pd.Series:
-    """Force every rule of ``rules`` to run again in ``folder``; each job's wall seconds."""
+def run_figures(folder: Path, rules: list[str], presets: tuple[str, ...]) -> pd.Series:
+    """Force every rule of ``rules`` to run again in ``folder`` (``presets``: the run's config
+    files); each job's wall seconds."""
     results = folder / "results" / "quick"
     targets = [f"results/quick/figures/{rule}.pdf" for rule in rules]
-    command = [sys.executable, "-m", "snakemake", "-c1", "--configfile", *QUICK_PAIR]
+    command = [sys.executable, "-m", "snakemake", "-c1", "--configfile", *presets]
     command += ["--rerun-triggers", "mtime", "--forcerun", *rules, "--", *targets]
     done = subprocess.run(command, cwd=folder, capture_output=True, text=True)
     if done.returncode:
@@ -49,7 +51,9 @@ def main() -> None:
     parser.add_argument("results", type=Path, help="a finished results folder of the quick preset")
     parser.add_argument("trees", nargs="*", type=Path, default=[REPO])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--alone", action="store_true", help="RESULTS is the preset's alone")
     args = parser.parse_args()
+    presets = QUICK_PAIR[:1] if args.alone else QUICK_PAIR
     rules = figure_rules(args.results)
     with tempfile.TemporaryDirectory() as scratch:
         folders = []
@@ -62,7 +66,7 @@ def main() -> None:
         rounds = {k: [] for k in range(len(folders))}
         for _ in range(args.rounds):
             for k, folder in enumerate(folders):
-                rounds[k].append(run_figures(folder, rules))
+                rounds[k].append(run_figures(folder, rules, presets))
     best = pd.DataFrame(
         {
             f"{k}: {tree}": pd.concat(rounds[k], axis=1).min(axis=1)

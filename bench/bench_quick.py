@@ -15,10 +15,14 @@ run; run it on an idle machine. `--keep DIR` keeps each tree's results folder as
 `--snakemake "OPTIONS"` adds options to every run or, given once per tree, to that tree's run
 (the same tree twice compares options).
 
+`--paper` runs the paper-scale config.yaml alone instead (the README's first command, results
+under results/; minutes, not seconds).
+
 `--studies` adds the studies layers, presets/studies.yaml and presets/quick_studies.yaml
 (the tests' run).
 
-Usage: python bench/bench_quick.py [TREE ...] [--studies] [--keep DIR] [--snakemake "OPTIONS" ...]
+Usage: python bench/bench_quick.py [TREE ...] [--paper | --studies] [--keep DIR]
+  [--snakemake "OPTIONS" ...]
   e.g. python bench/bench_quick.py . . --snakemake "" --snakemake "--scheduler greedy"
 """
 
@@ -103,6 +107,7 @@ def run_quick(
     keep: Path | None = None,
     options: tuple[str, ...] = (),
     presets: tuple[str, ...] = ("presets/quick.yaml",),
+    results: str = "results/quick",
 ) -> Run:
     """The quick preset (``presets``: its config files) from nothing with `tree`'s workflow and
     library; its results folder is moved to `keep` when given."""
@@ -131,14 +136,14 @@ def run_quick(
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
         rows = []
-        bench = folder / "results" / "quick" / "benchmarks"
+        bench = folder / results / "benchmarks"
         for path in bench.rglob("*.tsv"):
             frame = pd.read_csv(path, sep="\t")
             rule = path.relative_to(bench).parts[0]
             rows.append({"rule": rule, "s": frame["s"].sum(), "cpu": frame["cpu_time"].sum()})
         if keep is not None:
             shutil.rmtree(keep, ignore_errors=True)
-            shutil.move(folder / "results" / "quick", keep)
+            shutil.move(folder / results, keep)
     return Run(wall, cpu, own, pd.DataFrame(rows), occupancy(text, wall))
 
 
@@ -161,8 +166,10 @@ def main() -> None:
     parser.add_argument(
         "--studies", action="store_true", help="with the studies layers (the tests' run)"
     )
+    parser.add_argument("--paper", action="store_true", help="config.yaml alone: the paper")
     args = parser.parse_args()
     presets = QUICK_PAIR if args.studies else QUICK_PAIR[:1]
+    presets, results = (("config.yaml",), "results") if args.paper else (presets, "results/quick")
     if len(args.snakemake) not in (0, 1, len(args.trees)):
         parser.error("give --snakemake once, or once per tree")
     options = args.snakemake * len(args.trees) if len(args.snakemake) == 1 else args.snakemake
@@ -170,7 +177,7 @@ def main() -> None:
     for k, tree in enumerate(args.trees):
         keep = args.keep.resolve() / str(k) if args.keep else None
         extra = options[k] if options else ""
-        run = run_quick(tree.resolve(), keep, tuple(shlex.split(extra)), presets)
+        run = run_quick(tree.resolve(), keep, tuple(shlex.split(extra)), presets, results)
         name = f"{k}: {tree}" + (f" {extra}" if extra else "")
         job_cpu = run.jobs["cpu"].sum()
         print(f"{name}: wall {run.wall:.1f} s")
@@ -189,6 +196,9 @@ def main() -> None:
             f"(/ wall x 2) {in_jobs / (2 * run.wall):.2f}"
         )
         per_rule[name] = run.jobs.groupby("rule")["s"].mean()
+        totals = run.jobs.groupby("rule")["s"].agg(["count", "sum"]).sort_values("sum")
+        print("  jobs and their wall seconds in all, per stage:")
+        print("    " + totals.round(1).to_string().replace("\n", "\n    "))
         occupancies[name] = run.occupancy
     print("Seconds with k jobs running (snakemake's log, whole seconds):")
     print(pd.DataFrame(occupancies).fillna(0).round(1).to_string())

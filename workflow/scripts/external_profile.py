@@ -6,15 +6,12 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import json  # noqa: E402
 
-import matplotlib  # noqa: E402
-
-matplotlib.use("Agg")  # a job draws to files; the library chooses no backend
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.style  # noqa: E402  (the figures draw on their own Agg canvas: no pyplot)
 import pandas as pd  # noqa: E402
 
 from rnnschur.report import figures  # noqa: E402
 
-plt.style.use(snakemake.params.style)
+matplotlib.style.use(snakemake.params.style)
 record = json.loads(open(snakemake.input.analysis).read())
 ablation = pd.read_csv(snakemake.input.ablation)
 figure = figures.fig_external_profile(ablation, record["settings"]["alpha"], record["name"])

@@ -4,17 +4,14 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-import matplotlib  # noqa: E402
-
-matplotlib.use("Agg")  # a job draws to files; the library chooses no backend
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.style  # noqa: E402  (the figures draw on their own Agg canvas: no pyplot)
 import pandas as pd  # noqa: E402
 
 from rnnschur.report import figures  # noqa: E402
 from rnnschur.report.registry import FIGURES  # noqa: E402
 
 params = snakemake.params
-plt.style.use(params.style)
+matplotlib.style.use(params.style)
 tables = {
     argument: pd.read_csv(snakemake.input[argument]) for argument in FIGURES[params.figure].tables
 }
