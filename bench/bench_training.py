@@ -600,8 +600,10 @@ def atlas_config() -> dict:
     does (its NeuroGym envs checked)."""
     from snakemake.utils import update_config
 
-    from rnnschur import config as config_lib
-    from rnnschur import instances
+    sys.path.insert(0, str(REPO / "workflow" / "lib"))  # the workflow's config engine
+    import config_checks as config_lib
+    import instances
+
     from rnnschur.schema import read_schema
     from rnnschur.tasks import _neurogym
 

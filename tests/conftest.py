@@ -12,6 +12,9 @@ import pandas as pd
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+# the workflow's own modules (its config engine: config_checks, instances), as its Snakefile
+# imports them
+sys.path.insert(0, str(REPO / "workflow" / "lib"))
 WORKFLOW_FILES = ("Snakefile", "config.yaml", "workflow", "presets", "profiles", "envs", "src")
 """A workflow copy: its rules and its own library (its jobs import src/ first, so that a test
 can edit the library it runs)."""

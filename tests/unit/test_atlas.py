@@ -7,14 +7,15 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import config_checks as config_lib
+import instances
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
 from snakemake.utils import update_config
 
-from rnnschur import config as config_lib
-from rnnschur import instances, tasks
+from rnnschur import tasks
 from rnnschur.beyond.atlas import (
     across_markdown,
     across_tasks_table,

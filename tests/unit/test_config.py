@@ -1,16 +1,17 @@
-"""The config checks of rnnschur.config on configs built in memory (config.yaml, the quick preset
-and one change), as the workflow runs them: a wrong key, type or value is refused with one
-message that names the key. The workflow-level cases (tests/workflow/test_bad_config.py) show
-the same messages come out of snakemake before any job starts."""
+"""The config checks of workflow/lib/config_checks.py on configs built in memory (config.yaml,
+the quick preset and one change), as the workflow runs them: a wrong key, type or value is
+refused with one message that names the key. The workflow-level cases
+(tests/workflow/test_bad_config.py) show the same messages come out of snakemake before any job
+starts."""
 
 import copy
 import os
 
+import config_checks as checks
+import instances
 import pytest
 import yaml
 
-from rnnschur import config as checks
-from rnnschur import instances
 from rnnschur.schema import read_schema
 
 from conftest import REPO
@@ -40,6 +41,7 @@ def run_checks(extra: dict) -> dict:
     checks.with_defaults(config, SCHEMA)
     neurogym = checks.check_neurogym(config, check_env, {})
     checks.check(config, SCHEMA, list(neurogym))
+    instances.check_gap_study(config, SCHEMA, list(neurogym))
     return config
 
 
@@ -365,7 +367,7 @@ def test_the_neurogym_check_cache_is_kept_per_version(tmp_path):
 
 
 def test_non_finite_numbers_are_found_wherever_they_stand():
-    from rnnschur.config import non_finite
+    from config_checks import non_finite
 
     key, value = non_finite({"a": 1.0, "b": [0.1, {"c": float("nan")}]})
     assert key == "b.1.c" and value != value  # NaN
@@ -374,7 +376,7 @@ def test_non_finite_numbers_are_found_wherever_they_stand():
 
 
 def test_results_dir_and_device_and_sizes_are_bounded(tmp_path):
-    from rnnschur.config import (
+    from config_checks import (
         ConfigError,
         check_device,
         check_results_dir,
@@ -423,7 +425,7 @@ def test_the_report_builds_no_text_from_the_config():
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder")
 def test_a_results_dir_that_cannot_be_written_is_named(tmp_path):
-    from rnnschur.config import ConfigError, check_results_dir
+    from config_checks import ConfigError, check_results_dir
 
     locked = tmp_path / "locked"
     locked.mkdir()

@@ -117,7 +117,7 @@ def test_a_predicted_claim_the_run_did_not_read_is_refused_by_name():
 
 
 def test_a_predictions_file_that_cannot_serve_is_refused_naming_the_key(tmp_path):
-    from rnnschur.config import ConfigError, check_predictions
+    from config_checks import ConfigError, check_predictions
 
     check_predictions(None)
     good = tmp_path / "predictions.csv"

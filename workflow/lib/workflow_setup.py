@@ -1,7 +1,8 @@
 """What the workflow does once, before any job, in its own process: read and check the config,
 set what every job inherits, patch Snakemake's scheduler. ``workflow/rules/common.smk`` calls
-:func:`load_config`; the checks themselves are :mod:`rnnschur.config`'s (one line naming the
-key, as a :class:`snakemake.exceptions.WorkflowError`).
+:func:`load_config`; the checks themselves are :mod:`config_checks`' and, for the gap study's
+task instances, :mod:`instances`' (one line naming the key, as a
+:class:`snakemake.exceptions.WorkflowError`).
 """
 
 from __future__ import annotations
@@ -9,21 +10,22 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import config_checks as config_lib
+import instances
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import update_config, validate
 
-from rnnschur import config as config_lib
-from rnnschur import instances, schema
+from rnnschur import schema
 from rnnschur.numerics import job_environment
 
 NEUROGYM_CHECKED = Path(".snakemake") / "rnnschur_neurogym_drawn.json"
 """NeuroGym envs already checked in this working directory (each made and one trial drawn:
-:func:`rnnschur.config.neurogym_env`), with their (N_x, N_y), per NeuroGym version: a dry run
+:func:`config_checks.neurogym_env`), with their (N_x, N_y), per NeuroGym version: a dry run
 need not import NeuroGym again."""
 
 
 def checked(check, *args):
-    """``check(*args)``, its rnnschur.config.ConfigError as Snakemake's WorkflowError: one line
+    """``check(*args)``, its config_checks.ConfigError as Snakemake's WorkflowError: one line
     naming the key, before any job starts."""
     try:
         return check(*args)
@@ -63,6 +65,7 @@ def load_config(config: dict, workflow, root: Path) -> dict[str, dict]:
         checked(config_lib.check_device, config["device"], cuda_available)
     neurogym = neurogym_tasks(config)
     checked(config_lib.check, config, rules, list(neurogym))
+    checked(instances.check_gap_study, config, rules, list(neurogym))
     return neurogym
 
 

@@ -1,5 +1,6 @@
 # Config access, input functions and target lists; the config is read and checked, once, by
-# workflow/lib/workflow_setup.py (the checks are rnnschur.config's).
+# workflow/lib/workflow_setup.py (the checks are workflow/lib/config_checks.py's and, for the
+# gap study's task instances, instances.py's).
 import os
 import sys
 from pathlib import Path
@@ -14,8 +15,6 @@ os.environ.update(
     PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))
 )
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "workflow" / "lib")]
-from rnnschur import config as config_lib  # noqa: E402
-from rnnschur import instances  # noqa: E402
 from rnnschur import external as external_names  # noqa: E402
 from rnnschur import tasks as task_registry  # noqa: E402
 from rnnschur.beyond.registry import ANALYSES  # noqa: E402
@@ -24,6 +23,8 @@ from rnnschur.external.task import EXTERNAL as EXTERNAL_TASK  # noqa: E402
 from rnnschur.report.registry import FIGURES as FIGURE_REGISTRY  # noqa: E402
 from rnnschur.training.constructions import CONSTRUCTIONS  # noqa: E402
 
+import config_checks as config_lib  # noqa: E402
+import instances  # noqa: E402
 import workflow_setup  # noqa: E402
 from code_fingerprint import fingerprint  # noqa: E402
 
@@ -58,7 +59,7 @@ GPUS_PER_TRAINING = 1 if config["device"].startswith("cuda") else 0
 
 def per_model(base):
     """A per-model job's resource (mem_mb or runtime in minutes) for its N_h
-    (rnnschur.config.job_estimate)."""
+    (config_checks.job_estimate)."""
     return lambda wildcards: config_lib.job_estimate(base, int(wildcards.size))
 
 

@@ -1,5 +1,5 @@
 # The gap attribution study: the paper's models retrained under variations of the paper config.
-# Its models are task instances <task>__<variation> (rnnschur.instances.expand_gap_study), trained,
+# Its models are task instances <task>__<variation> (workflow/lib/instances.py's expand_gap_study), trained,
 # decomposed and ablated by the ordinary rules; the study keeps only its own tables.
 
 

@@ -539,7 +539,7 @@ def run(
     progress(f"[2/5] all 8 coupling subsets at alpha = {list(settings.alpha_grid)}")
     blocks = per_model_settings(settings)
     # this network's own reading of each ablation, its bootstrap from the stream of external
-    # models (their task blocks', rnnschur.instances.expand_external) and seed 0
+    # models (their task blocks', the workflow's instances.expand_external) and seed 0
     solution = model_reading(blocks["verdicts"], settings.n_boot, settings.seed, EXTERNAL, 0)
     analysed = Analysed.scored(net, schur, heldout, task, blocks["ablation"]["fvu_steps"])
     if module is None:

@@ -1,6 +1,6 @@
 """The task of a network trained elsewhere (config ``external_models``): no generator, only a
 score over its own held-out set's masked entries. Its task blocks are named
-``external__<name>`` (:func:`rnnschur.instances.expand_external`); :func:`scoring_task` gives
+``external__<name>`` (the workflow's ``instances.expand_external``); :func:`scoring_task` gives
 a per-model job the task of its block, this or the registry's. Kept apart from
 :mod:`rnnschur.tasks`, which every data and training job runs: a change here reruns none of
 them."""

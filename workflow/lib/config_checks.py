@@ -86,7 +86,7 @@ def read_preset(name: str, presets: Path) -> dict:
     return preset
 
 
-def _key(path) -> str:
+def key_name(path) -> str:
     return ".".join(map(str, path))
 
 
@@ -101,7 +101,7 @@ def non_finite(value, path: tuple = (), seen: set | None = None) -> tuple[str, f
     once (``seen``): YAML aliases share one object, so a small file of nested aliases (a
     billion leaves by expansion) is walked in as many steps as it has lines."""
     if isinstance(value, float) and not math.isfinite(value):
-        return _key(path) or "(top level)", value
+        return key_name(path) or "(top level)", value
     if isinstance(value, dict | list):
         seen = set() if seen is None else seen
         if id(value) in seen:
@@ -152,15 +152,14 @@ def schema_error(config: dict, schema: dict) -> str | None:
         hint = f"close: {close}" if close else f"keys here: {allowed}"
         if not where and name in RENAMED:
             hint = f"renamed {RENAMED[name]!r}"
-        return (
-            f"config key {_key([*where, name])}: not a key here ('{name}' was unexpected); {hint}"
-        )
+        key = key_name([*where, name])
+        return f"config key {key}: not a key here ('{name}' was unexpected); {hint}"
     if error.validator == "pattern" and error.validator_value == PLAIN_PATH:
         return (
-            f"config key {_key(where)} = {error.instance!r}: a path here may not hold "
+            f"config key {key_name(where)} = {error.instance!r}: a path here may not hold "
             "{, }, <, > or | (Snakemake reads them as wildcards or path variables); rename the file"
         )
-    return f"config key {_key(where) or '(top level)'}: {error.message}"
+    return f"config key {key_name(where) or '(top level)'}: {error.message}"
 
 
 def check_schema(config: dict, schema: dict) -> None:
@@ -201,7 +200,7 @@ def check_generator(where: str, task: str, generator: dict) -> None:
         "properties": task_registry.get(task).PARAMETERS,
     }
     for error in Draft202012Validator(schema).iter_errors(generator):
-        raise ConfigError(f"config key {_key([where, *error.absolute_path])}: {error.message}")
+        raise ConfigError(f"config key {key_name([where, *error.absolute_path])}: {error.message}")
     for key, value in task_registry.defaults(task).items():
         generator.setdefault(key, value)
 
@@ -393,7 +392,6 @@ def check_predictions(path: str | None) -> None:
 def check(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
     """The checks across keys that the JSON schema cannot express, on a config whose defaults
     are filled in; fills in each generator task's generator defaults."""
-    from jsonschema import Draft202012Validator
 
     tasks = config["run_tasks"]
     _check_names(config, neurogym_tasks)
@@ -444,37 +442,6 @@ def check(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
                 f"config key tasks.{task}.training_overrides names {sorted(unused)}, "
                 f"which is not in tasks.{task}.constructions"
             )
-    run = config["gap_study"]["run"]
-    unknown = set(run) - set(config["gap_study"]["variations"]) if isinstance(run, list) else set()
-    if unknown:
-        raise ConfigError(
-            f"config key gap_study.run names {sorted(unknown)}, which gap_study.variations lacks"
-        )
-    from rnnschur.instances import gap_evaluation, gap_training  # the instances check here
-
-    task_schema = Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/task"})
-    for name, variation in config["gap_study"]["variations"].items():
-        outside = set(variation.get("per_task", {})) - set(variation["tasks"])
-        if outside:
-            raise ConfigError(
-                f"config key gap_study.variations.{name}.per_task names {sorted(outside)}, "
-                f"which is not in gap_study.variations.{name}.tasks"
-            )
-        for task in sorted(set(variation["tasks"]) & set(tasks)):
-            trial = copy.deepcopy(config["tasks"][task])
-            trial["generator"], trial["training"] = gap_training(config, name, task)
-            try:
-                for error in task_schema.iter_errors(trial):
-                    key = _key(["tasks", task, *error.absolute_path])
-                    raise ConfigError(f"config key {key}: {error.message}")
-                if task not in neurogym_tasks:
-                    check_generator("generator", task, trial["generator"])
-                    held_out = gap_evaluation(config, name, task)["generator"]
-                    check_generator("heldout_generator", task, held_out)
-            except ConfigError as error:
-                raise ConfigError(
-                    f"config key gap_study.variations.{name} does not fit tasks.{task}: {error}"
-                ) from None
 
 
 def style_settings(path: Path) -> dict[str, str]:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import copy
 
+from config_checks import ConfigError, check_generator, key_name
+
 from rnnschur import tasks as task_registry
-from rnnschur.config import ConfigError
 from rnnschur.external.task import EXTERNAL
 from rnnschur.training.constructions import CONSTRUCTIONS
 
@@ -210,3 +211,42 @@ def gap_evaluation(config: dict, variation: str, task: str) -> dict:
             **change.get("evaluation", {}),
         },
     }
+
+
+def check_gap_study(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
+    """The gap study's variations against the tasks they change (after
+    :func:`config_checks.check`): the variations it runs exist; each variation's per-task
+    blocks name its own tasks; each task block it makes is a valid task block, and its training
+    and held-out generators the task's own; :class:`ConfigError` naming the key."""
+    from jsonschema import Draft202012Validator
+
+    tasks = config["run_tasks"]
+    run = config["gap_study"]["run"]
+    unknown = set(run) - set(config["gap_study"]["variations"]) if isinstance(run, list) else set()
+    if unknown:
+        raise ConfigError(
+            f"config key gap_study.run names {sorted(unknown)}, which gap_study.variations lacks"
+        )
+    task_schema = Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/task"})
+    for name, variation in config["gap_study"]["variations"].items():
+        outside = set(variation.get("per_task", {})) - set(variation["tasks"])
+        if outside:
+            raise ConfigError(
+                f"config key gap_study.variations.{name}.per_task names {sorted(outside)}, "
+                f"which is not in gap_study.variations.{name}.tasks"
+            )
+        for task in sorted(set(variation["tasks"]) & set(tasks)):
+            trial = copy.deepcopy(config["tasks"][task])
+            trial["generator"], trial["training"] = gap_training(config, name, task)
+            try:
+                for error in task_schema.iter_errors(trial):
+                    key = key_name(["tasks", task, *error.absolute_path])
+                    raise ConfigError(f"config key {key}: {error.message}")
+                if task not in neurogym_tasks:
+                    check_generator("generator", task, trial["generator"])
+                    held_out = gap_evaluation(config, name, task)["generator"]
+                    check_generator("heldout_generator", task, held_out)
+            except ConfigError as error:
+                raise ConfigError(
+                    f"config key gap_study.variations.{name} does not fit tasks.{task}: {error}"
+                ) from None
