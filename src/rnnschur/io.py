@@ -95,10 +95,14 @@ def save_csv(path: str | os.PathLike, frame) -> None:
         frame.to_csv(tmp, index=False, float_format="%.17g")
 
 
+MODEL_KEYS = ("task", "construction", "n_hidden", "seed")
+"""A trained model's identity, the columns every per-model table opens with (its task or task
+instance, construction, N_h and seed index); ``[*MODEL_KEYS]`` where pandas wants a list."""
+
+
 def labelled(rows: list[dict], model) -> list[dict]:
-    """Rows of one model with its identity first: ``task``, ``construction``, ``n_hidden``,
-    ``seed`` (``model`` has those as attributes ``task``, ``construction``, ``size``, ``seed``,
-    like a rule's wildcards)."""
+    """Rows of one model with its identity (:data:`MODEL_KEYS`) first (``model`` has those as
+    attributes ``task``, ``construction``, ``size``, ``seed``, like a rule's wildcards)."""
     identity = {
         "task": model.task,
         "construction": model.construction,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rnnschur.io import MODEL_KEYS
 from rnnschur.verdicts import Verdict, performance
 
 TOO_FEW = Verdict.TOO_FEW
@@ -48,7 +49,7 @@ def mark(ablation: pd.DataFrame, criteria: dict[str, dict]) -> pd.DataFrame:
     """``ablation`` with a ``learned`` column decided from each model's full-model row
     (``subset == "none"``) and its task's criterion (``criteria[task]``); for tables whose
     models have no ``models.csv`` row (the gap study's)."""
-    keys = [k for k in ("variation", "task", "construction", "n_hidden", "seed") if k in ablation]
+    keys = [k for k in ("variation", *MODEL_KEYS) if k in ablation]
     full = ablation[ablation["subset"] == "none"].drop_duplicates(keys)
     decided = full[keys].assign(
         learned=[
@@ -62,7 +63,7 @@ def mark(ablation: pd.DataFrame, criteria: dict[str, dict]) -> pd.DataFrame:
 def join(ablation: pd.DataFrame, models: pd.DataFrame) -> pd.DataFrame:
     """``ablation`` with the ``learned`` column of ``models.csv`` (the decision made once);
     ValueError naming a model the table of models lacks."""
-    keys = ["task", "construction", "n_hidden", "seed"]
+    keys = [*MODEL_KEYS]
     out = ablation.merge(models[keys + ["learned"]], on=keys, how="left", validate="many_to_one")
     missing = out[out["learned"].isna()][keys].drop_duplicates()
     if len(missing):

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from rnnschur.paper.reproduction import clopper_pearson
 from rnnschur.profile import block_harms
+from rnnschur.stats import clopper_pearson
 from rnnschur.tasks import INSTANCE
 from rnnschur.verdicts import Verdict
 

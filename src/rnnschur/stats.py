@@ -1,6 +1,7 @@
 """Generic statistics the verdicts use, on scipy: Student t intervals and tests of a mean over
 seeds, the equivalence test, the false-discovery adjustment, the minimum detectable effect,
-the REML between-group variance and the percentile interval of a bootstrap.
+the REML between-group variance, the percentile interval of a bootstrap and the exact
+(Clopper–Pearson) interval of a proportion.
 
 Each function takes plain arrays and adds only what scipy leaves to the caller: fewer than
 two values give NaN (there is no spread to test against), and values that do not vary give the
@@ -147,3 +148,15 @@ def percentile_interval(draws: np.ndarray, level: float, axis: int = 0) -> tuple
         return np.full(shape, np.nan)[()], np.full(shape, np.nan)[()]
     low, high = np.percentile(draws, [100 * level / 2, 100 * (1 - level / 2)], axis=axis)
     return low, high
+
+
+def clopper_pearson(k: int, n: int, level: float) -> tuple[float, float]:
+    """Exact two-sided (1 − ``level``) interval of a proportion k/n (Clopper & Pearson 1934);
+    (NaN, NaN) for n = 0."""
+    from scipy.stats import beta  # here: a job that draws no interval loads no scipy.stats
+
+    if n == 0:
+        return np.nan, np.nan
+    low = beta.ppf(level / 2, k, n - k + 1) if k > 0 else 0.0
+    high = beta.ppf(1 - level / 2, k + 1, n - k) if k < n else 1.0
+    return float(low), float(high)

@@ -10,6 +10,7 @@ from test_claims import PAPER_LIKE, copy_rows, neuro_rows
 
 from rnnschur.paper import claims, reproduction
 from rnnschur.solutions import reading
+from rnnschur.stats import clopper_pearson
 from rnnschur.verdicts import Thresholds, Verdict, harm_share
 
 THETA, FLOOR = 0.02, 0.01
@@ -109,10 +110,10 @@ def test_the_claim_word_at_its_bounds(k, n, word):
 def test_clopper_pearson_equals_scipy_exact_interval(k, n):
     expected = stats.binomtest(k, n).proportion_ci(0.95, method="exact")
     np.testing.assert_allclose(
-        reproduction.clopper_pearson(k, n, 0.05), (expected.low, expected.high), atol=1e-12
+        clopper_pearson(k, n, 0.05), (expected.low, expected.high), atol=1e-12
     )
     if k == 0:  # derived: the upper bound solves (1 − p)^n = level / 2
-        assert reproduction.clopper_pearson(k, n, 0.05)[1] == pytest.approx(1 - 0.025 ** (1 / n))
+        assert clopper_pearson(k, n, 0.05)[1] == pytest.approx(1 - 0.025 ** (1 / n))
 
 
 def test_the_one_screen_table_names_the_task_and_no_internal_id():

@@ -54,6 +54,7 @@ import pandas as pd
 
 from rnnschur.ablation import Analysed, ablated_recurrent, delta_T
 from rnnschur.beyond.refit import refit_readout, split
+from rnnschur.io import MODEL_KEYS
 from rnnschur.network import Network
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks
 from rnnschur.tasks import Batch
@@ -290,7 +291,6 @@ def refit_score(
     return float(analysed.task.score(hidden.astype(np.float64) @ W_refit.T, heldout))
 
 
-MODEL = ["task", "construction", "n_hidden", "seed"]
 HARMED = 1e-6
 """A harm share above which the refit's recovery is defined in the curves (the summary reads it
 only where the harm exceeds θ)."""
@@ -301,13 +301,13 @@ def learned_models(table: pd.DataFrame, criteria: dict[str, dict]) -> pd.DataFra
     the full model's held-out score, with each task's criterion of ``criteria``)."""
     from rnnschur.learned import has_learned
 
-    full = table.drop_duplicates(MODEL)
+    full = table.drop_duplicates([*MODEL_KEYS])
     keep = {
-        tuple(r[k] for k in MODEL)
+        tuple(r[k] for k in MODEL_KEYS)
         for _, r in full.iterrows()
         if has_learned(r["metric"], r["full_score"], criteria[r["task"]])
     }
-    return table[[tuple(r) in keep for r in table[MODEL].itertuples(index=False)]]
+    return table[[tuple(r) in keep for r in table[[*MODEL_KEYS]].itertuples(index=False)]]
 
 
 def curves(table: pd.DataFrame) -> pd.DataFrame:
@@ -318,7 +318,7 @@ def curves(table: pd.DataFrame) -> pd.DataFrame:
     network) / (the block's harm with the trained readout), where that harm exceeds
     :data:`HARMED`: 1 where a new readout gives all of it back ("misaligned"), 0 where it
     gives none ("lost")."""
-    keys = [*MODEL, "block", "epsilon"]
+    keys = [*MODEL_KEYS, "block", "epsilon"]
     table = table.assign(harm=table["harm"].clip(upper=SHARE_CAP))  # a diverged rollout: the cap
     block = table[table["perturbation"] == "block"].set_index(keys)
     controls = table[table["perturbation"] != "block"]

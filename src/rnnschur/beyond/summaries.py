@@ -12,12 +12,10 @@ import pandas as pd
 
 from rnnschur import tasks
 from rnnschur.beyond import subspace
+from rnnschur.io import MODEL_KEYS
 from rnnschur.schur import COUPLING_BLOCKS
 from rnnschur.stats import sem
 from rnnschur.verdicts import Verdict, harm_share, largest_size
-
-MODEL_KEYS = ["task", "construction", "n_hidden", "seed"]
-
 
 SATURATED = 0.8
 """A harm share at or above which the network is near chance: an ablation and its matched

@@ -663,7 +663,6 @@ def assemble(
     )
 
 
-MODEL_LABELS = ["task", "construction", "n_hidden", "seed"]
 """The labels a per-model table of the workflow carries first (:func:`rnnschur.io.labelled`)."""
 
 
@@ -672,7 +671,7 @@ def model_table(path: str | os.PathLike) -> pd.DataFrame:
     as they were written (pandas 3 reads every float exactly; pandas 2 needs its round-trip
     parser for that)."""
     exact = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
-    return pd.read_csv(path, **exact).drop(columns=MODEL_LABELS)
+    return pd.read_csv(path, **exact).drop(columns=[*io.MODEL_KEYS])
 
 
 def from_model_files(name: str, files: dict, settings: Settings) -> Result:
@@ -777,7 +776,7 @@ def summary_markdown(result: Result) -> str:
     ]
     for r in result.verdicts.itertuples(index=False):
         lines.append(
-            f"| −{r.subset.replace('T_CR', 'T_C→R')} | {r.mass_removed:.3g} | {r.score:.4g} | "
+            f"| {label(r.subset)} | {r.mass_removed:.3g} | {r.score:.4g} | "
             f"{r.delta_score:+.3g} | {r.harm_share:.3g} [{r.harm_low:.3g}, {r.harm_high:.3g}] | "
             f"{r.discrepancy:.3g} | {'yes' if r.stabilizer else 'no'} | {r.verdict} |"
         )

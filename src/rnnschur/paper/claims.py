@@ -854,7 +854,7 @@ def paper_readings_markdown(table: pd.DataFrame, thresholds: Thresholds) -> str:
     for r in table.itertuples(index=False):
         sem = "—" if np.isnan(r.paper_sem) else f"{r.paper_sem:.3g}"
         lines.append(
-            f"| {r.task} | −{r.block.replace('T_CR', 'T_C→R')} | {r.paper_delta:.3g} | {sem} | "
+            f"| {r.task} | {label(r.block)} | {r.paper_delta:.3g} | {sem} | "
             f"{r.harm_share:.3g} | **{r.verdict}** | {r.verdict_raw} | {r.paper_reading} | "
             f"{r.where} |"
         )

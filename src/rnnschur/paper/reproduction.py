@@ -26,7 +26,6 @@ import re
 
 import numpy as np
 import pandas as pd
-from scipy.stats import beta
 
 from rnnschur.ablation import label
 from rnnschur.paper import reported as paper
@@ -44,6 +43,7 @@ from rnnschur.paper.claims import (
     satisfies,
     value,
 )
+from rnnschur.stats import clopper_pearson
 from rnnschur.verdicts import Thresholds, Verdict
 
 SHOWS, DOES_NOT_SHOW, UNDECIDED, ABSENT = "shows", "does not show", "undecided", "absent"
@@ -92,16 +92,6 @@ def basis_dependent(claim: Claim, seed: int, basis: pd.DataFrame | None) -> floa
     if rows.empty:
         return np.nan
     return float((rows["reading"] == Verdict.BASIS_DEPENDENT).any())
-
-
-def clopper_pearson(k: int, n: int, level: float) -> tuple[float, float]:
-    """Exact two-sided (1 − ``level``) interval of a proportion k/n (Clopper & Pearson 1934);
-    (NaN, NaN) for n = 0."""
-    if n == 0:
-        return np.nan, np.nan
-    low = beta.ppf(level / 2, k, n - k + 1) if k > 0 else 0.0
-    high = beta.ppf(1 - level / 2, k + 1, n - k) if k < n else 1.0
-    return float(low), float(high)
 
 
 def claim_word(k: int, n: int, reproduces: float, does_not: float) -> Verdict:

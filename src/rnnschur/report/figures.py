@@ -20,7 +20,7 @@ from matplotlib.ticker import NullFormatter
 
 from rnnschur import tasks
 from rnnschur.ablation import label
-from rnnschur.io import atomic_path
+from rnnschur.io import MODEL_KEYS, atomic_path
 from rnnschur.paper import reported as paper
 from rnnschur.paper.reported import FIG1_ORDER
 from rnnschur.report import text as user_text
@@ -216,7 +216,7 @@ def fig_schur_spectra(eigenvalues: pd.DataFrame, abs_T: pd.DataFrame) -> Figure:
     split's boundaries, where the modulus it reads equals ρ and αρ (circles |λ| = ρ(W), αρ(W);
     for a leaky split |1 − a + aλ| = ρ(P), αρ(P), circles about −(1 − a)/a) (R filled, C
     open), and log |T| with the R/C partition drawn."""
-    keys = ["task", "construction", "n_hidden", "seed"]
+    keys = [*MODEL_KEYS]
     models = eigenvalues[keys].drop_duplicates().itertuples(index=False)
     models = list(models)
     fig, axes = subplots(len(models), 2, figsize=(7.2, 3.3 * len(models)), squeeze=False)
@@ -570,7 +570,7 @@ def fig_basis_sensitivity(basis: pd.DataFrame) -> Figure:
     amplification of a 1e-8 perturbation of W through the −T_{C→R} ablation in eigen against
     Schur coordinates (median over draws); (c) the Schur route's amplification per subset;
     (d) the difference of the two routes at W against κ(V)."""
-    model = basis.drop_duplicates([*("task", "construction", "n_hidden", "seed")])
+    model = basis.drop_duplicates([*MODEL_KEYS])
     colours = _construction_colours(basis)
     tasks_seen = list(dict.fromkeys(basis["task"]))  # any number of tasks: markers repeat
     markers = {task: "osD^vP*Xph<>"[k % 12] for k, task in enumerate(tasks_seen)}
@@ -585,7 +585,7 @@ def fig_basis_sensitivity(basis: pd.DataFrame) -> Figure:
     scatter(axes[0], model, "henrici", "kappa_V")
     axes[0].set(xlabel="Henrici departure dep(W)/‖W‖_F", ylabel="κ(V)", yscale="log")
     routes = basis[basis["subset"] == "T_CR"].pivot_table(
-        index=["task", "construction", "n_hidden", "seed"],
+        index=[*MODEL_KEYS],
         columns="route",
         values="amplification_median",
     )

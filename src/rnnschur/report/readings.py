@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import label
+from rnnschur.io import MODEL_KEYS
 from rnnschur.schur import COUPLING_BLOCKS
 from rnnschur.tasks import INSTANCE
 from rnnschur.verdicts import BLOCK_VERDICTS as VERDICTS
@@ -672,7 +673,7 @@ def fixed_point_groups(
     task the pairs still oscillating and the median relative frequency error of those."""
     from rnnschur.beyond.summaries import OSCILLATING
 
-    keys = ["task", "construction", "n_hidden", "seed", "condition"]
+    keys = [*MODEL_KEYS, "condition"]
     rows = []
     for task, construction, size in models:
         mine = fates[
