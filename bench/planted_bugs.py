@@ -476,6 +476,18 @@ BUGS = [
         "a resample's FVU normalised around the whole set's mean, not its own",
     ),
     (
+        S + "external/saving.py",
+        "    held = signal.pthread_sigmask(signal.SIG_BLOCK, DEFERRED)",
+        "    held = signal.pthread_sigmask(signal.SIG_BLOCK, set())",
+        "a save's swap not shielded from SIGINT and SIGTERM",
+    ),
+    (
+        S + "external/saving.py",
+        "            _roll_back(out, folder)",
+        "            pass",
+        "the swap a SIGKILL cut left half done by the next save",
+    ),
+    (
         S + "solutions.py",
         "            fvu[(C @ where.T) > 0] = value",
         "            fvu[(C @ where.T) > 1] = value",
@@ -488,7 +500,7 @@ BUGS = [
         "a claim at exactly the rule's share does not reproduce",
     ),
     (
-        S + "paper/reproduction.py",
+        S + "stats.py",
         "    low = beta.ppf(level / 2, k, n - k + 1) if k > 0 else 0.0",
         "    low = beta.ppf(level / 2, k, n - k) if k > 0 else 0.0",
         "the Clopper–Pearson lower bound from the wrong beta",

@@ -242,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     from rnnschur import io
     from rnnschur.external import analysis as external
-    from rnnschur.external import api, verify
+    from rnnschur.external import api, saving, verify
 
     try:  # before any file is read or module imported: the settings alone
         external.Settings(**settings_of(args))  # α in its grid, once each
@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     try:
-        external.refuse_earlier_results(args.out, args.force)
+        saving.refuse_earlier_results(args.out, args.force)
         print(f"reading {args.weights} and {args.heldout}")
         model = args.weights
         if args.torch_module or args.recurrent:
@@ -281,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     except verify.RolloutMismatch as error:
         print(f"error: {args.weights}: {as_flags(str(error))}", file=sys.stderr)
         return EXIT_MISMATCH
-    except (io.ArtifactError, FileExistsError, external.OutFolderError) as error:
+    except (io.ArtifactError, FileExistsError, saving.OutFolderError) as error:
         print(f"error: {as_flags(str(error))}", file=sys.stderr)
         return 2
     except (TypeError, ValueError) as error:

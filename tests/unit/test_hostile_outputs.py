@@ -3,6 +3,7 @@ one set: whole or not at all, and never interleaved with a second analysis of th
 
 import csv
 import os
+import signal
 import threading
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 import rnnschur
-from rnnschur.external import analysis
+from rnnschur.external import OUTPUT_NAMES, analysis, saving
 from rnnschur.report import figures
 from rnnschur.rnn import rollout
 from rnnschur.tasks import flip_flop
@@ -120,7 +121,7 @@ def test_an_interrupted_save_leaves_the_earlier_results_whole(model, tmp_path, m
         replace(source, target)
 
     with monkeypatch.context() as patch:
-        patch.setattr(analysis.os, "replace", fails_on_the_third_new_file)
+        patch.setattr(saving.os, "replace", fails_on_the_third_new_file)
         with pytest.raises(KeyboardInterrupt):
             second.save(out, force=True)
     assert moves["n"] == 3 and _snapshot(out) == before
@@ -156,7 +157,7 @@ def test_two_analyses_writing_one_folder_do_not_mix(model, tmp_path, monkeypatch
             inside.set()
             release.wait(10)
 
-    monkeypatch.setattr(analysis.os, "replace", slow)
+    monkeypatch.setattr(saving.os, "replace", slow)
     worker = threading.Thread(target=first.save, args=(out,))
     worker.start()
     assert inside.wait(30)
@@ -167,7 +168,7 @@ def test_two_analyses_writing_one_folder_do_not_mix(model, tmp_path, monkeypatch
     summary = (out / "summary.md").read_text()
     assert "# first:" in summary
     names = {row["model"] for row in csv.DictReader(open(out / "ablation.csv", newline=""))}
-    assert names == {"first"} and not (out / analysis.LOCK).exists()
+    assert names == {"first"} and not (out / saving.LOCK).exists()
 
 
 @pytest.mark.parametrize("out", ["/", "/usr", "/etc/rnnschur", "{file}/inside"])
@@ -185,7 +186,7 @@ def test_a_folder_that_must_not_hold_results_is_refused_before_the_analysis(
     )
     error = capsys.readouterr().err
     assert code == 2 and out in error and "reading" not in error and len(error.splitlines()) == 1
-    with pytest.raises(analysis.OutFolderError, match="not for results|is a file"):
+    with pytest.raises(saving.OutFolderError, match="not for results|is a file"):
         analyse(model, "net").save(out)
 
 
@@ -214,3 +215,73 @@ def test_the_commands_bounds_are_the_configs(tmp_path, capsys):
     assert "ablation.mass_floor" in capsys.readouterr().err
     assert cli.main([*args, "--threshold", "0"]) == 2
     assert "verdicts.threshold" in capsys.readouterr().err
+
+
+def _write_set(folder: Path, tag: str) -> dict[str, Path]:
+    """Every output file of an analysis, each holding ``tag``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in OUTPUT_NAMES:
+        (folder / name).write_text(tag)
+    return {name.replace(".", "_"): folder / name for name in OUTPUT_NAMES}
+
+
+def _visible(out: Path) -> dict[str, str]:
+    return {p.name: p.read_text() for p in out.iterdir() if not p.name.startswith(".")}
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
+def test_a_swap_survives_a_signal_at_every_rename(tmp_path, signum):
+    """Planted: an earlier set of every output file in a folder, a new set in a writer's staging
+    folder; the writer (a forked process) gets ``signum`` right after each rename of the swap in
+    turn. SIGINT and SIGTERM wait for the swap: the new set, whole, nothing hidden left. SIGKILL
+    may cut it: the next save's recovery leaves exactly one set whole (the earlier one, or the
+    new one where the swap had finished), never fewer files, and no hidden folder or lock."""
+    renames = 2 * len(OUTPUT_NAMES)  # each earlier file aside, each new one into place
+    for n in range(1, renames + 1):
+        out = tmp_path / f"after_{n}"
+        _write_set(out, "earlier")
+        pid = os.fork()
+        if pid == 0:  # the writer
+            try:
+                staging = saving.staging_folder(out)
+                files = _write_set(staging, "new")
+                replace, calls = os.replace, [0]
+
+                def signalled(source, target, n=n, replace=replace, calls=calls):
+                    replace(source, target)
+                    calls[0] += 1
+                    if calls[0] == n:
+                        os.kill(os.getpid(), signum)
+
+                os.replace = signalled
+                saving.replace_outputs(out, files, force=True)
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
+        if signum == signal.SIGKILL:
+            saving.recover(out)  # a rerun
+            assert set(_visible(out).values()) in ({"earlier"}, {"new"}), n
+        else:
+            assert set(_visible(out).values()) == {"new"}, n
+        assert set(_visible(out)) == set(OUTPUT_NAMES), n
+        hidden = {p.name for p in out.iterdir() if p.name.startswith(".")}
+        assert not {h for h in hidden if not h.startswith(saving.NEW)}, (n, hidden)
+
+
+def test_sigterm_while_drawing_leaves_the_earlier_results_and_nothing_hidden(model, tmp_path):
+    """A save killed by SIGTERM (``kill``, a scheduler) while it draws, before any file moves:
+    the earlier set, byte for byte, and no staging folder or lock left behind."""
+    out = tmp_path / "out"
+    analyse(model, "first").save(out)
+    before = _snapshot(out)
+    second = analyse(model, "second")
+    pid = os.fork()
+    if pid == 0:
+        try:
+            figures.save = lambda *_: os.kill(os.getpid(), signal.SIGTERM)
+            second.save(out, force=True)
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    assert _snapshot(out) == before
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]

@@ -24,7 +24,6 @@ import math
 import numbers
 import os
 import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +41,7 @@ from rnnschur.external import (
     OUTPUT_NAMES,
     SUMMARY_NAMES,
     TABLE_NAMES,
+    saving,
 )
 from rnnschur.external.task import EXTERNAL, SCORES, Score
 from rnnschur.external.verify import Verification
@@ -203,86 +203,6 @@ def output_files(out: str | os.PathLike, names: tuple[str, ...] = OUTPUT_NAMES) 
     return {name.replace(".", "_"): Path(out) / name for name in names}
 
 
-SYSTEM_FOLDERS = ("bin", "boot", "dev", "etc", "lib", "lib64", "proc", "sbin", "sys", "usr")
-"""Top-level folders of a Unix system, never a folder of results (nor anything inside them)."""
-
-
-class OutFolderError(ValueError):
-    """A folder of results that must not or cannot be written (:func:`check_out_folder`)."""
-
-
-def check_out_folder(out: str | os.PathLike) -> Path:
-    """``out`` as a folder results may be written to, before any analysis runs: not the
-    filesystem's root or a system folder, not inside a file, and writable where it exists (or
-    where it would be made); :class:`OutFolderError` naming it and why. Returns it resolved."""
-    where = Path(out).expanduser().resolve()
-    parts = where.parts
-    if where == Path(where.anchor) or (len(parts) > 1 and parts[1] in SYSTEM_FOLDERS):
-        raise OutFolderError(f"{out}: the filesystem's root or a system folder, not for results")
-    existing = next(p for p in (where, *where.parents) if p.exists())
-    if not existing.is_dir():
-        raise OutFolderError(f"{out}: {existing} is a file, not a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise OutFolderError(
-            f"{out}: {existing} cannot be written (its permissions, or a read-only file system)"
-        )
-    return where
-
-
-def refuse_earlier_results(out: str | os.PathLike, force: bool) -> list[Path]:
-    """The files of an earlier analysis in ``out`` (to remove first, with ``force``);
-    :class:`FileExistsError` naming them without ``force``; :class:`OutFolderError` where
-    ``out`` may not or cannot hold results (:func:`check_out_folder`)."""
-    check_out_folder(out)
-    out = Path(out)
-    earlier = [out / n for n in OUTPUT_NAMES + OPTIONAL_NAMES if (out / n).exists()]
-    if earlier and not force:
-        raise FileExistsError(
-            f"{out} already holds results ({', '.join(p.name for p in earlier)}); give another "
-            "folder, or force=True to replace them"
-        )
-    return earlier
-
-
-LOCK = ".rnnschur-writing"
-"""The file that marks a folder as being written by one analysis (:func:`replace_outputs`)."""
-
-
-def replace_outputs(out: Path, files: dict[str, Path], force: bool) -> dict[str, Path]:
-    """Move ``files`` (written elsewhere in ``out``'s file system) into ``out`` as one set: an
-    earlier analysis's files (refused without ``force``) are moved aside first and restored if
-    anything fails or is interrupted, so ``out`` holds the old set or the new one, never a mix.
-    Holds :data:`LOCK` meanwhile: a second analysis writing into ``out`` at the same time is
-    refused (:class:`FileExistsError`), not interleaved. Returns the files' new paths."""
-    lock = out / LOCK
-    try:
-        os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-    except FileExistsError:
-        raise FileExistsError(
-            f"{out}: another analysis is writing its results here ({LOCK} exists); wait for it "
-            "to finish, or remove that file if none is running"
-        ) from None
-    previous = Path(tempfile.mkdtemp(prefix=".rnnschur-previous-", dir=out))
-    aside, placed = [], []
-    try:
-        for path in refuse_earlier_results(out, force):
-            os.replace(path, previous / path.name)
-            aside.append(path)
-        for path in files.values():
-            os.replace(path, out / path.name)
-            placed.append(out / path.name)
-    except BaseException:
-        for path in placed:
-            path.unlink(missing_ok=True)
-        for path in aside:
-            os.replace(previous / path.name, path)
-        raise
-    finally:
-        shutil.rmtree(previous, ignore_errors=True)
-        lock.unlink(missing_ok=True)
-    return {key: out / path.name for key, path in files.items()}
-
-
 VERDICT_LEGEND = (
     "harm share: the part of the learned performance (1 − FVU, or the chance-corrected "
     "accuracy) that removing the block takes away, with its 95 % interval from a bootstrap "
@@ -357,20 +277,23 @@ class Result:
 
         A folder that already holds files of this analysis is refused (:class:`FileExistsError`
         naming them) unless ``force``; then they are all replaced, so no file of an earlier
-        model is left beside the new ones. Written whole or not at all: every file is first
-        written into a hidden folder inside ``out``, then :func:`replace_outputs` moves the
-        set into place; a failure or an interruption before that leaves ``out`` as it was."""
+        model is left beside the new ones. Written whole or not at all, whatever signal
+        arrives (:mod:`rnnschur.external.saving`): every file is first written into a hidden
+        folder inside ``out``, then the set is swapped into place; a failure, Ctrl-C or SIGTERM
+        before that leaves ``out`` as it was, and the next save undoes what a SIGKILL left."""
         out = Path(out)
-        refuse_earlier_results(out, force)
+        saving.refuse_earlier_results(out, force)
         out.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".rnnschur-new-", dir=out))
-        try:
-            files = self.save_tables(staging)
-            files |= self.save_profile(staging)
-            files |= self.save_summary(staging)
-            return replace_outputs(out, files, force)
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
+        saving.recover(out)  # what a killed save left here
+        with saving.terminate_as_exit():
+            staging = saving.staging_folder(out)
+            try:
+                files = self.save_tables(staging)
+                files |= self.save_profile(staging)
+                files |= self.save_summary(staging)
+                return saving.replace_outputs(out, files, force)
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
 
     def save_tables(self, out: str | os.PathLike) -> dict[str, Path]:
         """The computed part: the Schur form, every table, the verification record and
