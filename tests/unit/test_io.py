@@ -168,3 +168,33 @@ def test_the_weights_digest_is_of_the_arrays_not_the_zip(tmp_path):
     assert weights_sha256(first) == weights_sha256(second)
     io.save_npz(second, W_hh=np.nextafter(W, 2), b=np.zeros(3))
     assert weights_sha256(first) != weights_sha256(second)
+
+
+def test_a_zip_bomb_is_refused_from_its_headers_before_it_is_read(tmp_path):
+    """Planted: an .npz whose one entry claims 4 GiB of float64 zeros (its header, a few bytes
+    of deflated data): refused naming the file and the size, in well under a second, without
+    the memory to read it; and an .npz of a model with an unknown entry is refused by name
+    before any entry is read."""
+    import resource
+    import time
+    import zipfile
+
+    from rnnschur import io
+    from rnnschur.external.arrays import load_npz_model
+
+    bomb = tmp_path / "bomb.npz"
+    header = np.lib.format.header_data_from_array_1_0(np.zeros(1))
+    header["shape"] = (2**29,)  # 2^29 float64: 4 GiB once read
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        with archive.open("W_hh.npy", "w") as entry:
+            np.lib.format.write_array_header_1_0(entry, header)
+            entry.write(b"\0" * 2**20)  # the start of the data: the header decides
+    before, start = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, time.perf_counter()
+    with pytest.raises(io.ArtifactError, match=r"bomb.npz: its arrays would take 4 GiB"):
+        io.load_npz(bomb, ("W_hh",))
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before  # KiB
+    assert time.perf_counter() - start < 1.0 and grown < 200 * 1024
+    model = tmp_path / "model.npz"
+    np.savez(model, W_xh=np.eye(2), W_hh=np.eye(2), W_hy=np.eye(2), X=np.zeros(3))
+    with pytest.raises(io.ArtifactError, match=r"model.npz: unknown arrays \['X'\]"):
+        load_npz_model(model)

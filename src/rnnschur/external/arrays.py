@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import warnings
-import zipfile
 
 import numpy as np
 
@@ -116,18 +115,7 @@ def npz_kinds(path: str | os.PathLike) -> dict[str, str]:
     """Each entry of an ``.npz`` with its dtype's kind ('f', 'i', 'O', ...), read from the
     entry's header: nothing is loaded, nothing unpickled."""
     names = io.npz_keys(path)  # the file's own check: missing, truncated, not an .npz
-    kinds = {}
-    with zipfile.ZipFile(path) as archive:
-        for name in names:
-            with archive.open(f"{name}.npy") as entry:
-                version = np.lib.format.read_magic(entry)
-                read = (
-                    np.lib.format.read_array_header_1_0
-                    if version == (1, 0)
-                    else np.lib.format.read_array_header_2_0
-                )
-                kinds[name] = read(entry)[2].kind
-    return kinds
+    return {name: dtype.kind for name, (_, dtype) in io.npz_headers(path, names).items()}
 
 
 def load_npz_model(
@@ -156,6 +144,13 @@ def load_npz_model(
         f"entry {objects[0] if objects else ''!r} holds pickled Python objects; refused "
         "(arrays of numbers only)",
     )
+    if keys is None:  # refused from the headers, before anything is loaded
+        unknown = set(wanted) - set(WEIGHT_KEYS) - set(OFFSET_KEYS)
+        _require(
+            path,
+            not unknown,
+            f"unknown arrays {sorted(unknown)} (expected {WEIGHT_KEYS + OFFSET_KEYS})",
+        )
     left_out = [k for k in names if k not in wanted]
     if left_out:
         warnings.warn(
