@@ -73,6 +73,31 @@ def test_a_notebook_keeps_its_inline_plots_and_displays_the_result(tmp_path):
     assert "inline" in done.stdout
 
 
+FRESH_KERNEL = """
+from IPython.terminal.interactiveshell import TerminalInteractiveShell
+shell = TerminalInteractiveShell.instance()
+shell.display_formatter.active_types = ["text/plain", "text/html", "image/png"]  # a kernel's
+import rnnschur
+result = rnnschur.analyse(MODEL, HELDOUT)
+shown = shell.display_formatter.format(result.plot())[0]
+assert "image/png" in shown and shown["image/png"][:4] == b"\\x89PNG", sorted(shown)
+printed = str(result.verdicts).splitlines()[0].split()  # pandas' width here: 80 characters
+for column in ("subset", "verdict", "harm_share", "harm_low", "harm_high", "delta_score"):
+    assert column in printed, (column, printed)
+print("drawn without a magic")
+"""
+"""A fresh kernel with no ``%matplotlib inline`` (no backend chosen): ``result.plot()`` shows
+itself, and a printed verdict table opens with the columns that matter."""
+
+
+def test_a_fresh_kernel_draws_the_profile_without_a_magic(tmp_path):
+    model, heldout = small_model(tmp_path)
+    code = FRESH_KERNEL.replace("MODEL", repr(str(model))).replace("HELDOUT", repr(str(heldout)))
+    done = run_python(code)
+    assert done.returncode == 0, done.stderr
+    assert "drawn without a magic" in done.stdout
+
+
 def test_analyse_documents_what_it_returns():
     doc = " ".join(rnnschur.analyse.__doc__.split())
     assert "Returns ------- rnnschur.external.analysis.Result" in doc

@@ -106,12 +106,16 @@ def block_verdicts(ablation: pd.DataFrame, alpha: float, metric: str) -> pd.Data
     whether the ablation is an ε-stabiliser (d_D ≤ ε, the ablation table's ``stabilizer``)
     and the verdict: this model's own reading of the removal, as the workflow reads every
     trained solution (the ablation table's ``reading``, :mod:`rnnschur.solutions`):
-    *fragile*, *stabilizer*, *improves*, *undecided* or *absent*."""
+    *fragile*, *stabilizer*, *improves*, *undecided* or *absent*. The columns that matter stand
+    at both ends (the block, the word and the harm share first, its interval and the score's
+    change last), where a printed table that pandas cuts short in the middle still shows them."""
     rows = ablation[np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(COUPLING_BLOCKS)]
-    columns = ["subset", "n_R", "mass_removed", "score", "delta_score", "harm_low", "harm_high"]
-    out = rows[[*columns, "discrepancy", "stabilizer"]].copy()
-    out.insert(5, "harm_share", harm_share(metric, out["score"] - out["delta_score"], out["score"]))
-    out["verdict"] = rows["reading"]
+    out = rows[["subset", "reading"]].rename(columns={"reading": "verdict"})
+    out["harm_share"] = harm_share(metric, rows["score"] - rows["delta_score"], rows["score"])
+    middle = ["score", "mass_removed", "n_R", "discrepancy", "stabilizer"]
+    out[[*middle, "harm_low", "harm_high", "delta_score"]] = rows[
+        [*middle, "harm_low", "harm_high", "delta_score"]
+    ]
     return out.reset_index(drop=True)
 
 

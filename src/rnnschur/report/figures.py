@@ -31,10 +31,19 @@ from rnnschur.verdicts import CHANCE, Verdict, largest_size
 PAPER_STYLE = {"marker": "x", "color": "crimson", "s": 60, "zorder": 5, "label": "paper"}
 
 
+class ShownFigure(Figure):
+    """A matplotlib Figure that shows itself in a notebook, as PNG, whatever backend (none
+    chosen, no ``%matplotlib inline``): the figures of this module are these."""
+
+    def _repr_png_(self) -> bytes:
+        return png(self)
+
+
 def subplots(nrows: int = 1, ncols: int = 1, *, figsize, layout=None, **grid):
-    """(figure, axes) as :func:`matplotlib.pyplot.subplots` gives them, on a Figure with an Agg
-    canvas of its own: nothing registered with pyplot, no backend chosen."""
-    fig = Figure(figsize=figsize, layout=layout)
+    """(figure, axes) as :func:`matplotlib.pyplot.subplots` gives them, on a
+    :class:`ShownFigure` with an Agg canvas of its own: nothing registered with pyplot, no
+    backend chosen."""
+    fig = ShownFigure(figsize=figsize, layout=layout)
     FigureCanvasAgg(fig)
     return fig, fig.subplots(nrows, ncols, **grid)
 
