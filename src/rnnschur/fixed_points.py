@@ -190,16 +190,54 @@ class Point:
     readout: np.ndarray
 
 
+SETTLE_STEPS = 500
+"""Steps of the map run freely from every start before the search (:func:`find`): where a start
+lies in a stable point's basin, it ends next to it (minimising the speed from a start may end at
+a saddle instead, as q is zero there too)."""
+MAX_MIDPOINTS = 512
+"""The most midpoints between stable points :func:`find` starts from (a random choice of the
+pairs beyond it)."""
+
+
+def midpoints(stable: np.ndarray, seed: int = 0) -> np.ndarray:
+    """The midpoints of the pairs of ``stable`` states (k, N_h), at most :data:`MAX_MIDPOINTS`
+    of them: where the saddles between two attractors lie (the flip-flop's edges, faces and
+    centre are midpoints of its corners)."""
+    i, j = np.triu_indices(len(stable), 1)
+    if len(i) > MAX_MIDPOINTS:
+        chosen = np.random.default_rng(seed).choice(len(i), MAX_MIDPOINTS, replace=False)
+        i, j = i[chosen], j[chosen]
+    return (stable[i] + stable[j]) / 2
+
+
 def find(
     network: Network, W: np.ndarray, x: np.ndarray, starts: np.ndarray, search: Search
 ) -> list[Point]:
     """The fixed and slow points of ``network`` with recurrent matrix ``W`` (its own, or an
-    ablated one) under the constant input ``x``, from ``starts`` (K, N_h): the minima the
-    search reaches with q/N_h below ``search.q_slow``, one per neighbourhood of
-    ``search.unique``, the slowest first; fixed below ``search.q_fixed``."""
+    ablated one) under the constant input ``x``, from ``starts`` (K, N_h) and then from the
+    midpoints between the stable points they reach (:func:`midpoints`; the saddles between
+    attractors): the minima the search reaches with q/N_h below ``search.q_slow``, one per
+    neighbourhood of ``search.unique``, the slowest first; fixed below ``search.q_fixed``.
+    The search runs from each start and from where the map, run freely for
+    :data:`SETTLE_STEPS` steps from it, ends (a stable point's basin leads there). Each start's
+    convergence is judged on its own (its own q after Newton's polish)."""
     dynamics, u = network.dynamics, drive(network, x)
-    states, q = minimise(dynamics, W, u, starts, search)
+    settled = starts
+    for _ in range(SETTLE_STEPS):
+        settled = step(dynamics, W, u, settled)
+    settled = settled[np.isfinite(settled).all(axis=1)]
+    states, q = minimise(dynamics, W, u, np.concatenate([starts, settled]), search)
     N = W.shape[0]
+    reached = [i for i in _unique(states, q, search.unique) if q[i] / N < search.q_fixed]
+    attracting = [
+        i
+        for i in reached
+        if np.max(np.abs(np.linalg.eigvals(jacobian(dynamics, W, u, states[i])))) < 1
+    ]
+    if len(attracting) > 1:
+        between = midpoints(states[attracting], search.seed)
+        more, q_more = minimise(dynamics, W, u, between, search)
+        states, q = np.concatenate([states, more]), np.concatenate([q, q_more])
     keep = [i for i in _unique(states, q, search.unique) if q[i] / N < search.q_slow]
     points = []
     for i in keep:
@@ -231,14 +269,32 @@ def trajectories(network: Network, W: np.ndarray, inputs: np.ndarray) -> np.ndar
     return out
 
 
-def starts(states: np.ndarray, search: Search) -> np.ndarray:
-    """``search.n_starts`` states drawn from ``states`` (any shape (..., N_h)) with Gaussian
-    noise of ``search.noise`` times their RMS."""
+def starts(
+    states: np.ndarray, search: Search, bounds: tuple[float, float] | None = None
+) -> np.ndarray:
+    """2 × ``search.n_starts`` states spread over the region the network occupies: half drawn
+    from ``states`` (any shape (..., N_h), its trajectories) with Gaussian noise of
+    ``search.noise`` times their RMS, half uniform in the box the states span, widened to
+    ``bounds`` (the range of a bounded φ, e.g. (−1, 1) for tanh), so that a point the held-out
+    trials never pass near is searched too."""
     flat = states.reshape(-1, states.shape[-1])
     rng = np.random.default_rng(search.seed)
     chosen = flat[rng.choice(len(flat), size=search.n_starts, replace=len(flat) < search.n_starts)]
     scale = search.noise * float(np.sqrt(np.mean(flat**2)))
-    return chosen + scale * rng.standard_normal(chosen.shape)
+    near = chosen + scale * rng.standard_normal(chosen.shape)
+    low, high = flat.min(axis=0), flat.max(axis=0)
+    if bounds is not None:
+        low, high = np.minimum(low, bounds[0]), np.maximum(high, bounds[1])
+    box = rng.uniform(low, high, (search.n_starts, flat.shape[1]))
+    return np.concatenate([near, box])
+
+
+def state_bounds(network: Network) -> tuple[float, float] | None:
+    """The range of a rate form's state under a bounded φ (tanh: (−1, 1)); None otherwise (a
+    current form's state, or an unbounded φ)."""
+    dynamics = network.dynamics
+    bounded = dynamics.nonlinearity == "tanh" and not dynamics.current_form
+    return (-1.0, 1.0) if bounded else None
 
 
 @dataclass(frozen=True)
@@ -440,7 +496,7 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
         for block in COUPLING_BLOCKS
     }
     Q_R = schur.Q[:, : n_dominant(schur, alpha)]
-    initial = starts(visited, search)
+    initial = starts(visited, search, state_bounds(network))
     rows = []
     for name, x in input_conditions(task, heldout.inputs, generator, study.n_cues).items():
         found = {}

@@ -156,3 +156,28 @@ def test_input_conditions_per_task():
     assert [list(x) for x in context.values()] == [[0, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0]]
     legacy = fp.input_conditions("context_integration", np.zeros((2, 3, 4)), {"variant": "legacy"})
     assert list(legacy["context 2 cue"]) == [0, 0, 0, 1]
+
+
+@pytest.mark.parametrize("N", [1, 2, 3, 4])
+@pytest.mark.parametrize("w", [2.0, 3.0])
+def test_every_fixed_point_of_w_identity_from_trials_that_visit_one_corner(N, w):
+    """W = w·I (w > 1), discrete tanh, no input: each coordinate is 0 or ±x*, the root of
+    tanh(w x) = x, so there are 3^N fixed points: 2^N stable corners, the unstable origin, and
+    3^N − 2^N − 1 saddles whose unstable modes are their zero coordinates. Found whatever the
+    held-out trials visit: here states near a single corner only (the search's starts spread
+    over φ's range, then the midpoints between the attractors found)."""
+    root = brentq(lambda x: np.tanh(w * x) - x, 0.1, 1.0)
+    W = w * np.eye(N)
+    rng = np.random.default_rng(N)
+    visited = root + 0.01 * rng.standard_normal((4, 10, N))  # trials near (+x*, ..., +x*)
+    net = network(W)
+    search = fp.Search(n_starts=256)  # 256 of them uniform over φ's range: every orthant
+    points = fp.find(net, W, np.zeros(1), fp.starts(visited, search, fp.state_bounds(net)), search)
+    assert len(points) == 3**N and all(p.kind == "fixed" for p in points)
+    pattern = {tuple(np.sign(np.round(p.state, 8)).astype(int)) for p in points}
+    assert len(pattern) == 3**N  # every sign pattern of {−, 0, +}^N once
+    for p in points:
+        zeros = int(np.sum(np.abs(p.state) < 1e-8))
+        np.testing.assert_allclose(np.abs(p.state[np.abs(p.state) >= 1e-8]), root, rtol=1e-9)
+        assert p.n_unstable == zeros
+        assert p.stability == ("stable" if zeros == 0 else "unstable" if zeros == N else "saddle")
