@@ -477,14 +477,14 @@ BUGS = [
     ),
     (
         S + "external/saving.py",
-        "    held = signal.pthread_sigmask(signal.SIG_BLOCK, DEFERRED)",
-        "    held = signal.pthread_sigmask(signal.SIG_BLOCK, set())",
+        "signal.signal(s, lambda signum, frame: arrived.append(signum)) for s in DEFERRED}",
+        "signal.signal(s, lambda signum, frame: arrived.append(signum)) for s in ()}",
         "a save's swap not shielded from SIGINT and SIGTERM",
     ),
     (
         S + "external/saving.py",
-        "            _roll_back(out, folder)",
-        "            pass",
+        "        _roll_back(out, previous)\n        shutil.rmtree(previous)\n",
+        "        shutil.rmtree(previous)\n",
         "the swap a SIGKILL cut left half done by the next save",
     ),
     (
@@ -699,8 +699,9 @@ BUGS = [
     ),
     (
         S + "external/analysis.py",
-        '    out["verdict"] = rows["reading"]',
-        '    out["verdict"] = rows["reading"].replace("undecided", "fragile")',
+        '    out = rows[["subset", "reading"]].rename(columns={"reading": "verdict"})',
+        '    out = rows[["subset", "reading"]].replace("undecided", "fragile")'
+        '.rename(columns={"reading": "verdict"})',
         "a user's network: an undecided reading called fragile",
     ),
     (

@@ -14,6 +14,7 @@ import os
 import sys
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -163,8 +164,8 @@ def npz_headers(path: str | os.PathLike, keys: tuple[str, ...]) -> dict[str, tup
                     )
                     shape, _, dtype = read(entry)
                     headers[key] = (shape, dtype)
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
-        raise ArtifactError(f"{path}: unreadable, truncated or not an .npz ({error})") from error
+    except (OSError, ValueError, KeyError, EOFError, zlib.error, zipfile.BadZipFile) as error:
+        raise ArtifactError(f"{path}: unreadable or truncated, or not an .npz ({error})") from error
     return headers
 
 
@@ -224,7 +225,7 @@ def npz_keys(path: str | os.PathLike) -> tuple[str, ...]:
         with np.load(path, allow_pickle=False) as data:
             return tuple(data.files)
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
-        raise ArtifactError(f"{path}: unreadable, truncated or not an .npz ({error})") from error
+        raise ArtifactError(f"{path}: unreadable or truncated, or not an .npz ({error})") from error
 
 
 def require(path: str | os.PathLike, condition: bool, problem: str) -> None:

@@ -320,8 +320,11 @@ def test_a_trained_initial_state_is_found_by_itself(toolbox):
     assert float(net.initial_hiddens_1xd.detach().abs().max()) > 0.1
 
 
-def test_two_unexplained_vectors_are_not_guessed(toolbox):
-    """Two (N_h,) parameters that no layout explains: neither is taken as the initial state."""
+def test_an_initial_state_is_not_guessed_from_a_gain_or_from_two_candidates(toolbox):
+    """An unexplained (N_h,) parameter named as something else (a gain) is not an initial
+    state; two named as states are not guessed between."""
     folder, net = toolbox
-    state = {**net.state_dict(), "gain": torch.ones(16)}
-    assert "h0" not in convert.from_arrays(state)
+    state = dict(net.state_dict())
+    initial = state.pop("initial_hiddens_1xd")
+    assert "h0" not in convert.from_arrays({**state, "gain": torch.ones(16)})
+    assert "h0" not in convert.from_arrays({**state, "h0_a": initial, "h0_b": initial})

@@ -45,6 +45,7 @@ def test_models_that_did_not_learn_are_open_markers_in_figures_1_and_2():
                     | {"n_hidden": 72 if task == "copy" else 64, "seed": seed, "alpha": 0.9}
                     | {"subset": subset, "accuracy": 0.9 - 0.1 * seed, "learned": seed == 0}
                     | {"fvu": 0.01, "delta_fvu": 0.1 + seed, "s_delta_t": 1.0 + seed}
+                    | {"mass_removed": 0.0 if subset == "none" else 0.1}
                 )
     ablation = pd.DataFrame(rows)
     fig1 = figures.fig1_copy_ablation(ablation, 0.9)
@@ -120,6 +121,7 @@ def test_figure_1_marks_every_printed_paper_value_and_figure_2_both_full_fvus():
                     | {"n_hidden": 72 if task == "copy" else 64, "seed": seed, "alpha": 0.9}
                     | {"subset": subset, "accuracy": 0.9, "learned": True}
                     | {"fvu": 1e-4 * (seed + 1), "delta_fvu": 0.01, "s_delta_t": 1.0}
+                    | {"mass_removed": 0.0 if subset == "none" else 0.005}
                     | {"reading": "absent" if subset == "T_RR" else "fragile"}
                 )
     fig1 = figures.fig1_copy_ablation(pd.DataFrame(rows), 0.9)

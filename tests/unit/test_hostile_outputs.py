@@ -259,7 +259,8 @@ def test_a_swap_survives_a_signal_at_every_rename(tmp_path, signum):
                 os._exit(0)
         os.waitpid(pid, 0)
         if signum == signal.SIGKILL:
-            saving.recover(out)  # a rerun
+            with saving.folder_lock(out):  # a rerun: the dead writer's lock is free
+                saving.recover(out)
             assert set(_visible(out).values()) in ({"earlier"}, {"new"}), n
         else:
             assert set(_visible(out).values()) == {"new"}, n
@@ -285,3 +286,18 @@ def test_sigterm_while_drawing_leaves_the_earlier_results_and_nothing_hidden(mod
     _, status = os.waitpid(pid, 0)
     assert _snapshot(out) == before
     assert not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
+def test_a_swap_killed_after_its_commit_keeps_the_new_set(tmp_path):
+    """Planted: the new set in place and the earlier set's hidden folder half removed, its
+    journal gone (a SIGKILL while the committed swap cleaned up): recovery leaves the new set
+    whole and removes the hidden folder; a file the folder lacks comes back from it."""
+    out = tmp_path / "out"
+    _write_set(out, "new")
+    previous = out / f"{saving.PREVIOUS}999999999-x"
+    _write_set(previous, "earlier")
+    (out / OUTPUT_NAMES[0]).unlink()  # one the folder lacks
+    with saving.folder_lock(out):
+        saving.recover(out)
+    assert _visible(out) == {n: "earlier" if n == OUTPUT_NAMES[0] else "new" for n in OUTPUT_NAMES}
+    assert not previous.exists()

@@ -168,3 +168,17 @@ def test_a_held_out_set_its_score_cannot_read_is_refused_naming_it(
         with pytest.warns(verify.AnalysisWarning):
             rnnschur.analyse(MODEL, tmp_path / "held.npz", "auto", score=score)
     assert "held.npz" in str(refused.value)
+
+
+def test_a_partial_key_map_extends_an_npz_models_own_names(tmp_path):
+    """An .npz with the model's own names and a trained initial state under a name of its own:
+    keys="h0=init" reads W_xh, W_hh, W_hy by their names and h0 from "init"."""
+    from rnnschur.external import arrays, convert
+
+    rng = np.random.default_rng(0)
+    own = {"W_xh": rng.normal(size=(4, 2)), "W_hh": rng.normal(size=(4, 4))}
+    own["W_hy"] = rng.normal(size=(1, 4))
+    np.savez(tmp_path / "m.npz", **own, init=np.arange(4.0))
+    model = arrays.load_npz_model(tmp_path / "m.npz", convert.parse_keys("h0=init"))
+    assert sorted(model) == ["W_hh", "W_hy", "W_xh", "h0"]
+    np.testing.assert_array_equal(model["h0"], np.arange(4.0))

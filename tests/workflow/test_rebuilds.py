@@ -126,12 +126,14 @@ def test_code_is_an_input_each_edit_reruns_what_it_can_change(quick_run):
     README nothing."""
     src = quick_run / "src/rnnschur"
     figures = src / "report/figures.py"
-    with replaced(figures, "(4.2 * len(constructions), 3.8)", "(4.3 * len(constructions), 3.8)"):
+    with replaced(figures, "(4.2 * cols, 3.3 * rows + 0.6)", "(4.3 * cols, 3.3 * rows + 0.6)"):
         assert set(dry_run(quick_run)) == {"fig1_copy_ablation", "all"}
     signature = "def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:"
     with replaced(figures, signature, signature + "  # a comment"):
         assert dry_run(quick_run) == {}  # a comment
-    with replaced(figures, "S ∪ {T_CC}; paper's values ×.", "S ∪ {T_CC}; the paper's ×."):
+    with replaced(
+        figures, "grey segments join S and S ∪ {T_CC}", "grey lines join S and S ∪ {T_CC}"
+    ):
         assert dry_run(quick_run) == {}  # a docstring
     with appended(src / "ablation.py", "\n\ndef _planted():\n    return 1\n"):
         jobs = dry_run(quick_run)

@@ -285,10 +285,9 @@ class Result:
         arrives (:mod:`rnnschur.external.saving`): every file is first written into a hidden
         folder inside ``out``, then the set is swapped into place; a failure, Ctrl-C or SIGTERM
         before that leaves ``out`` as it was, and the next save undoes what a SIGKILL left."""
-        out = Path(out)
+        out = Path(out).expanduser()
         saving.refuse_earlier_results(out, force)
         out.mkdir(parents=True, exist_ok=True)
-        saving.recover(out)  # what a killed save left here
         with saving.terminate_as_exit():
             staging = saving.staging_folder(out)
             try:

@@ -130,9 +130,15 @@ def load_npz_model(
     kinds = {k: v for k, v in npz_kinds(path).items() if k not in FIELDS}
     names = list(kinds)
     layout = "the key map (keys=...)"
-    if keys is None and {"W_in", "W_rec", "W_out"} <= set(names) and "W_hh" not in names:
-        keys = {ours: [theirs] for ours, theirs in PSYCHRNN_KEYS.items() if theirs in names}
-        layout = "PsychRNN's model.save"
+    given = keys or {}
+    if {"W_in", "W_rec", "W_out"} <= set(names) and "W_hh" not in names:
+        own = {ours: [theirs] for ours, theirs in PSYCHRNN_KEYS.items() if theirs in names}
+        layout = "PsychRNN's model.save" if keys is None else layout
+    else:
+        own = {k: [k] for k in (*WEIGHT_KEYS, *OFFSET_KEYS) if k in names}
+    if keys is not None or layout != "the key map (keys=...)":
+        named = {k for ks in given.values() for k in ks}  # a partial map extends the layout
+        keys = {**{o: ks for o, ks in own.items() if not set(ks) & named}, **given}
     if keys is not None:
         missing = [k for ks in keys.values() for k in ks if k not in kinds]
         _require(path, not missing, f"{layout} names {missing}, not in the file (has {names})")

@@ -8,7 +8,8 @@ Three layouts are detected: ``nn.RNN`` (``weight_ih_l0``, ``weight_hh_l0``, ``bi
 ``recurrent_layer.hidden_layer.weight/bias``, its two biases summed), each with an
 ``nn.Linear`` readout (``fc``, ``h2out``, ``readout``, ``readout_layer``, ``output``,
 ``linear`` or the one linear map from N_h), and a trained initial state where one parameter
-of shape (N_h,) or (1, N_h) is left that nothing else explains (e.g. ``initial_hiddens_1xd``).
+of shape (N_h,) or (1, N_h) named as a state is left that nothing else explains (e.g.
+``initial_hiddens_1xd``).
 Any other layout is mapped with ``keys``: ``{"W_xh": ["rnn.input2h.weight"], "b_h": ["a.bias",
 "b.bias"], ...}`` (a sum where several keys are named), the command's ``--keys
 W_xh=KEY,b_h=KEY+KEY,...``; a map that names only some arrays (``keys="h0=NAME"``) extends the
@@ -139,11 +140,23 @@ def detect_layout(path, state: dict[str, np.ndarray]) -> dict[str, list[str]]:
     )
 
 
+INITIAL_STATE_WORDS = ("h0", "init", "initial", "state", "hidden")
+"""Words of a trained initial state's name (``h0``, ``initial_hiddens_1xd``, ``init_state``):
+an unexplained (N_h,) parameter named otherwise (a gain, a time constant) is not taken as one."""
+
+
 def _initial_state(state: dict[str, np.ndarray], N_h: int, mapping: dict) -> str | None:
     """The key of a trained initial state: the one array of shape (N_h,) or (1, N_h) that the
-    detected ``mapping`` leaves unexplained (None where there is none, or several)."""
+    detected ``mapping`` leaves unexplained and whose name says it is a state
+    (:data:`INITIAL_STATE_WORDS`); None where there is none, or several."""
     used = {k for names in mapping.values() for k in names}
-    left = [k for k, v in state.items() if k not in used and v.shape in ((N_h,), (1, N_h))]
+    left = [
+        k
+        for k, v in state.items()
+        if k not in used
+        and v.shape in ((N_h,), (1, N_h))
+        and any(word in k.lower() for word in INITIAL_STATE_WORDS)
+    ]
     return left[0] if len(left) == 1 else None
 
 

@@ -207,7 +207,9 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
                 rows = task_data[task_data["subset"] == block].dropna(subset=[quantity])
                 learned = rows["learned"].astype(bool) if "learned" in rows else rows[quantity] > -1
                 values = rows[quantity][learned]
-                if rows.empty:  # nothing removed (an empty block): no S_ΔT, said so
+                removed = task_data.loc[task_data["subset"] == block, "mass_removed"]
+                if rows.empty or (len(removed) and (removed == 0).all()):
+                    # nothing removed in any solution (an empty block): said so on both rows
                     ax.text(i, 0, Verdict.EMPTY, ha="center", va="bottom", fontsize=8, color="0.4")
                 elif "reading" in rows and (rows["reading"] == Verdict.ABSENT).all():
                     # under the mass floor in every solution: drawn, but no block to read
@@ -244,7 +246,11 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
                         label="paper (mean ± SEM)",
                     )
             if row == 0:
-                ours = full[(full["task"] == task) & (full["n_hidden"] == size)]
+                ours = full[
+                    (full["task"] == task)
+                    & (full["n_hidden"] == size)
+                    & (full["construction"] == construction)
+                ]
                 ours = ours[ours["learned"].astype(bool)] if "learned" in ours else ours
                 if len(ours):
                     ax.axhline(
