@@ -52,6 +52,22 @@ def fvu(outputs, batch):
     )
 
 
+def trained(net, rng, steps: int, lr: float, **forward) -> nn.Module:
+    """``net`` trained by Adam on fresh 3-bit flip-flop batches (32 trials), MSE over the masked
+    entries (``forward``: the keyword arguments of its forward pass in training)."""
+    optimizer = torch.optim.Adam(net.parameters(), lr=lr)
+    for _ in range(steps):
+        batch = flip_flop.generate(rng, 32)
+        x, y, m = (
+            torch.tensor(a, dtype=torch.float32) for a in (batch.inputs, batch.targets, batch.mask)
+        )
+        loss = (((net(x, **forward) - y) ** 2) * m).sum() / m.sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    return net
+
+
 @pytest.fixture(scope="module")
 def schuessler(tmp_path_factory):
     """A Schuessler-form network trained by their recipe (Adam, noise 0.05 in training) on the
@@ -59,17 +75,7 @@ def schuessler(tmp_path_factory):
     folder = tmp_path_factory.mktemp("schuessler")
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
-    net = SchuesslerNet()
-    optimizer = torch.optim.Adam(net.parameters(), lr=3e-3)
-    for _ in range(300):
-        batch = flip_flop.generate(rng, 32)
-        x, y, m = (
-            torch.tensor(a, dtype=torch.float32) for a in (batch.inputs, batch.targets, batch.mask)
-        )
-        loss = (((net(x, noise_std=0.05) - y) ** 2) * m).sum() / m.sum()
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+    net = trained(SchuesslerNet(), rng, 300, 3e-3, noise_std=0.05)
     net.eval()
     heldout = flip_flop.generate(rng, 128)
     with torch.no_grad():
@@ -282,17 +288,7 @@ def toolbox(tmp_path_factory):
     folder = tmp_path_factory.mktemp("toolbox")
     torch.manual_seed(1)
     rng = np.random.default_rng(1)
-    net = ToolboxFlipFlop()
-    optimizer = torch.optim.Adam(net.parameters(), lr=1e-2)
-    for _ in range(150):
-        batch = flip_flop.generate(rng, 32)
-        x, y, m = (
-            torch.tensor(a, dtype=torch.float32) for a in (batch.inputs, batch.targets, batch.mask)
-        )
-        loss = (((net(x) - y) ** 2) * m).sum() / m.sum()
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+    net = trained(ToolboxFlipFlop(), rng, 150, 1e-2)
     heldout = flip_flop.generate(rng, 64)
     with torch.no_grad():
         own = net(torch.tensor(heldout.inputs, dtype=torch.float32)).double().numpy()

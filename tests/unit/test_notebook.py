@@ -65,12 +65,17 @@ def run_python(code: str, env: dict | None = None) -> subprocess.CompletedProces
     )
 
 
-def test_a_notebook_keeps_its_inline_plots_and_displays_the_result(tmp_path):
-    model, heldout = small_model(tmp_path)
-    code = NOTEBOOK.replace("MODEL", repr(str(model))).replace("HELDOUT", repr(str(heldout)))
+def run_notebook(script: str, folder) -> str:
+    """``script`` run in a fresh process on a small model's files (MODEL, HELDOUT); its output."""
+    model, heldout = small_model(folder)
+    code = script.replace("MODEL", repr(str(model))).replace("HELDOUT", repr(str(heldout)))
     done = run_python(code)
     assert done.returncode == 0, done.stderr
-    assert "inline" in done.stdout
+    return done.stdout
+
+
+def test_a_notebook_keeps_its_inline_plots_and_displays_the_result(tmp_path):
+    assert "inline" in run_notebook(NOTEBOOK, tmp_path)
 
 
 FRESH_KERNEL = """
@@ -91,11 +96,7 @@ itself, and a printed verdict table opens with the columns that matter."""
 
 
 def test_a_fresh_kernel_draws_the_profile_without_a_magic(tmp_path):
-    model, heldout = small_model(tmp_path)
-    code = FRESH_KERNEL.replace("MODEL", repr(str(model))).replace("HELDOUT", repr(str(heldout)))
-    done = run_python(code)
-    assert done.returncode == 0, done.stderr
-    assert "drawn without a magic" in done.stdout
+    assert "drawn without a magic" in run_notebook(FRESH_KERNEL, tmp_path)
 
 
 def test_analyse_documents_what_it_returns():
