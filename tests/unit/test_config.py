@@ -47,6 +47,7 @@ def run_checks(extra: dict) -> dict:
 
 CASES = [
     # (name, extra config file, text expected in the message)
+    ("a gap study without seeds", "gap_study: {seeds: []}\n", "config key gap_study.seeds"),
     (
         "unknown key",
         "alhpa: 0.9\n",
@@ -477,3 +478,26 @@ def test_a_key_given_twice_is_refused_naming_it_its_line_and_its_file(tmp_path):
     once.write_text("tasks:\n  copy: {seeds: [0]}\n  sine: {seeds: [0]}\n")
     checks.check_config_files([once])  # the same key in two mappings is no repeat
     assert checks.read_yaml(once) == {"tasks": {"copy": {"seeds": [0]}, "sine": {"seeds": [0]}}}
+
+
+def test_a_config_is_sized_with_its_aliases_expanded_in_linear_time():
+    """Planted: 9 levels of 10 aliases (10^9 values once expanded, 10 lines of YAML) inside a
+    NeuroGym task's kwargs: refused naming the key, in well under a second; a container that
+    holds itself is sized once; the paper's config is far below the cap."""
+    import time
+
+    levels = "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + "".join(
+        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+        for p, c in zip("abcdefghi", "bcdefghij", strict=True)
+    )
+    kwargs = yaml.safe_load(levels)
+    config = {"tasks": {"pdm": {"neurogym": {"env": "X", "kwargs": kwargs}}}}
+    assert checks.expanded_size(kwargs["j"]) == sum(10**k for k in range(11))
+    start = time.perf_counter()
+    with pytest.raises(checks.ConfigError, match=r"tasks\.pdm\.neurogym\.kwargs\.e expands"):
+        checks.check_size(config)
+    assert time.perf_counter() - start < 1.0
+    looped: list = []
+    looped.append(looped)
+    assert checks.expanded_size(looped) == 2
+    checks.check_size(merged(BASE, QUICK))  # the paper's config with the quick preset: passes

@@ -158,6 +158,10 @@ def test_gru_and_multilayer_state_dicts_are_refused(tmp_path):
             r"mask has shape \(5, 6\)",
         ),
         (
+            {"inputs": np.ones((5, 7, 2)), "targets": np.ones((5, 7, 1)), "mask": -np.ones((5, 7))},
+            r"mask holds \[-1.0\]: its entries must be 0 or 1",
+        ),
+        (
             {"inputs": np.full((5, 7, 2), np.inf), "targets": np.ones((5, 7, 1))},
             "inputs has NaN or inf",
         ),

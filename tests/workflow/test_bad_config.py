@@ -21,6 +21,18 @@ CASES = [
         "close: ['training']",
     ),
     ("wrong type", "alpha: high\n", "config key alpha: 'high' is not of type 'number'"),
+    (
+        "an alias bomb in a NeuroGym env's kwargs",
+        "tasks:\n  pdm:\n    neurogym:\n      env: PerceptualDecisionMaking-v0\n      kwargs:\n"
+        "        a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+        + "".join(
+            f"        {c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+            for p, c in zip("abcdefgh", "bcdefghi", strict=True)
+        )
+        + "    constructions: [cayley]\n    sizes: [8]\n    seeds: [0]\n"
+        "    training: {lr: 0.1, batch_size: 2, max_steps: 1}\n",
+        "config key tasks.pdm.neurogym.kwargs",
+    ),
     ("alpha outside the grid", "alpha: 0.8\n", "config key alpha = 0.8 must be one of alpha_grid"),
     (
         "unknown NeuroGym env, with close names",

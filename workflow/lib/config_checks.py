@@ -115,6 +115,46 @@ def non_finite(value, path: tuple = (), seen: set | None = None) -> tuple[str, f
     return None
 
 
+MAX_VALUES = 100_000
+"""The most values a config may hold once its YAML aliases are expanded (the paper's config
+holds about a thousand, the atlas's tens of thousands): beyond, a few lines of nested aliases
+would be expanded into billions by whatever copies or prints the config."""
+
+
+def expanded_size(value, memo: dict | None = None) -> int:
+    """The number of values in ``value`` with every shared container counted at each place it
+    appears (as ``json.dumps`` or a deep copy would write it), computed visiting each container
+    once (``memo``), so an alias bomb is sized in as many steps as it has lines."""
+    if not isinstance(value, dict | list):
+        return 1
+    memo = {} if memo is None else memo
+    if id(value) not in memo:
+        memo[id(value)] = 1  # a container holding itself counts once
+        children = value.values() if isinstance(value, dict) else value
+        memo[id(value)] = 1 + sum(expanded_size(child, memo) for child in children)
+    return memo[id(value)]
+
+
+def check_size(config: dict) -> None:
+    """A config that expands to more than :data:`MAX_VALUES` values is refused, naming the
+    deepest key whose value alone is too large (ConfigError)."""
+    memo: dict = {}
+    if expanded_size(config, memo) <= MAX_VALUES:
+        return
+    path, value = [], config
+    while isinstance(value, dict | list):
+        children = value.items() if isinstance(value, dict) else enumerate(value)
+        large = [(k, v) for k, v in children if expanded_size(v, memo) > MAX_VALUES]
+        if not large:
+            break
+        key, value = large[0]
+        path.append(key)
+    raise ConfigError(
+        f"config key {key_name(path) or '(top level)'} expands to {expanded_size(value, memo):,}"
+        f" values (nested YAML aliases?); a config may hold at most {MAX_VALUES:,}"
+    )
+
+
 RENAMED = {"fidelity": "gap_study"}
 """Top-level config keys that have a new name: an old config is told the new one."""
 

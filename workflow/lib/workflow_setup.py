@@ -53,6 +53,7 @@ def load_config(config: dict, workflow, root: Path) -> dict[str, dict]:
         update_config(config, workflow.config_settings.overwrite_config)
     rules = schema.read_schema()  # read once: the checks before and after the defaults
     checked(config_lib.check_schema, config, rules)
+    checked(config_lib.check_size, config)  # before anything copies or prints it
     validate(config, str(schema.SCHEMA))
     if config.get("atlas"):
         checked(instances.expand_atlas, config)

@@ -64,6 +64,13 @@ def heldout_batch(data: dict, N_x: int, N_y: int, where: object = "heldout") -> 
     )
     for name, array in (("inputs", inputs), ("targets", targets), ("mask", mask)):
         _require(where, bool(np.all(np.isfinite(array))), f"{name} has NaN or inf entries")
+    values = np.unique(mask)
+    _require(
+        where,
+        bool(np.isin(values, (0, 1)).all()),
+        f"mask holds {sorted(set(values.tolist()) - {0, 1})[:3]}: its entries must be 0 or 1 "
+        "(a step scored or not; the FVU is not weighted)",
+    )
     _require(where, mask.sum() > 0, "the mask selects no step")
     return Batch(inputs, targets, mask.astype(np.float64))
 
