@@ -14,7 +14,6 @@ import os
 import sys
 import tempfile
 import zipfile
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -96,14 +95,10 @@ def save_csv(path: str | os.PathLike, frame) -> None:
         frame.to_csv(tmp, index=False, float_format="%.17g")
 
 
-MODEL_KEYS = ("task", "construction", "n_hidden", "seed")
-"""A trained model's identity, the columns every per-model table opens with (its task or task
-instance, construction, N_h and seed index); ``[*MODEL_KEYS]`` where pandas wants a list."""
-
-
 def labelled(rows: list[dict], model) -> list[dict]:
-    """Rows of one model with its identity (:data:`MODEL_KEYS`) first (``model`` has those as
-    attributes ``task``, ``construction``, ``size``, ``seed``, like a rule's wildcards)."""
+    """Rows of one model with its identity first: ``task``, ``construction``, ``n_hidden``,
+    ``seed`` (``model`` has those as attributes ``task``, ``construction``, ``size``, ``seed``,
+    like a rule's wildcards)."""
     identity = {
         "task": model.task,
         "construction": model.construction,
@@ -143,49 +138,12 @@ def _json_default(value):
     raise TypeError(f"cannot write {type(value).__name__} to JSON")
 
 
-MAX_NPZ_BYTES = 2**30
-"""The most an ``.npz``'s entries may take once read (1 GiB): a larger file (a zip bomb: a few
-MB on disk, gigabytes unpacked) is refused from its entries' headers, before any is loaded."""
-
-
-def npz_headers(path: str | os.PathLike, keys: tuple[str, ...]) -> dict[str, tuple]:
-    """{key: (shape, dtype)} of ``keys`` in an ``.npz``, read from each entry's ``.npy`` header
-    (nothing loaded, nothing unpickled); :class:`ArtifactError` if one is unreadable."""
-    headers = {}
-    try:
-        with zipfile.ZipFile(path) as archive:
-            for key in keys:
-                with archive.open(f"{key}.npy") as entry:
-                    version = np.lib.format.read_magic(entry)
-                    read = (
-                        np.lib.format.read_array_header_1_0
-                        if version == (1, 0)
-                        else np.lib.format.read_array_header_2_0
-                    )
-                    shape, _, dtype = read(entry)
-                    headers[key] = (shape, dtype)
-    except (OSError, ValueError, KeyError, EOFError, zlib.error, zipfile.BadZipFile) as error:
-        raise ArtifactError(f"{path}: unreadable or truncated, or not an .npz ({error})") from error
-    return headers
-
-
 def load_npz(path: str | os.PathLike, keys: tuple[str, ...]) -> dict[str, np.ndarray]:
     """Read ``keys`` from an ``.npz``; raise :class:`ArtifactError` if the file is missing,
-    truncated, not an ``.npz``, lacks a key, or would take more than :data:`MAX_NPZ_BYTES`
-    once read (checked from the entries' headers first)."""
+    truncated, not an ``.npz`` or lacks a key."""
     path = Path(path)
     if not path.is_file():
         raise ArtifactError(f"{path}: file not found")
-    present = [k for k in keys if k in npz_keys(path)]
-    size = sum(
-        int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
-        for shape, dtype in npz_headers(path, tuple(present)).values()
-    )
-    if size > MAX_NPZ_BYTES:
-        raise ArtifactError(
-            f"{path}: its arrays would take {size / 2**30:.3g} GiB once read (their headers), "
-            f"more than the {MAX_NPZ_BYTES / 2**30:g} GiB a model or data file may hold; refused"
-        )
     try:
         with np.load(path, allow_pickle=False) as data:
             missing = [k for k in keys if k not in data.files]
@@ -225,7 +183,7 @@ def npz_keys(path: str | os.PathLike) -> tuple[str, ...]:
         with np.load(path, allow_pickle=False) as data:
             return tuple(data.files)
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
-        raise ArtifactError(f"{path}: unreadable or truncated, or not an .npz ({error})") from error
+        raise ArtifactError(f"{path}: unreadable or not an .npz ({error})") from error
 
 
 def require(path: str | os.PathLike, condition: bool, problem: str) -> None:

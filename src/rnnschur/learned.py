@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rnnschur.io import MODEL_KEYS
+from rnnschur.per_seed import MODEL_KEYS
 from rnnschur.verdicts import Verdict, performance
 
 TOO_FEW = Verdict.TOO_FEW

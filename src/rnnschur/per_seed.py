@@ -12,6 +12,10 @@ import pandas as pd
 
 from rnnschur import io
 
+MODEL_KEYS = ("task", "construction", "n_hidden", "seed")
+"""A trained model's identity, the columns every per-model table opens with (its task or task
+instance, construction, N_h and seed index); ``[*MODEL_KEYS]`` where pandas wants a list."""
+
 
 def long_values(table: pd.DataFrame, keys: list[str], column: str = "per_seed") -> pd.DataFrame:
     """The values of ``table``'s ``column`` (per row a dict {seed: value}) as a long table: one

@@ -68,6 +68,19 @@ def trained(net, rng, steps: int, lr: float, **forward) -> nn.Module:
     return net
 
 
+def saved(net, heldout, folder, name: str):
+    """``net``'s state_dict saved as ``folder/name`` and the held-out set with the model's own
+    outputs as ``folder/heldout.npz`` (and without them, ``heldout_no_outputs.npz``); the
+    outputs."""
+    with torch.no_grad():
+        own = net(torch.tensor(heldout.inputs, dtype=torch.float32)).double().numpy()
+    torch.save(net.state_dict(), folder / name)
+    arrays = {"inputs": heldout.inputs, "targets": heldout.targets, "mask": heldout.mask}
+    np.savez(folder / "heldout.npz", **arrays, outputs=own)
+    np.savez(folder / "heldout_no_outputs.npz", **arrays)
+    return own
+
+
 @pytest.fixture(scope="module")
 def schuessler(tmp_path_factory):
     """A Schuessler-form network trained by their recipe (Adam, noise 0.05 in training) on the
@@ -78,12 +91,7 @@ def schuessler(tmp_path_factory):
     net = trained(SchuesslerNet(), rng, 300, 3e-3, noise_std=0.05)
     net.eval()
     heldout = flip_flop.generate(rng, 128)
-    with torch.no_grad():
-        own = net(torch.tensor(heldout.inputs, dtype=torch.float32)).double().numpy()
-    torch.save(net.state_dict(), folder / "rnn_net.pt")
-    arrays = {"inputs": heldout.inputs, "targets": heldout.targets, "mask": heldout.mask}
-    np.savez(folder / "heldout.npz", **arrays, outputs=own)
-    np.savez(folder / "heldout_no_outputs.npz", **arrays)
+    own = saved(net, heldout, folder, "rnn_net.pt")
     return folder, net, heldout, own
 
 
@@ -289,12 +297,7 @@ def toolbox(tmp_path_factory):
     torch.manual_seed(1)
     rng = np.random.default_rng(1)
     net = trained(ToolboxFlipFlop(), rng, 150, 1e-2)
-    heldout = flip_flop.generate(rng, 64)
-    with torch.no_grad():
-        own = net(torch.tensor(heldout.inputs, dtype=torch.float32)).double().numpy()
-    torch.save(net.state_dict(), folder / "model.pt")
-    arrays = {"inputs": heldout.inputs, "targets": heldout.targets, "mask": heldout.mask}
-    np.savez(folder / "heldout.npz", **arrays, outputs=own)
+    saved(net, flip_flop.generate(rng, 64), folder, "model.pt")
     return folder, net
 
 

@@ -17,7 +17,6 @@ import csv
 import difflib
 import json
 import math
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -357,8 +356,13 @@ def check_sizes(config: dict) -> None:
 
 
 def check_results_dir(results_dir: str, root: Path) -> None:
-    """``results_dir`` may be neither the filesystem's root nor inside the workflow's own
-    source folders (``root``: the workflow's top folder)."""
+    """``results_dir`` may hold no control character or brace, may not lie inside the
+    workflow's own source folders (``root``: the workflow's top folder), and must be a folder
+    results may be written to, as the command's ``--out`` must
+    (:func:`rnnschur.external.saving.check_out_folder`: not the root or a system folder,
+    writable)."""
+    from rnnschur.external.saving import OutFolderError, check_out_folder
+
     if any(ord(c) < 32 or ord(c) == 127 for c in results_dir):
         raise ConfigError(
             f"config key results_dir = {results_dir!r} holds a control character (a newline?)"
@@ -368,9 +372,10 @@ def check_results_dir(results_dir: str, root: Path) -> None:
             f"config key results_dir = {results_dir!r} holds a brace: the rules would read it "
             "as a wildcard"
         )
-    where = Path(results_dir).expanduser().resolve()
-    if where == Path(where.anchor):
-        raise ConfigError(f"config key results_dir = {results_dir!r} is the filesystem's root")
+    try:
+        where = check_out_folder(results_dir)
+    except OutFolderError as error:
+        raise ConfigError(f"config key results_dir = {error}") from None
     for source in ("src", "workflow", "presets", "profiles", "envs", "tests", "docs", "bench"):
         inside = (root / source).resolve()
         if where == inside or inside in where.parents:
@@ -378,12 +383,6 @@ def check_results_dir(results_dir: str, root: Path) -> None:
                 f"config key results_dir = {results_dir!r} lies inside the workflow's own "
                 f"{source}/ folder"
             )
-    existing = next(p for p in (where, *where.parents) if p.exists())
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise ConfigError(
-            f"config key results_dir = {results_dir!r}: {existing} cannot be written (its "
-            "permissions, or a read-only file system)"
-        )
 
 
 def check_device(device: str, cuda_available: Callable[[], bool]) -> None:

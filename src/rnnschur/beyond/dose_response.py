@@ -54,8 +54,8 @@ import pandas as pd
 
 from rnnschur.ablation import Analysed, ablated_recurrent, delta_T
 from rnnschur.beyond.refit import refit_readout, split
-from rnnschur.io import MODEL_KEYS
 from rnnschur.network import Network
+from rnnschur.per_seed import MODEL_KEYS
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks
 from rnnschur.tasks import Batch
 from rnnschur.verdicts import (

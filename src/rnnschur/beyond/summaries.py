@@ -12,7 +12,7 @@ import pandas as pd
 
 from rnnschur import tasks
 from rnnschur.beyond import subspace
-from rnnschur.io import MODEL_KEYS
+from rnnschur.per_seed import MODEL_KEYS
 from rnnschur.schur import COUPLING_BLOCKS
 from rnnschur.stats import sem
 from rnnschur.verdicts import Verdict, harm_share, largest_size

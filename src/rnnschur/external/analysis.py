@@ -46,6 +46,7 @@ from rnnschur.external import (
 from rnnschur.external.task import EXTERNAL, SCORES, Score
 from rnnschur.external.verify import Verification
 from rnnschur.network import Network
+from rnnschur.per_seed import MODEL_KEYS
 from rnnschur.report import text, views
 from rnnschur.schema import default, out_of_bounds
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, check_alpha, ordered_real_schur
@@ -597,7 +598,7 @@ def model_table(path: str | os.PathLike) -> pd.DataFrame:
     as they were written (pandas 3 reads every float exactly; pandas 2 needs its round-trip
     parser for that)."""
     exact = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
-    return pd.read_csv(path, **exact).drop(columns=[*io.MODEL_KEYS])
+    return pd.read_csv(path, **exact).drop(columns=[*MODEL_KEYS])
 
 
 def from_model_files(name: str, files: dict, settings: Settings) -> Result:

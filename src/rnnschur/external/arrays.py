@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import warnings
+import zipfile
+import zlib
 
 import numpy as np
 
@@ -111,11 +113,54 @@ def check_model(model: dict[str, np.ndarray], path) -> dict[str, np.ndarray]:
     return out
 
 
-def npz_kinds(path: str | os.PathLike) -> dict[str, str]:
-    """Each entry of an ``.npz`` with its dtype's kind ('f', 'i', 'O', ...), read from the
-    entry's header: nothing is loaded, nothing unpickled."""
+MAX_NPZ_BYTES = 2**30
+"""The most a user's ``.npz`` may take once read (1 GiB): a larger file (a zip bomb: a few MB
+on disk, gigabytes unpacked) is refused from its entries' headers, before any is loaded."""
+
+
+def npz_headers(path: str | os.PathLike, keys: tuple[str, ...] | None = None) -> dict:
+    """{key: (shape, dtype)} of ``keys`` (every entry where None; those the file lacks left
+    out) of an ``.npz``, read from each entry's ``.npy`` header: nothing loaded, nothing
+    unpickled; :class:`rnnschur.io.ArtifactError` if it is missing, not an ``.npz`` or
+    unreadable."""
     names = io.npz_keys(path)  # the file's own check: missing, truncated, not an .npz
-    return {name: dtype.kind for name, (_, dtype) in io.npz_headers(path, names).items()}
+    headers = {}
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for name in names if keys is None else [k for k in keys if k in names]:
+                with archive.open(f"{name}.npy") as entry:
+                    version = np.lib.format.read_magic(entry)
+                    read = (
+                        np.lib.format.read_array_header_1_0
+                        if version == (1, 0)
+                        else np.lib.format.read_array_header_2_0
+                    )
+                    shape, _, dtype = read(entry)
+                    headers[name] = (shape, dtype)
+    except (OSError, ValueError, KeyError, EOFError, zlib.error, zipfile.BadZipFile) as error:
+        raise io.ArtifactError(f"{path}: unreadable or truncated .npz ({error})") from error
+    return headers
+
+
+def npz_kinds(path: str | os.PathLike) -> dict[str, str]:
+    """Each entry of an ``.npz`` with its dtype's kind ('f', 'i', 'O', ...), from its header."""
+    return {name: dtype.kind for name, (_, dtype) in npz_headers(path).items()}
+
+
+def load_npz(path: str | os.PathLike, keys: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """:func:`rnnschur.io.load_npz` of a user's file, refused first where ``keys`` would take
+    more than :data:`MAX_NPZ_BYTES` once read (their headers' shapes and dtypes)."""
+    size = sum(
+        int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
+        for shape, dtype in npz_headers(path, keys).values()
+    )
+    if size > MAX_NPZ_BYTES:
+        raise io.ArtifactError(
+            f"{path}: its arrays would take {size / 2**30:.3g} GiB once read (their headers), "
+            f"more than the {MAX_NPZ_BYTES / 2**30:g} GiB a model or held-out file may hold; "
+            "refused"
+        )
+    return io.load_npz(path, keys)
 
 
 def load_npz_model(
@@ -164,7 +209,7 @@ def load_npz_model(
             AnalysisWarning,
             stacklevel=2,
         )
-    arrays = io.load_npz(path, tuple(wanted))
+    arrays = load_npz(path, tuple(wanted))
     if keys is None:
         return check_model(arrays, path)
     return check_model({name: sum(arrays[k] for k in ks) for name, ks in keys.items()}, path)

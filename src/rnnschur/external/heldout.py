@@ -9,7 +9,7 @@ import os
 import numpy as np
 
 from rnnschur import io
-from rnnschur.external.arrays import real_array
+from rnnschur.external.arrays import load_npz, real_array
 from rnnschur.io import require as _require
 from rnnschur.tasks import Batch
 
@@ -21,7 +21,7 @@ def load_heldout(path: str | os.PathLike, N_x: int, N_y: int) -> Batch:
     _require(
         path, {"inputs", "targets"} <= set(keys), f"needs inputs and targets, has {list(keys)}"
     )
-    data = io.load_npz(path, tuple(k for k in keys if k in ("inputs", "targets", "mask")))
+    data = load_npz(path, tuple(k for k in keys if k in ("inputs", "targets", "mask")))
     return heldout_batch(data, N_x, N_y, path)
 
 
@@ -80,7 +80,7 @@ def load_outputs(path: str | os.PathLike, batch: Batch) -> np.ndarray | None:
     off), checked against the held-out set's shape; None when the file has none."""
     if "outputs" not in io.npz_keys(path):
         return None
-    return checked_outputs(io.load_npz(path, ("outputs",))["outputs"], batch, path)
+    return checked_outputs(load_npz(path, ("outputs",))["outputs"], batch, path)
 
 
 def checked_outputs(outputs, batch: Batch, where: object = "outputs") -> np.ndarray:
@@ -98,7 +98,7 @@ def checked_outputs(outputs, batch: Batch, where: object = "outputs") -> np.ndar
 def read(heldout, arrays, where: str) -> tuple[Batch, np.ndarray | None]:
     """(the held-out set, the model's own outputs or None), checked against the model."""
     if isinstance(heldout, str | os.PathLike):
-        shapes = {k: v.shape for k, v in io.load_npz(heldout, ("inputs", "targets")).items()}
+        shapes = {k: v.shape for k, v in load_npz(heldout, ("inputs", "targets")).items()}
         N_x, N_y = dims(arrays, shapes["inputs"], shapes["targets"])
         batch = load_heldout(heldout, N_x, N_y)
         return batch, load_outputs(heldout, batch)
@@ -127,7 +127,7 @@ def dims(arrays, inputs_shape, targets_shape) -> tuple[int, int]:
 def initial_state(value) -> np.ndarray:
     """h0 (N_h,) given as an array or as an ``.npz`` holding it."""
     if isinstance(value, str | os.PathLike):
-        return io.load_npz(value, ("h0",))["h0"]
+        return load_npz(value, ("h0",))["h0"]
     return real_array(value, "initial_state")
 
 

@@ -20,9 +20,10 @@ from matplotlib.ticker import NullFormatter
 
 from rnnschur import tasks
 from rnnschur.ablation import label
-from rnnschur.io import MODEL_KEYS, atomic_path
+from rnnschur.io import atomic_path
 from rnnschur.paper import reported as paper
 from rnnschur.paper.reported import FIG1_ORDER
+from rnnschur.per_seed import MODEL_KEYS
 from rnnschur.report import text as user_text
 from rnnschur.schur import COUPLING_BLOCKS as SINGLE_BLOCKS
 from rnnschur.training.constructions import CONSTRUCTIONS

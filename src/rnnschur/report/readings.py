@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import label
-from rnnschur.io import MODEL_KEYS
+from rnnschur.per_seed import MODEL_KEYS
 from rnnschur.schur import COUPLING_BLOCKS
 from rnnschur.tasks import INSTANCE
 from rnnschur.verdicts import BLOCK_VERDICTS as VERDICTS
