@@ -86,7 +86,7 @@ def _reported() -> pd.DataFrame:
 def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
     """Replay accuracy per ablation set, one panel per construction on a 2 × 2 grid (the paper's
     N_h where trained, else the largest): every trained solution a dot (open where it did not
-    learn the task, ``learned`` column), grey segments join S and S ∪ {T_CC}; every value the
+    learn the task, ``learned`` column), grey segments join S and S ∪ {T_CC}; every number the
     paper prints marked (its Figure 1 ×, its Table 1 +, where the two differ); chance (0.5) a
     labelled line; one legend for the figure."""
     copy = ablation[(ablation["task"] == "copy") & np.isclose(ablation["alpha"], alpha)]
@@ -152,7 +152,7 @@ def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
                 ax.annotate(
                     f"{v:g}",
                     (x[s], v),
-                    xytext=(6, -10),
+                    xytext=(8, 4),
                     textcoords="offset points",
                     fontsize=8,
                     color="crimson",
@@ -177,6 +177,7 @@ def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
         fontsize=9,
         frameon=False,
     )
+    fig.suptitle(f"Copy task: replay accuracy after each ablation set (α = {alpha:g})", fontsize=10)
     fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig
 
@@ -187,8 +188,8 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
     solutions that learned their task as a bar with every solution shown (those that did not as
     open grey circles, counted in the title); the paper's means ± SEM ×; on the ΔFVU row the
     full-model FVU, ours (median, dashed) and the paper's (dotted), as lines: a ΔFVU below them is
-    small against what the network gets wrong already. A block no solution holds reads empty;
-    one every solution holds under the mass floor (its reading) reads absent."""
+    small against what the network gets wrong already. A block that every solution holds
+    under the mass floor (zero mass included: its reading) is marked absent."""
     data = ablation[(ablation["metric"] == "fvu") & np.isclose(ablation["alpha"], alpha)]
     full = data[data["subset"] == "none"]
     data = data[data["subset"].isin(SINGLE_BLOCKS)]
@@ -209,16 +210,29 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
                 learned = rows["learned"].astype(bool) if "learned" in rows else rows[quantity] > -1
                 values = rows[quantity][learned]
                 removed = task_data.loc[task_data["subset"] == block, "mass_removed"]
-                if rows.empty or (len(removed) and (removed == 0).all()):
-                    # nothing removed in any solution (an empty block): said so on both rows
-                    ax.text(i, 0, Verdict.EMPTY, ha="center", va="bottom", fontsize=8, color="0.4")
-                elif "reading" in rows and (rows["reading"] == Verdict.ABSENT).all():
-                    # under the mass floor in every solution: drawn, but no block to read
-                    ax.text(i, 0, Verdict.ABSENT, ha="center", va="bottom", fontsize=8, color="0.4")
+                nothing = rows.empty or (len(removed) and (removed == 0).all())
+                if nothing or ("reading" in rows and (rows["reading"] == Verdict.ABSENT).all()):
+                    # under the mass floor in every solution (zero mass too): no block to read;
+                    # what was removed, if anything, is still drawn
+                    ax.text(
+                        i,
+                        0.93,
+                        Verdict.ABSENT,
+                        ha="center",
+                        va="top",
+                        fontsize=8,
+                        color="0.4",
+                        transform=ax.get_xaxis_transform(),
+                    )
                 if len(values):
-                    ax.bar(i, values.median(), color=f"C{i}", alpha=0.4, width=0.6)
+                    ax.bar(i, values.median(), color=f"C{i}", alpha=0.4, width=0.6, label="median")
                     ax.scatter(
-                        i + _jitter(len(values), 0.15), values, color=f"C{i}", s=10, zorder=3
+                        i + _jitter(len(values), 0.15),
+                        values,
+                        color=f"C{i}",
+                        s=10,
+                        zorder=3,
+                        label="a trained solution",
                     )
                 others = rows[quantity][~learned]  # models that did not learn: shown, not counted
                 if len(others):
@@ -282,7 +296,8 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
                 seeds = task_data.drop_duplicates("seed")
                 n_learned = int(seeds["learned"].sum()) if "learned" in seeds else len(seeds)
                 learned_of = f", {n_learned}/{len(seeds)} learned" if n_learned < len(seeds) else ""
-                ax.set_title(f"{task}\n{construction}, $N_h$ = {size}{learned_of}", fontsize=9)
+                name = f"{task.replace('_', ' ')}\n{construction.replace('_', ' ')}"
+                ax.set_title(f"{name}, $N_h$ = {size}{learned_of}", fontsize=9)
             if col == 0:
                 ax.set_ylabel(
                     "ΔFVU" if quantity == "delta_fvu" else "$S_{ΔT}$ = ΔFVU / removed mass",
@@ -301,6 +316,7 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
             fontsize=8,
             frameon=False,
         )
+    fig.suptitle(f"The neuroscience tasks: single-block ablations (α = {alpha:g})", fontsize=10)
     fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 
