@@ -374,8 +374,9 @@ def check_results_dir(results_dir: str, root: Path) -> None:
         )
     try:
         where = check_out_folder(results_dir)
-    except OutFolderError as error:
-        raise ConfigError(f"config key results_dir = {error}") from None
+    except OutFolderError as error:  # its message opens with the folder as given
+        reason = str(error).removeprefix(results_dir)
+        raise ConfigError(f"config key results_dir = {results_dir!r}{reason}") from None
     for source in ("src", "workflow", "presets", "profiles", "envs", "tests", "docs", "bench"):
         inside = (root / source).resolve()
         if where == inside or inside in where.parents:

@@ -59,7 +59,7 @@ def check_out_folder(out: str | os.PathLike) -> Path:
     where = Path(out).expanduser().resolve()
     parts = where.parts
     if where == Path(where.anchor) or (len(parts) > 1 and parts[1] in SYSTEM_FOLDERS):
-        raise OutFolderError(f"{out}: the filesystem's root or a system folder, not for results")
+        raise OutFolderError(f"{out} is the filesystem's root or a system folder, not for results")
     existing = next(p for p in (where, *where.parents) if p.exists())
     if not existing.is_dir():
         raise OutFolderError(f"{out}: {existing} is a file, not a folder")
