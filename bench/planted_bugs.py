@@ -500,6 +500,18 @@ BUGS = [
         "a claim at exactly the rule's share does not reproduce",
     ),
     (
+        S + "paper/reproduction.py",
+        "    if n < max(min_models, 1):",
+        "    if n == 0:",
+        "a word from fewer tested solutions than min_models",
+    ),
+    (
+        S + "solutions.py",
+        "reading(low, high, mass, threshold, mass_floor)",
+        "reading(low, high, mass, threshold, threshold)",
+        "the sensitivity's re-reading ignores the changed mass floor",
+    ),
+    (
         S + "stats.py",
         "    low = beta.ppf(level / 2, k, n - k + 1) if k > 0 else 0.0",
         "    low = beta.ppf(level / 2, k, n - k) if k > 0 else 0.0",

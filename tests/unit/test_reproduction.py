@@ -8,6 +8,7 @@ import pytest
 from scipy import stats
 from test_claims import PAPER_LIKE, copy_rows, neuro_rows
 
+from rnnschur import solutions
 from rnnschur.paper import claims, reproduction
 from rnnschur.solutions import reading
 from rnnschur.stats import clopper_pearson
@@ -15,6 +16,7 @@ from rnnschur.verdicts import Thresholds, Verdict, harm_share
 
 THETA, FLOOR = 0.02, 0.01
 WORDS = {"reproduces": 0.8, "does_not": 0.2}
+MIN_MODELS = 3
 CLAIMS = claims.paper_claims(THETA, 10.0)
 
 
@@ -34,7 +36,7 @@ def with_readings(frame):
 
 
 def table(frame):
-    out = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS)
+    out = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, MIN_MODELS)
     return out.set_index("claim_id")
 
 
@@ -100,10 +102,12 @@ def test_unlearned_solutions_are_not_tested():
         (0, 0, Verdict.UNTESTABLE),
         (3, 3, Verdict.REPRODUCES),
         (2, 3, Verdict.PARTLY),
+        (2, 2, Verdict.UNTESTABLE),  # fewer than min_models tested: no word
+        (1, 1, Verdict.UNTESTABLE),
     ],
 )
 def test_the_claim_word_at_its_bounds(k, n, word):
-    assert reproduction.claim_word(k, n, **WORDS) == word
+    assert reproduction.claim_word(k, n, **WORDS, min_models=MIN_MODELS) == word
 
 
 @pytest.mark.parametrize(("k", "n"), [(0, 3), (3, 3), (1, 3), (12, 50), (0, 50), (50, 50)])
@@ -119,7 +123,9 @@ def test_clopper_pearson_equals_scipy_exact_interval(k, n):
 def test_the_one_screen_table_names_the_task_and_no_internal_id():
     frame = with_readings(copy_rows("dense_orthogonal", {s: PAPER_LIKE for s in range(3)}))
     frame = pd.concat([frame, with_readings(copy_rows("cayley", {0: PAPER_LIKE}))])
-    text = reproduction.reproduction_markdown(table(frame).reset_index(), WORDS, "glossary.md")
+    text = reproduction.reproduction_markdown(
+        table(frame).reset_index(), WORDS, "glossary.md", MIN_MODELS
+    )
     rows = [line for line in text.splitlines() if line.startswith("| copy")]
     assert len(rows) == len(table(frame)) and rows
     assert "dense_orthogonal" not in text and "_n_R_" not in text
@@ -239,7 +245,9 @@ def test_solutions_whose_t_rr_or_t_cc_reading_hangs_on_an_order_are_named():
     planted = {0: {"T_RR": "basis-dependent", "T_CC": "—"}, 1: {"T_RR": "—", "T_CC": "—"}}
     planted[2] = {"T_RR": "—", "T_CC": "basis-dependent"}
     basis = basis_rows("copy", "dense_orthogonal", 72, planted)
-    out = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, basis)
+    out = reproduction.reproduction(
+        frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, MIN_MODELS, basis
+    )
     out = out.set_index("claim_id")
     # "between" reads −T_RR and −T_CC: seeds 0 and 2; "harmless" reads −T_CC alone: seed 2;
     # −T_C→R does not hang on an order inside R or C: none
@@ -251,12 +259,16 @@ def test_solutions_whose_t_rr_or_t_cc_reading_hangs_on_an_order_are_named():
     assert reproduction.solutions_cell(row) == f"{row.k}/3 (2 basis-dependent)"
     # another model's rows are not this claim's
     other = basis_rows("copy", "dense_orthogonal", 64, planted)
-    unchecked = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, other)
+    unchecked = reproduction.reproduction(
+        frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, MIN_MODELS, other
+    )
     unchecked = unchecked.set_index("claim_id").loc["copy_T_RR_between"]
     assert (unchecked.n_basis_dependent, unchecked.n_basis_checked) == (0, 0)
     # some solutions checked: the count says of how many
     part = basis[basis["seed"] == 0]
-    partly = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, part)
+    partly = reproduction.reproduction(
+        frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, MIN_MODELS, part
+    )
     row = partly.set_index("claim_id").loc["copy_T_RR_between"]
     assert reproduction.solutions_cell(row) == f"{row.k}/3 (1 basis-dependent of 1 checked)"
     # not checked: none counted for the claims that read T_RR or T_CC, and no name beside k/n
@@ -265,7 +277,7 @@ def test_solutions_whose_t_rr_or_t_cc_reading_hangs_on_an_order_are_named():
     assert plain.loc["copy_T_RR_between", "n_basis_checked"] == 0
     assert plain.loc["copy_T_CR_harmful", "n_basis_checked"] == 3
     assert "basis" not in reproduction.solutions_cell(plain.loc["copy_T_RR_between"])
-    text = reproduction.reproduction_markdown(out.reset_index(), WORDS, "g", 0.05, 1e-3)
+    text = reproduction.reproduction_markdown(out.reset_index(), WORDS, "g", MIN_MODELS, 0.05, 1e-3)
     assert "within 0.001·ρ" in text and "(2 basis-dependent)" in text
 
 
@@ -289,3 +301,69 @@ def test_per_task_counts_what_reproduces_and_names_what_does_not():
         "(3/3); partly: “c” (1/2, T_RR absent in 2).",
         "- **sine**: 0 of 2 claims reproduce; partly: “d” (5/10) and “e” (6/10).",
     ]
+
+
+def test_a_word_from_fewer_solutions_than_min_models_is_untestable():
+    """Three learned sine solutions, T_RR present in one only: 0/1 is no word at min_models 3,
+    a word at min_models 1."""
+    per_seed = {s: {"T_RR": (0.9, np.nan)} for s in range(3)}
+    frame = neuro_rows("sine", per_seed)
+    frame.loc[(frame["seed"] > 0) & (frame["subset"] == "T_RR"), "mass_removed"] = 0.0
+    frame = with_readings(frame)
+    row = table(frame).loc["sine_T_RR_changes_little"]
+    assert (row.n_tested, row.k, row.word) == (1, 0, Verdict.UNTESTABLE)
+    one = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, 1)
+    assert one.set_index("claim_id").loc["sine_T_RR_changes_little", "word"] == Verdict.DOES_NOT
+
+
+def planted_intervals(frame, harm, mass):
+    """``frame`` with every T_RR row's harm interval [harm, harm] and mass planted."""
+    frame = with_readings(frame)
+    rr = frame["subset"] == "T_RR"
+    frame.loc[rr, ["harm_low", "harm_high", "mass_removed"]] = [harm, harm, mass]
+    return frame
+
+
+def test_the_words_move_with_theta_and_the_mass_floor_where_planted():
+    """Sine −T_RR planted with a harm share of 0.015 in four solutions, holding 0.007 of the
+    mass: absent at the floor 0.01 (untestable); at the floor 0.005 tested and within θ = 0.02
+    (reproduces); at θ = 0.01 fragile (does not reproduce); the other claims keep their word."""
+    per_seed = {
+        s: {"T_RR": (0.015, np.nan), "T_CC": (2.0, np.nan), "T_CR": (1.5, np.nan)} for s in range(4)
+    }
+    frame = planted_intervals(neuro_rows("sine", per_seed), 0.015, 0.007)
+    ablation = frame.drop(columns="reading").assign(reading="stale")  # re-read, not reused
+    moved = reproduction.word_sensitivity(
+        ablation.assign(reading=frame["reading"]),
+        lambda theta: claims.paper_claims(theta, 10.0),
+        Thresholds(THETA, FLOOR),
+        WORDS,
+        MIN_MODELS,
+    ).set_index("claim_id")
+    row = moved.loc["sine_T_RR_changes_little"]
+    assert row["as configured"] == Verdict.UNTESTABLE
+    assert row["mass floor = 0.005"] == Verdict.REPRODUCES
+    assert row["mass floor = 0.02"] == Verdict.UNTESTABLE
+    assert row["θ = 0.01"] == Verdict.UNTESTABLE  # still absent at the configured floor
+    assert row["moves"]
+    assert not moved.drop(index="sine_T_RR_changes_little")["moves"].any()
+    # at the floor 0.005, θ halved as well: fragile (0.015 > 0.01), the claim fails
+    t = Thresholds(THETA / 2, FLOOR / 2)
+    again = reproduction.reproduction(
+        solutions.reread(ablation, t.threshold, t.mass_floor),
+        claims.paper_claims(t.threshold, 10.0),
+        t,
+        WORDS,
+        MIN_MODELS,
+    ).set_index("claim_id")
+    assert again.loc["sine_T_RR_changes_little", "word"] == Verdict.DOES_NOT
+
+
+def test_reread_makes_each_reading_again_and_keeps_the_intact_rows():
+    frame = planted_intervals(neuro_rows("sine", {0: {"T_RR": (0.015, np.nan)}}), 0.015, 0.007)
+    again = solutions.reread(frame.assign(reading="stale"), 0.01, 0.005)
+    by = again.set_index("subset")["reading"]
+    assert by["T_RR"] == Verdict.FRAGILE and by["none"] == "stale"
+    assert solutions.reread(frame, 0.02, 0.01).set_index("subset").loc["T_RR", "reading"] == (
+        Verdict.ABSENT
+    )

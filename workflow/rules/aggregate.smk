@@ -174,7 +174,8 @@ rule claims:
 rule reproduction:
     """What reproduces, at the paper's unit: each claim of the paper as k of n trained
     solutions showing it, the paper's printed numbers beside ours, and the word; the
-    solutions whose reading depends on an order nothing fixes named, where the run checks it."""
+    solutions whose reading depends on an order nothing fixes named, where the run checks it;
+    and each word with θ and the mass floor halved and doubled (reproduction_sensitivity)."""
     input:
         ablation=f"{TABLES}/ablation.csv",
         basis=basis_models(),
@@ -185,6 +186,8 @@ rule reproduction:
             category="Tables",
         ),
         md=f"{TABLES}/reproduction.md",
+        sensitivity_csv=f"{TABLES}/reproduction_sensitivity.csv",
+        sensitivity_md=f"{TABLES}/reproduction_sensitivity.md",
     log:
         f"{R}/logs/aggregate/reproduction.log",
     benchmark:
@@ -201,6 +204,7 @@ rule reproduction:
         claims=config["claims"],
         verdicts=verdict_settings(),
         solutions=config["solutions"],
+        min_models=config["learned"]["min_models"],
         basis_tolerances=config["basis_dependence"]["tolerances"],
     script:
         "../scripts/reproduction.py"

@@ -17,7 +17,12 @@ this solution show the paper's reading?":
 k solutions of the n tested (learned, the block present) show it; the exact
 (Clopper–Pearson) interval of k/n is reported beside it, and the word comes from k/n alone
 (config ``solutions``): *reproduces* at k/n ≥ ``reproduces``, *does not reproduce* at k/n ≤
-``does_not``, *partly* between, *untestable* where no solution can be tested.
+``does_not``, *partly* between, *untestable* where fewer solutions can be tested than config
+``learned.min_models`` (a word needs as many solutions at every level).
+
+How the words move with their settings (:func:`word_sensitivity`): θ and the mass floor each
+halved and doubled, every solution's reading re-read from its harm interval and mass
+(:func:`rnnschur.solutions.reread`), each claim's word again.
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ from rnnschur.paper.claims import (
     satisfies,
     value,
 )
+from rnnschur.profile import sensitivity
+from rnnschur.solutions import reread
 from rnnschur.stats import clopper_pearson
 from rnnschur.verdicts import Thresholds, Verdict
 
@@ -94,9 +101,10 @@ def basis_dependent(claim: Claim, seed: int, basis: pd.DataFrame | None) -> floa
     return float((rows["reading"] == Verdict.BASIS_DEPENDENT).any())
 
 
-def claim_word(k: int, n: int, reproduces: float, does_not: float) -> Verdict:
-    """The word of a claim from k of n tested solutions showing it (config ``solutions``)."""
-    if n == 0:
+def claim_word(k: int, n: int, reproduces: float, does_not: float, min_models: int) -> Verdict:
+    """The word of a claim from k of n tested solutions showing it (config ``solutions``;
+    ``min_models``: config ``learned.min_models``, the fewest tested solutions a word needs)."""
+    if n < max(min_models, 1):
         return Verdict.UNTESTABLE
     if k / n >= reproduces:
         return Verdict.REPRODUCES
@@ -179,6 +187,7 @@ def reproduction(
     claims: list[Claim],
     thresholds: Thresholds,
     words: dict,
+    min_models: int,
     basis: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """One row per claim whose models the run trained: task, construction, N_h, the claim, its
@@ -186,7 +195,8 @@ def reproduction(
     quantity, median and range over the solutions tested, those where the block is present;
     over every learned one where none is), the solutions learned, absent, tested, undecided
     and showing the claim (k of n), the Clopper–Pearson interval of k/n at the thresholds'
-    ``level`` and the word (:func:`claim_word`, ``words`` = config ``solutions``); θ and the
+    ``level`` and the word (:func:`claim_word`, ``words`` = config ``solutions``, untestable
+    with fewer than ``min_models`` tested); θ and the
     mass floor from ``thresholds``. ``basis``: ``basis_dependence_models.csv`` at one
     tolerance, where the run checked it; ``n_basis_dependent`` counts the solutions tested
     whose reading of a block the claim reads is basis-dependent (:func:`basis_dependent`), of
@@ -245,13 +255,39 @@ def reproduction(
                 "k": k,
                 "cp_low": low,
                 "cp_high": high,
-                "word": claim_word(k, n, words["reproduces"], words["does_not"]),
+                "word": claim_word(k, n, words["reproduces"], words["does_not"], min_models),
                 "basis_checked": basis is not None,
                 "n_basis_checked": int(np.isfinite(flags).sum()),
                 "n_basis_dependent": int(np.nansum(flags)),
             }
         )
     return pd.DataFrame(out)
+
+
+SENSITIVITY_KEYS = ["task", "claim_id"]
+"""The columns that name a claim in the sensitivity table."""
+
+
+def word_sensitivity(
+    ablation: pd.DataFrame,
+    make_claims,
+    thresholds: Thresholds,
+    words: dict,
+    min_models: int,
+    basis: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """Each claim's word (:func:`reproduction`) as configured and with θ and the mass floor
+    each halved and doubled (:func:`rnnschur.profile.sensitivity`): every solution's reading
+    re-read at the changed setting (:func:`rnnschur.solutions.reread`) and the claims made
+    again at its θ (``make_claims(threshold)``). The basis flags stay those of the configured
+    θ. One row per claim (:data:`SENSITIVITY_KEYS`), ``moves`` where a word differs."""
+
+    def words_at(t: Thresholds) -> pd.DataFrame:
+        again = reread(ablation, t.threshold, t.mass_floor)
+        table = reproduction(again, make_claims(t.threshold), t, words, min_models, basis)
+        return table.rename(columns={"word": "verdict"})
+
+    return sensitivity(words_at, SENSITIVITY_KEYS, thresholds)
 
 
 def task_cell(r) -> str:
@@ -277,14 +313,14 @@ def solutions_cell(r) -> str:
     return cell + (f" ({', '.join(extra)})" if extra else "")
 
 
-def rule_line(words: dict, glossary: str) -> str:
+def rule_line(words: dict, glossary: str, min_models: int) -> str:
     """The word rule in one line, under every table that uses it (``glossary``: where the
     words are defined, as the page that shows the line can point to it)."""
     return (
         f"A claim *reproduces* when at least {words['reproduces']:.0%} of the solutions tested "
         f"(learned, the block present) show the paper's reading, *does not reproduce* at "
-        f"{words['does_not']:.0%} or fewer, *partly* between; *untestable* with none tested. "
-        f"Words: {glossary}."
+        f"{words['does_not']:.0%} or fewer, *partly* between; *untestable* with fewer than "
+        f"{min_models} tested. Words: {glossary}."
     )
 
 
@@ -292,6 +328,7 @@ def reproduction_markdown(
     table: pd.DataFrame,
     words: dict,
     glossary: str,
+    min_models: int,
     level: float = 0.05,
     basis_tolerance: float | None = None,
 ) -> str:
@@ -310,7 +347,7 @@ def reproduction_markdown(
             f"| {task_cell(r)} | {claim_cell(r)} | {r.paper} | {r.ours} | {_meaning_cell(r)} | "
             f"{solutions_cell(r)} | {interval} | **{r.word}** |"
         )
-    rules = rule_line(words, glossary)
+    rules = rule_line(words, glossary, min_models)
     if basis_tolerance is not None:
         rules += " " + basis_line(basis_tolerance)
     return "\n".join(lines) + "\n\n" + rules + "\n"
