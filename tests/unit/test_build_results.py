@@ -382,7 +382,7 @@ def test_the_one_screen_block_joins_the_runs_and_the_figures_stay_small(tmp_path
         )
         table.to_csv(folder / "tables" / "reproduction.csv", index=False)
         words = {"reproduces": 0.8, "does_not": 0.2}
-        text = reproduction_markdown(table, words, GLOSSARY, 3)
+        text = reproduction_markdown(table, words | {"min_models": 3}, GLOSSARY)
         (folder / "tables" / "reproduction.md").write_text(text)
         for figure in build_results.FIGURES:
             fig, ax = plt.subplots(figsize=(30, 4), dpi=100)  # 3000 px wide

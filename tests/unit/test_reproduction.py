@@ -15,8 +15,7 @@ from rnnschur.stats import clopper_pearson
 from rnnschur.verdicts import Thresholds, Verdict, harm_share
 
 THETA, FLOOR = 0.02, 0.01
-WORDS = {"reproduces": 0.8, "does_not": 0.2}
-MIN_MODELS = 3
+WORDS = {"reproduces": 0.8, "does_not": 0.2, "min_models": 3}
 CLAIMS = claims.paper_claims(THETA, 10.0)
 
 
@@ -36,7 +35,7 @@ def with_readings(frame):
 
 
 def table(frame):
-    out = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, MIN_MODELS)
+    out = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS)
     return out.set_index("claim_id")
 
 
@@ -107,7 +106,7 @@ def test_unlearned_solutions_are_not_tested():
     ],
 )
 def test_the_claim_word_at_its_bounds(k, n, word):
-    assert reproduction.claim_word(k, n, **WORDS, min_models=MIN_MODELS) == word
+    assert reproduction.claim_word(k, n, **WORDS) == word
 
 
 @pytest.mark.parametrize(("k", "n"), [(0, 3), (3, 3), (1, 3), (12, 50), (0, 50), (50, 50)])
@@ -123,9 +122,7 @@ def test_clopper_pearson_equals_scipy_exact_interval(k, n):
 def test_the_one_screen_table_names_the_task_and_no_internal_id():
     frame = with_readings(copy_rows("dense_orthogonal", {s: PAPER_LIKE for s in range(3)}))
     frame = pd.concat([frame, with_readings(copy_rows("cayley", {0: PAPER_LIKE}))])
-    text = reproduction.reproduction_markdown(
-        table(frame).reset_index(), WORDS, "glossary.md", MIN_MODELS
-    )
+    text = reproduction.reproduction_markdown(table(frame).reset_index(), WORDS, "glossary.md")
     rows = [line for line in text.splitlines() if line.startswith("| copy")]
     assert len(rows) == len(table(frame)) and rows
     assert "dense_orthogonal" not in text and "_n_R_" not in text
@@ -245,9 +242,7 @@ def test_solutions_whose_t_rr_or_t_cc_reading_hangs_on_an_order_are_named():
     planted = {0: {"T_RR": "basis-dependent", "T_CC": "—"}, 1: {"T_RR": "—", "T_CC": "—"}}
     planted[2] = {"T_RR": "—", "T_CC": "basis-dependent"}
     basis = basis_rows("copy", "dense_orthogonal", 72, planted)
-    out = reproduction.reproduction(
-        frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, MIN_MODELS, basis
-    )
+    out = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, basis)
     out = out.set_index("claim_id")
     # "between" reads −T_RR and −T_CC: seeds 0 and 2; "harmless" reads −T_CC alone: seed 2;
     # −T_C→R does not hang on an order inside R or C: none
@@ -259,16 +254,12 @@ def test_solutions_whose_t_rr_or_t_cc_reading_hangs_on_an_order_are_named():
     assert reproduction.solutions_cell(row) == f"{row.k}/3 (2 basis-dependent)"
     # another model's rows are not this claim's
     other = basis_rows("copy", "dense_orthogonal", 64, planted)
-    unchecked = reproduction.reproduction(
-        frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, MIN_MODELS, other
-    )
+    unchecked = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, other)
     unchecked = unchecked.set_index("claim_id").loc["copy_T_RR_between"]
     assert (unchecked.n_basis_dependent, unchecked.n_basis_checked) == (0, 0)
     # some solutions checked: the count says of how many
     part = basis[basis["seed"] == 0]
-    partly = reproduction.reproduction(
-        frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, MIN_MODELS, part
-    )
+    partly = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, part)
     row = partly.set_index("claim_id").loc["copy_T_RR_between"]
     assert reproduction.solutions_cell(row) == f"{row.k}/3 (1 basis-dependent of 1 checked)"
     # not checked: none counted for the claims that read T_RR or T_CC, and no name beside k/n
@@ -277,7 +268,7 @@ def test_solutions_whose_t_rr_or_t_cc_reading_hangs_on_an_order_are_named():
     assert plain.loc["copy_T_RR_between", "n_basis_checked"] == 0
     assert plain.loc["copy_T_CR_harmful", "n_basis_checked"] == 3
     assert "basis" not in reproduction.solutions_cell(plain.loc["copy_T_RR_between"])
-    text = reproduction.reproduction_markdown(out.reset_index(), WORDS, "g", MIN_MODELS, 0.05, 1e-3)
+    text = reproduction.reproduction_markdown(out.reset_index(), WORDS, "g", 0.05, 1e-3)
     assert "within 0.001·ρ" in text and "(2 basis-dependent)" in text
 
 
@@ -312,7 +303,9 @@ def test_a_word_from_fewer_solutions_than_min_models_is_untestable():
     frame = with_readings(frame)
     row = table(frame).loc["sine_T_RR_changes_little"]
     assert (row.n_tested, row.k, row.word) == (1, 0, Verdict.UNTESTABLE)
-    one = reproduction.reproduction(frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS, 1)
+    one = reproduction.reproduction(
+        frame, CLAIMS, Thresholds(THETA, FLOOR), WORDS | {"min_models": 1}
+    )
     assert one.set_index("claim_id").loc["sine_T_RR_changes_little", "word"] == Verdict.DOES_NOT
 
 
@@ -338,7 +331,6 @@ def test_the_words_move_with_theta_and_the_mass_floor_where_planted():
         lambda theta: claims.paper_claims(theta, 10.0),
         Thresholds(THETA, FLOOR),
         WORDS,
-        MIN_MODELS,
     ).set_index("claim_id")
     row = moved.loc["sine_T_RR_changes_little"]
     assert row["as configured"] == Verdict.UNTESTABLE
@@ -354,7 +346,6 @@ def test_the_words_move_with_theta_and_the_mass_floor_where_planted():
         claims.paper_claims(t.threshold, 10.0),
         t,
         WORDS,
-        MIN_MODELS,
     ).set_index("claim_id")
     assert again.loc["sine_T_RR_changes_little", "word"] == Verdict.DOES_NOT
 

@@ -19,7 +19,7 @@ from rnnschur.profile import sensitivity_markdown  # noqa: E402
 from rnnschur.verdicts import Thresholds  # noqa: E402
 
 p = snakemake.params
-verdicts, words = p.verdicts, p.solutions
+verdicts, words = p.verdicts, p.solutions | {"min_models": p.min_models}
 
 
 def make_claims(threshold):
@@ -34,14 +34,12 @@ if tolerance is not None:
     basis = basis[basis["tolerance"] == tolerance]
 ablation = pd.read_csv(snakemake.input.ablation)
 thresholds = Thresholds(**verdicts)
-table = reproduction(
-    ablation, make_claims(thresholds.threshold), thresholds, words, p.min_models, basis
-)
+table = reproduction(ablation, make_claims(thresholds.threshold), thresholds, words, basis)
 io.save_csv(snakemake.output.csv, table)
 io.save_text(
     snakemake.output.md,
-    reproduction_markdown(table, words, GLOSSARY, p.min_models, verdicts["level"], tolerance),
+    reproduction_markdown(table, words, GLOSSARY, verdicts["level"], tolerance),
 )
-moved = word_sensitivity(ablation, make_claims, thresholds, words, p.min_models, basis)
+moved = word_sensitivity(ablation, make_claims, thresholds, words, basis)
 io.save_csv(snakemake.output.sensitivity_csv, moved)
 io.save_text(snakemake.output.sensitivity_md, sensitivity_markdown(moved, SENSITIVITY_KEYS))

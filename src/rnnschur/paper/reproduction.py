@@ -187,7 +187,6 @@ def reproduction(
     claims: list[Claim],
     thresholds: Thresholds,
     words: dict,
-    min_models: int,
     basis: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """One row per claim whose models the run trained: task, construction, N_h, the claim, its
@@ -195,8 +194,8 @@ def reproduction(
     quantity, median and range over the solutions tested, those where the block is present;
     over every learned one where none is), the solutions learned, absent, tested, undecided
     and showing the claim (k of n), the Clopper–Pearson interval of k/n at the thresholds'
-    ``level`` and the word (:func:`claim_word`, ``words`` = config ``solutions``, untestable
-    with fewer than ``min_models`` tested); θ and the
+    ``level`` and the word (:func:`claim_word`, ``words``: config ``solutions`` with
+    ``min_models``, config ``learned.min_models``); θ and the
     mass floor from ``thresholds``. ``basis``: ``basis_dependence_models.csv`` at one
     tolerance, where the run checked it; ``n_basis_dependent`` counts the solutions tested
     whose reading of a block the claim reads is basis-dependent (:func:`basis_dependent`), of
@@ -255,7 +254,9 @@ def reproduction(
                 "k": k,
                 "cp_low": low,
                 "cp_high": high,
-                "word": claim_word(k, n, words["reproduces"], words["does_not"], min_models),
+                "word": claim_word(
+                    k, n, words["reproduces"], words["does_not"], words["min_models"]
+                ),
                 "basis_checked": basis is not None,
                 "n_basis_checked": int(np.isfinite(flags).sum()),
                 "n_basis_dependent": int(np.nansum(flags)),
@@ -273,7 +274,6 @@ def word_sensitivity(
     make_claims,
     thresholds: Thresholds,
     words: dict,
-    min_models: int,
     basis: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Each claim's word (:func:`reproduction`) as configured and with θ and the mass floor
@@ -284,7 +284,7 @@ def word_sensitivity(
 
     def words_at(t: Thresholds) -> pd.DataFrame:
         again = reread(ablation, t.threshold, t.mass_floor)
-        table = reproduction(again, make_claims(t.threshold), t, words, min_models, basis)
+        table = reproduction(again, make_claims(t.threshold), t, words, basis)
         return table.rename(columns={"word": "verdict"})
 
     return sensitivity(words_at, SENSITIVITY_KEYS, thresholds)
@@ -313,14 +313,14 @@ def solutions_cell(r) -> str:
     return cell + (f" ({', '.join(extra)})" if extra else "")
 
 
-def rule_line(words: dict, glossary: str, min_models: int) -> str:
+def rule_line(words: dict, glossary: str) -> str:
     """The word rule in one line, under every table that uses it (``glossary``: where the
     words are defined, as the page that shows the line can point to it)."""
     return (
         f"A claim *reproduces* when at least {words['reproduces']:.0%} of the solutions tested "
         f"(learned, the block present) show the paper's reading, *does not reproduce* at "
         f"{words['does_not']:.0%} or fewer, *partly* between; *untestable* with fewer than "
-        f"{min_models} tested. Words: {glossary}."
+        f"{words['min_models']} tested. Words: {glossary}."
     )
 
 
@@ -328,7 +328,6 @@ def reproduction_markdown(
     table: pd.DataFrame,
     words: dict,
     glossary: str,
-    min_models: int,
     level: float = 0.05,
     basis_tolerance: float | None = None,
 ) -> str:
@@ -347,7 +346,7 @@ def reproduction_markdown(
             f"| {task_cell(r)} | {claim_cell(r)} | {r.paper} | {r.ours} | {_meaning_cell(r)} | "
             f"{solutions_cell(r)} | {interval} | **{r.word}** |"
         )
-    rules = rule_line(words, glossary, min_models)
+    rules = rule_line(words, glossary)
     if basis_tolerance is not None:
         rules += " " + basis_line(basis_tolerance)
     return "\n".join(lines) + "\n\n" + rules + "\n"
