@@ -49,6 +49,12 @@ CASES = [
     # (name, extra config file, text expected in the message)
     ("a gap study without seeds", "gap_study: {seeds: []}\n", "config key gap_study.seeds"),
     (
+        # the paper gives no number of perceptual_decision: the study's table would be empty
+        "a gap study with no number of the paper",
+        "gap_study: {run: all, variations: {v: {description: d, tasks: [perceptual_decision]}}}\n",
+        "the variations this run makes change ['perceptual_decision'], none of which has a number",
+    ),
+    (
         "unknown key",
         "alhpa: 0.9\n",
         "config key alhpa: not a key here ('alhpa' was unexpected); close: ['alpha', 'atlas']",

@@ -65,7 +65,9 @@ def read_yaml(path: Path) -> object:
 
 
 def check_config_files(paths: list) -> None:
-    """Each ``--configfile`` read strictly (:func:`read_yaml`): Snakemake's own reading keeps
+    """Each config file the workflow read (``paths``: Snakemake's ``workflow.configfiles``,
+    every ``--configfile`` and every ``configfile:`` directive, a host Snakefile's own where
+    the workflow is a module) read strictly (:func:`read_yaml`): Snakemake's own reading keeps
     the last of two equal keys without a word."""
     for path in paths:
         read_yaml(Path(path))

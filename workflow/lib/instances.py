@@ -217,8 +217,12 @@ def check_gap_study(config: dict, schema: dict, neurogym_tasks: list[str]) -> No
     """The gap study's variations against the tasks they change (after
     :func:`config_checks.check`): the variations it runs exist; each variation's per-task
     blocks name its own tasks; each task block it makes is a valid task block, and its training
-    and held-out generators the task's own; :class:`ConfigError` naming the key."""
+    and held-out generators the task's own; the tasks they change that this run trains include
+    one with a number of the paper (else its table would come out empty: nothing to attribute);
+    :class:`ConfigError` naming the key."""
     from jsonschema import Draft202012Validator
+
+    from rnnschur.paper.gap_study import paper_numbers
 
     tasks = config["run_tasks"]
     run = config["gap_study"]["run"]
@@ -250,3 +254,11 @@ def check_gap_study(config: dict, schema: dict, neurogym_tasks: list[str]) -> No
                 raise ConfigError(
                     f"config key gap_study.variations.{name} does not fit tasks.{task}: {error}"
                 ) from None
+    changed = sorted({t for v in gap_variations(config).values() for t in v["tasks"]} & set(tasks))
+    numbered = sorted(set(paper_numbers()["task"]))
+    if changed and not set(changed) & set(numbered):
+        raise ConfigError(
+            f"config key gap_study.variations: the variations this run makes change {changed}, "
+            f"none of which has a number of the paper ({numbered}): the study's table would be "
+            "empty (gap_study.run: none, or a variation of one of those tasks)"
+        )
