@@ -13,6 +13,7 @@ from config_checks import ConfigError, check_generator, key_name
 
 from rnnschur import tasks as task_registry
 from rnnschur.external.task import EXTERNAL
+from rnnschur.resources import PER_MODEL_MEM_MB, job_estimate
 from rnnschur.training.constructions import CONSTRUCTIONS
 
 
@@ -127,7 +128,8 @@ def expand_external(config: dict) -> list[str]:
     (``ablation.fvu_steps: masked``); its random stream is ``external`` for every model, so
     that its name draws nothing (the command draws the same). Not a task of ``run_tasks``: no
     table across models reads it. ConfigError naming the key where the model's file cannot be
-    read."""
+    read, or where its N_h would make its per-model jobs declare more memory than
+    ``max_job_mem_mb``."""
     from rnnschur.external import convert
 
     names = []
@@ -140,6 +142,13 @@ def expand_external(config: dict) -> list[str]:
                 f"config key external_models.{name}.weights: cannot read {entry['weights']} "
                 f"({error})"
             ) from None
+        need = job_estimate(PER_MODEL_MEM_MB, n_hidden)
+        if need > config["max_job_mem_mb"]:
+            raise ConfigError(
+                f"config key external_models.{name}.weights holds N_h = {n_hidden}: its "
+                f"per-model jobs would declare mem_mb = {need}, above max_job_mem_mb = "
+                f"{config['max_job_mem_mb']} (raise it for a larger machine)"
+            )
         instance = external_instance(name)
         config["tasks"][instance] = {
             "external": {"score": entry["score"]},

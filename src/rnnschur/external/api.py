@@ -31,6 +31,7 @@ from rnnschur.external import convert, verify
 from rnnschur.external import heldout as heldout_sets
 from rnnschur.external.arrays import check_model
 from rnnschur.network import Network
+from rnnschur.resources import memory_warning
 
 
 def analyse(
@@ -125,6 +126,11 @@ def analyse(
         arrays = check_model(
             {**arrays, "h0": heldout_sets.initial_state(initial_state)}, "initial_state"
         )
+    if arrays is not None and (line := memory_warning(len(arrays["W_hh"]))) is not None:
+        if warn:  # before anything runs
+            warnings.warn(line, verify.AnalysisWarning, stacklevel=2)
+        else:
+            progress(line)
     batch, outputs = heldout_sets.read(heldout, arrays, where="heldout")
     fit = heldout_sets.read(fitting, arrays, where="fitting")[0] if fitting is not None else None
     for where, given, scored in (("heldout", heldout, batch), ("fitting", fitting, fit)):
