@@ -806,6 +806,60 @@ BUGS = [
         "return value",
         "a schema default that is a list given as a list (a Settings grid that is not a tuple)",
     ),
+    (
+        S + "ablation.py",
+        "check_finite(outputs[full], network)",
+        "None",
+        "an overflowed float32 rollout (W_hy of 1e39) scored: verdicts read from NaN scores",
+    ),
+    (
+        S + "solutions.py",
+        "diverged = np.isnan(ablated) & ~np.isnan(full)",
+        "diverged = np.isnan(ablated)",
+        "an intact network's NaN score read as every ablation diverged (fragile)",
+    ),
+    (
+        S + "external/heldout.py",
+        "math.isfinite(spread) and math.isfinite(scale),",
+        "True,",
+        "targets whose variance overflows told they do not vary",
+    ),
+    (
+        S + "paper/gap_study.py",
+        '"description": text.csv_cell(description),',
+        '"description": description,',
+        "a variation's description written raw into the gap CSVs (=HYPERLINK runs)",
+    ),
+    (
+        S + "paper/gap_study.py",
+        "if gaps.empty:",
+        "if False:",
+        "a gap study with no learned model crashes its ranking (KeyError 'task')",
+    ),
+    (
+        S + "external/convert.py",
+        "return from_state_dict(path, keys), stored_description(path)",
+        "return from_state_dict(path, keys), None",
+        "an nn4n checkpoint's stored kwargs ignored (rolled out as discrete tanh)",
+    ),
+    (
+        S + "resources.py",
+        "if need <= ceiling:",
+        "if need <= 3 * ceiling:",
+        "N_h = 2000 analysed by the command without a memory warning",
+    ),
+    (
+        "workflow/lib/instances.py",
+        'if need > config["max_job_mem_mb"]:',
+        'if need > 3 * config["max_job_mem_mb"]:',
+        "an external model above max_job_mem_mb accepted",
+    ),
+    (
+        "workflow/lib/instances.py",
+        "if changed and not set(changed) & set(numbered):",
+        "if False:",
+        "a gap study with no number of the paper accepted (its table empty)",
+    ),
 ]
 
 

@@ -118,6 +118,28 @@ class Analysed:
         return cls(network, schur, scoring_batch(heldout, task, fvu_steps), task)
 
 
+class RolloutOverflow(ValueError):
+    """The full network's own rollout leaves the numbers its dtype holds: every score of it,
+    and so every harm share and reading, would be NaN or inf."""
+
+
+def check_finite(outputs: np.ndarray, network: Network) -> None:
+    """:class:`RolloutOverflow` where the full network's outputs on the held-out set
+    (``outputs``, the rollout's dtype) hold an inf or NaN, naming that dtype, the largest it
+    holds and the largest entry of each weight matrix: no score, and no verdict, is read from
+    an overflowed rollout."""
+    if np.isfinite(outputs).all():
+        return
+    weights = {"W_xh": network.W_xh, "W_hh": network.W_hh, "W_hy": network.W_hy}
+    largest = ", ".join(f"{k} {float(np.max(np.abs(w))):.3g}" for k, w in weights.items())
+    kind = np.asarray(outputs).dtype
+    raise RolloutOverflow(
+        f"the full network's rollout on the held-out set overflows {kind} (largest "
+        f"{float(np.finfo(kind).max):.3g}): its outputs reach inf or NaN, so no score or "
+        f"verdict can be read; the largest weights: {largest}"
+    )
+
+
 def model_ablations(
     analysed: Analysed,
     alphas: list[float],
@@ -170,6 +192,11 @@ def evaluate_ablations(
     ``candidate_invariance`` (a stabilizer that removes more than the mass floor), by
     ``scoring``; with ``solution``, ``harm_share``, ``harm_low``, ``harm_high`` and
     ``reading``.
+
+    Raises
+    ------
+    RolloutOverflow : the full network's own rollout overflows its dtype (:func:`check_finite`),
+        before any score is read.
     """
     network, schur, heldout, task = (
         analysed.network,
@@ -197,6 +224,7 @@ def evaluate_ablations(
     else:
         outputs = forward(W_tilde, heldout.inputs)
     full = index[np.zeros_like(schur.T).tobytes()]
+    check_finite(outputs[full], network)
     targets, mask = heldout.targets, heldout.mask
     score = np.asarray(task.score(outputs, heldout))
     fvu = metrics.fvu(outputs, targets, mask, scoring.fvu_mean)

@@ -153,10 +153,14 @@ def harm_interval(
     metric: str, full: np.ndarray, ablated: np.ndarray, level: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Percentile interval (1 − ``level``) of the harm share from bootstrap scores: ``full``
-    (n_boot,) of the intact network, ``ablated`` (n_boot, K); a diverged rollout (an FVU of
-    inf) counts as :data:`rnnschur.verdicts.SHARE_CAP`. Returns (low, high), each (K,)."""
-    shares = harm_share(metric, np.asarray(full, float)[:, None], np.asarray(ablated, float))
-    shares = np.minimum(np.where(np.isnan(np.asarray(ablated, float)), np.inf, shares), SHARE_CAP)
+    (n_boot,) of the intact network, ``ablated`` (n_boot, K); a diverged ablated rollout (an
+    FVU of inf) counts as :data:`rnnschur.verdicts.SHARE_CAP`, but not where the intact
+    network's own score is NaN (no learned performance to lose: the share stays NaN). Returns
+    (low, high), each (K,)."""
+    full, ablated = np.asarray(full, float)[:, None], np.asarray(ablated, float)
+    shares = harm_share(metric, full, ablated)
+    diverged = np.isnan(ablated) & ~np.isnan(full)
+    shares = np.minimum(np.where(diverged, np.inf, shares), SHARE_CAP)
     return percentile_interval(shares, level)
 
 

@@ -49,6 +49,12 @@ CASES = [
     # (name, extra config file, text expected in the message)
     ("a gap study without seeds", "gap_study: {seeds: []}\n", "config key gap_study.seeds"),
     (
+        # the paper gives no number of perceptual_decision: the study's table would be empty
+        "a gap study with no number of the paper",
+        "gap_study: {run: all, variations: {v: {description: d, tasks: [perceptual_decision]}}}\n",
+        "the variations this run makes change ['perceptual_decision'], none of which has a number",
+    ),
+    (
         "unknown key",
         "alhpa: 0.9\n",
         "config key alhpa: not a key here ('alhpa' was unexpected); close: ['alpha', 'atlas']",
@@ -501,3 +507,48 @@ def test_a_config_is_sized_with_its_aliases_expanded_in_linear_time():
     looped.append(looped)
     assert checks.expanded_size(looped) == 2
     checks.check_size(merged(BASE, QUICK))  # the paper's config with the quick preset: passes
+
+
+def test_an_external_model_too_large_for_max_job_mem_mb_is_refused_naming_both(tmp_path):
+    """N_h = 2000: its per-model jobs would declare 1000·(2000/128)^1.5 = 61,763 MB, above the
+    default max_job_mem_mb = 24,000; refused naming the entry's key and the bound. The command
+    warns before it reads the held-out set (the progress line comes first)."""
+    import numpy as np
+
+    import rnnschur
+
+    weights = tmp_path / "big.npz"
+    arrays = {
+        "W_xh": np.zeros((2000, 1)),
+        "W_hh": np.zeros((2000, 2000)),
+        "W_hy": np.zeros((1, 2000)),
+    }
+    np.savez(weights, **arrays)
+    entry = {"weights": str(weights), "heldout": "h.npz", "score": "fvu"}
+    config = {
+        "external_models": {"big": entry},
+        "max_job_mem_mb": 24000,
+        "tasks": {},
+        "ablation": {},
+    }
+    with pytest.raises(checks.ConfigError) as refused:
+        instances.expand_external(config)
+    assert str(refused.value) == (
+        "config key external_models.big.weights holds N_h = 2000: its per-model jobs would "
+        "declare mem_mb = 61763, above max_job_mem_mb = 24000 (raise it for a larger machine)"
+    )
+    instances.expand_external(config | {"max_job_mem_mb": 61763})  # at the bound: taken
+
+    said = []
+
+    def progress(line):
+        said.append(line)
+        raise InterruptedError  # stop here: nothing has run yet
+
+    with pytest.raises(InterruptedError):
+        rnnschur.analyse(weights, tmp_path / "absent.npz", progress=progress)
+    assert said == [
+        "WARNING: N_h = 2000: one model this size takes about 61763 MB by the workflow's "
+        "estimate, above max_job_mem_mb = 24000 (config key max_job_mem_mb; the workflow "
+        "refuses it): the analysis may run for many minutes or swap"
+    ]

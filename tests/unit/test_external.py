@@ -188,6 +188,37 @@ def test_the_largest_entry_taken_is_the_bound_itself(tmp_path):
         convert.load_model_file(past)
 
 
+def test_weights_whose_rollout_overflows_float32_are_refused_before_any_verdict(tmp_path, capsys):
+    """W_hy entries of 1e39 (below the 1e150 bound on an entry) overflow the float32 rollout:
+    refused naming the dtype and the weight, no verdict read from the NaN scores; the
+    command names the file."""
+    from rnnschur import __main__ as cli
+    from rnnschur import analyse
+    from rnnschur.ablation import RolloutOverflow
+
+    rng = np.random.default_rng(0)
+    model = {**GOOD, "W_hh": 0.3 * np.eye(4), "W_hy": np.full((1, 4), 1e39)}
+    inputs = rng.normal(size=(12, 6, 2))
+    planted = {"inputs": inputs, "targets": rng.normal(size=(12, 6, 1))}
+    with pytest.raises(RolloutOverflow, match=r"overflows float32 .* W_hy 1e\+39"):
+        analyse(model, planted, n_boot=20)
+    weights = write_npz(tmp_path / "big.npz", **model)
+    held = write_npz(tmp_path / "h.npz", **planted)
+    out = tmp_path / "out"
+    assert cli.main(["analyse", str(weights), str(held), "--out", str(out)]) != 0
+    said = capsys.readouterr()
+    assert f"error: {weights}: the full network's rollout" in said.err, said.err
+    assert "fragile" not in said.out + said.err
+    assert not out.exists()  # nothing written
+
+
+def test_targets_whose_variance_overflows_are_named_as_such():
+    targets = np.where(np.arange(40).reshape(8, 5, 1) % 2, 1e160, -1e160)
+    batch = Batch(np.zeros((8, 5, 2)), targets, np.ones((8, 5)))
+    with pytest.raises(io.ArtifactError, match=r"h.npz: the targets' variance overflows float64"):
+        heldout.check_targets(batch, "fvu", "h.npz")
+
+
 def test_an_alpha_given_twice_is_refused():
     from rnnschur.external.analysis import Settings
 

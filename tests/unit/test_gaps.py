@@ -83,6 +83,34 @@ def test_seeds_outside_the_study_are_left_out_and_little_change_is_named():
     assert moved["moves"].tolist() == ["little change"]
 
 
+def test_a_description_that_a_spreadsheet_would_run_is_written_as_text(tmp_path):
+    from rnnschur import per_seed
+
+    baseline = rows("sine", {0: sine(1e-3, 1.0)})
+    planted = '=HYPERLINK("http://x.example","click")'
+    variation = rows("sine", {0: sine(1e-3, 1.0)}, "v")
+    table = gaps.gap_table(baseline, variation, {"v": planted}, [0])
+    ranked = gaps.ranking(table)
+    for name, frame in (("gaps.csv", table), ("ranking.csv", ranked)):
+        per_seed.save(tmp_path / name, tmp_path / f"values_{name}", frame, ["variation"])
+        cells = pd.read_csv(tmp_path / name)["description"]
+        assert set(cells[cells.str.contains("HYPERLINK")]) == {"'" + planted}
+    assert not any(c.startswith("=") for c in table["description"])
+
+
+def test_a_gap_study_with_no_learned_model_reads_so():
+    """Under the paper config and the variation alike, no model learned its task: the table is
+    empty, and each of its readings says that there is no learned model (no KeyError)."""
+    baseline = rows("sine", {0: sine(1.0, 1.0)}).assign(learned=False)
+    variation = rows("sine", {0: sine(1.0, 1.0)}, "v").assign(learned=False)
+    table = gaps.gap_table(baseline, variation, {"v": "d"}, [0])
+    assert table.empty
+    ranked = gaps.ranking(table)
+    assert ranked.empty
+    for markdown in (gaps.gap_markdown(table), gaps.ranking_markdown(ranked)):
+        assert markdown.startswith("No learned model")
+
+
 def test_distance_and_movement_rules():
     assert gaps.distance(0.01, 0.001, "fvu") == pytest.approx(1.0)
     assert np.isnan(gaps.distance(0.0, 0.001, "fvu"))

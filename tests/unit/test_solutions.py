@@ -139,6 +139,16 @@ def test_a_diverged_rollout_counts_as_the_cap():
     assert low[1] == high[1] == SHARE_CAP and low[2] == SHARE_CAP
 
 
+def test_a_nan_full_score_gives_no_interval_and_no_fragile():
+    """An intact network whose own score is NaN (an overflowed rollout) has no learned
+    performance to lose: an ablated NaN is not read as diverged (the cap, fragile)."""
+    full = np.full(50, np.nan)
+    ablated = np.stack([full, np.full(50, np.nan), np.full(50, 0.5)], axis=1)
+    low, high = harm_interval("fvu", full, ablated, 0.05)
+    assert np.isnan(low).all() and np.isnan(high).all()
+    assert reading(low[1], high[1], 0.3, THETA, FLOOR) is not Verdict.FRAGILE
+
+
 @pytest.mark.parametrize(
     ("low", "high", "mass", "word"),
     [

@@ -83,6 +83,36 @@ def test_runs_as_a_module_with_the_same_results(elsewhere, tmp_path):
     assert assert_same_weights(user / "results", elsewhere / "results") == 2
 
 
+def test_a_host_configfile_with_a_key_given_twice_is_refused(tmp_path):
+    """A host Snakefile's own ``configfile:`` is read strictly too: Snakemake would keep the
+    second of two equal keys without a word."""
+    workflow = copy_workflow(tmp_path / "workflow")
+    user = tmp_path / "analysis"
+    user.mkdir()
+    (user / "host.yaml").write_text("alpha: 0.9\nalpha: 0.85\n")
+    (user / "Snakefile").write_text(
+        textwrap.dedent(
+            f"""\
+            configfile: "{workflow}/config.yaml"
+            configfile: "host.yaml"
+
+
+            module rnnschur:
+                snakefile:
+                    "{workflow}/Snakefile"
+                config:
+                    config
+
+
+            use rule * from rnnschur as rnnschur_*
+            """
+        )
+    )
+    result = snakemake(user, "-n")
+    assert result.returncode != 0
+    assert "host.yaml, line 2: config key 'alpha' is given twice" in result.stdout, result.stdout
+
+
 def train_resources(output: str) -> list[str]:
     """The resources lines of the train jobs of a dry run."""
     lines = output.splitlines()

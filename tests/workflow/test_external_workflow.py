@@ -6,8 +6,11 @@ import shutil
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
+
+from rnnschur import io
 
 from conftest import EXTERNAL_TABLES, REPO, copy_workflow, snakemake
 
@@ -174,3 +177,45 @@ def test_the_command_refuses_bad_settings_naming_them_not_the_weights(tmp_path):
     assert result.returncode == 2
     assert result.stderr.strip() == "error: alpha_grid=[0.9, 0.9, 0.85]: α [0.9] given twice"
     assert not (tmp_path / "out").exists()
+
+
+def test_one_nn4n_checkpoint_gives_the_same_tables_on_all_three_routes(tmp_path):
+    """nn4n's own save file (a state_dict and the kwargs it stores: relu, a = dt/τ = 0.2) with
+    a held-out set without outputs, so nothing but the stored kwargs says how it computes: the
+    command, rnnschur.analyse and the workflow's external_import read the same description
+    and write the same tables (before, the workflow rolled it out as a discrete tanh RNN)."""
+    import torch
+    from nn4n.model import CTRNN
+
+    import rnnschur
+    from rnnschur.dynamics import Dynamics
+    from rnnschur.tasks import flip_flop
+
+    folder = copy_workflow(tmp_path / "workflow")
+    torch.manual_seed(0)
+    CTRNN(dims=[3, 16, 3], activation="relu", dt=20, tau=100).save(str(folder / "ctrnn.pt"))
+    held = flip_flop.generate(np.random.default_rng(1), 12, length=20)
+    io.save_npz(folder / "heldout.npz", inputs=held.inputs, targets=held.targets)
+    (folder / "nn4n.yaml").write_text(
+        "results_dir: results/nn4n\nrun_tasks: []\nexternal_models:\n"
+        "  ctrnn: {weights: ctrnn.pt, heldout: heldout.npz, score: fvu}\n"
+    )
+    result = snakemake(folder, "-c2", "--configfile", "nn4n.yaml")
+    assert result.returncode == 0, result.stdout[-4000:]
+    api = rnnschur.analyse(folder / "ctrnn.pt", folder / "heldout.npz", name="ctrnn")
+    assert api.dynamics == Dynamics("leaky_current", 0.2, "relu")
+    command = [sys.executable, "-m", "rnnschur", "analyse", "ctrnn.pt", "heldout.npz"]
+    command += ["--name", "ctrnn", "--out", str(tmp_path / "cli")]
+    ran = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0, ran.stderr
+    workflow = folder / "results/nn4n/external/ctrnn"
+    api.save(tmp_path / "api")
+    for name in EXTERNAL_TABLES:
+        if (workflow / name).exists():
+            assert (tmp_path / "cli" / name).read_bytes() == (workflow / name).read_bytes(), name
+    for name in ("ablation.csv", "verdicts.csv", "spectrum.csv"):  # in this process's threads
+        pd.testing.assert_frame_equal(
+            pd.read_csv(tmp_path / "api" / name), pd.read_csv(workflow / name), rtol=1e-9
+        )
+    model = folder / "results/nn4n/models/external__ctrnn/external/n16/seed0/weights.npz"
+    assert io.load_dynamics(model) == api.dynamics  # what external_import stored

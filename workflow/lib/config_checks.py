@@ -23,6 +23,7 @@ from pathlib import Path
 
 from rnnschur import tasks as task_registry
 from rnnschur.dynamics import Dynamics
+from rnnschur.resources import PER_MODEL_MEM_MB, job_estimate
 from rnnschur.training.constructions import CONSTRUCTIONS
 
 
@@ -65,7 +66,9 @@ def read_yaml(path: Path) -> object:
 
 
 def check_config_files(paths: list) -> None:
-    """Each ``--configfile`` read strictly (:func:`read_yaml`): Snakemake's own reading keeps
+    """Each config file the workflow read (``paths``: Snakemake's ``workflow.configfiles``,
+    every ``--configfile`` and every ``configfile:`` directive, a host Snakefile's own where
+    the workflow is a module) read strictly (:func:`read_yaml`): Snakemake's own reading keeps
     the last of two equal keys without a word."""
     for path in paths:
         read_yaml(Path(path))
@@ -328,25 +331,13 @@ def _check_names(config: dict, neurogym_tasks: list[str]) -> None:
                 )
 
 
-def job_estimate(base: float, size: int, n_models: int = 1) -> int:
-    """A training or per-model job's resource (mem_mb or runtime in minutes): ``base`` per
-    model up to N_h = 128, then growing as N_h^1.5, as a training step and a held-out rollout do
-    (bench/bench_scaling.py; measured peaks at N_h = 256: 0.52 GB training, 0.45 GB ablation),
-    times the models of a bundle."""
-    return int(base * max(1.0, (size / 128) ** 1.5) * n_models)
-
-
-TRAINING_MEM_MB = 1000
-"""The memory a training job declares per model up to N_h = 128 (:func:`job_estimate`)."""
-
-
 def check_sizes(config: dict) -> None:
     """Every N_h whose one-model training job would declare more memory than
     ``max_job_mem_mb`` is refused (a cluster would queue it, a laptop swap)."""
     ceiling = config["max_job_mem_mb"]
     for task in config["run_tasks"]:
         for size in config["tasks"][task]["sizes"]:
-            need = job_estimate(TRAINING_MEM_MB, size)
+            need = job_estimate(PER_MODEL_MEM_MB, size)
             if need > ceiling:
                 raise ConfigError(
                     f"config key tasks.{task}.sizes has N_h = {size}: its training job would "

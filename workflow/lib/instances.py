@@ -13,6 +13,7 @@ from config_checks import ConfigError, check_generator, key_name
 
 from rnnschur import tasks as task_registry
 from rnnschur.external.task import EXTERNAL
+from rnnschur.resources import PER_MODEL_MEM_MB, job_estimate
 from rnnschur.training.constructions import CONSTRUCTIONS
 
 
@@ -127,7 +128,8 @@ def expand_external(config: dict) -> list[str]:
     (``ablation.fvu_steps: masked``); its random stream is ``external`` for every model, so
     that its name draws nothing (the command draws the same). Not a task of ``run_tasks``: no
     table across models reads it. ConfigError naming the key where the model's file cannot be
-    read."""
+    read, or where its N_h would make its per-model jobs declare more memory than
+    ``max_job_mem_mb``."""
     from rnnschur.external import convert
 
     names = []
@@ -140,6 +142,13 @@ def expand_external(config: dict) -> list[str]:
                 f"config key external_models.{name}.weights: cannot read {entry['weights']} "
                 f"({error})"
             ) from None
+        need = job_estimate(PER_MODEL_MEM_MB, n_hidden)
+        if need > config["max_job_mem_mb"]:
+            raise ConfigError(
+                f"config key external_models.{name}.weights holds N_h = {n_hidden}: its "
+                f"per-model jobs would declare mem_mb = {need}, above max_job_mem_mb = "
+                f"{config['max_job_mem_mb']} (raise it for a larger machine)"
+            )
         instance = external_instance(name)
         config["tasks"][instance] = {
             "external": {"score": entry["score"]},
@@ -217,8 +226,12 @@ def check_gap_study(config: dict, schema: dict, neurogym_tasks: list[str]) -> No
     """The gap study's variations against the tasks they change (after
     :func:`config_checks.check`): the variations it runs exist; each variation's per-task
     blocks name its own tasks; each task block it makes is a valid task block, and its training
-    and held-out generators the task's own; :class:`ConfigError` naming the key."""
+    and held-out generators the task's own; the tasks they change that this run trains include
+    one with a number of the paper (else its table would come out empty: nothing to attribute);
+    :class:`ConfigError` naming the key."""
     from jsonschema import Draft202012Validator
+
+    from rnnschur.paper.gap_study import paper_numbers
 
     tasks = config["run_tasks"]
     run = config["gap_study"]["run"]
@@ -250,3 +263,11 @@ def check_gap_study(config: dict, schema: dict, neurogym_tasks: list[str]) -> No
                 raise ConfigError(
                     f"config key gap_study.variations.{name} does not fit tasks.{task}: {error}"
                 ) from None
+    changed = sorted({t for v in gap_variations(config).values() for t in v["tasks"]} & set(tasks))
+    numbered = sorted(set(paper_numbers()["task"]))
+    if changed and not set(changed) & set(numbered):
+        raise ConfigError(
+            f"config key gap_study.variations: the variations this run makes change {changed}, "
+            f"none of which has a number of the paper ({numbered}): the study's table would be "
+            "empty (gap_study.run: none, or a variation of one of those tasks)"
+        )

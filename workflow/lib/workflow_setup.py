@@ -47,7 +47,7 @@ def load_config(config: dict, workflow, root: Path) -> dict[str, dict]:
        ``{env, kwargs, dims}``, which reach each job of such a task in its params
        (:func:`rnnschur.tasks.get`); then the whole config.
     """
-    checked(config_lib.check_config_files, workflow.config_settings.configfiles or [])
+    checked(config_lib.check_config_files, workflow.configfiles)
     if config.get("preset"):
         update_config(config, checked(config_lib.read_preset, config["preset"], root / "presets"))
         update_config(config, workflow.config_settings.overwrite_config)

@@ -29,8 +29,9 @@ from rnnschur.dynamics import DESCRIPTION_TYPES, Description, Dynamics, check_ty
 from rnnschur.external import analysis as external
 from rnnschur.external import convert, verify
 from rnnschur.external import heldout as heldout_sets
-from rnnschur.external.arrays import check_model, load_npz_model
+from rnnschur.external.arrays import check_model
 from rnnschur.network import Network
+from rnnschur.resources import memory_warning
 
 
 def analyse(
@@ -125,6 +126,11 @@ def analyse(
         arrays = check_model(
             {**arrays, "h0": heldout_sets.initial_state(initial_state)}, "initial_state"
         )
+    if arrays is not None and (line := memory_warning(len(arrays["W_hh"]))) is not None:
+        if warn:  # before anything runs
+            warnings.warn(line, verify.AnalysisWarning, stacklevel=2)
+        else:
+            progress(line)
     batch, outputs = heldout_sets.read(heldout, arrays, where="heldout")
     fit = heldout_sets.read(fitting, arrays, where="fitting")[0] if fitting is not None else None
     for where, given, scored in (("heldout", heldout, batch), ("fitting", fitting, fit)):
@@ -256,12 +262,7 @@ def _arrays(model, module, keys, recurrent):
                 raise
             return None, None, name  # run as it computes, its arrays unknown
     if isinstance(model, str | os.PathLike):
-        path = Path(model)
-        if str(path).endswith(".npz"):
-            return load_npz_model(path, keys), io.load_dynamics(path), path.stem
-        from rnnschur.external.torch_module import stored_description  # reads it with torch
-
-        return convert.from_state_dict(path, keys), stored_description(path), path.stem
+        return *convert.read_model_file(model, keys), Path(model).stem
     if isinstance(model, Network):  # the one network value: its arrays and its description
         arrays = {"W_xh": model.W_xh, "W_hh": model.W_hh, "W_hy": model.W_hy, **model.offsets}
         given = {key: value for key, value in arrays.items() if value is not None}

@@ -22,6 +22,7 @@ import os
 
 import numpy as np
 
+from rnnschur.dynamics import Dynamics
 from rnnschur.external.arrays import (
     OFFSET_KEYS,
     WEIGHT_KEYS,
@@ -29,7 +30,7 @@ from rnnschur.external.arrays import (
     load_npz_model,
     real_array,
 )
-from rnnschur.io import ArtifactError
+from rnnschur.io import ArtifactError, load_dynamics
 from rnnschur.io import require as _require
 
 READOUT_NAMES = ("fc", "h2out", "readout", "readout_layer", "output", "decoder", "linear")
@@ -183,3 +184,18 @@ def load_model_file(
     if str(path).endswith(".npz"):
         return load_npz_model(path, keys)
     return from_state_dict(path, keys)
+
+
+def read_model_file(
+    path: str | os.PathLike, keys: dict[str, list[str]] | None = None
+) -> tuple[dict[str, np.ndarray], Dynamics | None]:
+    """A model file's arrays (:func:`load_model_file`) and the network description it stores:
+    an ``.npz``'s 0-d arrays (:func:`rnnschur.io.load_dynamics`), a checkpoint's constructor
+    kwargs (nn4n's save file: :func:`rnnschur.external.torch_module.stored_description`),
+    else None. The one reading of a file for the command, :func:`rnnschur.analyse` and the
+    workflow's ``external_import``, so that the three roll out the same network."""
+    if str(path).endswith(".npz"):
+        return load_npz_model(path, keys), load_dynamics(path)
+    from rnnschur.external.torch_module import stored_description  # reads it with torch
+
+    return from_state_dict(path, keys), stored_description(path)

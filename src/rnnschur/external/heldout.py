@@ -4,6 +4,7 @@ arrays or a :class:`rnnschur.tasks.Batch`, each checked against the model."""
 
 from __future__ import annotations
 
+import math
 import os
 
 import numpy as np
@@ -138,9 +139,9 @@ FVU's normaliser is then rounding error (constant 0.7 leaves 1e-33, not 0)."""
 
 def check_targets(batch: Batch, score: str, where: object = "heldout") -> None:
     """:class:`rnnschur.io.ArtifactError` naming ``where`` when ``score`` cannot be read on
-    the set's targets: ``fvu`` on targets that do not vary over the masked entries (eq. 7
-    divides by their variance), ``accuracy`` on targets other than ±1 (eq. 6 compares the sign
-    of each output with its target)."""
+    the set's targets: ``fvu`` on targets whose variance overflows float64 or that do not vary
+    over the masked entries (eq. 7 divides by their variance), ``accuracy`` on targets other
+    than ±1 (eq. 6 compares the sign of each output with its target)."""
     weight = np.broadcast_to(
         batch.mask[..., None] if batch.mask.ndim == 2 else batch.mask, batch.targets.shape
     ).astype(bool)
@@ -152,8 +153,16 @@ def check_targets(batch: Batch, score: str, where: object = "heldout") -> None:
         lines = batch.targets.reshape(-1, batch.targets.shape[-1])
         kept = weight.reshape(-1, batch.targets.shape[-1])
         y_bar = (lines * kept).sum(axis=0) / np.maximum(kept.sum(axis=0), 1)
-        spread = float((((lines - y_bar) ** 2) * kept).sum()) / targets.size
-        scale = float(np.mean(targets**2))
+        with np.errstate(over="ignore", invalid="ignore"):
+            spread = float((((lines - y_bar) ** 2) * kept).sum()) / targets.size
+            scale = float(np.mean(targets**2))
+        _require(
+            where,
+            math.isfinite(spread) and math.isfinite(scale),
+            f"the targets' variance overflows float64 (their largest |entry| is "
+            f"{float(np.max(np.abs(targets))):.3g}): FVU, their variance explained, cannot be "
+            "computed; scale the targets (and the readout) down",
+        )
         _require(
             where,
             spread > CONSTANT * max(scale, np.finfo(float).tiny),

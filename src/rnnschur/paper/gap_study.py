@@ -13,6 +13,7 @@ import pandas as pd
 
 from rnnschur.ablation import label
 from rnnschur.paper import reported as paper
+from rnnschur.report import text
 from rnnschur.stats import percentile_interval
 from rnnschur.tasks import INSTANCE
 
@@ -99,7 +100,9 @@ def gap_table(
     table, restricted to ``seeds``), the per-trial FVU normaliser of the same models, and every
     variation of ``variations`` (the gap study's ablation rows, column ``variation``) that
     applies to the number's task; each over the models that learned their task (``n_seeds``
-    of ``n_trained``)."""
+    of ``n_trained``). A variation's ``description`` (a user's words) is a CSV cell that a
+    spreadsheet shows as written (:func:`rnnschur.report.text.csv_cell`). Empty where no model
+    of a paper number learned its task."""
     baseline = baseline[baseline["seed"].isin(seeds)]
     rows = []
     for number in paper_numbers().itertuples(index=False):
@@ -134,7 +137,7 @@ def gap_table(
                     "paper_value": number.paper_value,
                     "paper_sem": number.paper_sem,
                     "variation": name,
-                    "description": description,
+                    "description": text.csv_cell(description),
                     "n_seeds": len(values),
                     "n_trained": len(n_trained),
                     "mean": mean,
@@ -153,8 +156,18 @@ def gap_table(
     return pd.DataFrame(rows)
 
 
+NO_LEARNED_MODEL = (
+    "No learned model: no model of a paper number learned its task (under the paper config or "
+    "a variation), so there is no gap to attribute.\n"
+)
+"""What the gap study's tables say when :func:`gap_table` is empty."""
+
+
 def gap_markdown(table: pd.DataFrame) -> str:
-    """The gap table as Markdown, one block of rows per paper number."""
+    """The gap table as Markdown, one block of rows per paper number (:data:`NO_LEARNED_MODEL`
+    where it is empty)."""
+    if table.empty:
+        return NO_LEARNED_MODEL
     lines = [
         "| number | paper | variation | mean | seeds (range) | paper in range | moves |",
         "|---|---|---|---|---|---|---|",
@@ -262,7 +275,10 @@ def ranking(gaps: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
     the full FVUs by construction, so it does not rank), per task, how many numbers the seeds'
     range contains, the seeds, the full FVUs and whether they keep the paper's order. The
     variations with every Figure 2 task rank first (``all_tasks``), the others after them: a
-    distance over fewer numbers is not compared with one over all."""
+    distance over fewer numbers is not compared with one over all. Empty where ``gaps`` is (no
+    learned model)."""
+    if gaps.empty:
+        return pd.DataFrame(columns=["rank", "variation", "description"])
     rows = gaps[gaps["task"].isin(FIGURE2_TASKS)].copy()
     rows["log_distance"] = [
         log_distance(m, p) for m, p in zip(rows["mean"], rows["paper_value"], strict=True)
@@ -313,7 +329,10 @@ def ranking(gaps: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
 
 
 def ranking_markdown(table: pd.DataFrame) -> str:
-    """The ranked variations as Markdown, the noise floor above."""
+    """The ranked variations as Markdown, the noise floor above (:data:`NO_LEARNED_MODEL` where
+    none is ranked)."""
+    if table.empty:
+        return NO_LEARNED_MODEL
     floor, floor_95 = table["noise_floor"].iloc[0], table["noise_floor_95"].iloc[0]
     lines = [
         f"Ranked by the distance over the Figure 2 ΔFVUs (each ablation once, learned models "
