@@ -843,7 +843,7 @@ BUGS = [
         "an nn4n checkpoint's stored kwargs ignored (rolled out as discrete tanh)",
     ),
     (
-        S + "resources.py",
+        S + "schema.py",
         "if need <= ceiling:",
         "if need <= 3 * ceiling:",
         "N_h = 2000 analysed by the command without a memory warning",

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from rnnschur import tasks as task_registry
 from rnnschur.dynamics import Dynamics
-from rnnschur.resources import PER_MODEL_MEM_MB, job_estimate
+from rnnschur.schema import PER_MODEL_MEM_MB, job_estimate
 from rnnschur.training.constructions import CONSTRUCTIONS
 
 

@@ -13,7 +13,7 @@ from config_checks import ConfigError, check_generator, key_name
 
 from rnnschur import tasks as task_registry
 from rnnschur.external.task import EXTERNAL
-from rnnschur.resources import PER_MODEL_MEM_MB, job_estimate
+from rnnschur.schema import PER_MODEL_MEM_MB, job_estimate
 from rnnschur.training.constructions import CONSTRUCTIONS
 
 

@@ -59,7 +59,7 @@ GPUS_PER_TRAINING = 1 if config["device"].startswith("cuda") else 0
 
 def per_model(base):
     """A per-model job's resource (mem_mb or runtime in minutes) for its N_h
-    (rnnschur.resources.job_estimate)."""
+    (rnnschur.schema.job_estimate)."""
     return lambda wildcards: config_lib.job_estimate(base, int(wildcards.size))
 
 

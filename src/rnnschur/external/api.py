@@ -31,7 +31,7 @@ from rnnschur.external import convert, verify
 from rnnschur.external import heldout as heldout_sets
 from rnnschur.external.arrays import check_model
 from rnnschur.network import Network
-from rnnschur.resources import memory_warning
+from rnnschur.schema import memory_warning
 
 
 def analyse(
