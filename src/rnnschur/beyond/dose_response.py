@@ -8,41 +8,40 @@ saturates near chance, where any perturbation that large does as much. Here each
     T̃(ε) = T − ε ΔT_S,    W̃(ε) = W − ε Q ΔT_S Qᵀ,    ‖ΔW(ε)‖_F = ε ‖ΔT_S‖_F  (Q orthogonal),
 
 and at every ε beside K random perturbations ΔW of the same Frobenius norm (each draw seeded
-by the job's own stream and recorded), of five kinds (:data:`CONTROLS`). Two keep the spectrum
-and, like the block's removal, take coupling away (:data:`SPECTRAL`); the verdicts are judged
-against them:
+by the job's own stream and recorded), of six kinds (:data:`CONTROLS`), each named by what it
+does to T (:data:`EFFECTS`). One removes coupling as the block's removal does and is the
+verdicts' reference (:data:`JUDGED`):
 
-- ``other_couplings``: entries of N outside the tested block, in a random order, zeroed until
-  the removed Frobenius norm reaches ε ‖ΔT_S‖_F (the last one shrunk to match; all of them
-  where they hold less);
-- ``rotated_block``: the tested block with its singular vectors drawn at random (Haar) and its
-  singular values kept, ε U' Σ V'ᵀ in the block's positions: the same Frobenius and operator
-  norm for T_C→R, whose positions are a whole rectangle; T_RR and T_CC keep only their strictly
-  block-upper positions of it, rescaled to the Frobenius norm.
+- ``other_couplings`` (*removes*): entries of N outside the tested block, in a random order,
+  zeroed until the removed Frobenius norm reaches ε ‖ΔT_S‖_F (the last one shrunk to match;
+  all of them where they hold less). Its achieved norm is recorded per draw
+  (``drawn_norm``); a dose where it falls short of the block's in a solution is *unmatched*
+  there, and the verdicts are judged only on matched doses (:func:`dose_summary`).
 
-Only strictly block-upper entries of T move, so T̃ keeps T's diagonal blocks and W̃ every
-eigenvalue of W, as the block's own removal does (checked on every draw:
-:func:`check_keeps_spectrum`). Reported beside them, not judged against:
+The others are secondary columns, reported beside it, not judged against:
 
-- ``other_couplings_operator``: the same entries of N in a random order, removed until the
-  operator norm ‖ΔT‖₂ reaches the block's ε ‖ΔT_S‖₂ (the prefix that reaches it, shrunk as a
-  whole to match): a low-rank block has a larger operator norm than scattered entries of the
-  same Frobenius norm, so this control is the larger one where the block is low-rank. Its
-  draws come from a stream of their own, so the other kinds' draws are those of a run without
-  it.
+- ``rotated_block`` (*adds*, keeping the spectrum): the tested block's singular values along
+  random singular vectors (Haar), ε U' Σ V'ᵀ in the block's positions, subtracted from T: the
+  block is perturbed, not removed (its expected norm grows, as for ``same_positions``);
+- ``other_couplings_operator`` (*removes*): the same entries of N in a random order, removed
+  until the operator norm ‖ΔT‖₂ reaches the block's ε ‖ΔT_S‖₂ (the prefix that reaches it,
+  shrunk as a whole to match); its draws come from a stream of their own;
+- ``same_positions`` (*adds*): Gaussian values in the block's own positions of T (W − Q R Qᵀ):
+  the expected coupling norm grows to √(1 + ε²) ‖T_S‖;
+- ``other_blocks`` (*adds*): Gaussian values in the positions of the other two coupling blocks;
+- ``gaussian`` (*moves* eigenvalues): an unstructured Gaussian ΔW in W's own coordinates.
 
-The three earlier kinds stay as secondary columns too:
-
-- ``same_positions``: Gaussian values in the block's own positions of T (W − Q R Qᵀ); it adds
-  to the block rather than removing it (the expected coupling norm grows to √(1 + ε²) ‖T_S‖);
-- ``other_blocks``: Gaussian values in the positions of the other two coupling blocks;
-- ``gaussian``: an unstructured Gaussian ΔW, in W's own coordinates: it moves eigenvalues.
+The spectrum-keeping kinds (:data:`SPECTRAL`) move only strictly block-upper entries of T, so
+T̃ keeps T's diagonal blocks and W̃ every eigenvalue of W, as the block's own removal does
+(checked on every draw: :func:`check_keeps_spectrum`).
 
 Every perturbation is scored on the held-out set and judged on the workflow's one scale, the
 harm share (:func:`rnnschur.verdicts.harm_share`). Where a fitting set is given, a ridge
 readout is refit on the hidden states of W̃(ε) (:func:`rnnschur.beyond.refit.fit_readout`) at
 every ε, so that harm that a new readout recovers ("misaligned") is told apart from harm it
-does not ("lost"). The per-model rows are judged over seeds by :func:`dose_summary`.
+does not ("lost"), and on those of the first removal control's draw at the same ε: whether a
+new readout recovers the block's removal more than any removal of its size. The per-model
+rows are judged over seeds by :func:`dose_summary`.
 """
 
 from __future__ import annotations
@@ -78,8 +77,21 @@ CONTROLS = (
 """The matched random perturbations, in the order the table lists them."""
 OPERATOR = "other_couplings_operator"
 """The control matched in operator norm instead of Frobenius norm (reported, not judged)."""
-SPECTRAL = ("other_couplings", "rotated_block")
-"""The controls that keep every eigenvalue and take coupling away: the verdicts' reference."""
+SPECTRAL = ("other_couplings", "rotated_block", OPERATOR)
+"""The controls that keep every eigenvalue (checked on every draw)."""
+JUDGED = ("other_couplings",)
+"""The controls that remove coupling as the block's removal does: the verdicts' reference."""
+EFFECTS = {
+    "other_couplings": "removes other couplings",
+    "rotated_block": "adds a rotated copy of the block",
+    "same_positions": "adds noise in the block's positions",
+    "other_blocks": "adds noise in the other blocks' positions",
+    "gaussian": "adds noise to W (moves eigenvalues)",
+    OPERATOR: "removes other couplings to the operator norm",
+}
+"""What each control does to T, as the tables name it."""
+MATCHED = 1 - 1e-6
+"""The share of the block's norm a removal control must reach for its dose to count."""
 CHUNK = 16
 """Perturbed matrices rolled out in one batched call (memory: CHUNK × trials × steps × N_h)."""
 
@@ -96,7 +108,7 @@ def control_perturbation(
     """
     n = schur.T.shape[0]
     others = [b for b in COUPLING_BLOCKS if b != block]
-    if kind in (*SPECTRAL, OPERATOR):
+    if kind in SPECTRAL:
         if kind == OPERATOR:
             R = other_couplings_operator(schur.T, masks[others[0]] | masks[others[1]], norm, rng)
         elif kind == "other_couplings":
@@ -214,7 +226,9 @@ def dose_response(
     perturbation as drawn), ``metric``, ``full_score``, ``refit_full_score`` (a readout refit on
     the intact network), ``refit_score`` and ``refit_harm`` (the refit on W̃(ε) and its harm
     share against that baseline; on the block's rows with a fitting set, NaN elsewhere),
-    ``perturbation``, ``draw``, ``score`` and ``harm`` (the harm share)."""
+    ``perturbation``, ``draw``, ``score`` and ``harm`` (the harm share). With a fitting set,
+    the first draw of the removal control (:data:`JUDGED`) at each ε is refit too: its
+    ``refit_score`` and ``refit_harm``, the refit's control."""
     network, schur, heldout, task = (
         analysed.network,
         analysed.schur,
@@ -272,11 +286,14 @@ def dose_response(
                     }
                 )
             if parts is not None:
-                refit = refit_score(analysed, W_block, parts, grid)
-                rows[-len(labels)] |= {
-                    "refit_score": refit,
-                    "refit_harm": float(harm_share(task.SCORE, refit_full, refit)),
-                }
+                first = len(rows) - len(labels)
+                control = next(i for i, lab in enumerate(labels) if lab[:2] == (JUDGED[0], 0))
+                for row, W in ((first, W_block), (first + control, stack[control])):
+                    refit = refit_score(analysed, W, parts, grid)
+                    rows[row] |= {
+                        "refit_score": refit,
+                        "refit_harm": float(harm_share(task.SCORE, refit_full, refit)),
+                    }
     return rows
 
 
@@ -311,37 +328,46 @@ def learned_models(table: pd.DataFrame, criteria: dict[str, dict]) -> pd.DataFra
 
 
 def curves(table: pd.DataFrame) -> pd.DataFrame:
-    """Per model, block and ε: the block's harm, the mean harm of each control kind over its draws
-    and of the spectrum-keeping ones pooled (:data:`SPECTRAL`; ``control_harm``), their 5–95
-    % range, each kind's mean operator norm over the block's (``<kind>_operator_ratio``),
-    and the refit's recovery: 1 − (the refit's harm, against a readout refit on the intact
-    network) / (the block's harm with the trained readout), where that harm exceeds
-    :data:`HARMED`: 1 where a new readout gives all of it back ("misaligned"), 0 where it
-    gives none ("lost")."""
+    """Per model, block and ε: the block's harm, the mean harm of each control kind over its
+    draws and of the removal controls pooled (:data:`JUDGED`; ``control_harm``), their 5–95 %
+    range, each kind's mean achieved Frobenius and operator norms over the block's
+    (``<kind>_norm_ratio``, ``<kind>_operator_ratio``), whether the removal control reached
+    the block's norm (``matched``: its ratio at least :data:`MATCHED`), and the refit's
+    recovery: 1 − (the refit's harm, against a readout refit on the intact network) / (the
+    harm with the trained readout), where that harm exceeds :data:`HARMED`: 1 where a new
+    readout gives all of it back ("misaligned"), 0 where it gives none ("lost"); for the block
+    (``recovered``) and for the removal control's first draw (``control_recovered``)."""
     keys = [*MODEL_KEYS, "block", "epsilon"]
     table = table.assign(harm=table["harm"].clip(upper=SHARE_CAP))  # a diverged rollout: the cap
     block = table[table["perturbation"] == "block"].set_index(keys)
     controls = table[table["perturbation"] != "block"]
-    spectral = controls[controls["perturbation"].isin(SPECTRAL)]
+    judged = controls[controls["perturbation"].isin(JUDGED)]
     out = pd.DataFrame(
         {
             "harm": block["harm"],
             "mass_removed": block["mass_removed"],
-            "control_harm": spectral.groupby(keys)["harm"].mean(),
-            "control_low": spectral.groupby(keys)["harm"].quantile(0.05),
-            "control_high": spectral.groupby(keys)["harm"].quantile(0.95),
+            "control_harm": judged.groupby(keys)["harm"].mean(),
+            "control_low": judged.groupby(keys)["harm"].quantile(0.05),
+            "control_high": judged.groupby(keys)["harm"].quantile(0.95),
         }
     )
     for kind in CONTROLS:
         chosen = controls[controls["perturbation"] == kind]
         out[f"{kind}_harm"] = chosen.groupby(keys)["harm"].mean()
+        ratio = chosen.groupby(keys)["drawn_norm"].mean() / block["norm"]
+        out[f"{kind}_norm_ratio"] = ratio.where(block["norm"] > 0)
         if "operator_norm" in table:
             ratio = chosen.groupby(keys)["operator_norm"].mean() / block["operator_norm"]
             out[f"{kind}_operator_ratio"] = ratio.where(block["operator_norm"] > 0)
+    reached = judged.groupby(keys)["drawn_norm"].min() / block["norm"]
+    out["matched"] = (reached >= MATCHED) | (block["norm"] == 0)
     if "refit_harm" in block:  # aligned by (model, block, ε), defined where there is harm
         harmed = block["harm"] > HARMED
         out["recovered"] = (1.0 - block["refit_harm"] / block["harm"]).where(harmed)
         out["refit_harm"] = block["refit_harm"]
+        first = judged[judged["draw"] == 0].groupby(keys)[["harm", "refit_harm"]].first()
+        recovered = 1.0 - first["refit_harm"] / first["harm"]
+        out["control_recovered"] = recovered.where(first["harm"] > HARMED)
     return out.reset_index()
 
 
@@ -434,32 +460,48 @@ BOOTSTRAP = 1000
 def dose_summary(c: pd.DataFrame, thresholds: Thresholds, min_models: int) -> pd.DataFrame:
     """Per task, construction, N_h and block of the curves ``c`` (:func:`curves` of the
     learned models' rows), over the seeds: the excess harm at each dose ε, the block's harm
-    minus the spectrum-keeping controls' mean harm, one value per seed, tested at every dose
-    (:func:`per_dose_decisions`) and read by :func:`dose_verdict`. Beside it, described, not
+    minus the removal control's mean harm (:data:`JUDGED`), one value per seed, tested at every
+    matched dose (:func:`per_dose_decisions`) and read by :func:`dose_verdict`. A dose is
+    matched in a seed where the removal control reached the block's norm there (``matched`` of
+    :func:`curves`), and judged where at least ``min_models`` seeds are matched; the others are
+    listed (``unmatched_at``), and a block with no dose judged is *untestable*. Beside it,
+    described, not
     the verdict's test: ``excess_mean`` (over the doses and seeds) with its t interval and
     MDE at ``level``; then the doses that decided (``decided_at``), the largest minimum
     detectable effect of the per-dose tests (``verdict_mde``), the excess over each control
-    kind (the verdict reads the spectrum-keeping ones, :data:`SPECTRAL`) and its operator norm
-    over the block's (``operator_ratio_<kind>``: 1 for a control matched in operator norm too),
-    the harms at full removal, ε₅₀ of the block and of the pooled controls with
-    bootstrap intervals (:func:`epsilon_50_interval`) and the refit's mean recovery at full
-    removal (where the block harms more than θ)."""
+    kind and its achieved Frobenius and operator norms over the block's (``norm_ratio_<kind>``,
+    ``operator_ratio_<kind>``), the harms at full removal, ε₅₀ of the block and of the removal
+    control with bootstrap intervals (:func:`epsilon_50_interval`) and the refit's mean
+    recovery at full removal, of the block and of the removal control's first draw (where
+    each harms more than θ)."""
     rng = np.random.default_rng(0)  # the bootstrap's resamples: the same table, the same intervals
     rows = []
     for key, group in c.groupby(["task", "construction", "n_hidden", "block"], sort=False):
         full_mass = group.groupby("seed")["mass_removed"].transform("max")
         group = group.assign(full_mass=full_mass)
-        per_seed = group.groupby("seed")
+        matched = group[group["matched"].astype(bool)]
+        counts = matched.groupby("epsilon")["seed"].nunique()
+        epsilons = np.sort(group["epsilon"].unique())
+        unmatched = [e for e in epsilons if counts.get(e, 0) < min_models]
+        if group["seed"].nunique() < min_models:  # too few learned models: said as such
+            matched, unmatched = group, []
+        judged_rows = matched[~matched["epsilon"].isin(unmatched)]
+        if judged_rows.empty:
+            rows.append(_untestable(key, group, unmatched))
+            continue
+        per_seed = judged_rows.groupby("seed")
         excess = per_seed.apply(lambda g: float((g["harm"] - g["control_harm"]).mean()))
         overall = block_verdict(
             excess.to_numpy(), per_seed["full_mass"].max().to_numpy(), thresholds, min_models
         )
-        decisions = per_dose_decisions(group, thresholds, min_models)
+        decisions = per_dose_decisions(judged_rows, thresholds, min_models)
         top = group[group["epsilon"] == group["epsilon"].max()]
-        by_kind = {kind: float((group["harm"] - group[f"{kind}_harm"]).mean()) for kind in CONTROLS}
-        judged = {kind: by_kind[kind] for kind in SPECTRAL}
+        by_kind = {
+            kind: float((judged_rows["harm"] - judged_rows[f"{kind}_harm"]).mean())
+            for kind in CONTROLS
+        }
+        judged = {kind: by_kind[kind] for kind in JUDGED}
         verdict = dose_verdict(decisions, top["harm"].to_numpy(), judged, thresholds, min_models)
-        epsilons = np.sort(group["epsilon"].unique())
         by_seed = {
             name: group.pivot(index="seed", columns="epsilon", values=name)[epsilons].to_numpy()
             for name in ("harm", "control_harm")
@@ -478,14 +520,17 @@ def dose_summary(c: pd.DataFrame, thresholds: Thresholds, min_models: int) -> pd
             "excess_ci_high": overall.ci_high,
             "mde": overall.mde,
             "decided_at": " ".join(f"{e:g}" for e in decided) or "—",
+            "unmatched_at": " ".join(f"{e:g}" for e in unmatched) or "—",
             "verdict_mde": max(d.mde for d in decisions.values()),
         }
         for kind in CONTROLS:
             row[f"excess_{kind}"] = by_kind[kind]
         for kind in CONTROLS:
+            row[f"norm_ratio_{kind}"] = float(group[f"{kind}_norm_ratio"].mean())
             if f"{kind}_operator_ratio" in group:
                 row[f"operator_ratio_{kind}"] = float(group[f"{kind}_operator_ratio"].mean())
         recovered = top["recovered"][top["harm"] > thresholds.threshold]
+        control_recovered = top["control_recovered"][top["control_harm"] > thresholds.threshold]
         row |= {
             "harm_at_full": float(top["harm"].mean()),
             "control_harm_at_full": float(top["control_harm"].mean()),
@@ -496,6 +541,20 @@ def dose_summary(c: pd.DataFrame, thresholds: Thresholds, min_models: int) -> pd
             "control_epsilon_50_ci_low": e50_controls[1],
             "control_epsilon_50_ci_high": e50_controls[2],
             "recovered_at_full": float(recovered.mean()) if len(recovered) else np.nan,
+            "control_recovered_at_full": (
+                float(control_recovered.mean()) if len(control_recovered) else np.nan
+            ),
         }
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _untestable(key: tuple, group: pd.DataFrame, unmatched: list[float]) -> dict:
+    """The summary row of a block no dose of which is matched in ``min_models`` seeds."""
+    row = dict(zip(["task", "construction", "n_hidden", "block"], key, strict=True))
+    return row | {
+        "n_models": group["seed"].nunique(),
+        "verdict": Verdict.UNTESTABLE,
+        "decided_at": "—",
+        "unmatched_at": " ".join(f"{e:g}" for e in unmatched) or "—",
+    }
