@@ -51,6 +51,23 @@ def delta_T(T: np.ndarray, masks: dict[str, np.ndarray], subset: tuple[str, ...]
     return np.where(chosen, T, 0.0)
 
 
+def other_couplings(T: np.ndarray, others: np.ndarray, norm: float, rng) -> np.ndarray:
+    """ΔT removing entries of T where ``others`` (the other coupling blocks' mask) in a random
+    order until ‖ΔT‖_F = ``norm``: whole entries, the last one shrunk to match; every entry
+    where they hold less than ``norm`` together."""
+    where = np.flatnonzero(others.ravel())
+    order = where[rng.permutation(len(where))]
+    values = T.ravel()[order]
+    removed = np.cumsum(values**2)
+    last = int(np.searchsorted(removed, norm**2))  # the entry that reaches the norm
+    R = np.zeros(T.size)
+    R[order[:last]] = values[:last]
+    if last < len(order):
+        before = removed[last - 1] if last > 0 else 0.0
+        R[order[last]] = np.sign(values[last]) * np.sqrt(max(norm**2 - before, 0.0))
+    return R.reshape(T.shape)
+
+
 def scoring_batch(batch: Batch, task: ModuleType, fvu_steps: str) -> Batch:
     """The batch as scored: FVU tasks over every step when ``fvu_steps == "all"`` (config key
     ``ablation.fvu_steps``), else over the task's masked steps."""

@@ -208,6 +208,28 @@ def test_refit_reading_gives_the_share_of_the_harm_recovered():
     text = readings.refit_reading(summary)
     assert "recovers a median 75% of the harm of the 2 single-block ablations" in text
     assert "least 50%, t c −T_C→R; most 100%, t c −T_CC)" in text  # no share above 100 %
+    assert "loses more than 0.01 in none of them" in text  # a table without controls
+
+
+def test_refit_reading_gives_its_controls_share_beside_it():
+    """Planted controls: −T_CR's control loses 0.4 and its refit recovers 0.1 of it (25 %);
+    −T_CC's control loses 0.005 (no harm to recover); −T_RR's ablation itself is left out."""
+    rows = [
+        ("none", 0.1, 0.1, np.nan, np.nan),
+        ("T_CR", 1.1, 0.6, 0.5, 0.4),
+        ("T_CC", 0.9, 0.1, 0.105, 0.1),
+        ("T_RR", 0.105, 0.1, 0.9, 0.1),
+    ]
+    summary = pd.DataFrame(
+        [
+            {"task": "t", "construction": "c", "n_hidden": 8, "metric": "fvu", "subset": s}
+            | {"fixed_score": f, "refit_score": r}
+            | {"control_fixed_score": cf, "control_refit_score": cr}
+            for s, f, r, cf, cr in rows
+        ]
+    )
+    text = readings.refit_reading(summary)
+    assert "loses more than 0.01 in 1 of them, and a refit recovers a median 25% there" in text
 
 
 def test_subspace_reading_counts_explained_and_the_trials_scored():

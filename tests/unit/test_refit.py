@@ -1,6 +1,7 @@
 """Ridge readout refit: planted readouts are recovered."""
 
 import numpy as np
+import pytest
 
 from rnnschur import tasks
 from rnnschur.ablation import Analysed
@@ -53,8 +54,8 @@ def test_refit_restores_a_network_whose_readout_was_spoiled():
         Analysed(Network(W_xh, W_hh, spoiled), ordered_real_schur(W_hh), teacher(40), Linear),
         0.9,
         teacher(60),
-        0.25,
-        [1e-10, 1e-6, 1e-2],
+        {"validation_fraction": 0.25, "ridge_grid": [1e-10, 1e-6, 1e-2]},
+        np.random.default_rng(0),
     )
     full = rows[0]
     assert full["subset"] == "none" and full["ridge_lambda"] == 1e-10
@@ -98,3 +99,44 @@ def test_with_a_mask_per_line_each_line_is_fit_where_it_is_scored():
     both = mask.all(axis=-1)
     W_old = np.linalg.lstsq(hidden[both], targets[both])[0].T
     assert masked_error(W_old) > 2 * masked_error(W_hy)
+
+
+def test_each_refit_has_its_control_a_removal_of_the_same_norm_elsewhere():
+    """Planted (Q = I): W = T upper triangular, R = {0, 1, 2, 3}; the output reads coordinate 0,
+    the input enters coordinate 5 (in C), reaching the output only through T_C→R (T[0, 5]).
+    Removing T_C→R loses the signal for every readout (no refit recovers it); its control,
+    T_RR and T_CC entries removed to the same norm, leaves the route: the fixed readout still
+    works. The control removes exactly ‖ΔT_S‖_F where the other blocks hold it, less where not,
+    and is absent where S holds every block."""
+    n = 8
+    T = np.diag([0.95, 0.94, 0.93, 0.92, 0.5, 0.4, 0.2, 0.1])
+    T[0, 5] = 0.8  # T_C→R: the one route from input to output
+    T[0, 1] = T[1, 2] = T[2, 3] = 0.5  # T_RR: couplings among R the input never reaches
+    T[4, 6] = T[6, 7] = 0.5  # T_CC, away from the route
+    W_xh = np.zeros((n, 1))
+    W_xh[5, 0] = 1.0
+    W_hy = np.zeros((1, n))
+    W_hy[0, 0] = 1.0
+    network = Network(W_xh, T, W_hy)
+    rng = np.random.default_rng(0)
+    inputs = rng.standard_normal((96, 12, 1))
+    own = network.rollout(inputs)
+    heldout = Batch(inputs[:48], own[:48], np.ones((48, 12)))
+    fitting = Batch(inputs[48:], own[48:], np.ones((48, 12)))
+
+    class Linear:
+        SCORE = "fvu"
+
+        @staticmethod
+        def score(outputs, batch):
+            return tasks.get("sine").score(outputs, batch)
+
+    analysed = Analysed(network, ordered_real_schur(T), heldout, Linear)
+    design = {"validation_fraction": 0.25, "ridge_grid": [1e-8, 1e-4]}
+    rows = {r["subset"]: r for r in refit.evaluate_refits(analysed, 0.9, fitting, design, rng)}
+    cr = rows["T_CR"]
+    assert cr["fixed_score"] > 0.9 and cr["refit_score"] > 0.9  # lost: no readout finds it
+    assert cr["control_norm_ratio"] == pytest.approx(0.8 / 0.8)  # T_RR and T_CC hold 1.22
+    assert cr["control_fixed_score"] < 1e-6  # the route kept: nothing to recover
+    assert rows["T_RR+T_CC"]["control_norm_ratio"] == pytest.approx(0.8 / np.sqrt(5 * 0.25))
+    assert np.isnan(rows["T_RR+T_CR+T_CC"]["control_refit_score"])

@@ -8,6 +8,7 @@ from rnnschur import io  # noqa: E402
 from rnnschur.ablation import Analysed  # noqa: E402
 from rnnschur.beyond import refit  # noqa: E402
 from rnnschur.external.task import scoring_task  # noqa: E402
+from rnnschur.seeds import job_rng  # noqa: E402
 
 w, settings = snakemake.wildcards, snakemake.params.settings
 network, schur, heldout = io.load_model(
@@ -18,5 +19,6 @@ task = scoring_task(w.task, snakemake.params.neurogym)  # an external model's to
 # external model's own.
 fitting = io.load_batch(snakemake.input.fitting, network.W_xh.shape[1], network.W_hy.shape[0])
 analysed = Analysed.scored(network, schur, heldout, task, settings["ablation"]["fvu_steps"])
-rows = refit.model_rows(analysed, fitting, settings)
+rng = job_rng(settings["base_seed"], "readout_refit", w.task, w.construction, w.size, w.seed)
+rows = refit.model_rows(analysed, fitting, settings, rng)
 io.save_rows(snakemake.output[0], io.labelled(rows, w))

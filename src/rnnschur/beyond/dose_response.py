@@ -51,7 +51,7 @@ from types import ModuleType
 import numpy as np
 import pandas as pd
 
-from rnnschur.ablation import Analysed, ablated_recurrent, delta_T
+from rnnschur.ablation import Analysed, ablated_recurrent, delta_T, other_couplings
 from rnnschur.beyond.refit import refit_readout, split
 from rnnschur.network import Network
 from rnnschur.per_seed import MODEL_KEYS
@@ -125,23 +125,6 @@ def control_perturbation(
         dW = schur.Q @ R @ schur.Q.T
     size = np.linalg.norm(dW)
     return dW * (norm / size) if size > 0 else dW
-
-
-def other_couplings(T: np.ndarray, others: np.ndarray, norm: float, rng) -> np.ndarray:
-    """ΔT removing entries of T where ``others`` (the other coupling blocks' mask) in a random
-    order until ‖ΔT‖_F = ``norm``: whole entries, the last one shrunk to match; every entry
-    where they hold less than ``norm`` together."""
-    where = np.flatnonzero(others.ravel())
-    order = where[rng.permutation(len(where))]
-    values = T.ravel()[order]
-    removed = np.cumsum(values**2)
-    last = int(np.searchsorted(removed, norm**2))  # the entry that reaches the norm
-    R = np.zeros(T.size)
-    R[order[:last]] = values[:last]
-    if last < len(order):
-        before = removed[last - 1] if last > 0 else 0.0
-        R[order[last]] = np.sign(values[last]) * np.sqrt(max(norm**2 - before, 0.0))
-    return R.reshape(T.shape)
 
 
 def other_couplings_operator(T: np.ndarray, others: np.ndarray, norm: float, rng) -> np.ndarray:

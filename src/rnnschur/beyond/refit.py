@@ -5,6 +5,11 @@ linear readout ŷ_t = W' h̃_t by ridge regression on the ablated network's hidd
 scored entries of a fitting set (each output line on its own scored steps where the task has a
 mask per line), choose the regularisation on a validation split of it, and score the refit
 network on the held-out set. Like the network, the readout has no bias.
+
+Beside each refit, its control: the same refit after a random removal of the same Frobenius
+norm from the coupling blocks the ablation keeps (:func:`rnnschur.ablation.other_couplings`,
+every eigenvalue kept), so that "a new readout recovers the ablation" can be told from "a new
+readout recovers any removal of its size".
 """
 
 from __future__ import annotations
@@ -16,11 +21,12 @@ from rnnschur.ablation import (
     Analysed,
     ablated_recurrent,
     delta_T,
+    other_couplings,
     scoring_batch,
     subset_name,
 )
 from rnnschur.network import Network
-from rnnschur.schur import coupling_masks
+from rnnschur.schur import COUPLING_BLOCKS, coupling_masks
 from rnnschur.tasks import Batch
 
 
@@ -100,60 +106,75 @@ def split(batch: Batch, validation_fraction: float) -> tuple[Batch, Batch]:
 
 
 def evaluate_refits(
-    analysed: Analysed,
-    alpha: float,
-    fitting: Batch,
-    validation_fraction: float,
-    grid: list[float],
+    analysed: Analysed, alpha: float, fitting: Batch, design: dict, rng: np.random.Generator
 ) -> list[dict]:
     """For every subset S of the network at ``alpha`` (the empty one too): the held-out score
     with the fixed readout W_hy and with a ridge readout refit on W̃(S)'s hidden states over
-    ``fitting`` (less its ``validation_fraction``, which picks λ from ``grid``).
+    ``fitting`` (less ``design["validation_fraction"]``, which picks λ from
+    ``design["ridge_grid"]``), and the same two scores after the control: the coupling blocks
+    outside S losing ‖ΔT_S‖_F in a random order (``rng``; NaN where S holds every block).
 
     Columns: ``subset``, ``metric``, ``fixed_score``, ``refit_score``, ``ridge_lambda``,
-    ``readout_change`` (‖W' − W_hy‖_F / ‖W_hy‖_F). The refit readout has no bias (for a model
-    with ``offsets``, the fixed readout keeps its b_y).
+    ``readout_change`` (‖W' − W_hy‖_F / ‖W_hy‖_F), ``control_norm_ratio`` (the norm the control
+    removed over ‖ΔT_S‖_F: below 1 where the other blocks hold less), ``control_fixed_score``,
+    ``control_refit_score``. The refit readout has no bias (for a model with ``offsets``, the
+    fixed readout keeps its b_y).
     """
-    network, schur, heldout, task = (
-        analysed.network,
-        analysed.schur,
-        analysed.heldout,
-        analysed.task,
-    )
-    fit, val = split(fitting, validation_fraction)
+    network, schur = analysed.network, analysed.schur
+    fit, val = split(fitting, design["validation_fraction"])
+    grid = list(design["ridge_grid"])
     masks = coupling_masks(schur, alpha)
     rows = []
     for subset in SUBSETS:
-        W_tilde = ablated_recurrent(network.W_hh, schur, delta_T(schur.T, masks, subset))
-        W_refit, lam = refit_readout(network, W_tilde, fit, val, grid)
-        fixed, hidden = network.rollout(heldout.inputs, W_tilde, return_hidden=True)
-        refit = hidden.astype(np.float64) @ W_refit.T
-        rows.append(
-            {
-                "subset": subset_name(subset),
-                "metric": task.SCORE,
-                "fixed_score": float(task.score(fixed, heldout)),
-                "refit_score": float(task.score(refit, heldout)),
-                "ridge_lambda": lam,
-                "readout_change": float(
-                    np.linalg.norm(W_refit - network.W_hy) / np.linalg.norm(network.W_hy)
-                ),
-            }
+        dT = delta_T(schur.T, masks, subset)
+        row = {"subset": subset_name(subset), "metric": analysed.task.SCORE}
+        fixed, refit, W_refit, lam = _refit(
+            analysed, ablated_recurrent(network.W_hh, schur, dT), fit, val, grid
         )
+        row |= {
+            "fixed_score": fixed,
+            "refit_score": refit,
+            "ridge_lambda": lam,
+            "readout_change": float(
+                np.linalg.norm(W_refit - network.W_hy) / np.linalg.norm(network.W_hy)
+            ),
+        }
+        others = [b for b in COUPLING_BLOCKS if b not in subset]
+        norm = float(np.linalg.norm(dT))
+        if others and norm > 0:
+            where = np.logical_or.reduce([masks[b] for b in others])
+            R = other_couplings(schur.T, where, norm, rng)
+            W_control = ablated_recurrent(network.W_hh, schur, R)
+            control = _refit(analysed, W_control, fit, val, grid)
+            row |= {
+                "control_norm_ratio": float(np.linalg.norm(R) / norm),
+                "control_fixed_score": control[0],
+                "control_refit_score": control[1],
+            }
+        else:
+            row |= dict.fromkeys(
+                ["control_norm_ratio", "control_fixed_score", "control_refit_score"], np.nan
+            )
+        rows.append(row)
     return rows
 
 
-def model_rows(analysed: Analysed, fitting: Batch, settings: dict) -> list[dict]:
+def _refit(analysed: Analysed, W_tilde: np.ndarray, fit: Batch, val: Batch, grid: list[float]):
+    """(fixed score, refit score, W', λ) of the network with W̃ on the held-out set."""
+    network, heldout, task = analysed.network, analysed.heldout, analysed.task
+    W_refit, lam = refit_readout(network, W_tilde, fit, val, grid)
+    fixed, hidden = network.rollout(heldout.inputs, W_tilde, return_hidden=True)
+    refit = hidden.astype(np.float64) @ W_refit.T
+    return float(task.score(fixed, heldout)), float(task.score(refit, heldout)), W_refit, lam
+
+
+def model_rows(
+    analysed: Analysed, fitting: Batch, settings: dict, rng: np.random.Generator
+) -> list[dict]:
     """The readout refit of one model (rule ``readout_refit``; an external model's analysis),
     ``analysed`` on its held-out set as scored (:meth:`Analysed.scored`): :func:`evaluate_refits`
     at ``alpha`` with the ``fitting`` set scored alike (config ``ablation.fvu_steps``) and the
     config's ``validation_fraction`` and ``ridge_grid`` (``settings``: config ``readout_refit``
-    with ``alpha`` and the ``ablation`` block)."""
+    with ``alpha`` and the ``ablation`` block), the controls drawn from ``rng``."""
     fitting = scoring_batch(fitting, analysed.task, settings["ablation"]["fvu_steps"])
-    return evaluate_refits(
-        analysed,
-        settings["alpha"],
-        fitting,
-        settings["validation_fraction"],
-        list(settings["ridge_grid"]),
-    )
+    return evaluate_refits(analysed, settings["alpha"], fitting, settings, rng)

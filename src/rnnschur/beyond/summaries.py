@@ -95,7 +95,9 @@ def subspace_summary(verdicts: pd.DataFrame) -> pd.DataFrame:
 
 def refit_summary(refit: pd.DataFrame) -> pd.DataFrame:
     """Fixed against refit readout per task, construction and subset (largest N_h): mean and
-    SEM over seeds."""
+    SEM over seeds, and beside them the same two scores after each refit's control (a removal
+    of the same norm from the other coupling blocks, :func:`rnnschur.beyond.refit.evaluate_refits`)
+    with the share of the norm it reached."""
     keys = ["task", "construction", "n_hidden", "metric", "subset"]
     grouped = largest_size(refit).groupby(keys, sort=False)
     out = pd.DataFrame(
@@ -104,6 +106,9 @@ def refit_summary(refit: pd.DataFrame) -> pd.DataFrame:
             "fixed_sem": grouped["fixed_score"].agg(sem),
             "refit_score": grouped["refit_score"].mean(),
             "refit_sem": grouped["refit_score"].agg(sem),
+            "control_fixed_score": grouped["control_fixed_score"].mean(),
+            "control_refit_score": grouped["control_refit_score"].mean(),
+            "control_norm_ratio": grouped["control_norm_ratio"].mean(),
             "n_seeds": grouped.size(),
         }
     )

@@ -484,7 +484,8 @@ def run(
         controls = pd.DataFrame(subspace.model_rows(analysed, blocks["subspace_control"], rng))
         if fitting is not None:
             progress("[4/5] readout refit (ridge, on the fitting set)")
-            refits = pd.DataFrame(refit.model_rows(analysed, fitting, blocks["readout_refit"]))
+            rng = job_rng(settings.seed, "readout_refit", EXTERNAL, EXTERNAL, net.n_hidden, 0)
+            refits = pd.DataFrame(refit.model_rows(analysed, fitting, blocks["readout_refit"], rng))
         else:
             progress("[4/5] readout refit skipped (no fitting set given)")
     points = None

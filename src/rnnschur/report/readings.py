@@ -607,37 +607,47 @@ def subspace_reading(summary: pd.DataFrame) -> str:
     return text
 
 
-def refit_shares(summary: pd.DataFrame) -> dict[tuple, float]:
+def refit_shares(summary: pd.DataFrame, control: bool = False) -> dict[tuple, float]:
     """Per (task, construction, N_h, block) of ``readout_refit_summary.csv``, the share of a
     single-block ablation's harm that a refit readout recovers: (fixed − refit) / (fixed − full)
     for an FVU, the same with the signs of an accuracy; only where the fixed readout loses more
-    than 0.01 (below, there is no harm to recover)."""
+    than 0.01 (below, there is no harm to recover). ``control``: the same of each ablation's
+    control (a removal of its norm from the other blocks)."""
+    fixed, refit = (
+        ("control_fixed_score", "control_refit_score")
+        if control
+        else (
+            "fixed_score",
+            "refit_score",
+        )
+    )
     shares = {}
     keys = ["task", "construction", "n_hidden"]
     for (task, construction, size), rows in summary.groupby(keys, sort=False):
         full = rows[rows["subset"] == "none"]
-        if full.empty:
+        if full.empty or fixed not in rows:
             continue
         sign = 1.0 if rows["metric"].iloc[0] == "fvu" else -1.0
         base = float(full["fixed_score"].iloc[0])
-        for r in rows[rows["subset"].isin(list(BLOCK_NAMES))].itertuples(index=False):
-            lost = sign * (r.fixed_score - base)
+        for r in rows[rows["subset"].isin(list(BLOCK_NAMES))].to_dict("records"):
+            lost = sign * (r[fixed] - base)
             if lost > 0.01:
-                shares[(task, construction, size, r.subset)] = (
-                    sign * (r.fixed_score - r.refit_score) / lost
+                shares[(task, construction, size, r["subset"])] = (
+                    sign * (r[fixed] - r[refit]) / lost
                 )
     return shares
 
 
 def refit_reading(summary: pd.DataFrame) -> str:
     """How much of each single-block ablation's harm a refit readout recovers
-    (:func:`refit_shares` of ``readout_refit_summary.csv``)."""
+    (:func:`refit_shares` of ``readout_refit_summary.csv``), and of its control's."""
     shares = refit_shares(summary)
     if not shares:
         return "No single-block ablation loses more than 0.01 with the fixed readout."
     parts = [(v, f"{t} {c} {BLOCK_NAMES[b]}") for (t, c, _, b), v in shares.items()]
     values = np.array(list(shares.values()))
     low, high = min(parts), max(parts)
+    controls = {k: v for k, v in refit_shares(summary, control=True).items() if k in shares}
     return (
         f"A readout refit on the ablated network recovers a median {np.median(values):.0%} of "
         f"the harm of the {len(values)} single-block ablations that lose more than 0.01 "
@@ -646,6 +656,14 @@ def refit_reading(summary: pd.DataFrame) -> str:
             " Above 100 %, the refit ablated network beats the full one's fixed readout."
             if high[0] > 1
             else ""
+        )
+        + (
+            f" Its control, the same norm removed from the other blocks, loses more than 0.01 in "
+            f"{len(controls)} of them, and a refit recovers a median "
+            f"{np.median(list(controls.values())):.0%} there."
+            if controls
+            else " Its control, the same norm removed from the other blocks, loses more than "
+            "0.01 in none of them."
         )
         + " What a refit does not recover is lost from the state itself, not only from the "
         "readout's alignment."
