@@ -44,6 +44,7 @@ from rnnschur.ablation import label
 from rnnschur.io import save_text
 from rnnschur.paper.claims import PAPER_ALPHA, TASK_NAMES, basis_cell, paper_cell, paper_claims
 from rnnschur.paper.confirmation import confirmation_lead
+from rnnschur.paper.reported import reported_value
 from rnnschur.paper.reproduction import GLOSSARY, lead, per_task, side_by_side, solutions_cell
 from rnnschur.report import readings
 from rnnschur.report.costs import job_costs
@@ -1118,8 +1119,16 @@ def block_content(text: str, name: str) -> str:
 
 
 BLOCK_FILES = {
-    "README.md": ("reproduction", "confirmation"),
-    "docs/paper.md": ("claims", "claims50", "confirmation_table", "gaps"),
+    "README.md": ("reproduction", "confirmation", "regime_line"),
+    "docs/paper.md": (
+        "claims",
+        "sensitivity",
+        "claims50",
+        "confirmation_table",
+        "regime",
+        "regime_confirmation",
+        "gaps",
+    ),
     "docs/tasks.md": ("more_tasks", "families", "battery", "battery_leaky", "scale"),
     "docs/atlas.md": ("atlas",),
     "docs/beyond.md": ("fixed-points",),
@@ -1309,6 +1318,59 @@ def reproduction_summary(folders: dict[str, Path]) -> str:
     return "\n\n".join(parts)
 
 
+REGIME = "the paper's regime (50 seeds, 10 for copy and context)"
+"""The column group of the regime's run (presets/paper_regime.yaml)."""
+
+
+def full_fvus(folder: Path) -> dict[str, float]:
+    """Per FVU task, the median full-model held-out FVU of a run's learned models."""
+    models = pd.read_csv(folder / "tables" / "models.csv")
+    models = models[(models["metric"] == "fvu") & models["learned"].astype(bool)]
+    return models.groupby("task")["heldout_score"].median().to_dict()
+
+
+def regime_line(paper: Path, regime: Path) -> str:
+    """README's one sentence on what the paper's regime changes: the full-model FVUs of both
+    runs beside the paper's, and the claims whose word differs."""
+    ours, stopped = full_fvus(paper), full_fvus(regime)
+    printed = {t: reported_value(t, "none", "fvu") for t in stopped}
+    fvus = ", ".join(
+        f"{TASK_NAMES.get(t, t)} {stopped[t]:.2g} (paper {printed[t]:g}, ours {ours[t]:.2g})"
+        for t in stopped
+        if t in ours and printed[t] == printed[t]
+    )
+    a = pd.read_csv(paper / "tables" / "reproduction.csv").set_index("claim_id")["word"]
+    b = pd.read_csv(regime / "tables" / "reproduction.csv").set_index("claim_id")["word"]
+    moved = [f"{c} ({a[c]} → {b[c]})" for c in a.index.intersection(b.index) if a[c] != b[c]]
+    return (
+        f"**In the paper's regime** (`presets/paper_regime.yaml`: training stopped at the paper's "
+        f"full-model FVU; median full-model FVU {fvus}), {len(moved)} of {len(b)} claims' words "
+        f"differ from the paper-scale run: {', '.join(moved) or 'none'} "
+        "([docs/paper.md](docs/paper.md#the-papers-regime))."
+    )
+
+
+def regime_summary(paper: Path, regime: Path) -> str:
+    """docs/paper.md's regime section: the README's sentence, the paper-scale and the regime's
+    one-screen tables side by side, and the regime's words with θ and the mass floor halved
+    and doubled."""
+    tables = {
+        PAPER_SCALE: pd.read_csv(paper / "tables" / "reproduction.csv"),
+        REGIME: pd.read_csv(regime / "tables" / "reproduction.csv"),
+    }
+    line = regime_line(paper, regime).replace(
+        " ([docs/paper.md](docs/paper.md#the-papers-regime))", ""
+    )
+    return "\n\n".join(
+        [
+            line,
+            side_by_side(tables).strip(),
+            "Its words with θ and the mass floor each halved and doubled:",
+            table(regime, "reproduction_sensitivity.md").strip(),
+        ]
+    )
+
+
 def confirmation_summary(folder: Path, short: bool = False) -> str:
     """The preregistered confirmation (``tables/confirmation.csv`` of the run of
     presets/confirm.yaml): its lead, and unless ``short`` its table and the run's cost."""
@@ -1339,7 +1401,7 @@ def costs_line(folder: Path) -> str:
 
 
 RUNS = ("seeds50", "more_tasks", "leaky_tanh", "leaky_relu", "battery", "battery_leaky", "scale")
-RUNS += ("atlas", "confirm")
+RUNS += ("atlas", "confirm", "paper_regime", "paper_regime_confirm")
 """The runs besides the paper-scale one, by their option's name (``--scale`` → ``scale``)."""
 
 
@@ -1355,6 +1417,10 @@ def main() -> None:
     parser.add_argument("--scale", type=Path, default=REPO / "results" / "scale")
     parser.add_argument("--atlas", type=Path, default=REPO / "results" / "atlas")
     parser.add_argument("--confirm", type=Path, default=REPO / "results" / "confirm")
+    parser.add_argument("--paper-regime", type=Path, default=REPO / "results" / "paper_regime")
+    parser.add_argument(
+        "--paper-regime-confirm", type=Path, default=REPO / "results" / "paper_regime_confirm"
+    )
     parser.add_argument(
         "--only",
         nargs="+",
@@ -1426,6 +1492,8 @@ def main() -> None:
         "`presets/scale.yaml`": "scale",
         "`presets/atlas.yaml`": "atlas",
         "`presets/confirm.yaml`": "confirm",
+        "`presets/paper_regime.yaml`": "paper_regime",
+        "`presets/paper_regime_confirm.yaml`": "paper_regime_confirm",
     }
     # The sections that other runs than the paper-scale one make: (the runs it needs, its
     # heading in the document, its rendering); a run that is not here keeps its text, marked.
@@ -1485,6 +1553,13 @@ def main() -> None:
         "fixed-points": (["paper"], lambda: fixed_points_part(r, short=True)),
         "confirmation": (["confirm"], lambda: confirmation_summary(args.confirm, short=True)),
         "confirmation_table": (["confirm"], lambda: confirmation_summary(args.confirm)),
+        "sensitivity": (["paper"], lambda: table(r, "reproduction_sensitivity.md")),
+        "regime": (["paper", "paper_regime"], lambda: regime_summary(r, args.paper_regime)),
+        "regime_line": (["paper", "paper_regime"], lambda: regime_line(r, args.paper_regime)),
+        "regime_confirmation": (
+            ["paper_regime_confirm"],
+            lambda: confirmation_summary(args.paper_regime_confirm),
+        ),
         "claims50": (["seeds50"], lambda: verdict_summary(args.seeds50)),
         "gaps": (["paper"], lambda: gap_answer(r)),
         "more_tasks": (["more_tasks"], lambda: profile_summary(args.more_tasks)),
