@@ -155,7 +155,7 @@ def test_the_lead_counts_what_held_and_names_what_did_not():
         "2 of the 4 claims that rest on data"
     )
     assert "copy's “claim b” (reproduces, 10/10; predicted partly, 5/10: nearer the paper)" in text
-    assert "; 1 untestable (no fresh solution tested)." in text
+    assert "; 1 untestable (too few fresh solutions tested)." in text
     # a, d inside; b outside; c untestable: not judged
     assert "exact interval for 2 of 3 claims (0 of the 1 not confirmed)" in text
     by_construction = confirm(
@@ -164,3 +164,13 @@ def test_the_lead_counts_what_held_and_names_what_did_not():
     assert "on the fresh solutions, 1 of the 3 claims that rest on data" in confirmation_lead(
         by_construction, "p"
     )
+
+
+def test_a_fresh_word_from_fewer_solutions_than_a_word_needs_is_untestable():
+    """One fresh solution tested (9 absent) reads untestable at min_models 3: the outcome is
+    untestable, not a confirmation of a predicted 'does not reproduce' from 0/1."""
+    predictions = pd.DataFrame(
+        [{"claim_id": "f", "predicted": "does not reproduce", "k": 0, "n": 12, "n_absent": 38}]
+    )
+    fresh = pd.DataFrame([fresh_row("f", 0, 1, "untestable", absent=9)])
+    assert confirm(predictions, fresh).set_index("claim_id").loc["f", "outcome"] == "untestable"

@@ -5,9 +5,10 @@ The predictions (``docs/predictions.csv``) hold, per claim, the word and the cou
 exploratory run; the fresh run's :func:`rnnschur.paper.reproduction.reproduction` table holds
 the same claims read on the new solutions by the same rules. Per claim:
 
-- *confirmed*: at least one fresh solution tested, and the fresh word is the predicted one;
-- *not confirmed*: at least one fresh solution tested, and the word differs;
-- *untestable*: no fresh solution tested.
+- *confirmed*: the fresh word is a word (enough fresh solutions tested,
+  :func:`rnnschur.paper.reproduction.claim_word`) and the predicted one;
+- *not confirmed*: the fresh word is a word and differs;
+- *untestable*: the fresh word is *untestable* (fewer fresh solutions tested than a word needs).
 
 Beside it, not changing it: whether the exploratory fraction k/n lies inside the fresh
 solutions' exact (Clopper–Pearson) interval (column ``consistent``).
@@ -40,7 +41,7 @@ def confirm(predictions: pd.DataFrame, fresh: pd.DataFrame) -> pd.DataFrame:
     out = []
     for p in predictions.itertuples(index=False):
         r = rows.loc[p.claim_id]
-        if r["n_tested"] == 0:
+        if r["word"] == Verdict.UNTESTABLE:  # fewer tested than a word needs
             outcome = Verdict.UNTESTABLE
         else:
             outcome = Verdict.CONFIRMED if r["word"] == p.predicted else Verdict.NOT_CONFIRMED
@@ -147,7 +148,7 @@ def confirmation_lead(table: pd.DataFrame, preregistration: str) -> str:
         text += ". Not confirmed: " + "; ".join(parts)
     untestable = table[table["outcome"] == Verdict.UNTESTABLE]
     if len(untestable):
-        text += f"; {len(untestable)} untestable (no fresh solution tested)"
+        text += f"; {len(untestable)} untestable (too few fresh solutions tested)"
     judged = table["consistent"].notna()
     inside = table["consistent"].fillna(False).astype(bool)
     missed_inside = int((inside & (table["outcome"] == Verdict.NOT_CONFIRMED)).sum())
