@@ -752,3 +752,23 @@ def test_every_generated_sentence_is_at_most_three_lines(quick_run):
         assert long_sentences(text) == [], name
     for written in ("paper_vs_reproduced.md", "claims.md", "paper_readings.md"):
         assert long_sentences((t / written).read_text()) == [], written
+
+
+def test_no_text_cell_of_any_csv_reads_as_a_spreadsheet_formula(quick_run):
+    """Every text cell of every CSV the quick run with its studies writes starts with no
+    ``=``, ``+``, ``-``, ``@``, tab or carriage return, or is escaped with ``'``
+    (:func:`rnnschur.report.text.csv_cell`): a label such as ``-T_CR`` would run as a formula."""
+    from rnnschur.report.text import FORMULA_STARTS
+
+    paths = sorted((quick_run / "results" / "quick").rglob("*.csv"))
+    assert len(paths) > 50
+    offending = []
+    for path in paths:
+        table = pd.read_csv(path, dtype=str, keep_default_na=False)
+        for column in table.columns:
+            values = table[column]
+            numeric = pd.to_numeric(values.replace("", "0"), errors="coerce").notna()
+            texts = values[~numeric]
+            bad = texts[texts.str.startswith(FORMULA_STARTS)]
+            offending += [f"{path.name}:{column}={cell!r}" for cell in bad.unique()[:2]]
+    assert not offending, offending[:20]

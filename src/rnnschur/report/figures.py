@@ -421,7 +421,7 @@ def fig_task_rollouts(examples: pd.DataFrame) -> Figure:
             unscored = data[(data["line"] == 0) & (data["mask"] == 0)]["time"].to_numpy()
             for start, stop in _runs(unscored):
                 ax.axvspan(start - 0.5, stop + 0.5, color="0.92", lw=0)
-            ax.set_title(f"{task}: {variant.replace('T_CR', 'T_C→R')}", fontsize=8)
+            ax.set_title(f"{task}: {variant}", fontsize=8)
             ax.set_xlabel("time step")
     fig.tight_layout()
     return fig

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rnnschur.ablation import ablated_recurrent, delta_T
+from rnnschur.ablation import ablated_recurrent, delta_T, label
 from rnnschur.network import Network
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, block_index, coupling_masks, n_dominant
 from rnnschur.tasks import Batch
@@ -59,12 +59,14 @@ def spectrum_rows(schur: OrderedSchur, alpha: float) -> tuple[list[dict], list[d
 def rollout_rows(network: Network, schur: OrderedSchur, alpha: float, batch: Batch) -> list[dict]:
     """Outputs of the full network and of each single-block ablation (eq. 5) on the trials of
     ``batch``, with the targets: one row per trial, time, line and variant (``full``,
-    ``-T_RR``, ``-T_CR``, ``-T_CC``) with ``value``, ``target`` and ``mask``."""
+    and the paper's names of the ablations, :func:`rnnschur.ablation.label`: ``−T_RR``,
+    ``−T_C→R``, ``−T_CC``, whose minus sign no spreadsheet reads as a formula) with ``value``,
+    ``target`` and ``mask``."""
     masks = coupling_masks(schur, alpha)
     W_hh = network.W_hh
     variants = {"full": W_hh}
     for block in COUPLING_BLOCKS:
-        variants[f"-{block}"] = ablated_recurrent(W_hh, schur, delta_T(schur.T, masks, (block,)))
+        variants[label(block)] = ablated_recurrent(W_hh, schur, delta_T(schur.T, masks, (block,)))
     outputs = network.rollout(batch.inputs, np.stack(list(variants.values())))
     mask = batch.line_mask
     return [
