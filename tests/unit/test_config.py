@@ -509,7 +509,9 @@ def test_a_config_is_sized_with_its_aliases_expanded_in_linear_time():
     checks.check_size(merged(BASE, QUICK))  # the paper's config with the quick preset: passes
 
 
-def test_an_external_model_too_large_for_max_job_mem_mb_is_refused_naming_both(tmp_path):
+def test_an_external_model_too_large_for_max_job_mem_mb_is_refused_naming_both(
+    tmp_path, monkeypatch
+):
     """N_h = 2000: its per-model jobs would declare 1000·(2000/128)^1.5 = 61,763 MB, above the
     default max_job_mem_mb = 24,000; refused naming the entry's key and the bound. The command
     warns before it reads the held-out set (the progress line comes first)."""
@@ -538,6 +540,14 @@ def test_an_external_model_too_large_for_max_job_mem_mb_is_refused_naming_both(t
         "declare mem_mb = 61763, above max_job_mem_mb = 24000 (raise it for a larger machine)"
     )
     instances.expand_external(config | {"max_job_mem_mb": 61763})  # at the bound: taken
+    # planned from the recurrent matrix's header alone: the file's arrays are never loaded
+    loads = []
+    original = np.lib.format.read_array
+    monkeypatch.setattr(
+        np.lib.format, "read_array", lambda *a, **k: loads.append(1) or original(*a, **k)
+    )
+    instances.expand_external(config | {"max_job_mem_mb": 61763})
+    assert loads == []
 
     said = []
 

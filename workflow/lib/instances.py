@@ -127,16 +127,17 @@ def expand_external(config: dict) -> list[str]:
     :func:`rnnschur.tasks.get`); it is scored on its held-out set's own mask
     (``ablation.fvu_steps: masked``); its random stream is ``external`` for every model, so
     that its name draws nothing (the command draws the same). Not a task of ``run_tasks``: no
-    table across models reads it. ConfigError naming the key where the model's file cannot be
-    read, or where its N_h would make its per-model jobs declare more memory than
-    ``max_job_mem_mb``."""
+    table across models reads it. An ``.npz`` is read only as far as its recurrent matrix's
+    header (:func:`rnnschur.external.convert.hidden_size`). ConfigError naming the key where
+    the model's file cannot be read, or where its N_h would make its per-model jobs declare
+    more memory than ``max_job_mem_mb``."""
     from rnnschur.external import convert
 
     names = []
     for name, entry in config.get("external_models", {}).items():
         keys = convert.parse_keys(entry["keys"]) if entry.get("keys") else None
         try:
-            n_hidden = int(convert.load_model_file(entry["weights"], keys)["W_hh"].shape[0])
+            n_hidden = convert.hidden_size(entry["weights"], keys)
         except (OSError, ValueError, KeyError) as error:
             raise ConfigError(
                 f"config key external_models.{name}.weights: cannot read {entry['weights']} "

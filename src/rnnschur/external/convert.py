@@ -28,6 +28,7 @@ from rnnschur.external.arrays import (
     WEIGHT_KEYS,
     check_model,
     load_npz_model,
+    npz_headers,
     real_array,
 )
 from rnnschur.io import ArtifactError, load_dynamics
@@ -184,6 +185,20 @@ def load_model_file(
     if str(path).endswith(".npz"):
         return load_npz_model(path, keys)
     return from_state_dict(path, keys)
+
+
+def hidden_size(path: str | os.PathLike, keys: dict[str, list[str]] | None = None) -> int:
+    """N_h of a model file, as the workflow reads it while it plans: an ``.npz``'s from the
+    header of its recurrent matrix (``W_hh``, PsychRNN's ``W_rec`` or what ``keys`` maps to
+    W_hh; nothing loaded, the file read whole by the import job), any other file's from its
+    arrays (:func:`load_model_file`)."""
+    if str(path).endswith(".npz"):
+        headers = npz_headers(path)
+        names = (keys or {}).get("W_hh") or [n for n in ("W_hh", "W_rec") if n in headers]
+        shapes = [headers[n][0] for n in names if n in headers]
+        if shapes and len(shapes[0]) == 2 and shapes[0][0] == shapes[0][1]:
+            return int(shapes[0][0])
+    return int(load_model_file(path, keys)["W_hh"].shape[0])
 
 
 def read_model_file(
