@@ -283,6 +283,18 @@ BUGS = [
         "state_dict conversion keeps one of the two hidden biases",
     ),
     (
+        S + "external/convert.py",
+        '        if key.endswith(("weight_hh_l0", "weight_hh")):',
+        '        if key.endswith("weight_hh"):',
+        "an nn.GRU or nn.LSTM state_dict not refused as gated",
+    ),
+    (
+        S + "external/convert.py",
+        'layers = sorted(k for k in state if re.search(r"weight_hh_l[1-9]\\d*$", k))',
+        'layers = sorted(k for k in state if re.search(r"weight_hh_l[2-9]\\d*$", k))',
+        "a two-layer RNN read as its first layer",
+    ),
+    (
         S + "metrics.py",
         "    count = weight.sum(axis=1, keepdims=True)",
         "    count = weight.sum(axis=1, keepdims=True) + 1",

@@ -249,6 +249,7 @@ def _arrays(model, module, keys, recurrent):
     """(the model's arrays or None, the description its file stores or None, a default name)."""
     if module is not None:
         name = type(module).__name__
+        convert.refuse_unreadable(f"torch module {name}", module.state_dict())
         try:
             return convert.from_arrays(module.state_dict(), keys, name), None, name
         except io.ArtifactError:

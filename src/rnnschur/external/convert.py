@@ -19,15 +19,18 @@ detected layout.
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 
 from rnnschur.external.arrays import (
     OFFSET_KEYS,
+    ONE_MATRIX,
     WEIGHT_KEYS,
     check_model,
     load_npz_model,
     real_array,
+    refuse_gated,
 )
 from rnnschur.io import ArtifactError
 from rnnschur.io import require as _require
@@ -100,19 +103,14 @@ def from_arrays(
 def detect_layout(path, state: dict[str, np.ndarray]) -> dict[str, list[str]]:
     """The key map of an ``nn.RNN`` or tutorial-CTRNN state_dict; :class:`ArtifactError`
     listing the keys found and a ``--keys`` line to start from when neither fits."""
-    layers = [k for k in state if k.endswith(("weight_hh_l1", "weight_hh_l0_reverse"))]
-    _require(path, not layers, f"a multi-layer or bidirectional RNN ({layers}); one layer only")
+    refuse_unreadable(path, state)
     for layout, (ih, hh, biases) in LAYOUTS.items():
         found = [k for k in state if k.endswith(hh)]
         if len(found) != 1:
             continue
         prefix = found[0][: -len(hh)]
         W_hh = state[found[0]]
-        _require(
-            path,
-            W_hh.ndim == 2 and W_hh.shape[0] == W_hh.shape[1],
-            f"{found[0]} has shape {W_hh.shape}: a GRU or LSTM (stacked gates), not a plain RNN",
-        )
+        _require(path, W_hh.ndim == 2, f"{found[0]} has shape {W_hh.shape}: not a matrix")
         _require(path, prefix + ih in state, f"{layout} layout without {prefix + ih}")
         mapping = {"W_xh": [prefix + ih], "W_hh": [found[0]]}
         present = [prefix + b for b in biases if prefix + b in state]
@@ -137,6 +135,31 @@ def detect_layout(path, state: dict[str, np.ndarray]) -> dict[str, list[str]]:
         f"{path}: layout not detected (neither nn.RNN's '*weight_hh_l0' nor a tutorial CTRNN's "
         f"'*h2h.weight'); keys found: {sorted(state)}. Map them with keys=..., e.g. "
         f'keys="{suggestion}"'
+    )
+
+
+def refuse_unreadable(path, state: dict) -> None:
+    """:class:`ArtifactError` naming ``path`` and why, where a torch state_dict (a file's or a
+    module's) holds a GRU or LSTM, a stacked (multi-layer) or a bidirectional RNN: the layer
+    that would be read (``weight_hh_l0``) is not the network."""
+    for key, value in state.items():
+        if key.endswith(("weight_hh_l0", "weight_hh")):
+            refuse_gated(path, key, tuple(value.shape))
+    reverse = sorted(k for k in state if k.endswith("weight_hh_l0_reverse"))
+    _require(
+        path,
+        not reverse,
+        f"a bidirectional RNN ({reverse[0] if reverse else ''} runs a second recurrent matrix "
+        "backwards in time); only the forward direction's weight_hh_l0 would be read; "
+        f"refused: {ONE_MATRIX}",
+    )
+    layers = sorted(k for k in state if re.search(r"weight_hh_l[1-9]\d*$", k))
+    first = layers[0].rsplit("_l", 1)[0] + "_l0" if layers else ""
+    _require(
+        path,
+        not layers,
+        f"a stacked RNN of {len(layers) + 1} layers ({', '.join([first, *layers])}); only the "
+        f"first layer's {first} would be read, not the network; refused: {ONE_MATRIX}",
     )
 
 
