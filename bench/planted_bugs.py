@@ -295,6 +295,18 @@ BUGS = [
         "a two-layer RNN read as its first layer",
     ),
     (
+        S + "external/keras_file.py",
+        '    model = {"W_xh": cell[0].T, "W_hh": cell[1].T, "W_hy": readout[0].T}',
+        '    model = {"W_xh": cell[0].T, "W_hh": cell[1], "W_hy": readout[0].T}',
+        "a Keras recurrent_kernel read untransposed (x·W taken as W x)",
+    ),
+    (
+        S + "external/flax_file.py",
+        '        "W_hh": recurrent.T,',
+        '        "W_hh": recurrent,',
+        "a Flax SimpleCell's recurrent kernel read untransposed",
+    ),
+    (
         S + "metrics.py",
         "    count = weight.sum(axis=1, keepdims=True)",
         "    count = weight.sum(axis=1, keepdims=True) + 1",

@@ -29,7 +29,7 @@ from rnnschur.dynamics import DESCRIPTION_TYPES, Description, Dynamics, check_ty
 from rnnschur.external import analysis as external
 from rnnschur.external import convert, verify
 from rnnschur.external import heldout as heldout_sets
-from rnnschur.external.arrays import check_model, load_npz_model
+from rnnschur.external.arrays import check_model
 from rnnschur.network import Network
 
 
@@ -140,7 +140,7 @@ def analyse(
             source = "the module's own forward"
         # a torch module, or a torch file: its own forward can run what no description does
         torch = module is not None or (
-            isinstance(model, str | os.PathLike) and not str(model).endswith(".npz")
+            isinstance(model, str | os.PathLike) and convert.file_format(model) == "torch"
         )
         own = verify.OwnOutputs(batch.inputs, outputs, source, tolerance, torch)
         verification = verify.resolve_description(arrays, stored, description, own)
@@ -258,11 +258,8 @@ def _arrays(model, module, keys, recurrent):
             return None, None, name  # run as it computes, its arrays unknown
     if isinstance(model, str | os.PathLike):
         path = Path(model)
-        if str(path).endswith(".npz"):
-            return load_npz_model(path, keys), io.load_dynamics(path), path.stem
-        from rnnschur.external.torch_module import stored_description  # reads it with torch
-
-        return convert.from_state_dict(path, keys), stored_description(path), path.stem
+        name = Path(path.name.removesuffix(".weights.h5")).stem
+        return (*convert.read_model_file(path, keys), name)
     if isinstance(model, Network):  # the one network value: its arrays and its description
         arrays = {"W_xh": model.W_xh, "W_hh": model.W_hh, "W_hy": model.W_hy, **model.offsets}
         given = {key: value for key, value in arrays.items() if value is not None}

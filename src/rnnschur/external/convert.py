@@ -23,6 +23,8 @@ import re
 
 import numpy as np
 
+from rnnschur import io
+from rnnschur.dynamics import Dynamics
 from rnnschur.external.arrays import (
     OFFSET_KEYS,
     ONE_MATRIX,
@@ -199,10 +201,53 @@ def _readout(state: dict[str, np.ndarray], N_h: int, exclude: set[str]) -> str |
     return linear[0] if len(linear) == 1 else None
 
 
+def file_format(path: str | os.PathLike) -> str:
+    """How a model file is read, by its name: ``"npz"``, ``"keras"`` (``.keras``,
+    ``.weights.h5``), ``"flax"`` (``.msgpack``) or ``"torch"`` (any other)."""
+    from rnnschur.external import flax_file, keras_file
+
+    name = str(path)
+    for kind, suffixes in (
+        ("npz", (".npz",)),
+        ("keras", keras_file.SUFFIXES),
+        ("flax", flax_file.SUFFIXES),
+    ):
+        if name.endswith(suffixes):
+            return kind
+    return "torch"
+
+
 def load_model_file(
     path: str | os.PathLike, keys: dict[str, list[str]] | None = None
 ) -> dict[str, np.ndarray]:
-    """An ``.npz`` model, or a torch state_dict (any other suffix, e.g. ``.pt``)."""
-    if str(path).endswith(".npz"):
-        return load_npz_model(path, keys)
-    return from_state_dict(path, keys)
+    """An ``.npz`` model, a Keras file, Flax bytes or a torch state_dict (:func:`file_format`);
+    ``keys`` maps an ``.npz``'s or a state_dict's names (a Keras or Flax file is read by its
+    layers)."""
+    return read_model_file(path, keys)[0]
+
+
+def read_model_file(
+    path: str | os.PathLike, keys: dict[str, list[str]] | None = None
+) -> tuple[dict[str, np.ndarray], Dynamics | None]:
+    """(the model's arrays, the description its file stores or None), read as
+    :func:`file_format` says."""
+    kind = file_format(path)
+    if kind == "npz":
+        return load_npz_model(path, keys), io.load_dynamics(path)
+    _require(
+        path,
+        keys is None or kind == "torch",
+        f"keys=... maps an .npz's or a torch state_dict's names; a {kind} file is read by its "
+        "layers",
+    )
+    if kind == "keras":
+        from rnnschur.external import keras_file
+
+        return keras_file.read(path)
+    if kind == "flax":
+        from rnnschur.external import flax_file
+
+        return flax_file.read(path), None
+    from rnnschur.external.torch_module import stored_description  # reads it with torch
+
+    return from_state_dict(path, keys), stored_description(path)
