@@ -295,6 +295,18 @@ BUGS = [
         "a two-layer RNN read as its first layer",
     ),
     (
+        S + "external/arrays.py",
+        "        not gates or keys is not None,",
+        "        True,",
+        "PsychRNN's LSTM file read as a Basic RNN (its unused W_rec)",
+    ),
+    (
+        S + "external/api.py",
+        '        convert.refuse_unreadable(f"torch module {name}", module.state_dict())',
+        "        pass",
+        "a live GRU module run as it computes (recurrent=) with its stacked gates",
+    ),
+    (
         S + "external/keras_file.py",
         '    model = {"W_xh": cell[0].T, "W_hh": cell[1].T, "W_hy": readout[0].T}',
         '    model = {"W_xh": cell[0].T, "W_hh": cell[1], "W_hy": readout[0].T}',
