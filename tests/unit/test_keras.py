@@ -117,3 +117,19 @@ def test_a_keras_file_with_a_key_map_or_a_nonlinear_readout_is_refused(tmp_path)
         convert.load_model_file(tmp_path / "net.keras")
     with pytest.raises(io.ArtifactError, match="a keras file is read by its layers"):
         convert.load_model_file(tmp_path / "net.keras", {"h0": ["x"]})
+
+
+def test_files_that_are_not_keras_models_are_refused_naming_them(tmp_path):
+    import h5py
+
+    with h5py.File(tmp_path / "other.weights.h5", "w") as h5:
+        h5["W"] = np.ones((2, 2))
+    (tmp_path / "junk.keras").write_bytes(b"not a zip")
+    for name, message in (
+        ("other.weights.h5", "no 'layers' group: not a Keras 3 weights file"),
+        ("junk.keras", "not a readable Keras file"),
+        ("absent.keras", "file not found"),
+    ):
+        with pytest.raises(io.ArtifactError, match=message) as error:
+            convert.load_model_file(tmp_path / name)
+        assert str(error.value).startswith(str(tmp_path / name))

@@ -133,10 +133,10 @@ def _description(path, config: dict) -> Dynamics:
     return Dynamics(nonlinearity=activation)
 
 
-def _groups(h5) -> dict[str, object]:
+def _groups(path, h5) -> dict[str, object]:
     """Each layer's weights group of a Keras 3 weights file, by its name
     (``layers/simple_rnn``, ``layers/dense``, ...)."""
-    _require(h5.filename, "layers" in h5, "no 'layers' group: not a Keras 3 weights file")
+    _require(path, "layers" in h5, "no 'layers' group: not a Keras 3 weights file")
     return {f"layers/{name}": group for name, group in h5["layers"].items()}
 
 
@@ -151,7 +151,7 @@ def _values(group) -> list[np.ndarray]:
 
 
 def _arrays(path, h5) -> dict[str, np.ndarray]:
-    groups = _groups(h5)
+    groups = _groups(path, h5)
     for name, group in groups.items():
         kind = name.split("/")[-1].rstrip("_0123456789").upper()
         if "cell" in group and kind in GATED:
