@@ -15,7 +15,7 @@ from rnnschur.provenance import weights_sha256  # noqa: E402
 
 entry, path = snakemake.params.model, snakemake.input.weights
 keys = convert.parse_keys(entry["keys"]) if entry["keys"] else None
-model = convert.load_model_file(path, keys)
+model, stored = convert.read_model_file(path, keys)  # and the description its file stores
 # the entry's description, split as the run's config says (config schur_split)
 given = {f: entry[f] for f in DESCRIPTION_TYPES if f != "split"}
 description = Description(**given, split=snakemake.params.split)
@@ -25,7 +25,7 @@ verification = verify.describe(
     model,
     snakemake.input.heldout,
     description,
-    stored=io.load_dynamics(path) if str(path).endswith(".npz") else None,
+    stored=stored,
 )
 # the held-out set as the command reads it (its targets checked against the score)
 batch, _ = heldout_sets.read(snakemake.input.heldout, model, where="heldout")
