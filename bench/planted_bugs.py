@@ -283,6 +283,42 @@ BUGS = [
         "state_dict conversion keeps one of the two hidden biases",
     ),
     (
+        S + "external/convert.py",
+        '        if key.endswith(("weight_hh_l0", "weight_hh")):',
+        '        if key.endswith("weight_hh"):',
+        "an nn.GRU or nn.LSTM state_dict not refused as gated",
+    ),
+    (
+        S + "external/convert.py",
+        'layers = sorted(k for k in state if re.search(r"weight_hh_l[1-9]\\d*$", k))',
+        'layers = sorted(k for k in state if re.search(r"weight_hh_l[2-9]\\d*$", k))',
+        "a two-layer RNN read as its first layer",
+    ),
+    (
+        S + "external/arrays.py",
+        "        not gates or keys is not None,",
+        "        True,",
+        "PsychRNN's LSTM file read as a Basic RNN (its unused W_rec)",
+    ),
+    (
+        S + "external/api.py",
+        '        convert.refuse_unreadable(f"torch module {name}", module.state_dict())',
+        "        pass",
+        "a live GRU module run as it computes (recurrent=) with its stacked gates",
+    ),
+    (
+        S + "external/keras_file.py",
+        '    model = {"W_xh": cell[0].T, "W_hh": cell[1].T, "W_hy": readout[0].T}',
+        '    model = {"W_xh": cell[0].T, "W_hh": cell[1], "W_hy": readout[0].T}',
+        "a Keras recurrent_kernel read untransposed (x·W taken as W x)",
+    ),
+    (
+        S + "external/flax_file.py",
+        '        "W_hh": recurrent.T,',
+        '        "W_hh": recurrent,',
+        "a Flax SimpleCell's recurrent kernel read untransposed",
+    ),
+    (
         S + "metrics.py",
         "    count = weight.sum(axis=1, keepdims=True)",
         "    count = weight.sum(axis=1, keepdims=True) + 1",

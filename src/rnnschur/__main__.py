@@ -49,7 +49,9 @@ WEIGHTS is an .npz with W_xh (N_h, N_x), W_hh (N_h, N_h), W_hy (N_y, N_h) and op
 b_h (N_h,), b_y (N_y,), h0 (N_h,) and the 0-d arrays dynamics, leak, nonlinearity, readout,
 timing; or a torch state_dict file (.pt) of a one-layer nn.RNN (Schuessler et al.'s RNN_Net
 too) or of the NeuroGym/Neuromatch tutorial CTRNN (input2h, h2h) with an nn.Linear readout
-(fc, h2out, readout, output, decoder, linear; biases are used); any other layout with --keys.
+(fc, h2out, readout, output, decoder, linear; biases are used); any other layout with --keys;
+or a Keras file (.keras, .weights.h5) of one SimpleRNN and a Dense, or Flax parameters
+(.msgpack, flax.serialization.to_bytes) of one SimpleCell and a Dense.
 
 How the network computes is its description: the update (--dynamics, --leak,
 --nonlinearity), the readout (--readout rate: phi(state); state: the state itself) and the
@@ -100,7 +102,11 @@ def parser() -> argparse.ArgumentParser:
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    a.add_argument("weights", type=Path, help="the model: .npz of arrays, or a torch state_dict")
+    a.add_argument(
+        "weights",
+        type=Path,
+        help="the model: .npz of arrays, a torch state_dict, a Keras or a Flax file",
+    )
     a.add_argument(
         "heldout", type=Path, help="the held-out set: .npz of inputs, targets, mask, outputs"
     )

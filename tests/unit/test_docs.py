@@ -2,6 +2,10 @@
 each page with a table of contents, and no link to a file or a heading that is not there."""
 
 import re
+import shutil
+import warnings
+
+import pytest
 
 from conftest import REPO
 
@@ -81,3 +85,29 @@ def test_every_config_key_a_report_caption_names_is_in_the_config():
             properties = node.get("properties", {})
             assert part in properties, f"{key}: not a key of the config schema"
             node = properties[part]
+
+
+def framework_examples() -> dict[str, str]:
+    """docs/your_network.md's code block after each ``<!-- framework-example: NAME -->``."""
+    text = (REPO / "docs" / "your_network.md").read_text()
+    found = re.findall(r"<!-- framework-example: (\w+) -->\s*```python\n(.*?)```", text, re.S)
+    return dict(found)
+
+
+@pytest.mark.parametrize("framework", ["torch", "nn4n", "psychrnn", "keras", "flax"])
+def test_each_frameworks_example_runs_as_written_and_is_verified(framework, tmp_path, monkeypatch):
+    """The page's setup block, then the framework's block, as written, in a fresh folder
+    (holding a copy of examples/psychrnn): its network read from its own save file and
+    verified against its framework's outputs. Flax only where it is installed."""
+    if framework == "flax":
+        pytest.importorskip("flax")
+    blocks = framework_examples()
+    assert set(blocks) == {"setup", "torch", "nn4n", "psychrnn", "keras", "flax"}
+    shutil.copytree(REPO / "examples" / "psychrnn", tmp_path / "examples" / "psychrnn")
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # an untrained network's score, a note on PsychRNN's file
+        exec(blocks["setup"] + "\n" + blocks[framework], namespace)
+    verification = namespace["result"].verification
+    assert verification.verified and verification.error < 1e-5, verification.line()

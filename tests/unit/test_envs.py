@@ -18,6 +18,8 @@ from conftest import REPO
 
 SRC = REPO / "src"
 TRAINING_ENV = "train.yaml"
+TORCH_ENVS = (TRAINING_ENV, "external.yaml")
+"""The envs with torch: training's, and the import of a model trained elsewhere (a torch file)."""
 
 
 def rule_scripts() -> dict[str, tuple[str, Path]]:
@@ -154,7 +156,7 @@ def test_envs_match_the_constraints_exactly():
     pinned = constraint_pins()
     for name, spec in pinned.items():
         assert spec.startswith("=="), f"constraints.txt pins {name} loosely: {spec!r}"
-    envs = {name: env_packages(name) for name in ("train.yaml", "analysis.yaml")}
+    envs = {n: env_packages(n) for n in ("train.yaml", "analysis.yaml", "external.yaml")}
     for env_name, env in envs.items():
         assert env["python"] == "==3.11", env_name
         for name, spec in env.items():
@@ -166,7 +168,18 @@ def test_envs_match_the_constraints_exactly():
             )
     # Every runtime dependency of a job is in some env (the workflow manager's own are not).
     workflow_side = {"snakemake", "pygments"}
-    missing = set(pinned) - workflow_side - set(envs["train.yaml"]) - set(envs["analysis.yaml"])
+    readers_and_tests = {
+        "h5py",
+        "msgpack",
+        "keras",
+        "snakedeploy",
+        "flax",
+        "jax",
+        "jaxlib",
+        "optax",
+    }
+    workflow_side |= readers_and_tests  # the extras keras, flax and test: no job imports them
+    missing = set(pinned) - workflow_side - {name for env in envs.values() for name in env}
     assert not missing, f"in constraints.txt but in no envs/*.yaml: {sorted(missing)}"
 
 
@@ -222,14 +235,14 @@ def run_blocked(source: str, **env) -> subprocess.CompletedProcess:
 
 
 def test_only_training_scripts_need_torch():
-    analysis = {r: s for r, (env, s) in rule_scripts().items() if env != TRAINING_ENV}
+    analysis = {r: s for r, (env, s) in rule_scripts().items() if env not in TORCH_ENVS}
     assert len(analysis) > 20
     result = run_blocked("\n".join(script_imports(s) for s in analysis.values()), MPLBACKEND="Agg")
     assert result.returncode == 0, result.stderr[-3000:]
     # The hook does block them: torch and NeuroGym fail.
     assert "torch imported by an analysis job" in run_blocked("import torch").stderr
     assert "neurogym imported by an analysis job" in run_blocked("import neurogym").stderr
-    for env_name in {env for env, _ in rule_scripts().values()} - {TRAINING_ENV}:
+    for env_name in {env for env, _ in rule_scripts().values()} - set(TORCH_ENVS):
         assert "torch" not in env_packages(env_name)
 
 

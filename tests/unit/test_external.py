@@ -5,6 +5,7 @@ import pytest
 import torch
 from torch import nn
 
+import rnnschur
 from rnnschur import io
 from rnnschur.ablation import Analysed, evaluate_ablations
 from rnnschur.external import analysis as external
@@ -128,14 +129,53 @@ def test_pickled_npz_is_refused_never_loaded(tmp_path):
         convert.load_model_file(path)
 
 
-def test_gru_and_multilayer_state_dicts_are_refused(tmp_path):
+GATED_AND_STACKED = [
+    (dict(cell=nn.GRU), r"a GRU \(rnn.weight_hh_l0 \(24, 8\) holds 3 recurrent matrices"),
+    (dict(cell=nn.LSTM), r"an LSTM \(rnn.weight_hh_l0 \(32, 8\) holds 4 recurrent matrices"),
+    (
+        dict(layers=2, nonlinearity="tanh"),
+        r"a stacked RNN of 2 layers \(rnn.weight_hh_l0, rnn.weight_hh_l1\); only the first "
+        r"layer's rnn.weight_hh_l0 would be read",
+    ),
+    (
+        dict(bidirectional=True, nonlinearity="tanh"),
+        r"a bidirectional RNN \(rnn.weight_hh_l0_reverse runs a second recurrent matrix "
+        r"backwards in time\); only the forward direction's weight_hh_l0 would be read",
+    ),
+]
+"""Networks torch itself builds that have no one recurrent matrix, with the refusal each gets
+(N_h = 8: a GRU stacks 3 gates' 8 × 8 matrices, an LSTM 4)."""
+
+
+@pytest.mark.parametrize(("kwargs", "message"), GATED_AND_STACKED)
+def test_gated_stacked_and_bidirectional_networks_are_refused_saying_why(tmp_path, kwargs, message):
+    """As a state_dict file, nested as nn4n saves its checkpoints, and as a live module (also
+    when asked to run it as it computes): one line naming the file or module and why."""
     torch.manual_seed(0)
-    gru = saved(tmp_path, Net(cell=nn.GRU), "gru.pt")
-    with pytest.raises(io.ArtifactError, match="GRU or LSTM"):
-        convert.from_state_dict(gru)
-    two = saved(tmp_path, Net(layers=2, nonlinearity="tanh"), "two.pt")
-    with pytest.raises(io.ArtifactError, match="multi-layer"):
-        convert.from_state_dict(two)
+    net = Net(**kwargs)
+    path = saved(tmp_path, net)
+    nested = tmp_path / "checkpoint.pt"
+    torch.save({"model_state_dict": net.state_dict(), "kwargs": {"dims": [3, 8, 2]}}, nested)
+    heldout_set = {"inputs": np.zeros((2, 5, 3)), "targets": np.zeros((2, 5, 2))}
+    for model, where in ((path, str(path)), (nested, str(nested))):
+        with pytest.raises(io.ArtifactError, match=message) as error:
+            rnnschur.analyse(model, heldout_set)
+        assert str(error.value).startswith(where) and "\n" not in str(error.value)
+        assert str(error.value).endswith(convert.ONE_MATRIX)
+    for recurrent in (None, "rnn.weight_hh_l0"):
+        with pytest.raises(io.ArtifactError, match=message) as error:
+            rnnschur.analyse(net, heldout_set, {"split": "weights"}, recurrent=recurrent)
+        assert str(error.value).startswith("torch module Net: ")
+
+
+def test_a_gru_cell_module_is_refused_naming_its_weight():
+    """nn.GRUCell keeps its gates under ``weight_hh`` (no layer suffix)."""
+    cell = nn.GRUCell(3, 4)
+    with pytest.raises(io.ArtifactError, match=r"a GRU \(weight_hh \(12, 4\) holds 3"):
+        convert.refuse_unreadable("cell", cell.state_dict())
+
+
+def test_an_unreadable_torch_file_is_refused(tmp_path):
     (tmp_path / "junk.pt").write_bytes(b"not a torch file")
     with pytest.raises(io.ArtifactError, match="not a readable torch state_dict"):
         convert.from_state_dict(tmp_path / "junk.pt")

@@ -126,6 +126,21 @@ def test_an_entry_of_python_objects_the_model_needs_is_refused_by_name(tmp_path)
         rnnschur.analyse(tmp_path / "pickled.npz", HELDOUT, "auto")
 
 
+def test_psychrnns_lstm_is_refused_naming_its_gates(tmp_path):
+    """PsychRNN's LSTM saves its four gates' weights beside a W_rec its forward never runs
+    (psychrnn 1.0, ``backend/models/lstm.py``): planted as its ``model.save`` lays them out."""
+    N = saved()["W_rec"].shape[0]
+    N_concat = N + saved()["W_in"].shape[1]
+    gates = {k: np.ones((N_concat, N)) for k in ("W_f", "W_i", "W_c", "W_o")}
+    np.savez(tmp_path / "lstm.npz", **saved(), **gates)
+    with pytest.raises(
+        io.ArtifactError,
+        match="PsychRNN's LSTM .its gates' weights W_f, W_i, "
+        "W_c, W_o; its W_rec is not what it runs.; refused: the method needs one",
+    ):
+        rnnschur.analyse(tmp_path / "lstm.npz", HELDOUT, "auto")
+
+
 def test_the_split_is_said_one_way_in_the_table_and_the_summary(result, tmp_path):
     """spectrum.csv names both moduli with the ρ each is compared with: in_R is modulus_P ≥
     α rho_P, modulus_P = |1 − a + aλ| of the λ in the same row; here W's own rule would split

@@ -1,10 +1,16 @@
-"""The workflow as Snakemake users deploy it: from another folder (-s/-d), as a module, and
-with a GPU declared for training."""
+"""The workflow as Snakemake users deploy it: by snakedeploy from a tagged release, from another
+folder (-s/-d), as a module, and with a GPU declared for training."""
 
+import shutil
+import subprocess
+import sys
 import textwrap
+import tomllib
+from pathlib import Path
 
 import pandas as pd
 import pytest
+import yaml
 
 from conftest import (
     QUICK,
@@ -111,6 +117,63 @@ def test_a_host_configfile_with_a_key_given_twice_is_refused(tmp_path):
     result = snakemake(user, "-n")
     assert result.returncode != 0
     assert "host.yaml, line 2: config key 'alpha' is given twice" in result.stdout, result.stdout
+
+
+def tree(folder) -> dict[str, int]:
+    """Every file under ``folder`` but git's own, with its size."""
+    return {
+        str(f.relative_to(folder)): f.stat().st_size
+        for f in folder.rglob("*")
+        if f.is_file() and ".git" not in f.relative_to(folder).parts
+    }
+
+
+def test_snakedeploy_deploys_the_tagged_release_and_it_runs_writing_only_there(tmp_path):
+    """The catalog's usage: ``snakedeploy deploy-workflow <repository> <dir> --tag v<version>``
+    (here a local repository, this tree committed and tagged with pyproject.toml's version),
+    the quick preset as the deployment's config, then ``snakemake`` in <dir>.
+    snakedeploy 0.17 writes a local repository's Snakefile as a path relative to it (a GitHub
+    URL becomes ``github(..., tag=...)``), so that one line is made absolute."""
+    version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+    source = copy_workflow(tmp_path / "rnnschur")
+    git = ("git", "-c", "user.name=test", "-c", "user.email=test@example.org")
+    for command in (
+        ("init", "-q"),
+        ("add", "-A"),
+        ("commit", "-qm", "release"),
+        ("tag", f"v{version}"),
+    ):
+        subprocess.run([*git, *command], cwd=source, check=True)
+    before = tree(source)
+    deployed = tmp_path / "deployed"
+    snakedeploy = str(Path(sys.executable).with_name("snakedeploy"))
+    result = subprocess.run(
+        [snakedeploy, "deploy-workflow", str(source), str(deployed), "--tag", f"v{version}"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    snakefile = deployed / "workflow" / "Snakefile"
+    module = snakefile.read_text()
+    assert 'snakefile: \n        "Snakefile"' in module and "use rule * from rnnschur" in module
+    snakefile.write_text(module.replace('"Snakefile"', f'"{source / "Snakefile"}"'))
+    # the paper config as the deployment's template (this repository keeps it at the top level,
+    # where snakedeploy, which copies config/, does not look), the quick preset on top of it
+    shutil.copy(source / "config.yaml", deployed / "config" / "config.yaml")
+    quick = yaml.safe_load((source / "presets" / "quick.yaml").read_text())
+    quick |= {"run_tasks": ["sine"], "beyond_models": "none", "gap_study": {"run": "none"}}
+    (deployed / "config" / "quick.yaml").write_text(yaml.safe_dump(quick))
+    run = snakemake(deployed, "-c2", "--configfile", "config/config.yaml", "config/quick.yaml")
+    assert run.returncode == 0, run.stdout[-4000:]
+    ablation = pd.read_csv(deployed / "results" / "quick" / "tables" / "ablation.csv")
+    assert set(ablation["task"]) == {"sine"} and len(ablation) == 2 * 3 * 8
+    assert tree(source) == before  # nothing written into the release
+    written = set(tree(deployed))
+    assert {"workflow/Snakefile", "config/config.yaml", "profiles/default/config.yaml"} <= written
+    assert all(
+        p.split("/")[0] in {"workflow", "config", "profiles", "LICENSE", "results", ".snakemake"}
+        for p in written
+    ), sorted(written)[:20]
 
 
 def train_resources(output: str) -> list[str]:

@@ -219,3 +219,44 @@ def test_one_nn4n_checkpoint_gives_the_same_tables_on_all_three_routes(tmp_path)
         )
     model = folder / "results/nn4n/models/external__ctrnn/external/n16/seed0/weights.npz"
     assert io.load_dynamics(model) == api.dynamics  # what external_import stored
+
+
+def test_a_keras_file_is_read_with_its_activation_by_the_workflow_as_by_the_command(tmp_path):
+    """A relu SimpleRNN saved by Keras (its .keras config names the activation, which the
+    import job reads as the command does: as the paper's tanh it would not reproduce Keras's
+    outputs), through external_models and the command: the same tables, byte for byte."""
+    os.environ.setdefault("KERAS_BACKEND", "torch")
+    import keras
+    import numpy as np
+
+    keras.utils.set_random_seed(0)
+    rnn = keras.layers.SimpleRNN(12, activation="relu", return_sequences=True)
+    model = keras.Sequential([keras.Input((None, 2)), rnn, keras.layers.Dense(1)])
+    folder = copy_workflow(tmp_path / "workflow")
+    model.save(folder / "rnn.keras")
+    x = np.random.default_rng(0).normal(size=(16, 20, 2)).astype(np.float32)
+    y = np.asarray(model.predict(x, verbose=0))
+    np.savez(folder / "heldout.npz", inputs=x, targets=y, outputs=y)
+    entry = "{weights: rnn.keras, heldout: heldout.npz, score: fvu}"
+    config = (
+        "--config",
+        "results_dir=results/keras",
+        "run_tasks=[]",
+        f"external_models={{kr: {entry}}}",
+    )
+    result = snakemake(folder, "-c2", *config)
+    assert result.returncode == 0, result.stdout[-4000:]
+    command = [sys.executable, "-m", "rnnschur", "analyse", "rnn.keras", "heldout.npz"]
+    done = subprocess.run(
+        [*command, "--name", "kr", "--out", str(tmp_path / "cli")],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    workflow = folder / "results/keras/external/kr"
+    verification = json.loads((workflow / "verification.json").read_text())
+    assert verification["verified"] and verification["description"].startswith("discrete relu")
+    for name in set(EXTERNAL_TABLES) - {"readout_refit.csv"}:  # no fitting set here
+        assert (tmp_path / "cli" / name).read_bytes() == (workflow / name).read_bytes(), name

@@ -26,7 +26,7 @@ for _name in config["external_models"]:
         benchmark:
             f"{R}/benchmarks/external/{_name}_import.tsv"
         conda:
-            "../../envs/train.yaml"
+            "../../envs/external.yaml"
         threads: 1
         resources:
             mem_mb=1000,

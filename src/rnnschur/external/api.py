@@ -146,7 +146,7 @@ def analyse(
             source = "the module's own forward"
         # a torch module, or a torch file: its own forward can run what no description does
         torch = module is not None or (
-            isinstance(model, str | os.PathLike) and not str(model).endswith(".npz")
+            isinstance(model, str | os.PathLike) and convert.file_format(model) == "torch"
         )
         own = verify.OwnOutputs(batch.inputs, outputs, source, tolerance, torch)
         verification = verify.resolve_description(arrays, stored, description, own)
@@ -255,6 +255,7 @@ def _arrays(model, module, keys, recurrent):
     """(the model's arrays or None, the description its file stores or None, a default name)."""
     if module is not None:
         name = type(module).__name__
+        convert.refuse_unreadable(f"torch module {name}", module.state_dict())
         try:
             return convert.from_arrays(module.state_dict(), keys, name), None, name
         except io.ArtifactError:
@@ -262,7 +263,9 @@ def _arrays(model, module, keys, recurrent):
                 raise
             return None, None, name  # run as it computes, its arrays unknown
     if isinstance(model, str | os.PathLike):
-        return *convert.read_model_file(model, keys), Path(model).stem
+        path = Path(model)
+        name = Path(path.name.removesuffix(".weights.h5")).stem
+        return (*convert.read_model_file(path, keys), name)
     if isinstance(model, Network):  # the one network value: its arrays and its description
         arrays = {"W_xh": model.W_xh, "W_hh": model.W_hh, "W_hy": model.W_hy, **model.offsets}
         given = {key: value for key, value in arrays.items() if value is not None}

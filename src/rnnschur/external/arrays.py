@@ -34,6 +34,10 @@ PSYCHRNN_KEYS = {
 its *effective* weights, connectivity masks and Dale's law already applied, so its masks,
 Dale matrices and optimizer slots are not read."""
 
+PSYCHRNN_LSTM_GATES = ("W_f", "W_i", "W_c", "W_o")
+"""The gates' weights PsychRNN's ``LSTM`` model saves beside the ``W_rec`` it never runs
+(psychrnn 1.0, ``backend/models/lstm.py``)."""
+
 
 class AnalysisWarning(UserWarning):
     """A warning of :func:`rnnschur.analyse` to a Python caller: nothing was verified, the full
@@ -113,6 +117,27 @@ def check_model(model: dict[str, np.ndarray], path) -> dict[str, np.ndarray]:
     return out
 
 
+ONE_MATRIX = "the method needs one recurrent matrix W_hh (N_h, N_h), whose Schur form it ablates"
+"""Why a gated, stacked or bidirectional network is refused, in every refusal's words."""
+GATES = {3: "a GRU", 4: "an LSTM"}
+"""A gated cell by the number of recurrent matrices stacked in its ``weight_hh`` (torch's
+gate order: r, z, n and i, f, g, o)."""
+
+
+def refuse_gated(path, name: str, shape: tuple, cell: str | None = None) -> None:
+    """:class:`ArtifactError` naming ``path`` where the recurrent weight ``name`` of ``shape``
+    stacks a gated cell's matrices ((3 N_h, N_h): a GRU; (4 N_h, N_h): an LSTM; ``cell``, with
+    its article, names it where the file does)."""
+    if len(shape) != 2 or shape[0] == shape[1] or shape[0] % max(shape[1], 1):
+        return
+    gates = shape[0] // shape[1]
+    cell = cell or GATES.get(gates, "a gated cell")
+    raise io.ArtifactError(
+        f"{path}: {cell} ({name} {tuple(shape)} holds {gates} recurrent matrices, one per "
+        f"gate); refused: {ONE_MATRIX}"
+    )
+
+
 MAX_NPZ_BYTES = 2**30
 """The most a user's ``.npz`` may take once read (1 GiB): a larger file (a zip bomb: a few MB
 on disk, gigabytes unpacked) is refused from its entries' headers, before any is loaded."""
@@ -176,6 +201,13 @@ def load_npz_model(
     names = list(kinds)
     layout = "the key map (keys=...)"
     given = keys or {}
+    gates = [k for k in PSYCHRNN_LSTM_GATES if k in names]
+    _require(
+        path,
+        not gates or keys is not None,
+        f"PsychRNN's LSTM (its gates' weights {', '.join(gates)}; its W_rec is not what it "
+        f"runs); refused: {ONE_MATRIX}",
+    )
     if {"W_in", "W_rec", "W_out"} <= set(names) and "W_hh" not in names:
         own = {ours: [theirs] for ours, theirs in PSYCHRNN_KEYS.items() if theirs in names}
         layout = "PsychRNN's model.save" if keys is None else layout

@@ -19,17 +19,20 @@ detected layout.
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 
 from rnnschur.dynamics import Dynamics
 from rnnschur.external.arrays import (
     OFFSET_KEYS,
+    ONE_MATRIX,
     WEIGHT_KEYS,
     check_model,
     load_npz_model,
     npz_headers,
     real_array,
+    refuse_gated,
 )
 from rnnschur.io import ArtifactError, load_dynamics
 from rnnschur.io import require as _require
@@ -102,19 +105,14 @@ def from_arrays(
 def detect_layout(path, state: dict[str, np.ndarray]) -> dict[str, list[str]]:
     """The key map of an ``nn.RNN`` or tutorial-CTRNN state_dict; :class:`ArtifactError`
     listing the keys found and a ``--keys`` line to start from when neither fits."""
-    layers = [k for k in state if k.endswith(("weight_hh_l1", "weight_hh_l0_reverse"))]
-    _require(path, not layers, f"a multi-layer or bidirectional RNN ({layers}); one layer only")
+    refuse_unreadable(path, state)
     for layout, (ih, hh, biases) in LAYOUTS.items():
         found = [k for k in state if k.endswith(hh)]
         if len(found) != 1:
             continue
         prefix = found[0][: -len(hh)]
         W_hh = state[found[0]]
-        _require(
-            path,
-            W_hh.ndim == 2 and W_hh.shape[0] == W_hh.shape[1],
-            f"{found[0]} has shape {W_hh.shape}: a GRU or LSTM (stacked gates), not a plain RNN",
-        )
+        _require(path, W_hh.ndim == 2, f"{found[0]} has shape {W_hh.shape}: not a matrix")
         _require(path, prefix + ih in state, f"{layout} layout without {prefix + ih}")
         mapping = {"W_xh": [prefix + ih], "W_hh": [found[0]]}
         present = [prefix + b for b in biases if prefix + b in state]
@@ -139,6 +137,31 @@ def detect_layout(path, state: dict[str, np.ndarray]) -> dict[str, list[str]]:
         f"{path}: layout not detected (neither nn.RNN's '*weight_hh_l0' nor a tutorial CTRNN's "
         f"'*h2h.weight'); keys found: {sorted(state)}. Map them with keys=..., e.g. "
         f'keys="{suggestion}"'
+    )
+
+
+def refuse_unreadable(path, state: dict) -> None:
+    """:class:`ArtifactError` naming ``path`` and why, where a torch state_dict (a file's or a
+    module's) holds a GRU or LSTM, a stacked (multi-layer) or a bidirectional RNN: the layer
+    that would be read (``weight_hh_l0``) is not the network."""
+    for key, value in state.items():
+        if key.endswith(("weight_hh_l0", "weight_hh")):
+            refuse_gated(path, key, tuple(value.shape))
+    reverse = sorted(k for k in state if k.endswith("weight_hh_l0_reverse"))
+    _require(
+        path,
+        not reverse,
+        f"a bidirectional RNN ({reverse[0] if reverse else ''} runs a second recurrent matrix "
+        "backwards in time); only the forward direction's weight_hh_l0 would be read; "
+        f"refused: {ONE_MATRIX}",
+    )
+    layers = sorted(k for k in state if re.search(r"weight_hh_l[1-9]\d*$", k))
+    first = layers[0].rsplit("_l", 1)[0] + "_l0" if layers else ""
+    _require(
+        path,
+        not layers,
+        f"a stacked RNN of {len(layers) + 1} layers ({', '.join([first, *layers])}); only the "
+        f"first layer's {first} would be read, not the network; refused: {ONE_MATRIX}",
     )
 
 
@@ -178,13 +201,29 @@ def _readout(state: dict[str, np.ndarray], N_h: int, exclude: set[str]) -> str |
     return linear[0] if len(linear) == 1 else None
 
 
+def file_format(path: str | os.PathLike) -> str:
+    """How a model file is read, by its name: ``"npz"``, ``"keras"`` (``.keras``,
+    ``.weights.h5``), ``"flax"`` (``.msgpack``) or ``"torch"`` (any other)."""
+    from rnnschur.external import flax_file, keras_file
+
+    name = str(path)
+    for kind, suffixes in (
+        ("npz", (".npz",)),
+        ("keras", keras_file.SUFFIXES),
+        ("flax", flax_file.SUFFIXES),
+    ):
+        if name.endswith(suffixes):
+            return kind
+    return "torch"
+
+
 def load_model_file(
     path: str | os.PathLike, keys: dict[str, list[str]] | None = None
 ) -> dict[str, np.ndarray]:
-    """An ``.npz`` model, or a torch state_dict (any other suffix, e.g. ``.pt``)."""
-    if str(path).endswith(".npz"):
-        return load_npz_model(path, keys)
-    return from_state_dict(path, keys)
+    """An ``.npz`` model, a Keras file, Flax bytes or a torch state_dict (:func:`file_format`);
+    ``keys`` maps an ``.npz``'s or a state_dict's names (a Keras or Flax file is read by its
+    layers)."""
+    return read_model_file(path, keys)[0]
 
 
 def hidden_size(path: str | os.PathLike, keys: dict[str, list[str]] | None = None) -> int:
@@ -192,7 +231,7 @@ def hidden_size(path: str | os.PathLike, keys: dict[str, list[str]] | None = Non
     header of its recurrent matrix (``W_hh``, PsychRNN's ``W_rec`` or what ``keys`` maps to
     W_hh; nothing loaded, the file read whole by the import job), any other file's from its
     arrays (:func:`load_model_file`)."""
-    if str(path).endswith(".npz"):
+    if file_format(path) == "npz":
         headers = npz_headers(path)
         names = (keys or {}).get("W_hh") or [n for n in ("W_hh", "W_rec") if n in headers]
         shapes = [headers[n][0] for n in names if n in headers]
@@ -204,13 +243,29 @@ def hidden_size(path: str | os.PathLike, keys: dict[str, list[str]] | None = Non
 def read_model_file(
     path: str | os.PathLike, keys: dict[str, list[str]] | None = None
 ) -> tuple[dict[str, np.ndarray], Dynamics | None]:
-    """A model file's arrays (:func:`load_model_file`) and the network description it stores:
-    an ``.npz``'s 0-d arrays (:func:`rnnschur.io.load_dynamics`), a checkpoint's constructor
-    kwargs (nn4n's save file: :func:`rnnschur.external.torch_module.stored_description`),
-    else None. The one reading of a file for the command, :func:`rnnschur.analyse` and the
-    workflow's ``external_import``, so that the three roll out the same network."""
-    if str(path).endswith(".npz"):
+    """A model file's arrays and the network description it stores, read as
+    :func:`file_format` says: an ``.npz``'s 0-d arrays (:func:`rnnschur.io.load_dynamics`), a
+    Keras file's activation, a checkpoint's constructor kwargs (nn4n's save file:
+    :func:`rnnschur.external.torch_module.stored_description`), else None. The one reading of
+    a file for the command, :func:`rnnschur.analyse` and the workflow's ``external_import``, so
+    that the three roll out the same network."""
+    kind = file_format(path)
+    if kind == "npz":
         return load_npz_model(path, keys), load_dynamics(path)
+    _require(
+        path,
+        keys is None or kind == "torch",
+        f"keys=... maps an .npz's or a torch state_dict's names; a {kind} file is read by its "
+        "layers",
+    )
+    if kind == "keras":
+        from rnnschur.external import keras_file
+
+        return keras_file.read(path)
+    if kind == "flax":
+        from rnnschur.external import flax_file
+
+        return flax_file.read(path), None
     from rnnschur.external.torch_module import stored_description  # reads it with torch
 
     return from_state_dict(path, keys), stored_description(path)
