@@ -670,9 +670,13 @@ def fixed_point_groups(
     ``pairs``, the median number of stable points, the pairs with points where it keeps all,
     moves one or more, loses one or more (of ``tested``: the present pairs with points), the
     pairs with a new stable point, and for the sine
-    task the pairs still oscillating and the median relative frequency error of those."""
+    task the pairs still oscillating and the median relative frequency error of those; the
+    attractors beyond the points (:func:`_attractor_counts`; "—" in a table without them)."""
     from rnnschur.beyond.summaries import OSCILLATING
+    from rnnschur.fixed_points import ATTRACTOR_COLUMNS
 
+    # a table written before the attractors were counted reads "—" in their columns
+    fates = fates.reindex(columns=list(dict.fromkeys([*fates.columns, *ATTRACTOR_COLUMNS])))
     keys = [*MODEL_KEYS, "condition"]
     rows = []
     for task, construction, size in models:
@@ -698,6 +702,11 @@ def fixed_point_groups(
                 "oscillating_intact": int((intact["amplitude"] > OSCILLATING).sum())
                 if cued
                 else np.nan,
+                "attractors_intact": float(intact["n_attractors"].median()),
+                "cycles_intact": float(intact["n_cycles"].median()),
+                "oscillations_intact": float(intact["n_oscillations"].median()),
+                "transitions_correct_intact": intact["transitions_correct_intact"].sum(),
+                "replay_periodic": intact["replay_periodic"].sum(),
             }
             for block in BLOCK_NAMES:
                 ablated = part[part["ablation"] == block]
@@ -728,8 +737,31 @@ def fixed_point_groups(
                         if cued and oscillates.any()
                         else np.nan,
                     }
+                    | _attractor_counts(ablated)
                 )
     return pd.DataFrame(rows)
+
+
+def _attractor_counts(ablated: pd.DataFrame) -> dict:
+    """Of one removal's (solution, input) pairs (their ``fate`` rows): the median number of
+    attractors (points, cycles, oscillations; :mod:`rnnschur.attractors`), the pairs whose
+    removal keeps them all or loses one, and summed over the pairs the flip-flop's transitions
+    (kept, of all, landing where the task says) and the copy task's replay orbits (of all,
+    kept, drifted in phase, changed, collapsed to a point, lost)."""
+    has = ablated["n_attractors"].notna()
+    return {
+        "attractors": float(ablated["n_attractors"].median()) if has.any() else np.nan,
+        "attractors_all_kept": int(
+            (has & (ablated["attractors_moved"] == 0) & (ablated["attractors_lost"] == 0)).sum()
+        ),
+        "attractors_lost": int((ablated["attractors_lost"] > 0).sum()),
+    } | {
+        k: ablated[k].sum(min_count=1)
+        for k in (
+            "transitions", "transitions_kept", "transitions_correct", "replay_trials",
+            "replay_kept", "replay_drift", "replay_changed", "replay_collapse", "replay_lost",
+        )
+    }  # fmt: skip
 
 
 def _model_name(task: str, construction: str, size: int) -> str:
@@ -806,8 +838,10 @@ def fixed_point_table(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
     lines = [
         "| task, model | inputs | removed | stable points, intact → ablated (median) | with "
         "stable points: all kept / moved / lost | new stable point | oscillating, intact → "
-        "ablated | frequency error | refit recovers |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "ablated | frequency error | attractors, intact → ablated (median) | attractors: all "
+        "kept / lost some | flip-flop transitions kept | copy replay orbits: kept / drift / "
+        "changed / collapse / lost | refit recovers |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in groups.itertuples(index=False):
         name = _model_name(r.task, r.construction, r.n_hidden)
@@ -824,11 +858,37 @@ def fixed_point_table(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
         error = "—" if np.isnan(r.frequency_error) else f"{r.frequency_error:.2f}"
         share = refit.get((r.task, r.construction, r.n_hidden, r.block))
         inputs = ZERO_INPUT if r.inputs == ZERO_INPUT else f"{r.conditions} cues"
+        attractors = (
+            "—"
+            if np.isnan(r.attractors)
+            else f"{r.attractors_intact:g} ({r.cycles_intact:g} cycles, "
+            f"{r.oscillations_intact:g} oscillations) → {r.attractors:g}"
+        )
+        kept = (
+            "—"
+            if np.isnan(r.attractors)
+            else f"{r.attractors_all_kept} / {r.attractors_lost} of {r.pairs}"
+        )
+        transitions = (
+            "—"
+            if np.isnan(r.transitions)
+            else f"{r.transitions_kept:g} of {r.transitions:g} ({r.transitions_correct:g} right; "
+            f"intact {r.transitions_correct_intact:g})"
+        )
+        replay = (
+            "—"
+            if np.isnan(r.replay_trials)
+            else " / ".join(
+                f"{getattr(r, f'replay_{o}'):g}"
+                for o in ("kept", "drift", "changed", "collapse", "lost")
+            )
+            + f" of {r.replay_trials:g} ({r.replay_periodic:g} periodic intact)"
+        )
         lines.append(
             f"| {name} | {inputs} | {BLOCK_NAMES[r.block]} | {r.stable_intact:g} → "
             f"{'—' if np.isnan(r.stable) else f'{r.stable:g}'} | "
-            f"{fates} | {r.new} of {r.pairs} | {oscillating} | {error} | "
-            f"{'—' if share is None else f'{share:.0%}'} |"
+            f"{fates} | {r.new} of {r.pairs} | {oscillating} | {error} | {attractors} | {kept} | "
+            f"{transitions} | {replay} | {'—' if share is None else f'{share:.0%}'} |"
         )
     return "\n".join(lines)
 
