@@ -416,6 +416,15 @@ def test_fixed_point_table_counts_attractors_transitions_and_replay_orbits():
         "| 3 (2 cycles, 0 oscillations) → 3 | 2 / 0 of 2 | — | 22 / 2 / 0 / 8 / 0 of 32 (32 "
         in table
     )
+    text = readings.fixed_point_reading(groups, {})
+    assert (
+        "Of its 96 transitions between attractors (each pulse from each attractor; 96 land right "
+        "intact), −T_C→R keeps 70 (66 right)." in text
+    )
+    assert (
+        "Its replay, run on freely, settles on a cycle or an oscillation in 32 of 32 trials; kept "
+        "/ shifted in phase / collapsed to a point / other, per removal: −T_C→R 22/2/8/0." in text
+    )
 
 
 def test_basis_dependence_reading_names_where_the_order_moves_a_reading():

@@ -764,6 +764,42 @@ def _attractor_counts(ablated: pd.DataFrame) -> dict:
     }  # fmt: skip
 
 
+def _breaks(rows: pd.DataFrame) -> str:
+    """' Of its 96 transitions between attractors (...), −T_C→R keeps 70 (66 right).' and ' Its
+    replay, run on freely, settles on a cycle or an oscillation in 32 of 32 trials; kept /
+    shifted in phase / collapsed to a point / other, per removal: −T_C→R 22/2/8/0.': what each
+    removal breaks, from the zero input rows of :func:`fixed_point_groups` (empty where neither
+    was measured)."""
+    rows = rows[rows["pairs"] > 0]
+    out = ""
+    flips = rows[rows["transitions"].notna()]
+    if len(flips):
+        first = flips.iloc[0]
+        each = [
+            f"{BLOCK_NAMES[r.block]} keeps {r.transitions_kept:g} ({r.transitions_correct:g} right)"
+            for r in flips.itertuples()
+        ]
+        out += (
+            f" Of its {first['transitions']:g} transitions between attractors (each pulse from "
+            f"each attractor; {first['transitions_correct_intact']:g} land right intact), "
+            f"{_join(each)}."
+        )
+    replays = rows[rows["replay_trials"].notna()]
+    if len(replays):
+        first = replays.iloc[0]
+        each = [
+            f"{BLOCK_NAMES[r.block]} {r.replay_kept:g}/{r.replay_drift:g}/"
+            f"{r.replay_collapse:g}/{r.replay_changed + r.replay_lost:g}"
+            for r in replays.itertuples()
+        ]
+        out += (
+            f" Its replay, run on freely, settles on a cycle or an oscillation in "
+            f"{first['replay_periodic']:g} of {first['replay_trials']:g} trials; kept / shifted "
+            f"in phase / collapsed to a point / other, per removal: {', '.join(each)}."
+        )
+    return out
+
+
 def _model_name(task: str, construction: str, size: int) -> str:
     """'flip-flop, dense orthogonal (N_h = 64)'."""
     return f"{TASK_NAMES.get(task, task)}, {construction.replace('_', ' ')} (N_h = {size})"
@@ -788,8 +824,9 @@ def _fates(r) -> str:
 def fixed_point_reading(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
     """Per model of :func:`fixed_point_groups`, in sentences: how many stable points its
     solutions hold under each input, what each block's removal does to them (kept, moved,
-    lost, new) or to the sine task's oscillation, beside the share of the block's harm a refit
-    readout recovers (``refit``: :func:`refit_shares`)."""
+    lost, new) or to the sine task's oscillation, what it breaks (the flip-flop's transitions,
+    the copy task's replay orbits: :func:`_breaks`), beside the share of the block's harm a
+    refit readout recovers (``refit``: :func:`refit_shares`)."""
     out = []
     for (task, construction, size), model in groups.groupby(
         ["task", "construction", "n_hidden"], sort=False
@@ -826,6 +863,7 @@ def fixed_point_reading(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
             if (task, construction, size, block) in refit
         ]
         sentence = f"{name}: " + "; ".join(parts) + "."
+        sentence += _breaks(model[model["inputs"] == ZERO_INPUT])
         if recovered:
             sentence += f" A refit readout recovers {_join(recovered)} harm."
         out.append(sentence)
