@@ -543,15 +543,10 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
             points = find(network, W, x, initial, search)
             found[ablation] = points
             u = drive(network, x)
-            ends = own[ablation][:, -1]
-            noise = search.noise * float(np.sqrt(np.mean(ends**2)))
-            rng = np.random.default_rng(search.seed)
-            orbit_starts = np.concatenate(
-                [ends, ends + noise * rng.standard_normal(ends.shape), initial]
-            )
             limits[ablation], unsettled = attractors.find(
-                network, W, x, orbit_starts, free_run, search.unique, search.match
-            )
+                network, W, x, orbit_starts(own[ablation], initial, search), free_run,
+                search.unique, search.match,
+            )  # fmt: skip
             rows += attractor_rows(limits[ablation], pcs, ablation, name, empty)
             extra = attractor_columns(limits["none"], limits[ablation], unsettled, search.match)
             if tasks.task_of(task) == "flip_flop" and name == ZERO_INPUT:
@@ -633,6 +628,16 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
                     | {"pc1": pc[0], "pc2": pc[1]}
                 )
     return rows
+
+
+def orbit_starts(visited: np.ndarray, initial: np.ndarray, search: Search) -> np.ndarray:
+    """Where a network's free runs start (:func:`rnnschur.attractors.find`): the end states of
+    its own held-out trajectories ``visited`` (n, time, N_h), copies of them with Gaussian
+    noise of ``search.noise`` times their RMS, and the search's starts ``initial``."""
+    ends = visited[:, -1]
+    noise = search.noise * float(np.sqrt(np.mean(ends**2)))
+    rng = np.random.default_rng(search.seed)
+    return np.concatenate([ends, ends + noise * rng.standard_normal(ends.shape), initial])
 
 
 def attractor_rows(found, pcs, ablation: str, condition: str, empty: dict) -> list[dict]:
