@@ -240,11 +240,11 @@ def fixed_point_summary(fates: pd.DataFrame) -> pd.DataFrame:
                 ((group["attractors_moved"] == 0) & (group["attractors_lost"] == 0)).sum()
             ),
             "attractors_lost_some": int((group["attractors_lost"] > 0).sum()),
-            "transitions_kept": float(group["transitions_kept"].sum()),
-            "transitions": float(group["transitions"].sum()),
-            "replay_periodic": float(group["replay_periodic"].sum()),
-            "replay_kept": float(group["replay_kept"].sum()),
-            "replay_trials": float(group["replay_trials"].sum()),
+            "transitions_kept": float(group["transitions_kept"].sum(min_count=1)),
+            "transitions": float(group["transitions"].sum(min_count=1)),
+            "replay_periodic": float(group["replay_periodic"].sum(min_count=1)),
+            "replay_kept": float(group["replay_kept"].sum(min_count=1)),
+            "replay_trials": float(group["replay_trials"].sum(min_count=1)),
         }
         words = (
             f"{row['stable_intact']:g} → {row['stable']:g} stable points; all kept in "

@@ -705,8 +705,8 @@ def fixed_point_groups(
                 "attractors_intact": float(intact["n_attractors"].median()),
                 "cycles_intact": float(intact["n_cycles"].median()),
                 "oscillations_intact": float(intact["n_oscillations"].median()),
-                "transitions_correct_intact": intact["transitions_correct_intact"].sum(),
-                "replay_periodic": intact["replay_periodic"].sum(),
+                "transitions_correct_intact": intact["transitions_correct_intact"].sum(min_count=1),
+                "replay_periodic": intact["replay_periodic"].sum(min_count=1),
             }
             for block in BLOCK_NAMES:
                 ablated = part[part["ablation"] == block]
