@@ -7,9 +7,11 @@ window of :data:`WINDOW` steps, the module calls it
 
 - a *point* when ‖s_{t+1} − s_t‖ stays below :data:`TOLERANCE` (RMS per unit);
 - a *period-k cycle* when ‖s_{t+k} − s_t‖ does, for the smallest k ≤ ``max_period`` (k ≥ 2);
-- an *oscillation* (quasi-periodic: an invariant circle) when it is neither, its spread about
-  its mean changes by less than :data:`SPREAD_CHANGE` from one window to the next, its dominant
-  Fourier peak (the power of every unit's spectrum, summed, the Hann window) holds
+- an *oscillation* (quasi-periodic: an invariant circle) when it is neither and, for
+  :data:`STEADY_WINDOWS` windows in a row, its spread about its mean changes by less than
+  :data:`SPREAD_CHANGE` from one window to the next, so does its
+  nearest recurrence (:func:`recurrence`: an orbit closing slowly on a cycle is not one), its
+  dominant Fourier peak (the power of every unit's spectrum, summed, the Hann window) holds
   :data:`PEAK_SHARE` of the power and stays where it was; the frequency is that peak's;
 - *not settled* when the budget of ``free_run`` steps ends first.
 
@@ -29,12 +31,16 @@ import numpy as np
 from rnnschur.fixed_points import Fate, drive, readout, step, trajectories
 
 WINDOW = 256
-"""Steps per window of the free run: a limit set is judged on one window, an oscillation on two."""
+"""Steps per window of the free run: a point or a cycle is judged on one window, an oscillation
+on :data:`STEADY_WINDOWS` + 1."""
 TOLERANCE = 1e-6
 """RMS distance per unit under which two states of one orbit are one (a point, a cycle)."""
 SPREAD_CHANGE = 0.05
 """Relative change of an orbit's spread between two windows under which it has settled on an
 oscillation (a spiral into a point shrinks faster)."""
+STEADY_WINDOWS = 3
+"""Window after window, the times in a row an orbit must look the same (spread, nearest
+recurrence, spectral peak) to be an oscillation: a long transient wanders."""
 PEAK_SHARE = 0.5
 """Share of the power its dominant Fourier peak (five bins about it) holds in an oscillation
 (a chaotic orbit spreads its power)."""
@@ -98,13 +104,17 @@ def around(window: np.ndarray, frequency: float) -> np.ndarray:
     return window[order[np.linspace(0, len(window) - 1, ORBIT_STATES).astype(int)]]
 
 
-def _periodic(window: np.ndarray, max_period: int) -> int:
-    """The smallest k ≤ ``max_period`` with ‖s_{t+k} − s_t‖ below :data:`TOLERANCE` over the
-    window, 0 if none."""
+def recurrence(window: np.ndarray, max_period: int) -> tuple[int, float]:
+    """(the smallest k ≤ ``max_period`` with ‖s_{t+k} − s_t‖ below :data:`TOLERANCE` over the
+    window, 0 if none; the least over k of the largest such distance): an orbit closing on a
+    cycle brings the second down window after window, a quasi-periodic one does not."""
+    nearest = np.inf
     for k in range(1, max_period + 1):
-        if np.sqrt(np.mean((window[k:] - window[:-k]) ** 2, axis=1)).max() < TOLERANCE:
-            return k
-    return 0
+        distance = np.sqrt(np.mean((window[k:] - window[:-k]) ** 2, axis=1)).max()
+        if distance < TOLERANCE:
+            return k, float(distance)
+        nearest = min(nearest, float(distance))
+    return 0, nearest
 
 
 def settle(
@@ -115,7 +125,7 @@ def settle(
     K, N = starts.shape
     out: list[LimitSet | None] = [None] * K
     S, active = np.array(starts, float), np.arange(K)
-    before: dict[int, tuple[float, float]] = {}
+    before: dict[int, tuple[float, float, float, int]] = {}
     window = np.empty((K, WINDOW, N))
     for chunk in range(max(free_run.budget // WINDOW, 1)):
         for t in range(WINDOW):
@@ -127,23 +137,27 @@ def settle(
             if not np.isfinite(orbit).all():
                 out[i] = LimitSet("unsettled", 0, np.nan, orbit[-1:].copy(), end)
                 continue
-            k = _periodic(orbit, free_run.max_period)
+            k, nearest = recurrence(orbit, free_run.max_period)
             if k:
                 kind = "point" if k == 1 else "cycle"
                 out[i] = LimitSet(kind, k, 0.0 if k == 1 else 1 / k, orbit[-k:].copy(), end)
                 continue
             frequency, share = spectrum_peak(orbit)
             spread = float(np.sqrt(np.mean((orbit - orbit.mean(0)) ** 2)))
+            steady = 0
             if i in before:
-                was_spread, was_frequency = before[i]
-                if (
+                was_spread, was_frequency, was_nearest, steady = before[i]
+                same = (
                     abs(spread - was_spread) <= SPREAD_CHANGE * spread
+                    and nearest >= (1 - SPREAD_CHANGE) * was_nearest
                     and share >= PEAK_SHARE
                     and abs(frequency - was_frequency) <= 1 / WINDOW
-                ):
+                )
+                steady = steady + 1 if same else 0
+                if steady == STEADY_WINDOWS:
                     out[i] = LimitSet("oscillation", 0, frequency, around(orbit, frequency), end)
                     continue
-            before[i] = (spread, frequency)
+            before[i] = (spread, frequency, nearest, steady)
             still.append(j)
         if not still:
             return out
