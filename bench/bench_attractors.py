@@ -64,7 +64,8 @@ def model_costs(results: Path, path: Path, settings: dict) -> dict:
     )
     generator, alpha = meta["generator"], settings["alpha"]
     study = fixed_points.Study.from_settings(settings | {"generator": generator})
-    search, run = study.search, attractors.FreeRun(study.max_period, study.free_run)
+    search = study.search
+    run = attractors.FreeRun(study.max_period, study.free_run, search.unique, search.match)
     masks = coupling_masks(schur, alpha)
     networks = {"none": network.W_hh} | {
         b: ablated_recurrent(network.W_hh, schur, np.where(masks[b], schur.T, 0.0))
@@ -80,19 +81,17 @@ def model_costs(results: Path, path: Path, settings: dict) -> dict:
             searching += cpu(fixed_points.find, network, W, x, starts, search)[1]
             own = fixed_points.trajectories(network, W, heldout.inputs[:64])
             orbits = fixed_points.orbit_starts(own, starts, search)
-            found, seconds = cpu(
-                attractors.find, network, W, x, orbits, run, search.unique, search.match
-            )
+            found, seconds = cpu(attractors.find, network, W, x, orbits, run)
             running += seconds
             intact = found[0] if ablation == "none" else intact
             source = tasks.task_of(task)
             if source == "flip_flop" and not x.any():
                 amplitude = generator.get("pulse_amplitude", 1.0)
-                args = (network, network.W_hh, W, intact, amplitude, run)
+                args = (network, W, intact, amplitude, run)
                 running += cpu(attractors.transitions, *args)[1]
             if source == "copy" and not x.any():
                 trials = heldout.inputs[: attractors.REPLAY_TRIALS]
-                args = (network, network.W_hh, W, trials, generator.get("n_symbols", 8), run)
+                args = (network, W, trials, generator.get("n_symbols", 8), run)
                 running += cpu(fixed_points.replay_columns, *args)[1]
     return {"task": task, "construction": construction, "N_h": int(size.lstrip("n")),
             "search_s": searching, "free_runs_s": running}  # fmt: skip

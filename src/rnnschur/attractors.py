@@ -53,10 +53,15 @@ KINDS = ("point", "cycle", "oscillation", "unsettled")
 class FreeRun:
     """How the network runs freely (config keys ``fixed_points.max_period`` and
     ``fixed_points.free_run``, :class:`rnnschur.fixed_points.Study`): the longest period of a
-    cycle, and the steps an orbit gets to settle (whole windows of :data:`WINDOW`)."""
+    cycle, the steps an orbit gets to settle (whole windows of :data:`WINDOW`), and the orbit
+    distances under which two limit sets are one (``unique``; an oscillation's, ``match``) and
+    an ablated attractor is the intact one's (``match``): ``fixed_points.unique`` and
+    ``fixed_points.match``."""
 
     max_period: int
     budget: int
+    unique: float
+    match: float
 
 
 @dataclass(frozen=True)
@@ -198,15 +203,16 @@ def sign_patterns(readouts: np.ndarray) -> frozenset:
     return frozenset(tuple(np.sign(r).astype(int)) for r in readouts)
 
 
-def distinct(network, limits: list[LimitSet], unique: float, match: float) -> list[Attractor]:
+def distinct(network, limits: list[LimitSet], free_run: FreeRun) -> list[Attractor]:
     """The settled limit sets of ``limits`` one per attractor: the same kind, period and
-    frequency (within 2/:data:`WINDOW`) within orbit distance ``unique`` (an oscillation's
-    sampled orbit: ``match``), in order of first appearance; unsettled orbits left out."""
+    frequency (within 2/:data:`WINDOW`) within orbit distance ``free_run.unique`` (an
+    oscillation's sampled orbit: ``free_run.match``), in order of first appearance; unsettled
+    orbits left out."""
     found: list[list] = []
     for limit in limits:
         if limit.kind == "unsettled":
             continue
-        tolerance = match if limit.kind == "oscillation" else unique
+        tolerance = free_run.match if limit.kind == "oscillation" else free_run.unique
         for entry in found:
             same = entry[0].kind == limit.kind and entry[0].period == limit.period
             same = same and abs(entry[0].frequency - limit.frequency) <= 2 / WINDOW
@@ -256,12 +262,13 @@ def attractor_fates(intact: list[Attractor], ablated: list[Attractor], match: fl
     )
 
 
-def find(network, W, x, starts, free_run: FreeRun, unique: float, match: float):
+def find(network, W, x, starts, free_run: FreeRun):
     """The attractors of ``network`` with recurrent matrix ``W`` under the constant input ``x``
-    reached from ``starts`` (K, N_h), and how many orbits did not settle."""
+    reached from ``starts`` (K, N_h) (:func:`settle`, :func:`distinct`), and how many orbits did
+    not settle."""
     limits = settle(network.dynamics, W, drive(network, x), starts, free_run)
     unsettled = sum(limit.kind == "unsettled" for limit in limits)
-    return distinct(network, limits, unique, match), unsettled
+    return distinct(network, limits, free_run), unsettled
 
 
 def pulses(n_bits: int, amplitude: float) -> np.ndarray:
@@ -282,13 +289,12 @@ def landings(network, W, origins: np.ndarray, inputs: np.ndarray, free_run: Free
 
 
 def transitions(
-    network, W: np.ndarray, W_ablated: np.ndarray, intact: list[Attractor], amplitude: float,
-    free_run: FreeRun,
-) -> list[dict]:  # fmt: skip
-    """The flip-flop's transition table: from each intact attractor (its last state reached), each
-    pulse (:func:`pulses`), where the intact network lands (``lands``: the intact attractor
-    with the same readout sign patterns, −1 for none) and whether that is the task's answer
-    (``correct``: the origin's readout signs with the pulsed bit set to the pulse's sign); the
+    network, W_ablated: np.ndarray, intact: list[Attractor], amplitude: float, free_run: FreeRun
+) -> list[dict]:
+    """The flip-flop's transition table: from each intact attractor (its last state reached),
+    each pulse (:func:`pulses`), where the intact network (``network.W_hh``) lands
+    (``lands``: the intact attractor with the same readout sign patterns, −1 for none) and
+    whether that is the task's answer (``correct``: the origin's readout signs with the pulsed bit set to the pulse's sign); the
     ablated network from its own version of the attractor (where it settles from the intact
     one's state under zero input), the same pulse: ``kept`` when it lands on the same readout
     sign patterns as the intact network, and its ``correct``."""
@@ -298,7 +304,7 @@ def transitions(
     zero = drive(network, np.zeros(network.W_xh.shape[1]))
     own = settle(network.dynamics, W_ablated, zero, origins, free_run)
     ablated_origins = np.array([limit.states[-1] for limit in own])
-    here = landings(network, W, origins, inputs, free_run)
+    here = landings(network, network.W_hh, origins, inputs, free_run)
     there = landings(network, W_ablated, ablated_origins, inputs, free_run)
     index = {a.signs: k for k, a in enumerate(intact)}
     rows = []

@@ -529,7 +529,7 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
     }
     Q_R = schur.Q[:, : n_dominant(schur, alpha)]
     initial = starts(visited, search, state_bounds(network))
-    free_run = attractors.FreeRun(study.max_period, study.free_run)
+    free_run = attractors.FreeRun(study.max_period, study.free_run, search.unique, search.match)
     own = {
         ablation: visited
         if ablation == "none"
@@ -544,16 +544,13 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
             found[ablation] = points
             u = drive(network, x)
             limits[ablation], unsettled = attractors.find(
-                network, W, x, orbit_starts(own[ablation], initial, search), free_run,
-                search.unique, search.match,
-            )  # fmt: skip
+                network, W, x, orbit_starts(own[ablation], initial, search), free_run
+            )
             rows += attractor_rows(limits[ablation], pcs, ablation, name, empty)
             extra = attractor_columns(limits["none"], limits[ablation], unsettled, search.match)
             if tasks.task_of(task) == "flip_flop" and name == ZERO_INPUT:
-                table = attractors.transitions(
-                    network, network.W_hh, W, limits["none"],
-                    generator.get("pulse_amplitude", 1.0), free_run,
-                )  # fmt: skip
+                amplitude = generator.get("pulse_amplitude", 1.0)
+                table = attractors.transitions(network, W, limits["none"], amplitude, free_run)
                 rows += [
                     empty | {"record": "transition", "ablation": ablation, "condition": name} | r
                     for r in table
@@ -565,10 +562,8 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
                     "transitions_correct_intact": sum(r["correct"] for r in table),
                 }
             if tasks.task_of(task) == "copy" and name == ZERO_INPUT:
-                extra |= replay_columns(
-                    network, network.W_hh, W, heldout.inputs[: attractors.REPLAY_TRIALS],
-                    generator.get("n_symbols", 8), free_run,
-                )  # fmt: skip
+                trials = heldout.inputs[: attractors.REPLAY_TRIALS]
+                extra |= replay_columns(network, W, trials, generator.get("n_symbols", 8), free_run)
             for k, p in enumerate(points):
                 stable = p.stability == "stable"
                 J = jacobian(network.dynamics, W, u, p.state) if stable else None
@@ -691,14 +686,14 @@ def attractor_columns(intact, ablated, unsettled: int, match: float) -> dict:
     }
 
 
-def replay_columns(network, W, W_ablated, inputs, n_symbols: int, free_run) -> dict:
+def replay_columns(network, W_ablated, inputs, n_symbols: int, free_run) -> dict:
     """The copy task's replay orbits (:func:`rnnschur.attractors.replay_orbits`) of the trials
     ``inputs``: how many of the intact ones settle on a cycle or an oscillation
     (``replay_periodic``), their median period (an oscillation's 1/frequency), and what the
     ablation does to each trial's orbit (:func:`rnnschur.attractors.replay_outcome`)."""
     from rnnschur import attractors
 
-    mine = attractors.replay_orbits(network, W, inputs, n_symbols, free_run)
+    mine = attractors.replay_orbits(network, network.W_hh, inputs, n_symbols, free_run)
     theirs = attractors.replay_orbits(network, W_ablated, inputs, n_symbols, free_run)
     periodic = [m for m in mine if m.kind in ("cycle", "oscillation")]
     periods = [m.period if m.kind == "cycle" else 1 / m.frequency for m in periodic]

@@ -13,7 +13,7 @@ from rnnschur.network import Network
 from rnnschur.schur import ordered_real_schur
 from rnnschur.tasks import Batch
 
-RUN = at.FreeRun(max_period=16, budget=4096)
+RUN = at.FreeRun(max_period=16, budget=4096, unique=1e-3, match=0.05)
 
 
 def network(W, W_xh=None, W_hy=None):
@@ -38,7 +38,7 @@ def test_minus_w_identity_holds_its_bits_in_period_two_cycles(N):
     corners pair into 2^(N−1) period-2 cycles {s, −s}, and there is no stable fixed point."""
     W = -2.0 * np.eye(N)
     net, a = network(W), root(2.0)
-    found, unsettled = at.find(net, W, np.zeros(1), uniform(N), RUN, 1e-3, 0.05)
+    found, unsettled = at.find(net, W, np.zeros(1), uniform(N), RUN)
     assert unsettled == 0 and len(found) == 2 ** (N - 1)
     for attractor in found:
         s, t = attractor.limit.states
@@ -60,7 +60,7 @@ def test_a_rotation_held_by_tanh_oscillates_at_its_angle():
     g, f0 = 1.02, (np.sqrt(5) - 1) / 20
     c, s = np.cos(2 * np.pi * f0), np.sin(2 * np.pi * f0)
     W = g * np.array([[c, -s], [s, c]])
-    found, unsettled = at.find(network(W), W, np.zeros(1), uniform(2, 16), RUN, 1e-3, 0.05)
+    found, unsettled = at.find(network(W), W, np.zeros(1), uniform(2, 16), RUN)
     assert unsettled == 0 and [a.limit.kind for a in found] == ["oscillation"]
     limit = found[0].limit
     assert limit.frequency == pytest.approx(f0, rel=5e-3)
@@ -79,10 +79,14 @@ def test_a_point_a_long_cycle_and_an_unsettled_orbit_are_told_apart():
     starts = uniform(1, 4) + 2.0  # away from 0
     point = at.settle(DISCRETE, 0.5 * np.eye(1), np.zeros(1), starts, RUN)
     assert {(limit.kind, limit.period) for limit in point} == {("point", 1)}
-    long = at.settle(DISCRETE, -2.0 * np.eye(1), np.zeros(1), starts, at.FreeRun(1, 1024))
+    long = at.settle(
+        DISCRETE, -2.0 * np.eye(1), np.zeros(1), starts, at.FreeRun(1, 1024, 1e-3, 0.05)
+    )
     assert {limit.kind for limit in long} == {"oscillation"}
     assert all(limit.frequency == pytest.approx(0.5) for limit in long)
-    slow = at.settle(DISCRETE, 0.999 * np.eye(1), np.zeros(1), starts, at.FreeRun(16, 256))
+    slow = at.settle(
+        DISCRETE, 0.999 * np.eye(1), np.zeros(1), starts, at.FreeRun(16, 256, 1e-3, 0.05)
+    )
     assert {limit.kind for limit in slow} == {"unsettled"}
     assert all(np.isnan(limit.frequency) and limit.end == 256 for limit in slow)
 
@@ -94,8 +98,8 @@ def test_a_flipped_bit_loses_its_cycles():
     patterns no intact cycle shows: both lost, two new."""
     a = root(2.0)
     intact_W, ablated_W = -2.0 * np.eye(2), np.diag([-2.0, 2.0])
-    intact = at.find(network(intact_W), intact_W, np.zeros(1), uniform(2), RUN, 1e-3, 0.05)[0]
-    ablated = at.find(network(ablated_W), ablated_W, np.zeros(1), uniform(2), RUN, 1e-3, 0.05)[0]
+    intact = at.find(network(intact_W), intact_W, np.zeros(1), uniform(2), RUN)[0]
+    ablated = at.find(network(ablated_W), ablated_W, np.zeros(1), uniform(2), RUN)[0]
     assert len(intact) == len(ablated) == 2
     fate = at.attractor_fates(intact, ablated, match=0.05)
     assert (fate.kept, fate.moved, fate.lost, fate.new) == (0, 0, 2, 2)
@@ -114,9 +118,9 @@ def test_a_flip_flop_transition_table_intact_and_with_stronger_self_excitation()
     set a bit to its value still land right, the 8 that flip it do not (kept 8 of 16)."""
     W, ablated = 2.0 * np.eye(2), 2.5 * np.eye(2)
     net = network(W, W_xh=2.0 * np.eye(2))
-    intact = at.find(net, W, np.zeros(2), uniform(2), RUN, 1e-3, 0.05)[0]
+    intact = at.find(net, W, np.zeros(2), uniform(2), RUN)[0]
     assert sorted(a.limit.kind for a in intact) == ["point"] * 4
-    rows = at.transitions(net, W, ablated, intact, 1.0, RUN)
+    rows = at.transitions(net, ablated, intact, 1.0, RUN)
     assert len(rows) == 4 * 2 * 2
     assert all(r["correct"] and r["lands"] >= 0 for r in rows)
     assert sum(r["kept_transition"] for r in rows) == 8
