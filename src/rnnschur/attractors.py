@@ -294,10 +294,11 @@ def transitions(
     """The flip-flop's transition table: from each intact attractor (its last state reached),
     each pulse (:func:`pulses`), where the intact network (``network.W_hh``) lands
     (``lands``: the intact attractor with the same readout sign patterns, −1 for none) and
-    whether that is the task's answer (``correct``: the origin's readout signs with the pulsed bit set to the pulse's sign); the
-    ablated network from its own version of the attractor (where it settles from the intact
-    one's state under zero input), the same pulse: ``kept`` when it lands on the same readout
-    sign patterns as the intact network, and its ``correct``."""
+    whether that is the task's answer (``correct``: the origin's readout signs with the pulsed
+    bit set to the pulse's sign); the ablated network from its own version of the attractor
+    (where it settles from the intact one's state under zero input), the same pulse: ``kept``
+    when it lands on the same readout sign patterns as the intact network, and its
+    ``correct``."""
     n_bits = network.W_hy.shape[0]
     inputs = pulses(n_bits, amplitude)
     origins = np.array([a.limit.states[-1] for a in intact])
