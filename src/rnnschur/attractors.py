@@ -335,7 +335,7 @@ def transitions(
 
 REPLAY_TRIALS = 16
 """Held-out trials whose replay :func:`replay` follows as an orbit."""
-REPLAY_OUTCOMES = ("kept", "drift", "changed", "collapse", "lost")
+REPLAY_OUTCOMES = ("kept", "drift", "changed", "collapse", "lost", "unsettled")
 
 
 def replay_orbits(network, W, inputs: np.ndarray, n_symbols: int, free_run: FreeRun) -> list:
@@ -361,7 +361,10 @@ def replay_outcome(network, intact: LimitSet, ablated: LimitSet) -> str:
     readout signs in the same phase; an oscillation at the same frequency within 2/WINDOW),
     ``drift`` (the same period and signs, shifted in phase), ``changed`` (the same period,
     other signs at every shift), ``collapse`` (the ablated orbit settles on a point where the
-    intact one did not) or ``lost`` (any other: another period, not settled)."""
+    intact one did not) or ``lost`` (any other: another period, not settled); ``unsettled``
+    where the intact orbit did not settle (nothing to compare)."""
+    if intact.kind == "unsettled":
+        return "unsettled"
     if ablated.kind == "point" and intact.kind != "point":
         return "collapse"
     if intact.kind == "oscillation" and ablated.kind == "oscillation":

@@ -449,6 +449,7 @@ ATTRACTOR_COLUMNS = (
     "attractor_readout_change", "transitions", "transitions_kept", "transitions_correct",
     "transitions_correct_intact", "replay_trials", "replay_periodic", "replay_period",
     "replay_kept", "replay_drift", "replay_changed", "replay_collapse", "replay_lost",
+    "replay_unsettled",
 )  # fmt: skip
 """The attractors' columns of a ``fate`` row (:mod:`rnnschur.attractors`): counts and matching;
 the flip-flop's transitions kept of all; the copy task's replay orbits and their outcomes."""

@@ -165,7 +165,8 @@ def _limit(kind, signs, end, period=None):
 def test_what_an_ablation_does_to_a_replay_orbit():
     """One period-4 replay (readout = state, one symbol a step): the same states at the same
     steps are kept; shifted by one step (the run ended a step later), a phase drift; other
-    symbols, changed; a point, collapse; period 2, lost."""
+    symbols, changed; a point, collapse; period 2 or not settled, lost; an intact orbit that
+    did not settle is not compared."""
     net = network(np.zeros((2, 2)))
     cycle = [[1, 1], [1, -1], [-1, -1], [-1, 1]]
     intact = _limit("cycle", cycle, 256)
@@ -175,6 +176,9 @@ def test_what_an_ablation_does_to_a_replay_orbit():
     assert at.replay_outcome(net, intact, _limit("cycle", other, 256)) == "changed"
     assert at.replay_outcome(net, intact, _limit("point", [[1, 1]], 256)) == "collapse"
     assert at.replay_outcome(net, intact, _limit("cycle", cycle[:2], 256)) == "lost"
+    unsettled = at.LimitSet("unsettled", 0, np.nan, np.ones((1, 2)), 4096)
+    assert at.replay_outcome(net, intact, unsettled) == "lost"
+    assert at.replay_outcome(net, unsettled, intact) == "unsettled"  # nothing to compare
 
 
 def test_a_cyclic_shift_replays_with_period_four():

@@ -275,7 +275,11 @@ def test_fixed_points_per_solution_and_their_summary(quick_run):
         np.testing.assert_array_equal(flips["transitions"], 2 * bits * attractors.to_numpy())
         assert (flips["transitions_kept"] <= flips["transitions"]).all()
     copies = fates[fates["task"] == "copy"]
-    outcomes = ["replay_kept", "replay_drift", "replay_changed", "replay_collapse", "replay_lost"]
+    outcomes = [
+        f"replay_{o}" for o in ("kept", "drift", "changed", "collapse", "lost", "unsettled")
+    ]
     if len(copies):
         assert (copies["replay_trials"] == 16).all()
         assert (copies[outcomes].sum(axis=1) == copies["replay_trials"]).all()
+        mine = copies[copies["ablation"] == "none"]  # the intact replay against itself
+        assert (mine["replay_kept"] + mine["replay_unsettled"] == mine["replay_trials"]).all()

@@ -760,6 +760,7 @@ def _attractor_counts(ablated: pd.DataFrame) -> dict:
         for k in (
             "transitions", "transitions_kept", "transitions_correct", "replay_trials",
             "replay_kept", "replay_drift", "replay_changed", "replay_collapse", "replay_lost",
+            "replay_unsettled",
         )
     }  # fmt: skip
 
@@ -920,7 +921,8 @@ def fixed_point_table(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
                 f"{getattr(r, f'replay_{o}'):g}"
                 for o in ("kept", "drift", "changed", "collapse", "lost")
             )
-            + f" of {r.replay_trials:g} ({r.replay_periodic:g} periodic intact)"
+            + f" of {r.replay_trials:g} ({r.replay_periodic:g} periodic intact"
+            + (f", {r.replay_unsettled:g} not settled)" if r.replay_unsettled else ")")
         )
         lines.append(
             f"| {name} | {inputs} | {BLOCK_NAMES[r.block]} | {r.stable_intact:g} → "
