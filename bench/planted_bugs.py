@@ -665,6 +665,37 @@ BUGS = [
         "        if distance <= match:",
         "a moved attractor counted as lost",
     ),
+    # The attractors that are not points, and what an ablation breaks in them.
+    (
+        S + "attractors.py",
+        "d.min(axis=1).mean(), d.min(axis=0).mean()",
+        "np.diag(d).mean(), np.diag(d).mean()",
+        "a cycle found at another phase counted as another cycle",
+    ),
+    (
+        S + "attractors.py",
+        "return (p + shift) / T,",
+        "return p / T,",
+        "an oscillation's frequency read at its spectrum's bin, not interpolated",
+    ),
+    (
+        S + "attractors.py",
+        "expected[bit] = int(np.sign(x[bit]))",
+        "expected[bit] = -int(np.sign(x[bit]))",
+        "a flip-flop pulse expected to set its bit to the opposite sign",
+    ),
+    (
+        S + "attractors.py",
+        "if distance <= match or intact[i].signs == ablated[j].signs:",
+        "if True:",
+        "an attractor with other readout signs counted as moved, not lost",
+    ),
+    (
+        S + "attractors.py",
+        'return "kept" if 0 in shifts else "drift" if shifts else "changed"',
+        'return "kept" if shifts else "changed"',
+        "a replay shifted in phase counted as kept",
+    ),
     (
         S + "paper/confirmation.py",
         'if r["n_tested"] == 0:',

@@ -233,6 +233,11 @@ def test_fixed_points_on_request_saved_loaded_and_summarised(schuessler, tmp_pat
     assert list(fates["condition"]) == ["zero input"] * 4
     assert (fates["n_stable"] == 4).all() and (fates["kept"] == 4).all()
     assert (fates[["moved", "lost", "new"]] == 0).all().all()
+    # its attractors are those 4 points (no cycle, no oscillation), each removal keeps them
+    assert (fates[["n_attractors", "attractors_kept"]] == 4).all().all()
+    assert (
+        (fates[["n_cycles", "n_oscillations", "n_unsettled", "attractors_lost"]] == 0).all().all()
+    )
     corners = table[(table["record"] == "point") & (table["stability"] == "stable")]
     z = 0.957504  # tanh(2 z) = z
     assert corners["readout"].abs().round(4).tolist().count(0.0) == 8  # (z, z) and (-z, -z)
@@ -241,6 +246,7 @@ def test_fixed_points_on_request_saved_loaded_and_summarised(schuessler, tmp_pat
     )
     summary = result.summary()
     assert "| zero input | intact | 4 |" in summary and summary.count("| zero input |") == 4
+    assert summary.count(" | 4 | 0 | 0 | 0 | 4 | 0 | 0 | 0 |\n") == 4  # the attractors' columns
     out = tmp_path / "out"
     files = result.save(out)
     assert files["fixed_points_csv"] == out / "fixed_points.csv"

@@ -380,8 +380,8 @@ def test_fixed_point_reading_counts_fates_per_solution_where_there_are_points():
     assert text.endswith("A refit readout recovers 25% of −T_C→R's harm.")
     table = readings.fixed_point_table(groups, {("t", "c", 8, "T_CR"): 0.25})
     assert (
-        "| t, c (N_h = 8) | 2 cues | −T_C→R | 0 → 0 | — | 1 of 4 | 4 of 4 → 3 of 4 | 0.00 | 25% |"
-        in table
+        "| t, c (N_h = 8) | 2 cues | −T_C→R | 0 → 0 | — | 1 of 4 | 4 of 4 → 3 of 4 | 0.00 | — | "
+        "— | — | — | 25% |" in table  # a table without the attractors' columns
     )
     # a block absent in a solution (its removal takes less than the mass floor) is counted apart
     absent = frozenset(
@@ -397,6 +397,56 @@ def test_fixed_point_reading_counts_fates_per_solution_where_there_are_points():
     assert "−T_CC is absent in every solution" in text
     table = readings.fixed_point_table(groups, {})
     assert "| t, c (N_h = 8) | zero input | −T_CC | 2 → — | absent in all 2 |" in table
+
+
+def test_fixed_point_table_counts_attractors_transitions_and_replay_orbits():
+    """Planted: two flip-flop solutions, intact 8 attractors each (2 of them cycles), 48
+    transitions each landing right; −T_C→R keeps 40 and 30 of them (right in 36 and 30) and
+    loses a cycle in one; two copy solutions replaying 16 trials each, −T_C→R keeps 10 and 12,
+    drifts 2 and 0, collapses 4 and 4."""
+    base = {"n_stable": 6, "moved": 0, "lost": 0, "new": 0, "amplitude": np.nan,
+            "frequency": np.nan, "cued_frequency": np.nan, "construction": "c", "n_hidden": 8,
+            "condition": "zero input", "n_cycles": 2, "n_oscillations": 0}  # fmt: skip
+    rows = []
+    for seed, (kept, right, lost) in enumerate([(40, 36, 1), (30, 30, 0)]):
+        flip = base | {"task": "flip_flop", "seed": seed, "transitions": 48,
+                       "transitions_correct_intact": 48}  # fmt: skip
+        rows.append(flip | {"ablation": "none", "n_attractors": 8, "attractors_moved": 0,
+                            "attractors_lost": 0, "transitions_kept": 48,
+                            "transitions_correct": 48})  # fmt: skip
+        rows.append(flip | {"ablation": "T_CR", "n_attractors": 8 - lost, "attractors_moved": 0,
+                            "attractors_lost": lost, "transitions_kept": kept,
+                            "transitions_correct": right})  # fmt: skip
+    for seed, (kept, drift, collapse) in enumerate([(10, 2, 4), (12, 0, 4)]):
+        copy = base | {"task": "copy", "seed": seed, "n_attractors": 3, "attractors_moved": 0,
+                       "attractors_lost": 0, "replay_trials": 16, "replay_periodic": 16,
+                       "replay_changed": 0}  # fmt: skip
+        rows.append(copy | {"ablation": "none", "replay_kept": 16, "replay_drift": 0,
+                            "replay_collapse": 0, "replay_lost": 0})  # fmt: skip
+        rows.append(copy | {"ablation": "T_CR", "replay_kept": kept, "replay_drift": drift,
+                            "replay_collapse": collapse, "replay_lost": 16 - kept - drift -
+                            collapse})  # fmt: skip
+    groups = readings.fixed_point_groups(
+        pd.DataFrame(rows), [("flip_flop", "c", 8), ("copy", "c", 8)]
+    )
+    table = readings.fixed_point_table(groups, {})
+    assert (
+        "| 8 (2 cycles, 0 oscillations) → 7.5 | 1 / 1 of 2 | 70 of 96 (66 right; intact 96) | — |"
+        in table
+    )
+    assert (
+        "| 3 (2 cycles, 0 oscillations) → 3 | 2 / 0 of 2 | — | 22 / 2 / 0 / 8 / 0 of 32 (32 "
+        in table
+    )
+    text = readings.fixed_point_reading(groups, {})
+    assert (
+        "Of its 96 transitions between attractors (each pulse from each attractor; 96 land right "
+        "intact), −T_C→R keeps 70 (66 right)." in text
+    )
+    assert (
+        "Its replay, run on freely, settles on a cycle or an oscillation in 32 of 32 trials; kept "
+        "/ shifted in phase / collapsed to a point / other, per removal: −T_C→R 22/2/8/0." in text
+    )
 
 
 def test_basis_dependence_reading_names_where_the_order_moves_a_reading():

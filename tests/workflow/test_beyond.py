@@ -265,3 +265,21 @@ def test_fixed_points_per_solution_and_their_summary(quick_run):
         assert row.all_kept == ((group["moved"] == 0) & (group["lost"] == 0)).sum()
         assert row.stable == group["n_stable"].median()
     assert len(summary) == len(fates.groupby(keys))
+    # the attractors: the intact network keeps its own; the flip-flop's table has each bit's two
+    # pulses from each intact attractor; the copy task follows its first held-out trials' replay
+    assert (intact["attractors_kept"] == intact["n_attractors"]).all()
+    bits = quick_config(quick_run)["tasks"]["flip_flop"]["generator"]["n_bits"]
+    flips = fates[(fates["task"] == "flip_flop") & (fates["condition"] == "zero input")]
+    if len(flips):
+        attractors = intact["n_attractors"].reindex(pd.MultiIndex.from_frame(flips[model]))
+        np.testing.assert_array_equal(flips["transitions"], 2 * bits * attractors.to_numpy())
+        assert (flips["transitions_kept"] <= flips["transitions"]).all()
+    copies = fates[fates["task"] == "copy"]
+    outcomes = [
+        f"replay_{o}" for o in ("kept", "drift", "changed", "collapse", "lost", "unsettled")
+    ]
+    if len(copies):
+        assert (copies["replay_trials"] == 16).all()
+        assert (copies[outcomes].sum(axis=1) == copies["replay_trials"]).all()
+        mine = copies[copies["ablation"] == "none"]  # the intact replay against itself
+        assert (mine["replay_kept"] + mine["replay_unsettled"] == mine["replay_trials"]).all()

@@ -129,13 +129,18 @@ ANALYSES = {
             "stable points intact and ablated, and in how many solutions the removal keeps every "
             "stable point, moves one (the nearest ablated stable point lies farther than "
             "fixed_points.match but reads out the same signs) or loses one; for the sine task the "
-            "median oscillation frequency against the cued one."
+            "median oscillation frequency against the cued one; the attractors the free run "
+            "settles on (points, period-k cycles up to fixed_points.max_period, oscillations) "
+            "and in how many solutions the removal keeps them all; the flip-flop's transitions "
+            "between attractors kept, of all; the copy task's replay orbits kept, of all."
         ),
         figure_caption=(
             "Fixed points (beyond the paper). One model per task (the first learned seed of the "
             "largest N_h): its held-out trajectories (grey) in their top two principal "
-            "components, with the stable points (filled) and saddles (crosses) found under "
-            "zero input, intact and with each coupling block removed at α."
+            "components, with the stable points (filled), saddles (crosses), cycles (diamonds "
+            "joined) and oscillations (a line) found under zero input, intact and with each "
+            "coupling block removed at α, each network with its own trajectories; a second "
+            "solution where its attractors differ."
         ),
     ),
     "basis_dependence": Analysis(

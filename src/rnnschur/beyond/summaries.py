@@ -207,7 +207,10 @@ def fixed_point_summary(fates: pd.DataFrame) -> pd.DataFrame:
     points intact and ablated, the models whose removal keeps every stable point, moves one,
     loses one or adds one, and for the sine task the models still oscillating (amplitude above
     :data:`OSCILLATING`) and the median relative error of their frequency against the cued one;
-    ``reading`` says it in words."""
+    the median number of attractors (:mod:`rnnschur.attractors`: points, cycles, oscillations)
+    and the models whose removal keeps them all or loses one; summed over the models, the
+    flip-flop's transitions kept of all and the copy task's replay orbits kept of all (and
+    periodic intact); ``reading`` says it in words."""
     from rnnschur.ablation import label
 
     keys = ["task", "construction", "n_hidden", "condition"]
@@ -235,12 +238,33 @@ def fixed_point_summary(fates: pd.DataFrame) -> pd.DataFrame:
             "new_some": int((group["new"] > 0).sum()),
             "oscillating": oscillating.sum() if group["cued_frequency"].notna().any() else np.nan,
             "frequency_error": float(error[oscillating].median()) if oscillating.any() else np.nan,
+            "attractors": float(group["n_attractors"].median()),
+            "cycles": float(group["n_cycles"].median()),
+            "oscillations": float(group["n_oscillations"].median()),
+            "attractors_all_kept": int(
+                ((group["attractors_moved"] == 0) & (group["attractors_lost"] == 0)).sum()
+            ),
+            "attractors_lost_some": int((group["attractors_lost"] > 0).sum()),
+            "transitions_kept": float(group["transitions_kept"].sum(min_count=1)),
+            "transitions": float(group["transitions"].sum(min_count=1)),
+            "replay_periodic": float(group["replay_periodic"].sum(min_count=1)),
+            "replay_kept": float(group["replay_kept"].sum(min_count=1)),
+            "replay_trials": float(group["replay_trials"].sum(min_count=1)),
         }
         words = (
             f"{row['stable_intact']:g} → {row['stable']:g} stable points; all kept in "
             f"{row['all_kept']} of {n}, one or more moved in {row['moved_some']}, lost in "
-            f"{row['lost_some']}"
+            f"{row['lost_some']}; a median {row['attractors']:g} attractors "
+            f"({row['cycles']:g} cycles, {row['oscillations']:g} oscillations), all kept in "
+            f"{row['attractors_all_kept']} of {n}"
         )
+        if group["transitions"].notna().any():
+            words += f"; transitions kept: {row['transitions_kept']:g} of {row['transitions']:g}"
+        if group["replay_trials"].notna().any():
+            words += (
+                f"; replay orbits kept: {row['replay_kept']:g} of {row['replay_trials']:g} "
+                f"({row['replay_periodic']:g} periodic intact)"
+            )
         if not np.isnan(row["oscillating"]):
             words += f"; oscillating in {row['oscillating']:g} of {n}"
         rows.append(row | {"reading": words})
@@ -252,12 +276,13 @@ def fixed_points(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]
     of the settings' ``learned``), and their ``fate`` rows (one per model, condition and
     ablation: the per-solution readings)."""
     from rnnschur.beyond.dose_response import learned_models
+    from rnnschur.fixed_points import ATTRACTOR_COLUMNS
 
     fates = learned_models(table[table["record"] == "fate"], settings["learned"])
     columns = [
         *MODEL_KEYS, "condition", "ablation", "n_fixed", "n_stable", "n_saddle",
         "n_unstable_points", "n_slow", "kept", "moved", "lost", "new", "distance",
-        "readout_change", "frequency", "amplitude", "cued_frequency",
+        "readout_change", "frequency", "amplitude", "cued_frequency", *ATTRACTOR_COLUMNS,
     ]  # fmt: skip
     fates = fates[columns].reset_index(drop=True)
     return {"summary": fixed_point_summary(fates), "fates": fates}

@@ -718,17 +718,23 @@ def fixed_point_lines(table: pd.DataFrame) -> list[str]:
     """The fixed-point study's counts (``fate`` records of :func:`rnnschur.fixed_points.
     model_rows`) as Markdown: per input condition and ablation, the stable points and saddles,
     and how many of the intact network's stable points each removal keeps, moves (same readout
-    signs), loses."""
+    signs), loses; then its attractors (points, cycles, oscillations, :mod:`rnnschur.attractors`)
+    and what each removal does to them, with the orbits that did not settle."""
     lines = [
         "## Fixed points (`fixed_points.csv`)",
         "",
-        "| condition | network | stable | saddles | slow | kept | moved | lost | new |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| condition | network | stable | saddles | slow | kept | moved | lost | new | attractors "
+        "| cycles | oscillations | not settled | attractors kept | moved | lost | new |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     fates = table[table["record"] == "fate"]
     for r in fates.itertuples(index=False):
         network = "intact" if r.ablation == "none" else label(r.ablation)
-        counts = [r.n_stable, r.n_saddle, r.n_slow, r.kept, r.moved, r.lost, r.new]
+        counts = [
+            r.n_stable, r.n_saddle, r.n_slow, r.kept, r.moved, r.lost, r.new, r.n_attractors,
+            r.n_cycles, r.n_oscillations, r.n_unsettled, r.attractors_kept, r.attractors_moved,
+            r.attractors_lost, r.attractors_new,
+        ]  # fmt: skip
         lines.append(
             f"| {r.condition} | {network} | " + " | ".join(f"{int(c)}" for c in counts) + " |"
         )

@@ -532,37 +532,58 @@ def fig_readout_refit(refit: pd.DataFrame) -> Figure:
     return fig
 
 
-def fig_fixed_points(table: pd.DataFrame) -> Figure:
-    """One model per task (the first seed of the paper's dense orthogonal construction, else
-    the first listed, at the largest N_h): its held-out trajectories (grey) in their top two
-    principal components and the points found under zero input, stable filled, saddles as
-    crosses, unstable open; one column for the intact network and one per coupling block
-    removed (:func:`rnnschur.fixed_points.model_rows`)."""
-    data = largest_size(table)
-    task_names = list(dict.fromkeys(data["task"]))
-    columns = ["none", *SINGLE_BLOCKS]
-    fig, axes = subplots(
-        len(task_names), len(columns), figsize=(2.6 * len(columns), 2.4 * len(task_names)),
-        squeeze=False,
-    )  # fmt: skip
-    # imported here: the module's own imports count in every figure's code fingerprint
-    from matplotlib.collections import LineCollection
+def _solutions(d: pd.DataFrame) -> list:
+    """The seeds of one model drawn in :func:`fig_fixed_points`: the first, and the first other
+    whose attractors under zero input (their kinds and periods per ablation) differ from it."""
+    shown = d[(d["record"] == "attractor") & (d["condition"] == "zero input")]
 
-    markers = {"stable": ("o", "C3"), "saddle": ("x", "C0"), "unstable": ("o", "white")}
-    for row, task in zip(axes, task_names, strict=True):
+    def signature(seed):
+        mine = shown[shown["seed"] == seed].drop_duplicates(["ablation", "point"])
+        return sorted(zip(mine["ablation"], mine["kind"], mine["period"], strict=True))
+
+    seeds = sorted(d["seed"].unique())
+    first = signature(seeds[0])
+    return seeds[:1] + [s for s in seeds[1:] if signature(s) != first][:1]
+
+
+def fig_fixed_points(table: pd.DataFrame) -> Figure:
+    """One model per task (the paper's dense orthogonal construction, else the first listed, at
+    the largest N_h), its first seed and, where another solution's attractors differ, that one
+    too (:func:`_solutions`), a row each: held-out trajectories (grey) in the intact network's
+    top two principal components and the attractors under zero input; stable points filled,
+    saddles as crosses, unstable open, cycles as their states joined (diamonds), oscillations
+    as their orbit (a line); one column for the intact network and one per coupling block
+    removed, each with its own trajectories and attractors
+    (:func:`rnnschur.fixed_points.model_rows`)."""
+    data = largest_size(table)
+    panels = []
+    for task in dict.fromkeys(data["task"]):
         d = data[data["task"] == task]
         constructions = list(dict.fromkeys(d["construction"]))
         construction = (
             "dense_orthogonal" if "dense_orthogonal" in constructions else constructions[0]
         )
         d = d[d["construction"] == construction]
-        d = d[d["seed"] == d["seed"].min()]
+        panels += [(task, construction, d[d["seed"] == seed]) for seed in _solutions(d)]
+    columns = ["none", *SINGLE_BLOCKS]
+    fig, axes = subplots(
+        len(panels), len(columns), figsize=(2.6 * len(columns), 2.4 * len(panels)),
+        squeeze=False,
+    )  # fmt: skip
+    # imported here: the module's own imports count in every figure's code fingerprint
+    from matplotlib.collections import LineCollection
+
+    markers = {"stable": ("o", "C3"), "saddle": ("x", "C0"), "unstable": ("o", "white")}
+    for row, (task, construction, d) in zip(axes, panels, strict=True):
         paths = d[d["record"] == "trajectory"]
         points = d[(d["record"] == "point") & (d["condition"] == "zero input")]
-        # every trajectory in one artist: a line per trial drew most of this figure's time
-        trajectories = [t[["pc1", "pc2"]].to_numpy() for _, t in paths.groupby("trial")]
+        limits = d[(d["record"] == "attractor") & (d["condition"] == "zero input")]
         for ax, ablation in zip(row, columns, strict=True):
-            ax.add_collection(LineCollection(trajectories, colors="0.75", lw=0.5))
+            own = paths[paths["ablation"] == ablation]
+            own = own if len(own) else paths[paths["ablation"] == "none"]  # an older table
+            # every trajectory in one artist: a line per trial drew most of this figure's time
+            lines = [t[["pc1", "pc2"]].to_numpy() for _, t in own.groupby("trial")]
+            ax.add_collection(LineCollection(lines, colors="0.75", lw=0.5))
             ax.autoscale_view()
             here = points[points["ablation"] == ablation]
             for stability, (marker, colour) in markers.items():
@@ -571,18 +592,36 @@ def fig_fixed_points(table: pd.DataFrame) -> Figure:
                     p["pc1"], p["pc2"], marker=marker, s=22, zorder=3,
                     color=colour, edgecolors="C3" if colour == "white" else None, lw=0.8,
                 )  # fmt: skip
+            mine = limits[limits["ablation"] == ablation]
+            for _, limit in mine[mine["kind"].isin(["cycle", "oscillation"])].groupby("point"):
+                xy = limit.sort_values("t")[["pc1", "pc2"]].to_numpy()
+                if limit["kind"].iloc[0] == "cycle":
+                    closed = np.vstack([xy, xy[:1]])
+                    ax.plot(*closed.T, color="C2", lw=0.7, ls="--", marker="D", ms=3, zorder=4)
+                else:
+                    ax.plot(*np.vstack([xy, xy[:1]]).T, color="C1", lw=0.9, zorder=4)
             n_stable = int((here["stability"] == "stable").sum())
+            kinds = mine.drop_duplicates("point")["kind"]
             name = "intact" if ablation == "none" else _label(ablation)
-            ax.set_title(f"{task}: {name} ({n_stable} stable)", fontsize=7)
+            ax.set_title(
+                f"{task}: {name} ({n_stable} stable, {int((kinds == 'cycle').sum())} cycles, "
+                f"{int((kinds == 'oscillation').sum())} osc.)",
+                fontsize=6,
+            )
             ax.tick_params(labelsize=6)
-        row[0].set_ylabel(f"PC 2 ({construction}, $N_h$ = {int(d['n_hidden'].max())})", fontsize=7)
+        seed = int(d["seed"].iloc[0])
+        row[0].set_ylabel(
+            f"PC 2 ({construction}, $N_h$ = {int(d['n_hidden'].max())}, seed {seed})", fontsize=6
+        )
     for ax in axes[-1]:
         ax.set_xlabel("PC 1", fontsize=7)
     handles = [
         Line2D([], [], ls="", marker="o", color="C3", label="stable"),
         Line2D([], [], ls="", marker="x", color="C0", label="saddle"),
         Line2D([], [], ls="", marker="o", mfc="white", color="C3", label="unstable"),
-        Line2D([], [], color="0.75", label="held-out trajectories (intact)"),
+        Line2D([], [], ls="--", marker="D", ms=3, color="C2", label="cycle"),
+        Line2D([], [], color="C1", label="oscillation"),
+        Line2D([], [], color="0.75", label="held-out trajectories (this network)"),
     ]
     fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7)
     fig.tight_layout(rect=(0, 0.05, 1, 1))

@@ -688,9 +688,13 @@ def fixed_point_groups(
     ``pairs``, the median number of stable points, the pairs with points where it keeps all,
     moves one or more, loses one or more (of ``tested``: the present pairs with points), the
     pairs with a new stable point, and for the sine
-    task the pairs still oscillating and the median relative frequency error of those."""
+    task the pairs still oscillating and the median relative frequency error of those; the
+    attractors beyond the points (:func:`_attractor_counts`; "—" in a table without them)."""
     from rnnschur.beyond.summaries import OSCILLATING
+    from rnnschur.fixed_points import ATTRACTOR_COLUMNS
 
+    # a table written before the attractors were counted reads "—" in their columns
+    fates = fates.reindex(columns=list(dict.fromkeys([*fates.columns, *ATTRACTOR_COLUMNS])))
     keys = [*MODEL_KEYS, "condition"]
     rows = []
     for task, construction, size in models:
@@ -716,6 +720,11 @@ def fixed_point_groups(
                 "oscillating_intact": int((intact["amplitude"] > OSCILLATING).sum())
                 if cued
                 else np.nan,
+                "attractors_intact": float(intact["n_attractors"].median()),
+                "cycles_intact": float(intact["n_cycles"].median()),
+                "oscillations_intact": float(intact["n_oscillations"].median()),
+                "transitions_correct_intact": intact["transitions_correct_intact"].sum(min_count=1),
+                "replay_periodic": intact["replay_periodic"].sum(min_count=1),
             }
             for block in BLOCK_NAMES:
                 ablated = part[part["ablation"] == block]
@@ -746,8 +755,68 @@ def fixed_point_groups(
                         if cued and oscillates.any()
                         else np.nan,
                     }
+                    | _attractor_counts(ablated)
                 )
     return pd.DataFrame(rows)
+
+
+def _attractor_counts(ablated: pd.DataFrame) -> dict:
+    """Of one removal's (solution, input) pairs (their ``fate`` rows): the median number of
+    attractors (points, cycles, oscillations; :mod:`rnnschur.attractors`), the pairs whose
+    removal keeps them all or loses one, and summed over the pairs the flip-flop's transitions
+    (kept, of all, landing where the task says) and the copy task's replay orbits (of all,
+    kept, drifted in phase, changed, collapsed to a point, lost)."""
+    has = ablated["n_attractors"].notna()
+    return {
+        "attractors": float(ablated["n_attractors"].median()) if has.any() else np.nan,
+        "attractors_all_kept": int(
+            (has & (ablated["attractors_moved"] == 0) & (ablated["attractors_lost"] == 0)).sum()
+        ),
+        "attractors_lost": int((ablated["attractors_lost"] > 0).sum()),
+    } | {
+        k: ablated[k].sum(min_count=1)
+        for k in (
+            "transitions", "transitions_kept", "transitions_correct", "replay_trials",
+            "replay_kept", "replay_drift", "replay_changed", "replay_collapse", "replay_lost",
+            "replay_unsettled",
+        )
+    }  # fmt: skip
+
+
+def _breaks(rows: pd.DataFrame) -> str:
+    """' Of its 96 transitions between attractors (...), −T_C→R keeps 70 (66 right).' and ' Its
+    replay, run on freely, settles on a cycle or an oscillation in 32 of 32 trials; kept /
+    shifted in phase / collapsed to a point / other, per removal: −T_C→R 22/2/8/0.': what each
+    removal breaks, from the zero input rows of :func:`fixed_point_groups` (empty where neither
+    was measured)."""
+    rows = rows[rows["pairs"] > 0]
+    out = ""
+    flips = rows[rows["transitions"].notna()]
+    if len(flips):
+        first = flips.iloc[0]
+        each = [
+            f"{BLOCK_NAMES[r.block]} keeps {r.transitions_kept:g} ({r.transitions_correct:g} right)"
+            for r in flips.itertuples()
+        ]
+        out += (
+            f" Of its {first['transitions']:g} transitions between attractors (each pulse from "
+            f"each attractor; {first['transitions_correct_intact']:g} land right intact), "
+            f"{_join(each)}."
+        )
+    replays = rows[rows["replay_trials"].notna()]
+    if len(replays):
+        first = replays.iloc[0]
+        each = [
+            f"{BLOCK_NAMES[r.block]} {r.replay_kept:g}/{r.replay_drift:g}/"
+            f"{r.replay_collapse:g}/{r.replay_changed + r.replay_lost:g}"
+            for r in replays.itertuples()
+        ]
+        out += (
+            f" Its replay, run on freely, settles on a cycle or an oscillation in "
+            f"{first['replay_periodic']:g} of {first['replay_trials']:g} trials; kept / shifted "
+            f"in phase / collapsed to a point / other, per removal: {', '.join(each)}."
+        )
+    return out
 
 
 def _model_name(task: str, construction: str, size: int) -> str:
@@ -774,8 +843,9 @@ def _fates(r) -> str:
 def fixed_point_reading(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
     """Per model of :func:`fixed_point_groups`, in sentences: how many stable points its
     solutions hold under each input, what each block's removal does to them (kept, moved,
-    lost, new) or to the sine task's oscillation, beside the share of the block's harm a refit
-    readout recovers (``refit``: :func:`refit_shares`)."""
+    lost, new) or to the sine task's oscillation, what it breaks (the flip-flop's transitions,
+    the copy task's replay orbits: :func:`_breaks`), beside the share of the block's harm a
+    refit readout recovers (``refit``: :func:`refit_shares`)."""
     out = []
     for (task, construction, size), model in groups.groupby(
         ["task", "construction", "n_hidden"], sort=False
@@ -812,6 +882,7 @@ def fixed_point_reading(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
             if (task, construction, size, block) in refit
         ]
         sentence = f"{name}: " + "; ".join(parts) + "."
+        sentence += _breaks(model[model["inputs"] == ZERO_INPUT])
         if recovered:
             sentence += f" A refit readout recovers {_join(recovered)} harm."
         out.append(sentence)
@@ -824,8 +895,10 @@ def fixed_point_table(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
     lines = [
         "| task, model | inputs | removed | stable points, intact → ablated (median) | with "
         "stable points: all kept / moved / lost | new stable point | oscillating, intact → "
-        "ablated | frequency error | refit recovers |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "ablated | frequency error | attractors, intact → ablated (median) | attractors: all "
+        "kept / lost some | flip-flop transitions kept | copy replay orbits: kept / drift / "
+        "changed / collapse / lost | refit recovers |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in groups.itertuples(index=False):
         name = _model_name(r.task, r.construction, r.n_hidden)
@@ -842,11 +915,38 @@ def fixed_point_table(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
         error = "—" if np.isnan(r.frequency_error) else f"{r.frequency_error:.2f}"
         share = refit.get((r.task, r.construction, r.n_hidden, r.block))
         inputs = ZERO_INPUT if r.inputs == ZERO_INPUT else f"{r.conditions} cues"
+        attractors = (
+            "—"
+            if np.isnan(r.attractors)
+            else f"{r.attractors_intact:g} ({r.cycles_intact:g} cycles, "
+            f"{r.oscillations_intact:g} oscillations) → {r.attractors:g}"
+        )
+        kept = (
+            "—"
+            if np.isnan(r.attractors)
+            else f"{r.attractors_all_kept} / {r.attractors_lost} of {r.pairs}"
+        )
+        transitions = (
+            "—"
+            if np.isnan(r.transitions)
+            else f"{r.transitions_kept:g} of {r.transitions:g} ({r.transitions_correct:g} right; "
+            f"intact {r.transitions_correct_intact:g})"
+        )
+        replay = (
+            "—"
+            if np.isnan(r.replay_trials)
+            else " / ".join(
+                f"{getattr(r, f'replay_{o}'):g}"
+                for o in ("kept", "drift", "changed", "collapse", "lost")
+            )
+            + f" of {r.replay_trials:g} ({r.replay_periodic:g} periodic intact"
+            + (f", {r.replay_unsettled:g} not settled)" if r.replay_unsettled else ")")
+        )
         lines.append(
             f"| {name} | {inputs} | {BLOCK_NAMES[r.block]} | {r.stable_intact:g} → "
             f"{'—' if np.isnan(r.stable) else f'{r.stable:g}'} | "
-            f"{fates} | {r.new} of {r.pairs} | {oscillating} | {error} | "
-            f"{'—' if share is None else f'{share:.0%}'} |"
+            f"{fates} | {r.new} of {r.pairs} | {oscillating} | {error} | {attractors} | {kept} | "
+            f"{transitions} | {replay} | {'—' if share is None else f'{share:.0%}'} |"
         )
     return "\n".join(lines)
 
