@@ -45,10 +45,19 @@ from rnnschur.io import save_text
 from rnnschur.paper.claims import PAPER_ALPHA, TASK_NAMES, basis_cell, paper_cell, paper_claims
 from rnnschur.paper.confirmation import confirmation_lead
 from rnnschur.paper.reported import reported_value
-from rnnschur.paper.reproduction import GLOSSARY, lead, per_task, side_by_side, solutions_cell
+from rnnschur.paper.reproduction import (
+    GLOSSARY,
+    claim_name,
+    claim_word,
+    lead,
+    per_task,
+    side_by_side,
+    solutions_cell,
+)
 from rnnschur.report import readings
 from rnnschur.report.costs import job_costs
 from rnnschur.report.figures import VERDICT_MARKS
+from rnnschur.schema import default
 from rnnschur.verdicts import Thresholds, Verdict
 
 TOO_FEW = Verdict.TOO_FEW
@@ -1237,6 +1246,32 @@ GAP_SECTIONS = (
 """The sections of docs/results.md that the gap study of a paper-config run makes."""
 
 
+BEYOND_SECTION = "## Beyond the paper"
+"""The section of docs/results.md that a paper-config run's studies layer makes."""
+
+
+def has_studies(folder: Path) -> bool:
+    """Whether a paper-config run ran the analyses beyond the paper (presets/studies.yaml)."""
+    return (folder / "tables" / "fixed_points_fates.csv").is_file()
+
+
+def keep_chapter(text: str, previous: str, heading: str) -> str:
+    """``text`` with the chapter under ``heading`` (a ``## `` line, up to the next one, its
+    subsections with it) as ``previous`` has it, marked :data:`NOT_REMADE`."""
+
+    def span(document: str) -> tuple[int, int]:
+        start = document.index(f"\n{heading}\n") + len(heading) + 2
+        end = document.find("\n## ", start)
+        return start, len(document) if end < 0 else end
+
+    if f"\n{heading}\n" not in previous:
+        return text
+    (a, b), (c, d) = span(text), span(previous)
+    kept = previous[c:d].strip("\n")
+    kept = kept if kept.startswith(NOT_REMADE) else f"{NOT_REMADE}\n\n{kept}"
+    return text[:a] + kept + "\n" + text[b:]
+
+
 def has_gaps(folder: Path) -> bool:
     """Whether a paper-config run ran the gap study (config ``gap_study.run``)."""
     return (folder / "tables" / "gap_ranking.csv").is_file()
@@ -1329,9 +1364,16 @@ def full_fvus(folder: Path) -> dict[str, float]:
     return models.groupby("task")["heldout_score"].median().to_dict()
 
 
+FULL_BUDGET = REPO / "docs" / "predictions.csv"
+"""The 50-seed run's published counts (seeds 0–49, 0–9 for copy and context, the full training
+budget): the regime's seeds trained to the end, the comparison its words are read against."""
+
+
 def regime_line(paper: Path, regime: Path) -> str:
-    """README's one sentence on what the paper's regime changes: the full-model FVUs of both
-    runs beside the paper's, and the claims whose word differs."""
+    """README's one sentence on what the paper's regime changes: its full-model FVUs beside
+    the paper's and ours at the full budget, and the claims whose word differs from the same
+    seeds trained to the full budget (the 50-seed counts of :data:`FULL_BUDGET`, worded by
+    today's rule at the schema's defaults, :func:`rnnschur.paper.reproduction.claim_word`)."""
     ours, stopped = full_fvus(paper), full_fvus(regime)
     printed = {t: reported_value(t, "none", "fvu") for t in stopped}
     fvus = ", ".join(
@@ -1339,14 +1381,29 @@ def regime_line(paper: Path, regime: Path) -> str:
         for t in stopped
         if t in ours and printed[t] == printed[t]
     )
-    a = pd.read_csv(paper / "tables" / "reproduction.csv").set_index("claim_id")["word"]
-    b = pd.read_csv(regime / "tables" / "reproduction.csv").set_index("claim_id")["word"]
-    moved = [f"{c} ({a[c]} → {b[c]})" for c in a.index.intersection(b.index) if a[c] != b[c]]
+    words = pd.read_csv(regime / "tables" / "reproduction.csv")
+    rule = {
+        "reproduces": default("solutions.reproduces"),
+        "does_not": default("solutions.does_not"),
+        "min_models": default("learned.min_models"),
+    }
+    full = pd.read_csv(FULL_BUDGET).set_index("claim_id")
+    moved = []
+    for r in words.itertuples(index=False):
+        if r.claim_id not in full.index:
+            continue
+        f = full.loc[r.claim_id]
+        before = claim_word(int(f["k"]), int(f["n"]), **rule)
+        if before != r.word:
+            moved.append(
+                f"{claim_name(r)} ({before} {int(f['k'])}/{int(f['n'])} → {r.word} "
+                f"{r.k}/{r.n_tested})"
+            )
     return (
-        f"**In the paper's regime** (`presets/paper_regime.yaml`: training stopped at the paper's "
-        f"full-model FVU; median full-model FVU {fvus}), {len(moved)} of {len(b)} claims' words "
-        f"differ from the paper-scale run: {', '.join(moved) or 'none'} "
-        "([docs/paper.md](docs/paper.md#the-papers-regime))."
+        f"**In the paper's regime** (`presets/paper_regime.yaml`: training stopped at the "
+        f"paper's full-model FVU; median full-model FVU {fvus}), {len(moved)} of {len(words)} "
+        f"claims' words differ from the same seeds trained to the full budget: "
+        f"{'; '.join(moved) or 'none'} ([docs/paper.md](docs/paper.md#the-papers-regime))."
     )
 
 
@@ -1613,6 +1670,8 @@ def main() -> None:
             paper_comparison=paper_comparison(r),
             **{field: part(*spec) for field, spec in sections.items()},
         )
+        if not has_studies(r):  # the paper alone: the studies' section as published, marked
+            text = keep_chapter(text, previous, BEYOND_SECTION)
         if not has_gaps(r):  # a paper-config run without the gap study: its sections as published
             for heading in GAP_SECTIONS:
                 text = replace_section(text, heading, marked(previous_section(previous, heading)))
@@ -1630,7 +1689,8 @@ def main() -> None:
         text = (REPO / page).read_text()
         for name in names:
             needs, render = renders[name]
-            if name == "gaps" and "paper" in chosen and not has_gaps(r):
+            studies_missing = name == "fixed-points" and not has_studies(r)
+            if "paper" in chosen and ((name == "gaps" and not has_gaps(r)) or studies_missing):
                 text = replace_block(text, name, marked(block_content(text, name)))
             elif set(needs) <= chosen:
                 text = replace_block(text, name, render())
