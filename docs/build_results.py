@@ -1369,7 +1369,7 @@ FULL_BUDGET = REPO / "docs" / "predictions.csv"
 budget): the regime's seeds trained to the end, the comparison its words are read against."""
 
 
-def regime_line(paper: Path, regime: Path) -> str:
+def regime_line(paper: Path, regime: Path, confirm: Path | None = None) -> str:
     """README's one sentence on what the paper's regime changes: its full-model FVUs beside
     the paper's and ours at the full budget, and the claims whose word differs from the same
     seeds trained to the full budget (the 50-seed counts of :data:`FULL_BUDGET`, worded by
@@ -1399,11 +1399,22 @@ def regime_line(paper: Path, regime: Path) -> str:
                 f"{claim_name(r)} ({before} {int(f['k'])}/{int(f['n'])} → {r.word} "
                 f"{r.k}/{r.n_tested})"
             )
+    confirmed = ""
+    path = confirm / "tables" / "confirmation.csv" if confirm else None
+    if path and path.is_file():
+        outcomes = pd.read_csv(path)["outcome"].value_counts()
+        confirmed = (
+            f" On its preregistered fresh seeds (200–209) {outcomes.get(Verdict.CONFIRMED, 0)} "
+            f"of {outcomes.sum()} predicted words hold again, "
+            f"{outcomes.get(Verdict.NOT_CONFIRMED, 0)} do not and "
+            f"{outcomes.get(Verdict.UNTESTABLE, 0)} are untestable."
+        )
     return (
         f"**In the paper's regime** (`presets/paper_regime.yaml`: training stopped at the "
         f"paper's full-model FVU; median full-model FVU {fvus}), {len(moved)} of {len(words)} "
         f"claims' words differ from the same seeds trained to the full budget: "
-        f"{'; '.join(moved) or 'none'} ([docs/paper.md](docs/paper.md#the-papers-regime))."
+        f"{'; '.join(moved) or 'none'}.{confirmed} "
+        "Per claim: [docs/paper.md](docs/paper.md#the-papers-regime)."
     )
 
 
@@ -1416,7 +1427,7 @@ def regime_summary(paper: Path, regime: Path) -> str:
         REGIME: pd.read_csv(regime / "tables" / "reproduction.csv"),
     }
     line = regime_line(paper, regime).replace(
-        " ([docs/paper.md](docs/paper.md#the-papers-regime))", ""
+        " Per claim: [docs/paper.md](docs/paper.md#the-papers-regime).", ""
     )
     return "\n\n".join(
         [
@@ -1612,7 +1623,10 @@ def main() -> None:
         "confirmation_table": (["confirm"], lambda: confirmation_summary(args.confirm)),
         "sensitivity": (["paper"], lambda: table(r, "reproduction_sensitivity.md")),
         "regime": (["paper", "paper_regime"], lambda: regime_summary(r, args.paper_regime)),
-        "regime_line": (["paper", "paper_regime"], lambda: regime_line(r, args.paper_regime)),
+        "regime_line": (
+            ["paper", "paper_regime"],
+            lambda: regime_line(r, args.paper_regime, args.paper_regime_confirm),
+        ),
         "regime_confirmation": (
             ["paper_regime_confirm"],
             lambda: confirmation_summary(args.paper_regime_confirm),

@@ -1,5 +1,6 @@
-"""The workflow as Snakemake users deploy it: by snakedeploy from a tagged release, from another
-folder (-s/-d), as a module, and with a GPU declared for training."""
+"""The workflow as Snakemake users deploy it: by snakedeploy from a tagged release (as a module
+of the deployment's Snakefile), from another folder (-s/-d), and with a GPU declared for
+training."""
 
 import shutil
 import subprocess
@@ -58,37 +59,6 @@ def test_runs_from_another_folder(elsewhere):
     assert (elsewhere / "results" / "quick" / "figures" / "fig2_neuro_ablation.pdf").is_file()
 
 
-def test_runs_as_a_module_with_the_same_results(elsewhere, tmp_path):
-    workflow = copy_workflow(tmp_path / "workflow")
-    user = tmp_path / "analysis"
-    user.mkdir()
-    (user / "Snakefile").write_text(
-        textwrap.dedent(
-            f"""\
-            configfile: "{workflow}/config.yaml"
-            configfile: "{workflow}/presets/quick.yaml"
-
-
-            module rnnschur:
-                snakefile:
-                    "{workflow}/Snakefile"
-                config:
-                    config
-
-
-            use rule * from rnnschur as rnnschur_*
-            """
-        )
-    )
-    result = snakemake(user, "-c2", "--config", *ONE_TASK)
-    assert result.returncode == 0, result.stdout[-4000:]
-    tables = user / "results" / "quick" / "tables"
-    assert pd.read_csv(tables / "ablation.csv").equals(
-        pd.read_csv(elsewhere / "results" / "quick" / "tables" / "ablation.csv")
-    )
-    assert assert_same_weights(user / "results", elsewhere / "results") == 2
-
-
 def test_a_host_configfile_with_a_key_given_twice_is_refused(tmp_path):
     """A host Snakefile's own ``configfile:`` is read strictly too: Snakemake would keep the
     second of two equal keys without a word."""
@@ -128,10 +98,11 @@ def tree(folder) -> dict[str, int]:
     }
 
 
-def test_snakedeploy_deploys_the_tagged_release_and_it_runs_writing_only_there(tmp_path):
+def test_snakedeploy_deploys_the_tagged_release_and_it_runs_writing_only_there(elsewhere, tmp_path):
     """The catalog's usage: ``snakedeploy deploy-workflow <repository> <dir> --tag v<version>``
     (here a local repository, this tree committed and tagged with pyproject.toml's version),
-    the quick preset as the deployment's config, then ``snakemake`` in <dir>.
+    the quick preset as the deployment's config, then ``snakemake`` in <dir>: the workflow as a
+    module of the deployment's Snakefile, with the same results as run directly.
     snakedeploy 0.17 writes a local repository's Snakefile as a path relative to it (a GitHub
     URL becomes ``github(..., tag=...)``), so that one line is made absolute."""
     version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
@@ -167,6 +138,8 @@ def test_snakedeploy_deploys_the_tagged_release_and_it_runs_writing_only_there(t
     assert run.returncode == 0, run.stdout[-4000:]
     ablation = pd.read_csv(deployed / "results" / "quick" / "tables" / "ablation.csv")
     assert set(ablation["task"]) == {"sine"} and len(ablation) == 2 * 3 * 8
+    assert ablation.equals(pd.read_csv(elsewhere / "results" / "quick" / "tables" / "ablation.csv"))
+    assert assert_same_weights(deployed / "results", elsewhere / "results") == 2
     assert tree(source) == before  # nothing written into the release
     written = set(tree(deployed))
     assert {"workflow/Snakefile", "config/config.yaml", "profiles/default/config.yaml"} <= written
