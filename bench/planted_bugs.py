@@ -542,6 +542,12 @@ BUGS = [
         "a word from fewer tested solutions than min_models",
     ),
     (
+        "workflow/lib/config_checks.py",
+        "        if need > ceiling:\n            raise ConfigError(\n                f\"config key tasks.{task}.n_heldout",
+        "        if need > 10 * ceiling:\n            raise ConfigError(\n                f\"config key tasks.{task}.n_heldout",
+        "a held-out set too large for any job accepted",
+    ),
+    (
         S + "solutions.py",
         "reading(low, high, mass, threshold, mass_floor)",
         "reading(low, high, mass, threshold, threshold)",

@@ -64,6 +64,13 @@ CASES = [
         "config key tasks.copy.sizes has N_h = 100000: its training job would declare",
     ),
     (
+        # the quick copy task: 10 B · 10^7 trials · 20 steps · N_h 16 = 30,517 MB
+        "a held-out set no job here can hold",
+        "tasks:\n  copy: {n_heldout: 10000000}\n",
+        "config key tasks.copy.n_heldout = 10000000: 10000000 trials of 20 steps at N_h = 16 "
+        "take about 30517 MB in each per-model job, above max_job_mem_mb = 24000",
+    ),
+    (
         "a task name that leaves the folder",
         "run_tasks: [copy]\ntasks:\n  ../../escaped_task: {neurogym: {env: GoNogo-v0}}\n",
         "config key tasks names the task '../../escaped_task': a task name may use letters",

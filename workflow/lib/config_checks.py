@@ -21,6 +21,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+
 from rnnschur import tasks as task_registry
 from rnnschur.dynamics import Dynamics
 from rnnschur.schema import PER_MODEL_MEM_MB, job_estimate
@@ -331,12 +333,22 @@ def _check_names(config: dict, neurogym_tasks: list[str]) -> None:
                 )
 
 
+HELDOUT_BYTES = 10
+"""Memory of a per-model job per held-out entry (trial × step × hidden unit): the held-out
+hidden states of a rollout in float32 and the copies a score takes, measured at paper scale
+(the copy task's ablate job: 145 MB at 1024 × 136 × 72 entries, flip-flop's 69 MB at
+1024 × 25 × 64: 9.2 bytes an entry above a 54 MB base)."""
+
+
 def check_sizes(config: dict) -> None:
     """Every N_h whose one-model training job would declare more memory than
-    ``max_job_mem_mb`` is refused (a cluster would queue it, a laptop swap)."""
+    ``max_job_mem_mb`` is refused (a cluster would queue it, a laptop swap), and every
+    generated task whose held-out set (trials × steps × N_h, :data:`HELDOUT_BYTES` an entry)
+    would take more than that in one per-model job."""
     ceiling = config["max_job_mem_mb"]
     for task in config["run_tasks"]:
-        for size in config["tasks"][task]["sizes"]:
+        settings = config["tasks"][task]
+        for size in settings["sizes"]:
             need = job_estimate(PER_MODEL_MEM_MB, size)
             if need > ceiling:
                 raise ConfigError(
@@ -344,6 +356,19 @@ def check_sizes(config: dict) -> None:
                     f"declare {need} MB, above max_job_mem_mb = {ceiling} (raise it for a "
                     "larger machine)"
                 )
+        if task_registry.task_of(task) not in task_registry.names() or not settings["sizes"]:
+            continue  # NeuroGym tasks: their trials come from the environment
+        trial = task_registry.get(task).generate(
+            np.random.default_rng(0), 1, **settings["generator"]
+        )
+        steps, trials = trial.inputs.shape[1], settings["n_heldout"]
+        need = int(HELDOUT_BYTES * trials * steps * max(settings["sizes"]) / 2**20)
+        if need > ceiling:
+            raise ConfigError(
+                f"config key tasks.{task}.n_heldout = {trials}: {trials} trials of {steps} steps "
+                f"at N_h = {max(settings['sizes'])} take about {need} MB in each per-model job, "
+                f"above max_job_mem_mb = {ceiling}"
+            )
 
 
 def check_results_dir(results_dir: str, root: Path) -> None:
