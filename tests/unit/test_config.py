@@ -562,3 +562,14 @@ def test_an_external_model_too_large_for_max_job_mem_mb_is_refused_naming_both(
         "estimate, above max_job_mem_mb = 24000 (config key max_job_mem_mb; the workflow "
         "refuses it): the analysis may run for many minutes or swap"
     ]
+
+
+def test_a_held_out_set_too_large_for_one_job_is_refused_naming_its_key():
+    """The flip-flop task's 25-step trials at N_h = 64: 10 bytes an entry, so 24,000 MB hold
+    24,000 · 2^20 / (10 · 25 · 64) = 1,572,864 trials; one more is refused."""
+    settings = {"sizes": [64], "n_heldout": 1_572_864, "generator": {}}
+    config = {"max_job_mem_mb": 24000, "run_tasks": ["flip_flop"], "tasks": {"flip_flop": settings}}
+    checks.check_sizes(config)
+    settings["n_heldout"] += 10_000
+    with pytest.raises(checks.ConfigError, match="config key tasks.flip_flop.n_heldout = 1582864"):
+        checks.check_sizes(config)
