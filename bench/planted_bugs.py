@@ -704,7 +704,7 @@ BUGS = [
     ),
     (
         S + "paper/confirmation.py",
-        'if r["n_tested"] == 0:',
+        'if r["word"] == Verdict.UNTESTABLE:  # fewer tested than a word needs',
         'if r["k"] == 0:',
         "a confirmation with no fresh solution showing the claim read as untestable",
     ),
@@ -717,9 +717,9 @@ BUGS = [
     # The dose-response's spectrum-keeping controls.
     (
         S + "beyond/dose_response.py",
-        '            "control_harm": spectral.groupby(keys)["harm"].mean(),',
+        '            "control_harm": judged.groupby(keys)["harm"].mean(),',
         '            "control_harm": controls.groupby(keys)["harm"].mean(),',
-        "the verdicts' pooled control taken over every kind, the spectrum-moving ones too",
+        "the verdicts' control taken over every kind, not the removal alone",
     ),
     (
         S + "beyond/dose_response.py",
@@ -728,7 +728,7 @@ BUGS = [
         "the rotated block left outside its positions (it fills T's lower triangle)",
     ),
     (
-        S + "beyond/dose_response.py",
+        S + "ablation.py",
         "        R[order[last]] = np.sign(values[last]) * np.sqrt(max(norm**2 - before, 0.0))",
         "        R[order[last]] = np.sqrt(max(norm**2 - before, 0.0))",
         "the last removed coupling shrunk with the wrong sign",
