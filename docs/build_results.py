@@ -1246,30 +1246,33 @@ GAP_SECTIONS = (
 """The sections of docs/results.md that the gap study of a paper-config run makes."""
 
 
-BEYOND_SECTION = "## Beyond the paper"
-"""The section of docs/results.md that a paper-config run's studies layer makes."""
+BEYOND_SECTIONS = {
+    "### What the ablations do to the attractors": "fixed_points_fates.csv",
+    "### Are the couplings special? Dose-response against random perturbations": (
+        "dose_response_summary.csv"
+    ),
+    "### Subspace control": "subspace_control_summary.csv",
+    "### Readout refit": "readout_refit_summary.csv",
+    "### Schur against eigen coordinates": "basis_sensitivity_summary.csv",
+    "### Orders of the Schur modes that nothing fixes": "basis_dependence_summary.csv",
+    "### When training stops": "checkpoint_ablation_summary.csv",
+}
+"""The sections of docs/results.md that the analyses beyond the paper make (presets/studies.yaml
+over config.yaml), each with the table that says the run made it."""
 
 
 def has_studies(folder: Path) -> bool:
-    """Whether a paper-config run ran the analyses beyond the paper (presets/studies.yaml)."""
+    """Whether a paper-config run ran the fixed-point study (presets/studies.yaml)."""
     return (folder / "tables" / "fixed_points_fates.csv").is_file()
 
 
-def keep_chapter(text: str, previous: str, heading: str) -> str:
-    """``text`` with the chapter under ``heading`` (a ``## `` line, up to the next one, its
-    subsections with it) as ``previous`` has it, marked :data:`NOT_REMADE`."""
-
-    def span(document: str) -> tuple[int, int]:
-        start = document.index(f"\n{heading}\n") + len(heading) + 2
-        end = document.find("\n## ", start)
-        return start, len(document) if end < 0 else end
-
-    if f"\n{heading}\n" not in previous:
-        return text
-    (a, b), (c, d) = span(text), span(previous)
-    kept = previous[c:d].strip("\n")
-    kept = kept if kept.startswith(NOT_REMADE) else f"{NOT_REMADE}\n\n{kept}"
-    return text[:a] + kept + "\n" + text[b:]
+def keep_unmade(text: str, previous: str, folder: Path) -> str:
+    """``text`` with each section of :data:`BEYOND_SECTIONS` whose table the run ``folder``
+    did not make as ``previous`` has it, marked not remade (the paper alone runs one study)."""
+    for heading, name in BEYOND_SECTIONS.items():
+        if heading in text.splitlines() and not (folder / "tables" / name).is_file():
+            text = replace_section(text, heading, marked(previous_section(previous, heading)))
+    return text
 
 
 def has_gaps(folder: Path) -> bool:
@@ -1684,8 +1687,7 @@ def main() -> None:
             paper_comparison=paper_comparison(r),
             **{field: part(*spec) for field, spec in sections.items()},
         )
-        if not has_studies(r):  # the paper alone: the studies' section as published, marked
-            text = keep_chapter(text, previous, BEYOND_SECTION)
+        text = keep_unmade(text, previous, r)  # the studies this run did not make: as published
         if not has_gaps(r):  # a paper-config run without the gap study: its sections as published
             for heading in GAP_SECTIONS:
                 text = replace_section(text, heading, marked(previous_section(previous, heading)))

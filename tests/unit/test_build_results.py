@@ -467,14 +467,16 @@ def test_a_kept_section_keeps_the_sections_it_brought_of_its_own():
     assert build_results.previous_section(document, "### What the atlas says") == "atlas text"
 
 
-def test_a_run_without_the_studies_keeps_their_chapter_as_published_marked():
-    """The paper alone (config.yaml) runs no study beyond it: the chapter it would rewrite
-    empty keeps the previous document's text, subsections included, marked not remade."""
-    previous = "# R\n\n## Claims\nold claims\n\n## Beyond the paper\nintro\n\n### A\nold a\n"
-    text = "# R\n\n## Claims\nnew claims\n\n## Beyond the paper\nintro\n\n### A\n*(not found)*\n"
-    kept = build_results.keep_chapter(text, previous, "## Beyond the paper")
-    assert kept.startswith("# R\n\n## Claims\nnew claims\n")
-    assert f"## Beyond the paper\n{build_results.NOT_REMADE}\n\nintro\n\n### A\nold a\n" in kept
-    assert "not found" not in kept
-    again = build_results.keep_chapter(kept, kept, "## Beyond the paper")
-    assert again.count(build_results.NOT_REMADE) == 1
+def test_a_run_without_a_study_keeps_its_section_as_published_marked(tmp_path):
+    """The paper alone (config.yaml) runs one study beyond it: the sections of the others keep
+    the previous document's text, marked not remade; a section whose table the run made is
+    the run's."""
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "readout_refit_summary.csv").write_text("x\n")
+    previous = (
+        "## Beyond the paper\n\n### Subspace control\nold subspace\n\n### Readout refit\nold\n"
+    )
+    text = "## Beyond the paper\n\n### Subspace control\n*(not found)*\n\n### Readout refit\nnew\n"
+    kept = build_results.keep_unmade(text, previous, tmp_path)
+    assert f"### Subspace control\n{build_results.NOT_REMADE}\n\nold subspace" in kept
+    assert "### Readout refit\nnew" in kept and "not found" not in kept
