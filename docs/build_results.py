@@ -42,7 +42,14 @@ import pandas as pd
 
 from rnnschur.ablation import label
 from rnnschur.io import save_text
-from rnnschur.paper.claims import PAPER_ALPHA, TASK_NAMES, basis_cell, paper_cell, paper_claims
+from rnnschur.paper.claims import (
+    DATA,
+    PAPER_ALPHA,
+    TASK_NAMES,
+    basis_cell,
+    paper_cell,
+    paper_claims,
+)
 from rnnschur.paper.confirmation import confirmation_lead
 from rnnschur.paper.reported import reported_value
 from rnnschur.paper.reproduction import (
@@ -856,7 +863,7 @@ def replace_section(document: str, heading: str, content: str) -> str:
     own = {line for line in content.splitlines() if line.startswith("#")}
     while end < len(lines) and lines[end] in own:
         end = _next_heading(lines, end + 1)
-    return "\n".join([*lines[:start], content.strip(), "", *lines[end:]]) + "\n"
+    return "\n".join([*lines[:start], content.strip(), "", *lines[end:]]).rstrip("\n") + "\n"
 
 
 def paper_comparison(folder: Path) -> str:
@@ -1128,8 +1135,9 @@ def block_content(text: str, name: str) -> str:
 
 
 BLOCK_FILES = {
-    "README.md": ("reproduction", "confirmation", "regime_line"),
+    "README.md": ("summary",),
     "docs/paper.md": (
+        "reproduction",
         "claims",
         "sensitivity",
         "claims50",
@@ -1347,7 +1355,7 @@ def reproduction_summary(folders: dict[str, Path]) -> str:
     (``folders``: the column group's name → the run's folder) and the rule of the words."""
     tables = {name: pd.read_csv(f / "tables" / "reproduction.csv") for name, f in folders.items()}
     rule = table(next(iter(folders.values())), "reproduction.md").splitlines()[-1]
-    rule = rule.replace(GLOSSARY, "[docs/glossary.md](docs/glossary.md)")
+    rule = rule.replace(GLOSSARY, "[docs/glossary.md](glossary.md)")
     unchecked = [name for name, t in tables.items() if basis_unchecked(t)]
     if len(unchecked) < len(tables):
         rule += unchecked_sentence(unchecked)
@@ -1372,29 +1380,28 @@ FULL_BUDGET = REPO / "docs" / "predictions.csv"
 budget): the regime's seeds trained to the end, the comparison its words are read against."""
 
 
-def regime_line(paper: Path, regime: Path, confirm: Path | None = None) -> str:
-    """README's one sentence on what the paper's regime changes: its full-model FVUs beside
-    the paper's and ours at the full budget, and the claims whose word differs from the same
-    seeds trained to the full budget (the 50-seed counts of :data:`FULL_BUDGET`, worded by
-    today's rule at the schema's defaults, :func:`rnnschur.paper.reproduction.claim_word`)."""
-    ours, stopped = full_fvus(paper), full_fvus(regime)
-    printed = {t: reported_value(t, "none", "fvu") for t in stopped}
-    fvus = ", ".join(
-        f"{TASK_NAMES.get(t, t)} {stopped[t]:.2g} (paper {printed[t]:g}, ours {ours[t]:.2g})"
-        for t in stopped
-        if t in ours and printed[t] == printed[t]
-    )
+def regime_line(paper: Path, regime: Path) -> str:
+    """docs/paper.md's sentence on what the paper's regime changes: its full-model FVUs
+    (median and range) beside the paper's and ours at paper scale, and, on the flip-flop, sine
+    and context claims (the copy task's models are the same weights in both runs), the words
+    that stay and those that move against the same seeds fully trained (the 50-seed counts of
+    :data:`FULL_BUDGET`, worded by today's rule, :func:`word_rule`)."""
+    models = pd.read_csv(regime / "tables" / "models.csv")
+    models = models[(models["metric"] == "fvu") & models["learned"].astype(bool)]
+    ours = full_fvus(paper)
+    fvus = []
+    for task, group in models.groupby("task"):
+        score = group["heldout_score"]
+        fvus.append(
+            f"{TASK_NAMES.get(task, task)} {score.median():.2g} ({score.min():.2g}–"
+            f"{score.max():.2g}; the paper's {reported_value(task, 'none', 'fvu'):g}, ours "
+            f"{ours[task]:.2g})"
+        )
     words = pd.read_csv(regime / "tables" / "reproduction.csv")
-    rule = {
-        "reproduces": default("solutions.reproduces"),
-        "does_not": default("solutions.does_not"),
-        "min_models": default("learned.min_models"),
-    }
-    full = pd.read_csv(FULL_BUDGET).set_index("claim_id")
+    words = words[words["task"].isin(PAPER_TASKS)]
+    rule, full = word_rule(), pd.read_csv(FULL_BUDGET).set_index("claim_id")
     moved = []
     for r in words.itertuples(index=False):
-        if r.claim_id not in full.index:
-            continue
         f = full.loc[r.claim_id]
         before = claim_word(int(f["k"]), int(f["n"]), **rule)
         if before != r.word:
@@ -1402,22 +1409,15 @@ def regime_line(paper: Path, regime: Path, confirm: Path | None = None) -> str:
                 f"{claim_name(r)} ({before} {int(f['k'])}/{int(f['n'])} → {r.word} "
                 f"{r.k}/{r.n_tested})"
             )
-    confirmed = ""
-    path = confirm / "tables" / "confirmation.csv" if confirm else None
-    if path and path.is_file():
-        outcomes = pd.read_csv(path)["outcome"].value_counts()
-        confirmed = (
-            f" On its preregistered fresh seeds (200–209) {outcomes.get(Verdict.CONFIRMED, 0)} "
-            f"of {outcomes.sum()} predicted words hold again, "
-            f"{outcomes.get(Verdict.NOT_CONFIRMED, 0)} do not and "
-            f"{outcomes.get(Verdict.UNTESTABLE, 0)} are untestable."
-        )
     return (
-        f"**In the paper's regime** (`presets/paper_regime.yaml`: training stopped at the "
-        f"paper's full-model FVU; median full-model FVU {fvus}), {len(moved)} of {len(words)} "
-        f"claims' words differ from the same seeds trained to the full budget: "
-        f"{'; '.join(moved) or 'none'}.{confirmed} "
-        "Per claim: [docs/paper.md](docs/paper.md#the-papers-regime)."
+        "**In the paper's regime** (`presets/paper_regime.yaml`: each network trained until its "
+        f"first validation check, every 128 steps, at or below the paper's full-model FVU; "
+        f"held-out full-model FVU, median and range: {'; '.join(fvus)}), "
+        f"{len(words) - len(moved)} of the {len(words)} flip-flop, sine and context words stay "
+        "as on the same seeds fully trained (the 50-seed counts); "
+        f"{'moved: ' + '; '.join(moved) if moved else 'none moves'}. A word that moves by a few "
+        "solutions of ten may move by chance (its interval in the table). The copy task's "
+        "models are the same weights in both runs."
     )
 
 
@@ -1429,12 +1429,9 @@ def regime_summary(paper: Path, regime: Path) -> str:
         PAPER_SCALE: pd.read_csv(paper / "tables" / "reproduction.csv"),
         REGIME: pd.read_csv(regime / "tables" / "reproduction.csv"),
     }
-    line = regime_line(paper, regime).replace(
-        " Per claim: [docs/paper.md](docs/paper.md#the-papers-regime).", ""
-    )
     return "\n\n".join(
         [
-            line,
+            regime_line(paper, regime),
             side_by_side(tables).strip(),
             "Its words with θ and the mass floor each halved and doubled:",
             table(regime, "reproduction_sensitivity.md").strip(),
@@ -1442,16 +1439,115 @@ def regime_summary(paper: Path, regime: Path) -> str:
     )
 
 
-def confirmation_summary(folder: Path, short: bool = False) -> str:
-    """The preregistered confirmation (``tables/confirmation.csv`` of the run of
-    presets/confirm.yaml): its lead, and unless ``short`` its table and the run's cost."""
+SUMMARY = REPO / "docs" / "templates" / "summary.md"
+"""README's first screen: its prose, with the names of the numbers it takes from the runs."""
+HEADLINE = REPO / "docs" / "headline.csv"
+"""The claims of README's table (those that rest on data), each in a few words."""
+
+
+def values(cell: str) -> str:
+    """The numbers of a one-screen table's ``paper`` or ``ours`` cell, without the names of
+    the ablations and quantities or the ranges: '−T_C→R acc 0.568 (0.521–0.663); −T_RR acc
+    0.832' → '0.568 / 0.832'."""
+    parts = []
+    for part in str(cell).split("; "):
+        found = re.match(r".*?(?:acc|ΔFVU|S_ΔT|n_R) (.*)", part)
+        parts.append(re.sub(r" \(.*?\)$", "", found.group(1) if found else part))
+    return "/".join(parts)
+
+
+def headline_table(fresh: pd.DataFrame, full_budget: pd.DataFrame) -> str:
+    """README's table of the claims that rest on data: task, the claim in a few words
+    (:data:`HEADLINE`), the paper's numbers, ours on the fresh seeds (median), the solutions
+    showing it at 50 seeds and on the fresh seeds (k/n), and the fresh word (its rule in the
+    glossary)."""
+    short = pd.read_csv(HEADLINE).set_index("claim_id")["short"]
+    budget = full_budget.set_index("claim_id")
+    lines = [
+        "task | claim | paper | ours | showing it: 50 seeds·fresh | [word](docs/glossary.md)",
+        "---|---|---|---|---|---",
+    ]
+    for r in fresh[fresh["claim_id"].isin(short.index)].itertuples(index=False):
+        b = budget.loc[r.claim_id]
+        lines.append(
+            f"{TASK_NAMES.get(r.task, r.task)} | {short[r.claim_id]} | {values(r.paper)} | "
+            f"{values(r.ours)} | {int(b['k'])}/{int(b['n'])}·{r.k}/{r.n_tested} | **{r.word}**"
+        )
+    return "\n".join(lines)
+
+
+def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
+    """README's summary (:data:`SUMMARY` filled in): the preregistered fresh seeds' words on
+    the claims that rest on data, how our networks differ from the paper's and what the
+    paper's regime changes on the flip-flop, sine and context claims (the copy task's models
+    are the same weights in both), and the table (:func:`headline_table`)."""
+    fresh = pd.read_csv(confirm / "tables" / "reproduction.csv")
+    data = fresh[fresh["basis"] == DATA]
+    counts = data["word"].value_counts()
+    data_words = ", ".join(
+        f"{counts[w]} {PLURAL_WORDS[w]}" for w in PLURAL_WORDS if counts.get(w, 0)
+    )
+    ours, stopped = full_fvus(paper), full_fvus(regime)
+    printed = {t: reported_value(t, "none", "fvu") for t in PAPER_TASKS}
+    fvu_pairs = ", ".join(
+        f"{TASK_NAMES[t]} {ours[t]:.2g}, paper {printed[t]:g}" for t in PAPER_TASKS if t in ours
+    )
+    regime_words = pd.read_csv(regime / "tables" / "reproduction.csv")
+    regime_words = regime_words[regime_words["task"].isin(PAPER_TASKS)]
+    full = pd.read_csv(FULL_BUDGET).set_index("claim_id")
+    rule = word_rule()
+    before = {c: claim_word(int(f["k"]), int(f["n"]), **rule) for c, f in full.iterrows()}
+    kept = sum(before.get(r.claim_id) == r.word for r in regime_words.itertuples(index=False))
+    failures = [
+        f"{claim_name(r)} still fails ({r.k}/{r.n_tested})"
+        for r in regime_words.itertuples(index=False)
+        if r.word == Verdict.DOES_NOT and before.get(r.claim_id) == Verdict.DOES_NOT
+    ]
+    text = SUMMARY.read_text().format(
+        n_data=len(data),
+        data_words=data_words,
+        n_bound=len(fresh) - len(data),
+        fvu_pairs=fvu_pairs,
+        regime_fvus=", ".join(f"{stopped[t]:.2g}" for t in PAPER_TASKS if t in stopped),
+        regime_kept=kept,
+        regime_total=len(regime_words),
+        regime_failures="; ".join(failures) or "no failure remains",
+        table=headline_table(fresh, full.reset_index()),
+        **rule,
+    )
+    return text.strip()
+
+
+def word_rule() -> dict:
+    """The claim words' rule at the schema's defaults (config ``solutions`` and
+    ``learned.min_models``): the keywords of :func:`rnnschur.paper.reproduction.claim_word`."""
+    return {
+        "reproduces": default("solutions.reproduces"),
+        "does_not": default("solutions.does_not"),
+        "min_models": default("learned.min_models"),
+    }
+
+
+PLURAL_WORDS = {
+    Verdict.REPRODUCES: "reproduce",
+    Verdict.PARTLY: "partly",
+    Verdict.DOES_NOT: "do not",
+    Verdict.UNTESTABLE: "untestable",
+}
+"""The fresh words as the first screen counts them."""
+PAPER_TASKS = ("flip_flop", "sine", "context_integration")
+"""The tasks whose full-model FVU the paper prints."""
+
+
+def confirmation_summary(folder: Path) -> str:
+    """A preregistered confirmation (``tables/confirmation.csv`` of the run of
+    presets/confirm.yaml or presets/paper_regime_confirm.yaml): its lead, its table and the
+    run's cost."""
     path = folder / "tables" / "confirmation.csv"
     if not path.is_file():
         return f"*(`{path}` not found: run presets/confirm.yaml)*"
     where = "[docs/preregistration.md](docs/preregistration.md)"
     lead_text = confirmation_lead(pd.read_csv(path), where)
-    if short:
-        return lead_text + " Per claim: [docs/paper.md](docs/paper.md#confirmed-on-fresh-seeds)."
     lead_text = lead_text.replace("(docs/preregistration.md)", "(preregistration.md)")
     costs = costs_line(folder)
     return f"{lead_text}\n\n{table(folder, 'confirmation.md').strip()}\n\n{costs}"
@@ -1465,9 +1561,10 @@ def costs_line(folder: Path) -> str:
         return ""
     train = jobs[jobs["rule"] == "train"]
     return (
-        f"Its cost: {len(jobs)} jobs, {jobs['s'].sum() / 60:.0f} min of summed job time "
+        f"Its cost: {len(jobs)} jobs with a benchmark file, "
+        f"{jobs['s'].sum() / 60:.0f} min of summed job time "
         f"({train['s'].sum() / 60:.0f} of them training), {jobs['cpu'].sum() / 60:.0f} min of "
-        "CPU as the benchmark files of `results/confirm/benchmarks/` sample it."
+        f"CPU as the benchmark files of `results/{folder.name}/benchmarks/` sample it."
     )
 
 
@@ -1538,12 +1635,12 @@ def main() -> None:
     r = args.results
     if args.only == ["reproduction"]:
         folders = {PAPER_SCALE: r, SEEDS50_NAME: args.seeds50}
-        text = replace_block(
-            (REPO / "README.md").read_text(), "reproduction", reproduction_summary(folders)
+        page = REPO / "docs" / "paper.md"
+        save_text(
+            page, replace_block(page.read_text(), "reproduction", reproduction_summary(folders))
         )
-        save_text(REPO / "README.md", text)
         written = publish_figures({"paper": r, "seeds50": args.seeds50})
-        print(f"wrote README.md's one-screen table and {', '.join(written)}")
+        print(f"wrote docs/paper.md's one-screen tables and {', '.join(written)}")
         return
     previous = read_results()
     folder = {"paper": r} | {run: getattr(args, run) for run in RUNS}
@@ -1622,14 +1719,13 @@ def main() -> None:
         ),
         "claims": (["paper"], lambda: verdict_summary(r)),
         "fixed-points": (["paper"], lambda: fixed_points_part(r, short=True)),
-        "confirmation": (["confirm"], lambda: confirmation_summary(args.confirm, short=True)),
+        "summary": (
+            ["paper", "confirm", "paper_regime"],
+            lambda: first_screen(r, args.confirm, args.paper_regime),
+        ),
         "confirmation_table": (["confirm"], lambda: confirmation_summary(args.confirm)),
         "sensitivity": (["paper"], lambda: table(r, "reproduction_sensitivity.md")),
         "regime": (["paper", "paper_regime"], lambda: regime_summary(r, args.paper_regime)),
-        "regime_line": (
-            ["paper", "paper_regime"],
-            lambda: regime_line(r, args.paper_regime, args.paper_regime_confirm),
-        ),
         "regime_confirmation": (
             ["paper_regime_confirm"],
             lambda: confirmation_summary(args.paper_regime_confirm),

@@ -407,7 +407,7 @@ def test_the_one_screen_block_joins_the_runs_and_the_figures_stay_small(tmp_path
     )
     assert "| 0/12 (38 absent) |" in table
     assert rule.startswith("A claim *reproduces* when at least 80%")
-    assert rule.endswith("Words: [docs/glossary.md](docs/glossary.md).")
+    assert rule.endswith("Words: [docs/glossary.md](glossary.md).")
     written = build_results.publish_figures(runs, tmp_path / "published")
     assert len(written) == 4
     from PIL import Image

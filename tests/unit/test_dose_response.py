@@ -459,6 +459,7 @@ def test_a_dose_the_removal_control_cannot_reach_is_unmatched_and_not_judged():
     assert not c.loc[c["epsilon"] == 1.0, "matched"].any()
     row = dose.dose_summary(c, Thresholds(), 3).iloc[0]
     assert row["unmatched_at"] == "1" and row["verdict"] == Verdict.LIKE_ANY
+    assert np.isnan(row["control_harm_at_full"])  # no control of the block's norm at ε = 1
     assert row["norm_ratio_other_couplings"] == pytest.approx((3 + 0.48) / 4)
     harmful_at_full = lambda e: 0.9 if e == 1.0 else 0.0  # noqa: E731
     at_full = dose.curves(synthetic(harmful_at_full, lambda e: 0.0, reached=short))

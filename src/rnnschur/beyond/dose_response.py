@@ -478,6 +478,10 @@ def dose_summary(c: pd.DataFrame, thresholds: Thresholds, min_models: int) -> pd
             excess.to_numpy(), per_seed["full_mass"].max().to_numpy(), thresholds, min_models
         )
         decisions = per_dose_decisions(judged_rows, thresholds, min_models)
+        # the control's descriptive columns where it reached the block's norm (NaN elsewhere)
+        group = group.assign(
+            control_harm=group["control_harm"].where(group["matched"].astype(bool))
+        )
         top = group[group["epsilon"] == group["epsilon"].max()]
         by_kind = {
             kind: float((judged_rows["harm"] - judged_rows[f"{kind}_harm"]).mean())
@@ -516,7 +520,7 @@ def dose_summary(c: pd.DataFrame, thresholds: Thresholds, min_models: int) -> pd
         control_recovered = top["control_recovered"][top["control_harm"] > thresholds.threshold]
         row |= {
             "harm_at_full": float(top["harm"].mean()),
-            "control_harm_at_full": float(top["control_harm"].mean()),
+            "control_harm_at_full": float(top["control_harm"].mean()),  # NaN: unmatched
             "epsilon_50": e50[0],
             "epsilon_50_ci_low": e50[1],
             "epsilon_50_ci_high": e50[2],

@@ -70,7 +70,8 @@ def confirm(predictions: pd.DataFrame, fresh: pd.DataFrame) -> pd.DataFrame:
                         "word",
                     )
                 },
-                "consistent": inside if p.n and r["n_tested"] else np.nan,
+                # judged only where both words are words: an untestable interval holds anything
+                "consistent": inside if p.n and outcome != Verdict.UNTESTABLE else np.nan,
                 "outcome": outcome,
             }
         )
