@@ -543,12 +543,12 @@ BUGS = [
     ),
     (
         "workflow/lib/config_checks.py",
-        "        if need > ceiling:\n            raise ConfigError(\n                f\"config key tasks.{task}.n_heldout",
-        "        if need > 10 * ceiling:\n            raise ConfigError(\n                f\"config key tasks.{task}.n_heldout",
+        '        if need > ceiling:\n            raise ConfigError(\n                f"config key tasks.{task}.n_heldout',
+        '        if need > 10 * ceiling:\n            raise ConfigError(\n                f"config key tasks.{task}.n_heldout',
         "a held-out set too large for any job accepted",
     ),
     (
-        S + "solutions.py",
+        S + "paper/reproduction.py",
         "reading(low, high, mass, threshold, mass_floor)",
         "reading(low, high, mass, threshold, threshold)",
         "the sensitivity's re-reading ignores the changed mass floor",

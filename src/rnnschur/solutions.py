@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from types import ModuleType
 
 import numpy as np
-import pandas as pd
 
 from rnnschur.seeds import job_rng
 from rnnschur.stats import percentile_interval
@@ -181,19 +180,3 @@ def reading(
     if -threshold <= low and high <= threshold:
         return Verdict.STABILIZER
     return Verdict.UNDECIDED
-
-
-def reread(ablation: pd.DataFrame, threshold: float, mass_floor: float) -> pd.DataFrame:
-    """``ablation`` (an ``ablation.csv`` table) with each row's ``reading`` made again at
-    ``threshold`` and ``mass_floor`` from its harm interval (``harm_low``, ``harm_high``) and
-    ``mass_removed`` (:func:`reading`); the intact network's rows keep theirs."""
-    intact = ablation["subset"] == "none"
-    again = [
-        reading(low, high, mass, threshold, mass_floor)
-        for low, high, mass in zip(
-            ablation["harm_low"], ablation["harm_high"], ablation["mass_removed"], strict=True
-        )
-    ]
-    return ablation.assign(
-        reading=ablation["reading"].where(intact, pd.Series(again, index=ablation.index))
-    )

@@ -8,7 +8,6 @@ import pytest
 from scipy import stats
 from test_claims import PAPER_LIKE, copy_rows, neuro_rows
 
-from rnnschur import solutions
 from rnnschur.paper import claims, reproduction
 from rnnschur.solutions import reading
 from rnnschur.stats import clopper_pearson
@@ -342,7 +341,7 @@ def test_the_words_move_with_theta_and_the_mass_floor_where_planted():
     # at the floor 0.005, θ halved as well: fragile (0.015 > 0.01), the claim fails
     t = Thresholds(THETA / 2, FLOOR / 2)
     again = reproduction.reproduction(
-        solutions.reread(ablation, t.threshold, t.mass_floor),
+        reproduction.reread(ablation, t.threshold, t.mass_floor),
         claims.paper_claims(t.threshold, 10.0),
         t,
         WORDS,
@@ -352,9 +351,9 @@ def test_the_words_move_with_theta_and_the_mass_floor_where_planted():
 
 def test_reread_makes_each_reading_again_and_keeps_the_intact_rows():
     frame = planted_intervals(neuro_rows("sine", {0: {"T_RR": (0.015, np.nan)}}), 0.015, 0.007)
-    again = solutions.reread(frame.assign(reading="stale"), 0.01, 0.005)
+    again = reproduction.reread(frame.assign(reading="stale"), 0.01, 0.005)
     by = again.set_index("subset")["reading"]
     assert by["T_RR"] == Verdict.FRAGILE and by["none"] == "stale"
-    assert solutions.reread(frame, 0.02, 0.01).set_index("subset").loc["T_RR", "reading"] == (
+    assert reproduction.reread(frame, 0.02, 0.01).set_index("subset").loc["T_RR", "reading"] == (
         Verdict.ABSENT
     )

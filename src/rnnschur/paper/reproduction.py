@@ -22,7 +22,7 @@ k solutions of the n tested (learned, the block present) show it; the exact
 
 How the words move with their settings (:func:`word_sensitivity`): θ and the mass floor each
 halved and doubled, every solution's reading re-read from its harm interval and mass
-(:func:`rnnschur.solutions.reread`), each claim's word again.
+(:func:`reread`), each claim's word again.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from rnnschur.paper.claims import (
     value,
 )
 from rnnschur.profile import sensitivity
-from rnnschur.solutions import reread
+from rnnschur.solutions import reading
 from rnnschur.stats import clopper_pearson
 from rnnschur.verdicts import Thresholds, Verdict
 
@@ -265,6 +265,22 @@ def reproduction(
     return pd.DataFrame(out)
 
 
+def reread(ablation: pd.DataFrame, threshold: float, mass_floor: float) -> pd.DataFrame:
+    """``ablation`` (an ``ablation.csv`` table) with each row's ``reading`` made again at
+    ``threshold`` and ``mass_floor`` from its harm interval (``harm_low``, ``harm_high``) and
+    ``mass_removed`` (:func:`rnnschur.solutions.reading`); the intact network's rows keep theirs."""
+    intact = ablation["subset"] == "none"
+    again = [
+        reading(low, high, mass, threshold, mass_floor)
+        for low, high, mass in zip(
+            ablation["harm_low"], ablation["harm_high"], ablation["mass_removed"], strict=True
+        )
+    ]
+    return ablation.assign(
+        reading=ablation["reading"].where(intact, pd.Series(again, index=ablation.index))
+    )
+
+
 SENSITIVITY_KEYS = ["task", "claim_id"]
 """The columns that name a claim in the sensitivity table."""
 
@@ -278,7 +294,7 @@ def word_sensitivity(
 ) -> pd.DataFrame:
     """Each claim's word (:func:`reproduction`) as configured and with θ and the mass floor
     each halved and doubled (:func:`rnnschur.profile.sensitivity`): every solution's reading
-    re-read at the changed setting (:func:`rnnschur.solutions.reread`) and the claims made
+    re-read at the changed setting (:func:`reread`) and the claims made
     again at its θ (``make_claims(threshold)``). The basis flags stay those of the configured
     θ. One row per claim (:data:`SENSITIVITY_KEYS`), ``moves`` where a word differs."""
 
