@@ -32,9 +32,10 @@ import yaml  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run_costs import per_model  # noqa: E402
 
-from rnnschur import attractors, fixed_points, io, tasks  # noqa: E402
+from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import ablated_recurrent  # noqa: E402
 from rnnschur.schur import COUPLING_BLOCKS, coupling_masks  # noqa: E402
+from rnnschur.studies import attractors, fixed_points  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq
 
-from rnnschur import attractors as at
-from rnnschur import fixed_points as fp
-from rnnschur.dynamics import DISCRETE
 from rnnschur.network import Network
+from rnnschur.network.dynamics import DISCRETE
 from rnnschur.schur import ordered_real_schur
+from rnnschur.studies import attractors as at
+from rnnschur.studies import fixed_points as fp
 from rnnschur.tasks import Batch
 
 RUN = at.FreeRun(max_period=16, budget=4096, unique=1e-3, match=0.05)

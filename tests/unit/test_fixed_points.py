@@ -6,9 +6,9 @@ import pytest
 import torch
 from scipy.optimize import brentq
 
-from rnnschur import fixed_points as fp
-from rnnschur.dynamics import DISCRETE, Dynamics
 from rnnschur.network import Network
+from rnnschur.network.dynamics import DISCRETE, Dynamics
+from rnnschur.studies import fixed_points as fp
 
 ROOT = brentq(lambda x: np.tanh(2 * x) - x, 0.5, 1.0)  # tanh(2x) = x: 0.95750...
 Z_ROOT = brentq(lambda z: 2 * np.tanh(z) - z, 0.5, 3.0)  # z = 2 tanh(z): 1.9150...

@@ -5,8 +5,9 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from rnnschur import fixed_points, io, tasks  # noqa: E402
+from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import scoring_batch  # noqa: E402
+from rnnschur.studies import fixed_points  # noqa: E402
 
 w, settings = snakemake.wildcards, snakemake.params.settings
 network, schur, heldout = io.load_model(

@@ -3,6 +3,10 @@
 A reader raises :class:`ArtifactError` naming the file and what is wrong with it, so a corrupt
 or stale artifact stops the consuming job with a clear message instead of a traceback deep in
 NumPy.
+
+Beside them: what made an artifact (:mod:`.provenance`), the per-seed tables and the model
+identity (:mod:`.per_seed`), and a user's words made inert wherever they are written
+(:mod:`.text`).
 """
 
 from __future__ import annotations
@@ -20,9 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-from rnnschur.dynamics import FIELDS, Dynamics
+from rnnschur.io.provenance import software_versions, weights_sha256
 from rnnschur.network import OFFSET_KEYS, WEIGHT_KEYS, Network
-from rnnschur.provenance import software_versions, weights_sha256
+from rnnschur.network.dynamics import FIELDS, Dynamics
 from rnnschur.schur import OrderedSchur, SchurCheckError, check_schur
 from rnnschur.tasks import Batch, Trials
 
@@ -268,8 +272,8 @@ def load_weights(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray, np.nd
 
 def dynamics_arrays(dynamics: Dynamics) -> dict[str, np.ndarray]:
     """The 0-d arrays that say how the network computes, stored beside its weights under
-    :data:`rnnschur.dynamics.FIELDS` (absent: the paper's discrete tanh network,
-    :data:`rnnschur.dynamics.DISCRETE`): none for the paper's network, and the readout and
+    :data:`rnnschur.network.dynamics.FIELDS` (absent: the paper's discrete tanh network,
+    :data:`rnnschur.network.dynamics.DISCRETE`): none for the paper's network, and the readout and
     timing only where they are not the rate read after the update, so that files written
     before those existed keep their layout."""
     stored = dynamics.as_dict()
@@ -335,7 +339,7 @@ def load_model(
 
 
 def check_digest(weights: str | os.PathLike, recorded: str, made: str) -> None:
-    """Refuse a weights file whose arrays' sha256 (:func:`rnnschur.provenance.weights_sha256`)
+    """Refuse a weights file whose arrays' sha256 (:func:`rnnschur.io.provenance.weights_sha256`)
     is not ``recorded``, the digest of the weights that ``made`` (an artifact's words for what
     it was made from), naming the weights file: it was replaced after that artifact."""
     actual = weights_sha256(weights)

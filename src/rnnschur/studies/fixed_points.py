@@ -2,8 +2,8 @@
 ablation does to them (Sussillo & Barak 2013; Golub & Sussillo's fixed-point-finder minimises
 the same speed).
 
-Under a constant input x a network of :mod:`rnnschur.dynamics` is the map s ↦ F(s) of its state
-s (h of the rate forms, z of the current form), u = W_xh x + b_h:
+Under a constant input x a network of :mod:`rnnschur.network.dynamics` is the map s ↦ F(s) of its
+state s (h of the rate forms, z of the current form), u = W_xh x + b_h:
 
     discrete       F(h) = φ(W h + u)
     leaky          F(h) = (1 − a) h + a φ(W h + u)
@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rnnschur.dynamics import Dynamics, phi, phi_prime_of_phi
 from rnnschur.network import Network
+from rnnschur.network.dynamics import Dynamics, phi, phi_prime_of_phi
 
 STABILITIES = ("stable", "saddle", "unstable")
 
@@ -451,8 +451,9 @@ ATTRACTOR_COLUMNS = (
     "replay_kept", "replay_drift", "replay_changed", "replay_collapse", "replay_lost",
     "replay_unsettled",
 )  # fmt: skip
-"""The attractors' columns of a ``fate`` row (:mod:`rnnschur.attractors`): counts and matching;
-the flip-flop's transitions kept of all; the copy task's replay orbits and their outcomes."""
+"""The attractors' columns of a ``fate`` row (:mod:`rnnschur.studies.attractors`): counts and
+matching; the flip-flop's transitions kept of all; the copy task's replay orbits and their
+outcomes."""
 RECORD_COLUMNS = (
     "period", "n_starts", "bit", "pulse_sign", "lands", "lands_ablated", "correct",
     "kept_transition", "correct_ablated",
@@ -467,7 +468,7 @@ class Study:
     """One model's fixed-point study: the split's ``alpha``, its task's ``generator`` settings
     (the sine task's cues, the flip-flop's pulse amplitude, the copy task's symbols), the
     :class:`Search`, the sine task's ``n_cues``, the ``n_trajectories`` held-out trials drawn in
-    the figure, and the free run of :mod:`rnnschur.attractors`: the longest period
+    the figure, and the free run of :mod:`rnnschur.studies.attractors`: the longest period
     ``max_period`` of a cycle and the ``free_run`` steps an orbit gets to settle."""
 
     alpha: float
@@ -500,18 +501,19 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
     ``n_trajectories`` held-out trials of the intact network in the same components, and of
     each ablated network (its own trajectories, the same trials).
 
-    Beyond the points (:mod:`rnnschur.attractors`): each network runs freely under each input
-    from its own held-out end states, perturbed copies of them and the search's starts; an
+    Beyond the points (:mod:`rnnschur.studies.attractors`): each network runs freely under each
+    input from its own held-out end states, perturbed copies of them and the search's starts; an
     ``attractor`` row per state of each limit set (:func:`attractor_rows`), and in the ``fate``
     row their counts and matching to the intact network's (:func:`attractor_columns`); for the
     flip-flop under zero input the transition table (a ``transition`` row per intact attractor
-    and pulse, :func:`rnnschur.attractors.transitions`) and its counts; for the copy task the
-    replay orbits of the first held-out trials (:func:`replay_columns`)."""
+    and pulse, :func:`rnnschur.studies.attractors.transitions`) and its counts; for the copy task
+    the replay orbits of the first held-out trials (:func:`replay_columns`)."""
     alpha, generator, search = study.alpha, study.generator, study.search
     n_trajectories = study.n_trajectories
-    from rnnschur import attractors, tasks
+    from rnnschur import tasks
     from rnnschur.ablation import ablated_recurrent
     from rnnschur.schur import COUPLING_BLOCKS, coupling_masks, n_dominant
+    from rnnschur.studies import attractors
 
     empty = dict.fromkeys(COLUMNS, np.nan)
     visited = trajectories(network, network.W_hh, heldout.inputs[: max(n_trajectories, 64)])
@@ -627,8 +629,8 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
 
 
 def orbit_starts(visited: np.ndarray, initial: np.ndarray, search: Search) -> np.ndarray:
-    """Where a network's free runs start (:func:`rnnschur.attractors.find`): the end states of
-    its own held-out trajectories ``visited`` (n, time, N_h), copies of them with Gaussian
+    """Where a network's free runs start (:func:`rnnschur.studies.attractors.find`): the end states
+    of its own held-out trajectories ``visited`` (n, time, N_h), copies of them with Gaussian
     noise of ``search.noise`` times their RMS, and the search's starts ``initial``."""
     ends = visited[:, -1]
     noise = search.noise * float(np.sqrt(np.mean(ends**2)))
@@ -638,8 +640,8 @@ def orbit_starts(visited: np.ndarray, initial: np.ndarray, search: Search) -> np
 
 def attractor_rows(found, pcs, ablation: str, condition: str, empty: dict) -> list[dict]:
     """An ``attractor`` row per state of each attractor (a point's one, a cycle's k, an
-    oscillation's :data:`rnnschur.attractors.ORBIT_STATES`): its kind, period, frequency, the
-    orbits that reached it, the state's position in the principal components and its
+    oscillation's :data:`rnnschur.studies.attractors.ORBIT_STATES`): its kind, period, frequency,
+    the orbits that reached it, the state's position in the principal components and its
     readout's first line."""
     rows = []
     for k, attractor in enumerate(found):
@@ -667,9 +669,9 @@ def attractor_rows(found, pcs, ablation: str, condition: str, empty: dict) -> li
 
 
 def attractor_columns(intact, ablated, unsettled: int, match: float) -> dict:
-    """A ``fate`` row's attractor counts and their matching (:func:`rnnschur.attractors.
+    """A ``fate`` row's attractor counts and their matching (:func:`rnnschur.studies.attractors.
     attractor_fates`)."""
-    from rnnschur import attractors
+    from rnnschur.studies import attractors
 
     fate = attractors.attractor_fates(intact, ablated, match)
     kinds = [a.limit.kind for a in ablated]
@@ -688,11 +690,11 @@ def attractor_columns(intact, ablated, unsettled: int, match: float) -> dict:
 
 
 def replay_columns(network, W_ablated, inputs, n_symbols: int, free_run) -> dict:
-    """The copy task's replay orbits (:func:`rnnschur.attractors.replay_orbits`) of the trials
-    ``inputs``: how many of the intact ones settle on a cycle or an oscillation
+    """The copy task's replay orbits (:func:`rnnschur.studies.attractors.replay_orbits`) of the
+    trials ``inputs``: how many of the intact ones settle on a cycle or an oscillation
     (``replay_periodic``), their median period (an oscillation's 1/frequency), and what the
-    ablation does to each trial's orbit (:func:`rnnschur.attractors.replay_outcome`)."""
-    from rnnschur import attractors
+    ablation does to each trial's orbit (:func:`rnnschur.studies.attractors.replay_outcome`)."""
+    from rnnschur.studies import attractors
 
     mine = attractors.replay_orbits(network, network.W_hh, inputs, n_symbols, free_run)
     theirs = attractors.replay_orbits(network, W_ablated, inputs, n_symbols, free_run)

@@ -1,5 +1,5 @@
 """Attractors that are not points, and what an ablation breaks in them: the limit sets the map
-s ↦ F(s) of :mod:`rnnschur.fixed_points` reaches when run freely, a flip-flop network's
+s ↦ F(s) of :mod:`rnnschur.studies.fixed_points` reaches when run freely, a flip-flop network's
 transitions between its attractors, a copy network's replay as an orbit.
 
 Run freely under a constant input, an orbit s_{t+1} = F(s_t) settles on a limit set. Over a
@@ -18,7 +18,7 @@ window of :data:`WINDOW` steps, the module calls it
 Two limit sets are one when they are the same kind with the same period and their orbit
 distance (:func:`orbit_distance`: a cycle found at any phase is one cycle) is small. An
 ablation's limit sets are matched to the intact network's as its stable points are
-(:func:`rnnschur.fixed_points.fates`): kept, moved (the same kind and period and the same
+(:func:`rnnschur.studies.fixed_points.fates`): kept, moved (the same kind and period and the same
 readout signs), lost, new.
 """
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rnnschur.fixed_points import Fate, drive, readout, step, trajectories
+from rnnschur.studies.fixed_points import Fate, drive, readout, step, trajectories
 
 WINDOW = 256
 """Steps per window of the free run: a point or a cycle is judged on one window, an oscillation
@@ -52,8 +52,8 @@ KINDS = ("point", "cycle", "oscillation", "unsettled")
 @dataclass(frozen=True)
 class FreeRun:
     """How the network runs freely (config keys ``fixed_points.max_period`` and
-    ``fixed_points.free_run``, :class:`rnnschur.fixed_points.Study`): the longest period of a
-    cycle, the steps an orbit gets to settle (whole windows of :data:`WINDOW`), and the orbit
+    ``fixed_points.free_run``, :class:`rnnschur.studies.fixed_points.Study`): the longest period of
+    a cycle, the steps an orbit gets to settle (whole windows of :data:`WINDOW`), and the orbit
     distances under which two limit sets are one (``unique``; an oscillation's, ``match``) and
     an ablated attractor is the intact one's (``match``): ``fixed_points.unique`` and
     ``fixed_points.match``."""

@@ -34,8 +34,8 @@ harmlessness.
 **The tests.** Over the seeds of a group: fragile (a claim holds, fails) when the two-sided
 (1 − ``level``) Student t interval of the mean lies wholly past the bound; harmless (a tie is
 equivalent) when two one-sided t tests show |mean| < θ at ``level``
-(:func:`rnnschur.stats.tost`). What neither decides is *underpowered* when the minimum
-detectable effect at its n (:func:`rnnschur.stats.mde`, power ``power``) exceeds the margin
+(:func:`rnnschur.studies.stats.tost`). What neither decides is *underpowered* when the minimum
+detectable effect at its n (:func:`rnnschur.studies.stats.mde`, power ``power``) exceeds the margin
 θ, else *on the threshold* (the data could decide an effect θ away from the bound, and the
 mean sits nearer). A number of the paper *agrees* when it lies in
 the (1 − ``level``) interval of the reproduced mean, else it *differs* by the factor reproduced
@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rnnschur.stats import mde, reml_tau2, t_interval, tost
+from rnnschur.studies.stats import mde, reml_tau2, t_interval, tost
 
 if TYPE_CHECKING:  # an ablation job scores with this module and never builds a table
     import pandas as pd
@@ -85,21 +85,22 @@ class Verdict(StrEnum):
     TASK_RESTRICTED = "task-restricted"
     VARIES_ACROSS = "varies across tasks"
     TOO_FEW_TASKS = "too few tasks"
-    # one trained solution's reading of an ablation (rnnschur.solutions)
+    # one trained solution's reading of an ablation (rnnschur.ablation.solutions)
     STABILIZER = "stabilizer"
     ABSENT = "absent"
     UNDECIDED = "undecided"
-    # a claim of the paper read solution by solution (rnnschur.paper.reproduction)
+    # a claim of the paper read solution by solution (rnnschur.studies.paper.reproduction)
     REPRODUCES = "reproduces"
     PARTLY = "partly"
     DOES_NOT = "does not reproduce"
     UNTESTABLE = "untestable"
-    # a T_RR or T_CC reading that the order of near-equal moduli moves (rnnschur.beyond.orderings)
+    # a T_RR or T_CC reading that the order of near-equal moduli moves
+    # (rnnschur.studies.beyond.orderings)
     BASIS_DEPENDENT = "basis-dependent"
-    # a preregistered prediction judged on fresh solutions (rnnschur.paper.confirmation)
+    # a preregistered prediction judged on fresh solutions (rnnschur.studies.paper.confirmation)
     CONFIRMED = "confirmed"
     NOT_CONFIRMED = "not confirmed"
-    # an ablation beside its overlap-matched random perturbation (rnnschur.beyond.subspace)
+    # an ablation beside its overlap-matched random perturbation (rnnschur.studies.beyond.subspace)
     EXPLAINED = "explained"
     ABLATION_MILDER = "ablation milder"
     ABLATION_STRONGER = "ablation stronger"
@@ -315,7 +316,7 @@ def across_tasks(groups: list[np.ndarray], thresholds: Thresholds) -> AcrossTask
     shares of one task), in two stages: per task its mean y_i and the sampling variance
     v_i = max(s_i², s_p²)/n_i (s_p² the pooled within-task variance, a floor that keeps a task
     whose seeds agree exactly from outweighing all others), then the random-effects model
-    y_i ~ N(μ, τ² + v_i) (:func:`rnnschur.stats.reml_tau2`; μ̂ = Σ w_i y_i / Σ w_i,
+    y_i ~ N(μ, τ² + v_i) (:func:`rnnschur.studies.stats.reml_tau2`; μ̂ = Σ w_i y_i / Σ w_i,
     w_i = 1/(τ̂² + v_i); its
     interval Hartung–Knapp's, t_{k−1} on Σ w_i (y_i − μ̂)² / ((k − 1) Σ w_i), never narrower
     than the plain 1/Σ w_i; the prediction interval for a task like these

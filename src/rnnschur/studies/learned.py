@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rnnschur.per_seed import MODEL_KEYS
-from rnnschur.verdicts import Verdict, performance
+from rnnschur.io.per_seed import MODEL_KEYS
+from rnnschur.studies.verdicts import Verdict, performance
 
 TOO_FEW = Verdict.TOO_FEW
 """The verdict of a group with fewer learned models than ``min_models``."""
@@ -25,7 +25,7 @@ TOO_FEW = Verdict.TOO_FEW
 
 def chance_corrected(metric: str, score: float) -> float:
     """(score − chance) / (1 − chance) for a score that is higher when better (the learned
-    performance of :func:`rnnschur.verdicts.performance`)."""
+    performance of :func:`rnnschur.studies.verdicts.performance`)."""
     return float(performance(metric, score))
 
 

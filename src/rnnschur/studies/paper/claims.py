@@ -3,7 +3,7 @@
 A claim is a per-model statistic (computed from that model's rows of the ablation table) and a
 bound: ``greater`` claims say the statistic exceeds the bound, ``within`` claims say its size
 stays within it. Statistics of a score are taken on the harm-share scale of
-:mod:`rnnschur.verdicts` (the share of the learned performance an ablation removes), so that
+:mod:`rnnschur.studies.verdicts` (the share of the learned performance an ablation removes), so that
 "harmless" and "harmful" mean the same on a replay accuracy and on an FVU, with the threshold θ
 (config ``verdicts.threshold``) as the bound of "harmless", "inert", "unchanged", "changes
 little" and as the margin of a tie. Over the seeds of the paper's task, construction and N_h,
@@ -18,7 +18,7 @@ hence the same W̃ and the same scores; only where that claim holds on the same 
 is a claim of the data). Summaries count the claims of the data apart.
 Where the paper gives the statistic's value (from its reported means, on the same scale), the
 claim also says whether the paper's value *agrees* with the reproduced interval or *differs*
-(:func:`rnnschur.verdicts.agreement`).
+(:func:`rnnschur.studies.verdicts.agreement`).
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import label
-from rnnschur.paper import reported as paper
-from rnnschur.profile import SENSITIVITY, sensitivity
 from rnnschur.schur import COUPLING_BLOCKS
-from rnnschur.stats import mde, t_interval, tost
-from rnnschur.verdicts import (
+from rnnschur.studies.paper import reported as paper
+from rnnschur.studies.profile import SENSITIVITY, sensitivity
+from rnnschur.studies.stats import mde, t_interval, tost
+from rnnschur.studies.verdicts import (
     Thresholds,
     Verdict,
     agreement,
@@ -93,10 +93,10 @@ class Claim:
     mass makes the claim *empty*, not true."""
     reads_block: bool = False
     """Whether the statistic is the harm share of ``block`` alone: one solution then shows the
-    claim by its own reading of that block (:mod:`rnnschur.solutions`)."""
+    claim by its own reading of that block (:mod:`rnnschur.ablation.solutions`)."""
     printed: tuple[tuple[str, str], ...] = ()
     """The paper's printed numbers the claim reads, as (subset, quantity) of
-    :data:`rnnschur.paper.reported.REPORTED`: set beside ours in the one-screen table."""
+    :data:`rnnschur.studies.paper.reported.REPORTED`: set beside ours in the one-screen table."""
     reads: tuple[str, ...] = ()
     """The ablation sets its statistic reads besides ``block`` and those of ``printed`` (for
     :func:`basis_blocks`)."""
@@ -115,8 +115,8 @@ def value(rows: pd.DataFrame, subset: str, column: str, alpha: float = PAPER_ALP
 
 
 def share(rows: pd.DataFrame, subset: str, alpha: float = PAPER_ALPHA) -> float:
-    """One model's harm share of ``subset`` at ``alpha`` (:func:`rnnschur.verdicts.harm_share`;
-    NaN if absent)."""
+    """One model's harm share of ``subset`` at ``alpha``
+    (:func:`rnnschur.studies.verdicts.harm_share`; NaN if absent)."""
     pick = rows[(rows["subset"] == subset) & np.isclose(rows["alpha"], alpha)]
     if pick.empty:
         return np.nan
@@ -391,13 +391,13 @@ def satisfies(x: float | np.ndarray, kind: str, bound: float) -> bool | np.ndarr
 
 def claim_verdict(values: np.ndarray, claim: Claim, thresholds: Thresholds) -> Verdict:
     """A claim's verdict over its seeds' ``values``, from their (1 − level) t interval, the
-    equivalence test (:func:`rnnschur.stats.tost`) and the minimum detectable effect: a
+    equivalence test (:func:`rnnschur.studies.stats.tost`) and the minimum detectable effect: a
     ``within`` claim (harmless, inert, unchanged) *holds* when the two one-sided tests show
     |mean| < bound and *fails* when the interval lies wholly outside ±bound; an ordering
     (``greater``) *holds* when the interval lies above the bound, *fails* when it lies at or
     below it, and is *equivalent* where its two sides are equal within its margin. Otherwise
-    *underpowered* or *on the threshold* (:func:`rnnschur.verdicts.undecided`, at the claim's
-    margin: its bound for a ``within`` claim, else its tie margin or θ)."""
+    *underpowered* or *on the threshold* (:func:`rnnschur.studies.verdicts.undecided`, at the
+    claim's margin: its bound for a ``within`` claim, else its tie margin or θ)."""
     level = thresholds.level
     if claim.kind == "within" and claim.bound == 0:  # an exact claim: one seed decides
         return Verdict.HOLDS if np.all(values == 0) else Verdict.FAILS
@@ -430,7 +430,7 @@ def sign_test(n_agree: int, n: int) -> float:
 
 BASIS_BLOCKS = ("T_RR", "T_CC")
 """The blocks whose removal can depend on an order of the Schur blocks that nothing in the
-network fixes (near-equal moduli inside R or inside C, :mod:`rnnschur.beyond.orderings`):
+network fixes (near-equal moduli inside R or inside C, :mod:`rnnschur.studies.beyond.orderings`):
 removing T_C→R does not."""
 
 
@@ -484,7 +484,7 @@ def evaluate_claims(
     ablation: pd.DataFrame, claims: list[Claim], thresholds: Thresholds, min_models: int = 3
 ) -> pd.DataFrame:
     """One row per claim: the claim, its basis, its statistic, the per-seed values ({seed:
-    value}, written long by :mod:`rnnschur.per_seed`) and their range, of the models that
+    value}, written long by :mod:`rnnschur.io.per_seed`) and their range, of the models that
     learned their task (the ``learned`` column; all, where the table has none), how many
     models learned of how many trained, how many seeds agree, the mean and its t interval,
     the minimum detectable effect, the sign test, the verdict (:func:`claim_verdict`) and,
@@ -492,7 +492,7 @@ def evaluate_claims(
     interval; of the solutions behind the values, how many were checked for basis dependence
     and how many read a block of the claim basis-dependent (:func:`basis_flag`). Claims whose
     models were not trained get verdict 'not run'; claims with fewer than ``min_models``
-    learned models :attr:`rnnschur.verdicts.Verdict.TOO_FEW`."""
+    learned models :attr:`rnnschur.studies.verdicts.Verdict.TOO_FEW`."""
     level = thresholds.level
     out = []
     for claim in claims:
@@ -629,7 +629,7 @@ def claims_sensitivity(
     min_models: int = 3,
 ) -> pd.DataFrame:
     """Each claim's verdict at the config's settings and with θ and the mass floor halved and
-    doubled (:func:`rnnschur.profile.sensitivity`); the claims whose models were not trained
+    doubled (:func:`rnnschur.studies.profile.sensitivity`); the claims whose models were not trained
     left out."""
 
     def evaluate(t: Thresholds) -> pd.DataFrame:
@@ -790,10 +790,10 @@ def _planted_seeds(mean: float, sem: float) -> np.ndarray:
 
 def paper_readings(thresholds: Thresholds) -> pd.DataFrame:
     """The paper's own numbers run through the verdict rules: per single-block ablation that
-    the paper reads (:data:`rnnschur.paper.reported.READINGS`), its raw Δ and SEM, its harm
+    the paper reads (:data:`rnnschur.studies.paper.reported.READINGS`), its raw Δ and SEM, its harm
     share, the verdict on the harm-share scale (three seeds with the paper's mean and SEM where
-    it gives them, :func:`rnnschur.verdicts.block_verdict`; else the share alone,
-    :func:`rnnschur.verdicts.point_verdict`), the verdict the raw change at
+    it gives them, :func:`rnnschur.studies.verdicts.block_verdict`; else the share alone,
+    :func:`rnnschur.studies.verdicts.point_verdict`), the verdict the raw change at
     :data:`RAW_THRESHOLD` gives by the same rules, and the paper's reading. A word ("almost
     none", "little") enters as a share of 0. The paper gives no removed mass: every block
     counts as holding some."""

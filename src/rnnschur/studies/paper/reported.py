@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from rnnschur.verdicts import Verdict, harm_share
+from rnnschur.studies.verdicts import Verdict, harm_share
 
 NAN = math.nan
 FIG1_ORDER = (  # the ablation sets in the order of the paper's Figure 1
@@ -115,7 +115,7 @@ two accuracies at ±0.005 over the learned 1/2 of a perfect controller."""
 
 def reported_share(task: str, subset: str, construction: str = "dense_orthogonal") -> float:
     """The paper's number for an ablation at α = 0.9 on the harm-share scale of
-    :mod:`rnnschur.verdicts`: (acc(W) − acc(W̃)) / (acc(W) − 1/2) for the copy task, ΔFVU /
+    :mod:`rnnschur.studies.verdicts`: (acc(W) − acc(W̃)) / (acc(W) − 1/2) for the copy task, ΔFVU /
     (1 − FVU(W)) for the Figure 2 tasks (NaN where the paper gives words)."""
 
     if task == "copy":
@@ -158,7 +158,7 @@ READINGS = (
 )
 """How the paper reads each single-block ablation of its dense orthogonal models (task, block,
 reading, where it says so): the readings a verdict scale must give back from the paper's own
-numbers (:func:`rnnschur.paper.claims.paper_readings`)."""
+numbers (:func:`rnnschur.studies.paper.claims.paper_readings`)."""
 
 
 def reported_sem(task: str, subset: str, quantity: str) -> float:

@@ -3,15 +3,15 @@ tasks, network descriptions and sizes, read as the paper reads: one trained solu
 
 A row of the atlas is one task, network description, construction, N_h and coupling block
 (T_RR, T_C→R, T_CC of eq. 5). Its premise is the models that learned their task
-(:mod:`rnnschur.learned`): a row with fewer than ``min_models`` of them says
-:attr:`rnnschur.verdicts.Verdict.TOO_FEW`. Each learned solution reads the removal of the block
-at α on its own (:mod:`rnnschur.solutions`: fragile, stabilizer, improves, undecided, absent
-in this model); the row's word counts them (:func:`rnnschur.restriction.solutions_word`):
-*fragile* or *stabilizer* where at least ``mostly`` (config ``solutions.reproduces``) of the
-solutions tested read so, *absent* where fewer than ``min_models`` of them hold the block,
-*undecided* otherwise. **Across tasks** the words are the task restriction's
-(:mod:`rnnschur.restriction`, per description: a network description is never pooled with
-another as if it were a seed).
+(:mod:`rnnschur.studies.learned`): a row with fewer than ``min_models`` of them says
+:attr:`rnnschur.studies.verdicts.Verdict.TOO_FEW`. Each learned solution reads the removal of the
+block at α on its own (:mod:`rnnschur.ablation.solutions`: fragile, stabilizer, improves, undecided,
+absent in this model); the row's word counts them
+(:func:`rnnschur.studies.restriction.solutions_word`): *fragile* or *stabilizer* where at least
+``mostly`` (config ``solutions.reproduces``) of the solutions tested read so, *absent* where fewer
+than ``min_models`` of them hold the block, *undecided* otherwise. **Across tasks** the words are
+the task restriction's (:mod:`rnnschur.studies.restriction`, per description: a network description
+is never pooled with another as if it were a seed).
 
 Kept beside them, secondary, the tests over seeds that the atlas first published: per row the
 one-sided t test of mean share > θ (doubled: the lower end of the two-sided interval) and the
@@ -31,10 +31,10 @@ import numpy as np
 import pandas as pd
 
 from rnnschur import tasks
-from rnnschur.profile import PROFILE_KEYS, block_harms, block_profile
-from rnnschur.restriction import solutions_word
-from rnnschur.stats import benjamini_hochberg, p_greater, tost
-from rnnschur.verdicts import Thresholds, Verdict, across_tasks, undecided
+from rnnschur.studies.profile import PROFILE_KEYS, block_harms, block_profile
+from rnnschur.studies.restriction import solutions_word
+from rnnschur.studies.stats import benjamini_hochberg, p_greater, tost
+from rnnschur.studies.verdicts import Thresholds, Verdict, across_tasks, undecided
 
 
 def split_instance(name: str) -> tuple[str, str]:
@@ -55,15 +55,15 @@ def atlas_table(
 ) -> pd.DataFrame:
     """The atlas: one row per task, description, construction, N_h and coupling block, with
     n learned / n trained and, read solution by solution (the ablation table's ``reading``,
-    :func:`rnnschur.restriction.solutions_word`), the learned solutions where the block is
+    :func:`rnnschur.studies.restriction.solutions_word`), the learned solutions where the block is
     absent, those tested, fragile and stabilizers, the median harm share of those tested
     (``harm_median``) and the row's ``verdict``: *fragile* or *stabilizer* where at least
     ``mostly`` of the solutions tested read so, *absent*, *undecided*, or *too few learned
     models* (fewer than ``min_models``). Beside it, over seeds (secondary): the mean raw harm
     and the mean harm share with its own (1 − level) t interval and minimum detectable effect,
     the verdict that interval gives alone (``row_verdict``,
-    :func:`rnnschur.profile.block_profile`), the mean removed Schur mass, the p-values of the
-    fragile and the equivalence tests at θ, their Benjamini–Hochberg adjusted values over the
+    :func:`rnnschur.studies.profile.block_profile`), the mean removed Schur mass, the p-values of
+    the fragile and the equivalence tests at θ, their Benjamini–Hochberg adjusted values over the
     whole atlas (``q_fragile``, ``q_harmless``) and the seed-mean verdict at false-discovery
     rate ``fdr`` (``mean_verdict``). ``words``: each description in a few words.
 
@@ -130,7 +130,7 @@ def across_tasks_table(
     atlas: pd.DataFrame, ablation: pd.DataFrame, alpha: float, thresholds: Thresholds
 ) -> pd.DataFrame:
     """The across-task estimate of every block, description, construction and N_h
-    (:func:`rnnschur.verdicts.across_tasks`): its groups are the tasks whose atlas row has
+    (:func:`rnnschur.studies.verdicts.across_tasks`): its groups are the tasks whose atlas row has
     enough learned models and removed mass (not *too few*, not *empty*), each its learned
     seeds' harm shares at ``alpha``. Description ``all`` takes, per task, the learned models
     of every description with such a row as one group (the spread between descriptions counts
@@ -170,7 +170,7 @@ def across_tasks_table(
 
 def with_special(atlas: pd.DataFrame, dose: pd.DataFrame) -> pd.DataFrame:
     """The atlas with its column ``special``: each row's dose-response verdict
-    (:func:`rnnschur.beyond.dose_response.dose_summary`, whose rows are the run's task
+    (:func:`rnnschur.studies.beyond.dose_response.dose_summary`, whose rows are the run's task
     instances ``<task>__<description>``: load-bearing, a symmetry direction, like any
     perturbation of its size, or why undecided), "not run" where it has no such row."""
     keys = ["instance", "construction", "n_hidden", "block"]

@@ -36,9 +36,9 @@ T̃ keeps T's diagonal blocks and W̃ every eigenvalue of W, as the block's own 
 (checked on every draw: :func:`check_keeps_spectrum`).
 
 Every perturbation is scored on the held-out set and judged on the workflow's one scale, the
-harm share (:func:`rnnschur.verdicts.harm_share`). Where a fitting set is given, a ridge
-readout is refit on the hidden states of W̃(ε) (:func:`rnnschur.beyond.refit.fit_readout`) at
-every ε, so that harm that a new readout recovers ("misaligned") is told apart from harm it
+harm share (:func:`rnnschur.studies.verdicts.harm_share`). Where a fitting set is given, a ridge
+readout is refit on the hidden states of W̃(ε) (:func:`rnnschur.studies.beyond.refit.fit_readout`)
+at every ε, so that harm that a new readout recovers ("misaligned") is told apart from harm it
 does not ("lost"), and on those of the first removal control's draw at the same ε: whether a
 new readout recovers the block's removal more than any removal of its size. The per-model
 rows are judged over seeds by :func:`dose_summary`.
@@ -52,12 +52,11 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import Analysed, ablated_recurrent, delta_T, other_couplings
-from rnnschur.beyond.refit import refit_readout, split
+from rnnschur.io.per_seed import MODEL_KEYS
 from rnnschur.network import Network
-from rnnschur.per_seed import MODEL_KEYS
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks
-from rnnschur.tasks import Batch
-from rnnschur.verdicts import (
+from rnnschur.studies.beyond.refit import refit_readout, split
+from rnnschur.studies.verdicts import (
     SHARE_CAP,
     Thresholds,
     Verdict,
@@ -65,6 +64,7 @@ from rnnschur.verdicts import (
     harm_share,
     undecided,
 )
+from rnnschur.tasks import Batch
 
 CONTROLS = (
     "other_couplings",
@@ -297,9 +297,9 @@ only where the harm exceeds θ)."""
 
 
 def learned_models(table: pd.DataFrame, criteria: dict[str, dict]) -> pd.DataFrame:
-    """The rows of the models that learned their task (:func:`rnnschur.learned.has_learned` on
-    the full model's held-out score, with each task's criterion of ``criteria``)."""
-    from rnnschur.learned import has_learned
+    """The rows of the models that learned their task (:func:`rnnschur.studies.learned.has_learned`
+    on the full model's held-out score, with each task's criterion of ``criteria``)."""
+    from rnnschur.studies.learned import has_learned
 
     full = table.drop_duplicates([*MODEL_KEYS])
     keep = {
@@ -369,7 +369,7 @@ def epsilon_50(epsilons: np.ndarray, harms: np.ndarray) -> float:
 
 def per_dose_decisions(group: pd.DataFrame, thresholds: Thresholds, min_models: int) -> dict:
     """{ε: the test of the excess harm at that dose over the seeds}
-    (:func:`rnnschur.verdicts.block_verdict` at level/|ε|, Bonferroni over the doses)."""
+    (:func:`rnnschur.studies.verdicts.block_verdict` at level/|ε|, Bonferroni over the doses)."""
     strict = thresholds.scaled(level=1.0 / group["epsilon"].nunique())
     out = {}
     for epsilon, dose in group.groupby("epsilon"):

@@ -4,7 +4,7 @@ The paper's network (eqs. 1–2) is the ``discrete`` family with φ = tanh and n
 
     h_t = tanh(W_xh x_t + W_hh h_{t-1}),  h_0 = 0,     ŷ_t = W_hy h_t.
 
-Every network description of :mod:`rnnschur.dynamics` (update, readout, output timing) runs
+Every network description of :mod:`rnnschur.network.dynamics` (update, readout, output timing) runs
 through the same function. This module does
 not import torch: every analysis job uses it, and ``import torch`` alone costs about a second
 per job. The differentiable rollout of training is in :mod:`rnnschur.training.bptt`.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rnnschur.dynamics import DISCRETE, Dynamics, phi
+from rnnschur.network.dynamics import DISCRETE, Dynamics, phi
 
 
 def rollout(
@@ -45,10 +45,10 @@ def rollout(
     b_h, b_y, h0 : optional hidden bias (N_h,), output bias (N_y,) and initial state (N_h,; z_0
         for ``leaky_current``) of a model trained elsewhere; the paper's networks have none
         (None: zero).
-    dynamics : the network family (:class:`rnnschur.dynamics.Dynamics`).
+    dynamics : the network family (:class:`rnnschur.network.dynamics.Dynamics`).
     noise : optional (n, time, N_h) added to the drive W_xh x_t at every step, the same for
         every matrix of the stack (hidden noise at evaluation; scale it with
-        :meth:`rnnschur.dynamics.Dynamics.drive_noise`).
+        :meth:`rnnschur.network.dynamics.Dynamics.drive_noise`).
 
     Returns
     -------

@@ -2,7 +2,7 @@
 
 An FVU is variance lost; a reader of the flip-flop wants the bits it gets wrong, of the
 context task the decisions, of the sine task the frequency. Each function takes outputs with
-leading model axes (..., n, time, N_y), like :mod:`rnnschur.metrics`; :func:`of` names the one
+leading model axes (..., n, time, N_y), like :mod:`rnnschur.tasks.metrics`; :func:`of` names the one
 a task is read by.
 """
 
@@ -13,7 +13,7 @@ from types import ModuleType
 
 import numpy as np
 
-from rnnschur.metrics import replay_accuracy
+from rnnschur.tasks.metrics import replay_accuracy
 
 
 def _weights(targets: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ float32 weights fix, and 1e-3, moduli that agree to 0.1 %; a cluster never cross
 split), ``orderings`` random orders are drawn inside every cluster (LAPACK ``dtrexc``
 realises each, as :func:`rnnschur.schur.ordered_real_schur` does), and each T_RR and T_CC
 removal is scored in each order. A reading whose harm share spreads by more than θ over the
-orders is *basis-dependent* (:func:`rnnschur.beyond.summaries.basis_dependence`).
+orders is *basis-dependent* (:func:`rnnschur.studies.beyond.summaries.basis_dependence`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from rnnschur.schur import (
     n_dominant,
     schur_of,
 )
-from rnnschur.verdicts import harm_share
+from rnnschur.studies.verdicts import harm_share
 
 INSIDE = ("T_RR", "T_CC")
 """The blocks whose content the order inside R or C changes (T_C→R is the same operator)."""

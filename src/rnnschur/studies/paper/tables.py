@@ -11,11 +11,11 @@ import re
 import numpy as np
 import pandas as pd
 
-from rnnschur import learned
 from rnnschur.ablation import SUBSETS, label, subset_name
-from rnnschur.paper import reported as paper
-from rnnschur.stats import sem
-from rnnschur.verdicts import Verdict, agreement, far_agreements
+from rnnschur.studies import learned
+from rnnschur.studies.paper import reported as paper
+from rnnschur.studies.stats import sem
+from rnnschur.studies.verdicts import Verdict, agreement, far_agreements
 
 SUBSET_NAMES = [subset_name(s) for s in SUBSETS]
 
@@ -81,8 +81,8 @@ def paper_vs_reproduced(ablation: pd.DataFrame, level: float = 0.05) -> pd.DataF
     ``n_hidden``. Only the models that learned their task count (the ``learned`` column, where
     the table has one): ``n_seeds`` of ``n_trained``. Rows whose models were not trained keep
     NaN reproduced values. ``agreement``: whether the paper's number lies in the (1 −
-    ``level``) t interval of the reproduced mean (:func:`rnnschur.verdicts.agreement`: agrees,
-    differs, or '—' without a number or an interval), and ``factor``, reproduced / paper.
+    ``level``) t interval of the reproduced mean (:func:`rnnschur.studies.verdicts.agreement`:
+    agrees, differs, or '—' without a number or an interval), and ``factor``, reproduced / paper.
     """
     reported = pd.DataFrame(paper.REPORTED, columns=paper.COLUMNS)
     rows = []
@@ -237,7 +237,7 @@ def agreement_reading(table: pd.DataFrame) -> str:
 
 def model_summary(metas: list[dict], criteria: dict[str, dict]) -> pd.DataFrame:
     """One row per trained model from its meta data: its held-out score, whether it learned its
-    task (:func:`rnnschur.learned.has_learned` with ``criteria[task]``, and the criterion in
+    task (:func:`rnnschur.studies.learned.has_learned` with ``criteria[task]``, and the criterion in
     words) and the versions that made it (``version_<software>`` columns: torch, NumPy and its
     BLAS, SciPy and its LAPACK, ...)."""
     rows = []

@@ -13,8 +13,8 @@ from types import ModuleType
 import numpy as np
 
 from rnnschur.ablation import Analysed, Scoring, evaluate_ablations
-from rnnschur.dynamics import DISCRETE, Dynamics
 from rnnschur.network import WEIGHT_KEYS, Network
+from rnnschur.network.dynamics import DISCRETE, Dynamics
 from rnnschur.schur import ordered_real_schur
 from rnnschur.tasks import Batch
 
@@ -64,7 +64,7 @@ def evaluate_checkpoints(
     selected checkpoint (each with its own ordered Schur form, evaluated once), repeated for
     each reason it was chosen and headed by ``selection`` and ``selection_value`` (the reason,
     NaN for best and last), ``step`` and ``validation_score``; ``split``: the α split of a
-    leaky network's blocks (:meth:`rnnschur.dynamics.Dynamics.split_leak`).
+    leaky network's blocks (:meth:`rnnschur.network.dynamics.Dynamics.split_leak`).
 
     Eight parameters, not a value object: a checkpoint stack has no single Schur form, so
     the network-wide :class:`rnnschur.ablation.Analysed` does not fit; these are the rule's

@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import label
-from rnnschur.paper import reported as paper
-from rnnschur.report import text
-from rnnschur.stats import percentile_interval
+from rnnschur.io import text
+from rnnschur.studies.paper import reported as paper
+from rnnschur.studies.stats import percentile_interval
 from rnnschur.tasks import INSTANCE
 
 BASELINE = "paper_config"
@@ -101,7 +101,7 @@ def gap_table(
     variation of ``variations`` (the gap study's ablation rows, column ``variation``) that
     applies to the number's task; each over the models that learned their task (``n_seeds``
     of ``n_trained``). A variation's ``description`` (a user's words) is a CSV cell that a
-    spreadsheet shows as written (:func:`rnnschur.report.text.csv_cell`). Empty where no model
+    spreadsheet shows as written (:func:`rnnschur.io.text.csv_cell`). Empty where no model
     of a paper number learned its task."""
     baseline = baseline[baseline["seed"].isin(seeds)]
     rows = []
@@ -373,7 +373,7 @@ def ranking_markdown(table: pd.DataFrame) -> str:
 def best_claims_markdown(claims: pd.DataFrame, ranked: pd.DataFrame, n_best: int = 3) -> str:
     """The paper's claims of the Figure 2 tasks under the paper config and the ``n_best``
     variations nearest the paper (``claims``: the gap study's claims per variation)."""
-    from rnnschur.paper.claims import claims_grid_markdown
+    from rnnschur.studies.paper.claims import claims_grid_markdown
 
     best = [v for v in ranked["variation"] if v in set(claims["variation"]) and v != BASELINE]
     keep = [BASELINE, *best[:n_best]]

@@ -2,7 +2,7 @@
 load-bearing for others (the paper's "task-restricted symmetry"), or the same for all?
 
 Each learned solution reads each single-block ablation at α on its own (``reading`` of
-:mod:`rnnschur.solutions`: stabilizer, fragile, improves, undecided, absent). Per task, the
+:mod:`rnnschur.ablation.solutions`: stabilizer, fragile, improves, undecided, absent). Per task, the
 block's solutions are counted (those where it is absent apart): the share that read *fragile*
 and the share that read *stabilizer*, each with its exact (Clopper–Pearson) interval, and the
 task's word: *fragile* or *stabilizer* where at least ``mostly`` of its tested solutions read so
@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from rnnschur.profile import block_harms
-from rnnschur.stats import clopper_pearson
+from rnnschur.studies.profile import block_harms
+from rnnschur.studies.stats import clopper_pearson
+from rnnschur.studies.verdicts import Verdict
 from rnnschur.tasks import INSTANCE
-from rnnschur.verdicts import Verdict
 
 TASK_WORDS = {
     Verdict.FRAGILE: "mostly fragile",

@@ -2,11 +2,11 @@
 solutions trained from seeds no run had used (docs/preregistration.md).
 
 The predictions (``docs/predictions.csv``) hold, per claim, the word and the counts k, n of the
-exploratory run; the fresh run's :func:`rnnschur.paper.reproduction.reproduction` table holds
-the same claims read on the new solutions by the same rules. Per claim:
+exploratory run; the fresh run's :func:`rnnschur.studies.paper.reproduction.reproduction` table
+holds the same claims read on the new solutions by the same rules. Per claim:
 
 - *confirmed*: the fresh word is a word (enough fresh solutions tested,
-  :func:`rnnschur.paper.reproduction.claim_word`) and the predicted one;
+  :func:`rnnschur.studies.paper.reproduction.claim_word`) and the predicted one;
 - *not confirmed*: the fresh word is a word and differs;
 - *untestable*: the fresh word is *untestable* (fewer fresh solutions tested than a word needs).
 
@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rnnschur.paper.reproduction import claim_name, solutions_cell, task_cell
-from rnnschur.verdicts import Verdict
+from rnnschur.studies.paper.reproduction import claim_name, solutions_cell, task_cell
+from rnnschur.studies.verdicts import Verdict
 
 PREDICTION_COLUMNS = ("claim_id", "predicted", "k", "n", "n_absent")
 """The columns of a predictions file that the confirmation reads."""

@@ -3,7 +3,8 @@
 For S ⊆ Z = {T_RR, T_C→R, T_CC}: zero the entries of N in the chosen blocks, keep the rest of T
 (the spectral blocks B too), rebuild W̃(S) = Q T̃(S) Qᵀ and re-evaluate the original network with
 W_xh and W_hy unchanged. W̃(S) is computed as W − Q ΔT Qᵀ with ΔT = T − T̃(S), so W̃(∅) = W
-exactly. S is an ε-stabilizer on D when d_D(f_W, f_W̃(S)) <= ε.
+exactly. S is an ε-stabilizer on D when d_D(f_W, f_W̃(S)) <= ε. Each trained solution's own
+reading of an ablation is :mod:`.solutions`'.
 """
 
 from __future__ import annotations
@@ -15,15 +16,14 @@ from types import ModuleType
 
 import numpy as np
 
-from rnnschur import metrics
-from rnnschur.dynamics import Dynamics
-from rnnschur.functional import of
+from rnnschur.ablation.solutions import Reading, bootstrap_scores, harm_interval, reading
 from rnnschur.network import Network
+from rnnschur.network.dynamics import Dynamics
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks, n_dominant
-from rnnschur.seeds import job_rng
-from rnnschur.solutions import Reading, bootstrap_scores, harm_interval, reading
-from rnnschur.tasks import Batch
-from rnnschur.verdicts import harm_share
+from rnnschur.settings.seeds import job_rng
+from rnnschur.studies.verdicts import harm_share
+from rnnschur.tasks import Batch, metrics
+from rnnschur.tasks.functional import of
 
 SUBSETS: tuple[tuple[str, ...], ...] = tuple(
     s for k in range(len(COUPLING_BLOCKS) + 1) for s in combinations(COUPLING_BLOCKS, k)
@@ -99,7 +99,8 @@ def ablated_recurrent(W: np.ndarray, schur: OrderedSchur, dT: np.ndarray) -> np.
 class Scoring:
     """How an ablation is judged (config key ``ablation``): S is an ε-stabilizer when d_D <=
     ``epsilon``, a candidate invariance when it also removes more than ``mass_floor`` of the
-    Schur mass; ``fvu_mean`` is the ȳ of the FVU's normaliser (:func:`rnnschur.metrics.fvu`)."""
+    Schur mass; ``fvu_mean`` is the ȳ of the FVU's normaliser
+    (:func:`rnnschur.tasks.metrics.fvu`)."""
 
     epsilon: float = 0.01
     mass_floor: float = 0.01
@@ -187,8 +188,8 @@ def evaluate_ablations(
     :mod:`rnnschur.external.torch_module`; W_xh and W_hy are then not used). ``noise`` (n, time,
     N_h), if given, is added to the drive of every rollout, the same draw for every subset
     (hidden noise at evaluation). ``solution``, if given, adds this model's own reading of
-    every ablation (:mod:`rnnschur.solutions`): its harm share with a bootstrap interval over
-    the held-out trials and the word.
+    every ablation (:mod:`rnnschur.ablation.solutions`): its harm share with a bootstrap interval
+    over the held-out trials and the word.
 
     Six parameters, not a value object: the network as analysed and five independent choices
     of how it is scored, each optional but the α grid.

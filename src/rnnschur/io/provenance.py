@@ -12,7 +12,7 @@ import numpy as np
 import scipy
 
 import rnnschur
-from rnnschur.numerics import kernel_settings
+from rnnschur.settings.numerics import kernel_settings
 
 
 def _library(config: dict, key: str) -> str:
@@ -24,7 +24,7 @@ def software_versions() -> dict[str, str]:
     """Versions of rnnschur, Python, NumPy (and its BLAS), SciPy (and its LAPACK), torch if the
     process has imported it (training on a GPU, a model read from a torch module), and how the
     numeric kernels were chosen (``kernels``:
-    :func:`rnnschur.numerics.kernel_settings`)."""
+    :func:`rnnschur.settings.numerics.kernel_settings`)."""
     versions = {
         "rnnschur": rnnschur.__version__,
         "python": platform.python_version(),

@@ -19,8 +19,8 @@ import numpy as np
 
 from rnnschur.ablation import SUBSETS, Analysed, delta_T, subset_name
 from rnnschur.schur import coupling_masks
+from rnnschur.studies.verdicts import Verdict
 from rnnschur.tasks import Batch
-from rnnschur.verdicts import Verdict
 
 SIDES = ("input", "output")
 CHUNK = 64

@@ -1,10 +1,10 @@
 """What of the paper reproduces, read at the paper's own unit: one trained solution.
 
-Each claim of :func:`rnnschur.paper.claims.paper_claims` asks of every learned model "does
+Each claim of :func:`rnnschur.studies.paper.claims.paper_claims` asks of every learned model "does
 this solution show the paper's reading?":
 
 - a claim about one block's harm (``Claim.reads_block``) takes that model's own reading of
-  the block (:mod:`rnnschur.solutions`): a solution *shows* "harmful" when it reads
+  the block (:mod:`rnnschur.ablation.solutions`): a solution *shows* "harmful" when it reads
   *fragile*, "harmless" when it reads *stabilizer*; the opposite reading (or *improves*)
   does not show it, *undecided* is counted apart and does not show it either;
 - any other claim (an ordering, a spread over α, a compound statistic) takes the model's
@@ -22,7 +22,7 @@ k solutions of the n tested (learned, the block present) show it; the exact
 
 How the words move with their settings (:func:`word_sensitivity`): θ and the mass floor each
 halved and doubled, every solution's reading re-read from its harm interval and mass
-(:func:`rnnschur.solutions.reread`), each claim's word again.
+(:func:`rnnschur.ablation.solutions.reread`), each claim's word again.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import label
-from rnnschur.paper import reported as paper
-from rnnschur.paper.claims import (
+from rnnschur.ablation.solutions import reread
+from rnnschur.studies.paper import reported as paper
+from rnnschur.studies.paper.claims import (
     DATA,
     IMPLIED,
     PAPER_ALPHA,
@@ -48,10 +49,9 @@ from rnnschur.paper.claims import (
     satisfies,
     value,
 )
-from rnnschur.profile import sensitivity
-from rnnschur.solutions import reread
-from rnnschur.stats import clopper_pearson
-from rnnschur.verdicts import Thresholds, Verdict
+from rnnschur.studies.profile import sensitivity
+from rnnschur.studies.stats import clopper_pearson
+from rnnschur.studies.verdicts import Thresholds, Verdict
 
 SHOWS, DOES_NOT_SHOW, UNDECIDED, ABSENT = "shows", "does not show", "undecided", "absent"
 """What one solution says of a claim."""
@@ -190,8 +190,8 @@ def reproduction(
     basis: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """One row per claim whose models the run trained: task, construction, N_h, the claim, its
-    basis (:func:`rnnschur.paper.claims.basis_cell`), the paper's printed numbers and ours (per
-    quantity, median and range over the solutions tested, those where the block is present;
+    basis (:func:`rnnschur.studies.paper.claims.basis_cell`), the paper's printed numbers and ours
+    (per quantity, median and range over the solutions tested, those where the block is present;
     over every learned one where none is), the solutions learned, absent, tested, undecided
     and showing the claim (k of n), the Clopper–Pearson interval of k/n at the thresholds'
     ``level`` and the word (:func:`claim_word`, ``words``: config ``solutions`` with
@@ -277,8 +277,8 @@ def word_sensitivity(
     basis: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Each claim's word (:func:`reproduction`) as configured and with θ and the mass floor
-    each halved and doubled (:func:`rnnschur.profile.sensitivity`): every solution's reading
-    re-read at the changed setting (:func:`rnnschur.solutions.reread`) and the claims made
+    each halved and doubled (:func:`rnnschur.studies.profile.sensitivity`): every solution's reading
+    re-read at the changed setting (:func:`rnnschur.ablation.solutions.reread`) and the claims made
     again at its θ (``make_claims(threshold)``). The basis flags stay those of the configured
     θ. One row per claim (:data:`SENSITIVITY_KEYS`), ``moves`` where a word differs."""
 

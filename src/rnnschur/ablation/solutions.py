@@ -2,7 +2,7 @@
 
 The paper reads single trained networks ("in this solution, removing T_CC keeps replay at
 1.00"), so every ablation of every model gets a word of its own, decided on the harm share h
-of :mod:`rnnschur.verdicts` with an interval from that model's own held-out trials: a
+of :mod:`rnnschur.studies.verdicts` with an interval from that model's own held-out trials: a
 percentile bootstrap over trials (every ablation of one resample scored on the same trials,
 so h compares networks on one draw). With θ the threshold of config ``verdicts``:
 
@@ -22,10 +22,10 @@ from types import ModuleType
 import numpy as np
 import pandas as pd
 
-from rnnschur.seeds import job_rng
-from rnnschur.stats import percentile_interval
+from rnnschur.settings.seeds import job_rng
+from rnnschur.studies.stats import percentile_interval
+from rnnschur.studies.verdicts import SHARE_CAP, Verdict, harm_share
 from rnnschur.tasks import Batch
-from rnnschur.verdicts import SHARE_CAP, Verdict, harm_share
 
 READINGS = (
     Verdict.STABILIZER,
@@ -154,7 +154,7 @@ def harm_interval(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Percentile interval (1 − ``level``) of the harm share from bootstrap scores: ``full``
     (n_boot,) of the intact network, ``ablated`` (n_boot, K); a diverged ablated rollout (an
-    FVU of inf) counts as :data:`rnnschur.verdicts.SHARE_CAP`, but not where the intact
+    FVU of inf) counts as :data:`rnnschur.studies.verdicts.SHARE_CAP`, but not where the intact
     network's own score is NaN (no learned performance to lose: the share stays NaN). Returns
     (low, high), each (K,)."""
     full, ablated = np.asarray(full, float)[:, None], np.asarray(ablated, float)

@@ -1,5 +1,5 @@
 """Summaries over seeds of the beyond-the-paper analyses, one function per analysis named as in
-:data:`rnnschur.beyond.registry.ANALYSES`: ``<name>(table, settings)`` takes the analysis's
+:data:`rnnschur.studies.beyond.registry.ANALYSES`: ``<name>(table, settings)`` takes the analysis's
 tidy table over models and its config settings and returns its tables, ``summary`` first.
 
 All functions take and return pandas DataFrames; none reads or writes files.
@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 
 from rnnschur import tasks
-from rnnschur.beyond import subspace
-from rnnschur.per_seed import MODEL_KEYS
+from rnnschur.io.per_seed import MODEL_KEYS
 from rnnschur.schur import COUPLING_BLOCKS
-from rnnschur.stats import sem
-from rnnschur.verdicts import Verdict, harm_share, largest_size
+from rnnschur.studies.beyond import subspace
+from rnnschur.studies.stats import sem
+from rnnschur.studies.verdicts import Verdict, harm_share, largest_size
 
 SATURATED = 0.8
 """A harm share at or above which the network is near chance: an ablation and its matched
@@ -24,7 +24,7 @@ perturbs, only that both perturbations are large)."""
 
 
 def _shares(out: pd.DataFrame, column: str) -> np.ndarray:
-    """The harm share of a raw harm column (:func:`rnnschur.verdicts.harm_share`), the full
+    """The harm share of a raw harm column (:func:`rnnschur.studies.verdicts.harm_share`), the full
     score recovered from the ablation's score and harm."""
     shares = np.full(len(out), np.nan)
     metrics = np.array([tasks.score_of(t) for t in out["task"]])
@@ -40,7 +40,7 @@ def _shares(out: pd.DataFrame, column: str) -> np.ndarray:
 def subspace_verdicts(controls: pd.DataFrame, floor: float, ratio: float) -> pd.DataFrame:
     """Per model, subset, subspace and side: the ablation's overlap and harm beside the mean
     harm of its controls (``inside``, ``complement``, ``matched``) and the verdict of
-    :func:`rnnschur.beyond.subspace.verdict` against the overlap-matched controls; where the
+    :func:`rnnschur.studies.beyond.subspace.verdict` against the overlap-matched controls; where the
     ablation and its matched control both take at least :data:`SATURATED` of the learned
     performance, *saturated* instead of *explained* (near chance, the harm cannot tell where a
     perturbation lies)."""
@@ -96,8 +96,8 @@ def subspace_summary(verdicts: pd.DataFrame) -> pd.DataFrame:
 def refit_summary(refit: pd.DataFrame) -> pd.DataFrame:
     """Fixed against refit readout per task, construction and subset (largest N_h): mean and
     SEM over seeds, and beside them the same two scores after each refit's control (a removal
-    of the same norm from the other coupling blocks, :func:`rnnschur.beyond.refit.evaluate_refits`)
-    with the share of the norm it reached."""
+    of the same norm from the other coupling blocks,
+    :func:`rnnschur.studies.beyond.refit.evaluate_refits`) with the share of the norm it reached."""
     keys = ["task", "construction", "n_hidden", "metric", "subset"]
     grouped = largest_size(refit).groupby(keys, sort=False)
     out = pd.DataFrame(
@@ -156,7 +156,8 @@ def checkpoint_summary(checkpoints: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(keys).drop(columns=["order", "difficulty"]).reset_index(drop=True)
 
 
-# One function per analysis of rnnschur.beyond.registry.ANALYSES: its tables, "summary" first.
+# One function per analysis of rnnschur.studies.beyond.registry.ANALYSES: its tables, "summary"
+# first.
 
 
 def checkpoint_ablation(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]:
@@ -178,10 +179,10 @@ def readout_refit(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame
 
 def dose_response(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]:
     """Dose-response: the verdict per block and model group over the seeds
-    (:func:`rnnschur.beyond.dose_response.dose_summary`, on the settings' ``verdicts``), and the
-    curves its figure draws (:func:`rnnschur.beyond.dose_response.curves`)."""
-    from rnnschur.beyond import dose_response as dose
-    from rnnschur.verdicts import Thresholds
+    (:func:`rnnschur.studies.beyond.dose_response.dose_summary`, on the settings' ``verdicts``), and
+    the curves its figure draws (:func:`rnnschur.studies.beyond.dose_response.curves`)."""
+    from rnnschur.studies.beyond import dose_response as dose
+    from rnnschur.studies.verdicts import Thresholds
 
     curves = dose.curves(dose.learned_models(table, settings["learned"]))
     thresholds = Thresholds(**settings["verdicts"])
@@ -203,13 +204,13 @@ targets have amplitude 1)."""
 
 def fixed_point_summary(fates: pd.DataFrame) -> pd.DataFrame:
     """Per task, construction, N_h, input condition and ablation, over the models of ``fates``
-    (their ``fate`` rows, :func:`rnnschur.fixed_points.model_rows`): the median number of stable
-    points intact and ablated, the models whose removal keeps every stable point, moves one,
+    (their ``fate`` rows, :func:`rnnschur.studies.fixed_points.model_rows`): the median number of
+    stable points intact and ablated, the models whose removal keeps every stable point, moves one,
     loses one or adds one, and for the sine task the models still oscillating (amplitude above
     :data:`OSCILLATING`) and the median relative error of their frequency against the cued one;
-    the median number of attractors (:mod:`rnnschur.attractors`: points, cycles, oscillations)
-    and the models whose removal keeps them all or loses one; summed over the models, the
-    flip-flop's transitions kept of all and the copy task's replay orbits kept of all (and
+    the median number of attractors (:mod:`rnnschur.studies.attractors`: points, cycles,
+    oscillations) and the models whose removal keeps them all or loses one; summed over the models,
+    the flip-flop's transitions kept of all and the copy task's replay orbits kept of all (and
     periodic intact); ``reading`` says it in words."""
     from rnnschur.ablation import label
 
@@ -275,8 +276,8 @@ def fixed_points(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]
     """Fixed points: :func:`fixed_point_summary` over the learned models (each task's criterion
     of the settings' ``learned``), and their ``fate`` rows (one per model, condition and
     ablation: the per-solution readings)."""
-    from rnnschur.beyond.dose_response import learned_models
-    from rnnschur.fixed_points import ATTRACTOR_COLUMNS
+    from rnnschur.studies.beyond.dose_response import learned_models
+    from rnnschur.studies.fixed_points import ATTRACTOR_COLUMNS
 
     fates = learned_models(table[table["record"] == "fate"], settings["learned"])
     columns = [
@@ -289,14 +290,14 @@ def fixed_points(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]
 
 
 def basis_dependence(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]:
-    """Orderings the moduli do not fix (:mod:`rnnschur.beyond.orderings`). Per learned model,
-    tolerance and block (table ``models``): the harm share in the canonical order and its
+    """Orderings the moduli do not fix (:mod:`rnnschur.studies.beyond.orderings`). Per learned
+    model, tolerance and block (table ``models``): the harm share in the canonical order and its
     least and largest over the orders, the ``spread`` (largest − least), the mass removed and
     the blocks in clusters, and the ``reading``: *absent* where the block holds less than the
     mass floor, *basis-dependent* where the spread exceeds θ, "—" otherwise. Per task,
     construction, N_h, tolerance and block (``summary``): the models, those absent and
     basis-dependent, and the median and largest spread over the models present."""
-    from rnnschur.beyond.dose_response import learned_models
+    from rnnschur.studies.beyond.dose_response import learned_models
 
     theta = settings["verdicts"]["threshold"]
     floor = settings["verdicts"]["mass_floor"]

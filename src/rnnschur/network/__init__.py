@@ -1,6 +1,6 @@
 """One network as the method sees it: its weights, the offsets of a model trained elsewhere and
-its description (:mod:`rnnschur.dynamics`), read once (:func:`rnnschur.io.load_network`) and
-passed along; the α split, an analysis setting, is not part of it."""
+its description (:mod:`.dynamics`), read once (:func:`rnnschur.io.load_network`) and passed
+along; the α split, an analysis setting, is not part of it. Its rollout is :mod:`.rnn`'s."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rnnschur.dynamics import DISCRETE, Dynamics
-from rnnschur.rnn import rollout
+from rnnschur.network.dynamics import DISCRETE, Dynamics
+from rnnschur.network.rnn import rollout
 
 WEIGHT_KEYS = ("W_xh", "W_hh", "W_hy")
 """The weights of every network here: input (N_h, N_x), recurrent (N_h, N_h), readout (N_y, N_h)."""
@@ -39,8 +39,8 @@ class Network:
         return int(self.W_hh.shape[-1])
 
     def rollout(self, inputs: np.ndarray, W_hh: np.ndarray | None = None, **options):
-        """:func:`rnnschur.rnn.rollout` of this network on ``inputs``, with ``W_hh`` (a matrix
-        or a stack, e.g. ablated ones) in place of its own where given; ``options``:
+        """:func:`rnnschur.network.rnn.rollout` of this network on ``inputs``, with ``W_hh`` (a
+        matrix or a stack, e.g. ablated ones) in place of its own where given; ``options``:
         ``return_hidden``, ``dtype``, ``noise``."""
         W = self.W_hh if W_hh is None else W_hh
         return rollout(

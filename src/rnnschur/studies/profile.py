@@ -1,6 +1,6 @@
 """The block profile of a run and how its verdicts move with the settings: per task,
 construction, N_h and coupling block, the learned models' harm shares at α with the verdict
-over seeds (:func:`rnnschur.verdicts.block_verdict`) and each solution's own readings; and
+over seeds (:func:`rnnschur.studies.verdicts.block_verdict`) and each solution's own readings; and
 every row whose verdict changes when θ or the mass floor is halved or doubled."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.schur import COUPLING_BLOCKS
-from rnnschur.verdicts import (
+from rnnschur.studies.verdicts import (
     Thresholds,
     block_verdict,
     error_ratio,
@@ -57,7 +57,7 @@ def block_profile(
     log10(error(W̃)/error(W)) (described, not judged), the mean Schur mass removed, the
     models in which the ablation is an ε-stabilizer, n_R and the removed mass as median
     (range) over the models, each solution's own reading counted (``solutions``, from the
-    ``reading`` column of :mod:`rnnschur.solutions`) and the verdict of
+    ``reading`` column of :mod:`rnnschur.ablation.solutions`) and the verdict of
     :func:`block_verdict`; ``n_learned`` of ``n_trained``."""
     rows = block_harms(ablation, alpha)
     out = []
