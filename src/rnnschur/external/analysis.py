@@ -52,7 +52,7 @@ from rnnschur.report import views
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, check_alpha, ordered_real_schur
 from rnnschur.settings.schema import default, out_of_bounds
 from rnnschur.settings.seeds import job_rng
-from rnnschur.studies import fixed_points
+from rnnschur.studies import fixed_point_study
 from rnnschur.studies.beyond import refit, subspace
 from rnnschur.studies.verdicts import CHANCE, harm_share
 from rnnschur.tasks import Batch
@@ -498,8 +498,8 @@ def run(
             "[4/5] fixed points, intact and with each coupling block removed at "
             f"alpha = {settings.alpha:g}"
         )
-        study = fixed_points.Study(settings.alpha, {})
-        points = pd.DataFrame(fixed_points.model_rows(net, schur, heldout, "external", study))
+        study = fixed_point_study.Study(settings.alpha, {})
+        points = pd.DataFrame(fixed_point_study.model_rows(net, schur, heldout, "external", study))
     progress("[5/5] tables done")
     if biases is None:
         biases = {k: float(np.max(np.abs(model[k]))) for k in ("b_h", "b_y") if k in model}
@@ -719,10 +719,11 @@ def summary_markdown(result: Result) -> str:
 
 
 def fixed_point_lines(table: pd.DataFrame) -> list[str]:
-    """The fixed-point study's counts (``fate`` records of :func:`rnnschur.studies.fixed_points.
-    model_rows`) as Markdown: per input condition and ablation, the stable points and saddles,
-    and how many of the intact network's stable points each removal keeps, moves (same readout
-    signs), loses; then its attractors (points, cycles, oscillations,
+    """The fixed-point study's counts (``fate`` records of
+    :func:`rnnschur.studies.fixed_point_study. model_rows`) as Markdown: per input condition and
+    ablation, the stable points and saddles, and how many of the intact network's stable points each
+    removal keeps, moves (same readout signs), loses; then its attractors (points, cycles,
+    oscillations,
     :mod:`rnnschur.studies.attractors`) and what each removal does to them, with the orbits that did
     not settle."""
     lines = [

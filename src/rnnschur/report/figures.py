@@ -554,7 +554,7 @@ def fig_fixed_points(table: pd.DataFrame) -> Figure:
     saddles as crosses, unstable open, cycles as their states joined (diamonds), oscillations
     as their orbit (a line); one column for the intact network and one per coupling block
     removed, each with its own trajectories and attractors
-    (:func:`rnnschur.studies.fixed_points.model_rows`)."""
+    (:func:`rnnschur.studies.fixed_point_study.model_rows`)."""
     data = largest_size(table)
     panels = []
     for task in dict.fromkeys(data["task"]):

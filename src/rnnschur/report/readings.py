@@ -691,7 +691,7 @@ def fixed_point_groups(
     task the pairs still oscillating and the median relative frequency error of those; the
     attractors beyond the points (:func:`_attractor_counts`; "—" in a table without them)."""
     from rnnschur.studies.beyond.summaries import OSCILLATING
-    from rnnschur.studies.fixed_points import ATTRACTOR_COLUMNS
+    from rnnschur.studies.fixed_point_study import ATTRACTOR_COLUMNS
 
     # a table written before the attractors were counted reads "—" in their columns
     fates = fates.reindex(columns=list(dict.fromkeys([*fates.columns, *ATTRACTOR_COLUMNS])))

@@ -204,9 +204,9 @@ targets have amplitude 1)."""
 
 def fixed_point_summary(fates: pd.DataFrame) -> pd.DataFrame:
     """Per task, construction, N_h, input condition and ablation, over the models of ``fates``
-    (their ``fate`` rows, :func:`rnnschur.studies.fixed_points.model_rows`): the median number of
-    stable points intact and ablated, the models whose removal keeps every stable point, moves one,
-    loses one or adds one, and for the sine task the models still oscillating (amplitude above
+    (their ``fate`` rows, :func:`rnnschur.studies.fixed_point_study.model_rows`): the median number
+    of stable points intact and ablated, the models whose removal keeps every stable point, moves
+    one, loses one or adds one, and for the sine task the models still oscillating (amplitude above
     :data:`OSCILLATING`) and the median relative error of their frequency against the cued one;
     the median number of attractors (:mod:`rnnschur.studies.attractors`: points, cycles,
     oscillations) and the models whose removal keeps them all or loses one; summed over the models,
@@ -277,7 +277,7 @@ def fixed_points(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]
     of the settings' ``learned``), and their ``fate`` rows (one per model, condition and
     ablation: the per-solution readings)."""
     from rnnschur.studies.beyond.dose_response import learned_models
-    from rnnschur.studies.fixed_points import ATTRACTOR_COLUMNS
+    from rnnschur.studies.fixed_point_study import ATTRACTOR_COLUMNS
 
     fates = learned_models(table[table["record"] == "fate"], settings["learned"])
     columns = [
