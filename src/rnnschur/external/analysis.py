@@ -720,7 +720,7 @@ def summary_markdown(result: Result) -> str:
 
 def fixed_point_lines(table: pd.DataFrame) -> list[str]:
     """The fixed-point study's counts (``fate`` records of
-    :func:`rnnschur.studies.fixed_point_study. model_rows`) as Markdown: per input condition and
+    :func:`rnnschur.studies.fixed_point_study.model_rows`) as Markdown: per input condition and
     ablation, the stable points and saddles, and how many of the intact network's stable points each
     removal keeps, moves (same readout signs), loses; then its attractors (points, cycles,
     oscillations,
