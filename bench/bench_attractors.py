@@ -5,7 +5,7 @@ For each model a finished run's fixed_points jobs read (RESULTS/beyond/fixed_poi
 the fixed-point search (`fixed_points.find` under each input, intact and with each block
 removed) and of the free runs (`attractors.find` from the held-out end states, perturbed copies
 and the search's starts; the flip-flop's transition table; the copy task's replay orbits), as
-`fixed_points.model_rows` runs them with the settings of presets/studies.yaml's
+`fixed_point_study.model_rows` runs them with the settings of presets/studies.yaml's
 `fixed_points` (the quick studies layer keeps them). Per task, construction and N_h: the
 median seconds per model of each, the training's CPU seconds per model (its bundles' benchmark
 files, `bench/run_costs.py`) and the ratio (search + free runs) / training.
@@ -32,9 +32,10 @@ import yaml  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run_costs import per_model  # noqa: E402
 
-from rnnschur import attractors, fixed_points, io, tasks  # noqa: E402
+from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import ablated_recurrent  # noqa: E402
 from rnnschur.schur import COUPLING_BLOCKS, coupling_masks  # noqa: E402
+from rnnschur.studies import attractors, fixed_point_study, fixed_points  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -63,7 +64,7 @@ def model_costs(results: Path, path: Path, settings: dict) -> dict:
         results / "data" / task / "heldout.npz",
     )
     generator, alpha = meta["generator"], settings["alpha"]
-    study = fixed_points.Study.from_settings(settings | {"generator": generator})
+    study = fixed_point_study.Study.from_settings(settings | {"generator": generator})
     search = study.search
     run = attractors.FreeRun(study.max_period, study.free_run, search.unique, search.match)
     masks = coupling_masks(schur, alpha)
@@ -73,14 +74,14 @@ def model_costs(results: Path, path: Path, settings: dict) -> dict:
     }
     visited = fixed_points.trajectories(network, network.W_hh, heldout.inputs[:64])
     starts = fixed_points.starts(visited, search, fixed_points.state_bounds(network))
-    conditions = fixed_points.input_conditions(task, heldout.inputs, generator, study.n_cues)
+    conditions = fixed_point_study.input_conditions(task, heldout.inputs, generator, study.n_cues)
     searching = running = 0.0
     for x in conditions.values():
         intact = None
         for ablation, W in networks.items():
             searching += cpu(fixed_points.find, network, W, x, starts, search)[1]
             own = fixed_points.trajectories(network, W, heldout.inputs[:64])
-            orbits = fixed_points.orbit_starts(own, starts, search)
+            orbits = fixed_point_study.orbit_starts(own, starts, search)
             found, seconds = cpu(attractors.find, network, W, x, orbits, run)
             running += seconds
             intact = found[0] if ablation == "none" else intact
@@ -92,7 +93,7 @@ def model_costs(results: Path, path: Path, settings: dict) -> dict:
             if source == "copy" and not x.any():
                 trials = heldout.inputs[: attractors.REPLAY_TRIALS]
                 args = (network, W, trials, generator.get("n_symbols", 8), run)
-                running += cpu(fixed_points.replay_columns, *args)[1]
+                running += cpu(fixed_point_study.replay_columns, *args)[1]
     return {"task": task, "construction": construction, "N_h": int(size.lstrip("n")),
             "search_s": searching, "free_runs_s": running}  # fmt: skip
 

@@ -31,13 +31,13 @@ import yaml
 
 from rnnschur import tasks
 from rnnschur.ablation import Analysed, Scoring, evaluate_ablations
-from rnnschur.beyond import basis, refit, subspace
-from rnnschur.beyond.along_training import evaluate_checkpoints
-from rnnschur.dynamics import DISCRETE
 from rnnschur.network import Network
-from rnnschur.numerics import retain_freed_memory
-from rnnschur.rnn import rollout
+from rnnschur.network.dynamics import DISCRETE
+from rnnschur.network.rnn import rollout
 from rnnschur.schur import ordered_real_schur
+from rnnschur.settings.numerics import retain_freed_memory
+from rnnschur.studies.beyond import basis, refit, subspace
+from rnnschur.studies.beyond.along_training import evaluate_checkpoints
 from rnnschur.training.bptt import loss_and_gradients
 from rnnschur.training.constructions import initial_recurrent
 from rnnschur.training.train import Adam, _Recurrent, clip_grad_norm

@@ -144,7 +144,7 @@ def rnnschur_steps_per_second(steps=150, n=72, repeats=3):
     """rnnschur's own training step (the hand-written BPTT of one model, float32, and a plain
     gradient step; Adam's update costs a few element-wise passes more)."""
     from rnnschur import tasks
-    from rnnschur.dynamics import DISCRETE
+    from rnnschur.network.dynamics import DISCRETE
     from rnnschur.training.bptt import loss_and_gradients
 
     rng = np.random.default_rng(0)
@@ -212,7 +212,7 @@ ONE_MODEL = """
 import sys, time, numpy as np
 sys.path.insert(0, {src!r})
 from rnnschur import tasks
-from rnnschur.seeds import job_rng
+from rnnschur.settings.seeds import job_rng
 try:
     from rnnschur.training.train import TrainSettings, train
 except ImportError:  # a tree of the flat layout (before 0.6)
@@ -239,7 +239,7 @@ def paper_settings(task: str, steps: int, device: str) -> tuple[dict, dict, int]
 
 def time_bundle(task, generator, training, size, K) -> float:
     from rnnschur import tasks
-    from rnnschur.seeds import job_rng
+    from rnnschur.settings.seeds import job_rng
     from rnnschur.training.train import TrainSettings, train_bundle
 
     settings = TrainSettings(**training)
@@ -604,7 +604,7 @@ def atlas_config() -> dict:
     import config_checks as config_lib
     import instances
 
-    from rnnschur.schema import read_schema
+    from rnnschur.settings.schema import read_schema
     from rnnschur.tasks import _neurogym
 
     config = yaml.safe_load((REPO / "config.yaml").read_text())
@@ -634,8 +634,8 @@ def time_steps(config: dict, task: str, construction: str, size: int, steps: int
     seconds of drawing its ``steps`` batches of training trials once: 0 for a generator
     task, which draws each batch in its step)."""
     from rnnschur import tasks
-    from rnnschur.dynamics import Dynamics
-    from rnnschur.seeds import job_rng
+    from rnnschur.network.dynamics import Dynamics
+    from rnnschur.settings.seeds import job_rng
     from rnnschur.training.train import TrainSettings, train_bundle
 
     block = config["tasks"][task]
@@ -775,8 +775,8 @@ def startup_seconds(neurogym: bool) -> float:
 def profiled(config: dict, task: str, construction: str, size: int, steps: int) -> dict:
     """{part: seconds} of ``steps`` training steps of one model, and ``total``."""
     from rnnschur import tasks
-    from rnnschur.dynamics import Dynamics
-    from rnnschur.seeds import job_rng
+    from rnnschur.network.dynamics import Dynamics
+    from rnnschur.settings.seeds import job_rng
     from rnnschur.training.train import TrainSettings, train_bundle
 
     block = config["tasks"][task]

@@ -17,7 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from rnnschur.provenance import run_hashes
+from rnnschur.io.provenance import run_hashes
 
 
 def read_hashes(path: Path) -> dict[str, str]:

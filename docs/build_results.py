@@ -42,7 +42,11 @@ import pandas as pd
 
 from rnnschur.ablation import label
 from rnnschur.io import save_text
-from rnnschur.paper.claims import (
+from rnnschur.report import readings
+from rnnschur.report.costs import job_costs
+from rnnschur.report.figures import VERDICT_MARKS
+from rnnschur.settings.schema import default
+from rnnschur.studies.paper.claims import (
     DATA,
     PAPER_ALPHA,
     TASK_NAMES,
@@ -50,9 +54,9 @@ from rnnschur.paper.claims import (
     paper_cell,
     paper_claims,
 )
-from rnnschur.paper.confirmation import confirmation_lead
-from rnnschur.paper.reported import reported_value
-from rnnschur.paper.reproduction import (
+from rnnschur.studies.paper.confirmation import confirmation_lead
+from rnnschur.studies.paper.reported import reported_value
+from rnnschur.studies.paper.reproduction import (
     GLOSSARY,
     claim_name,
     claim_word,
@@ -61,11 +65,7 @@ from rnnschur.paper.reproduction import (
     side_by_side,
     solutions_cell,
 )
-from rnnschur.report import readings
-from rnnschur.report.costs import job_costs
-from rnnschur.report.figures import VERDICT_MARKS
-from rnnschur.schema import default
-from rnnschur.verdicts import Thresholds, Verdict
+from rnnschur.studies.verdicts import Thresholds, Verdict
 
 TOO_FEW = Verdict.TOO_FEW
 
@@ -189,7 +189,7 @@ def gap_conclusion(folder: Path) -> str:
 def gap_answer(folder: Path) -> str:
     """The gap study's ranked answer: the conclusion in sentences, then the ranked variations
     (``gap_ranking.csv``)."""
-    from rnnschur.paper.gap_study import ranking_markdown
+    from rnnschur.studies.paper.gap_study import ranking_markdown
 
     path = folder / "tables" / "gap_ranking.csv"
     if not path.is_file():
@@ -215,9 +215,9 @@ where it touched a run shown here (every verdict the same); 0.4.0, 0.4.1 and 0.5
 other model to the same bits (CHANGELOG).
 
 ## Verdicts on one scale
-Every verdict in this document is decided on one scale (`rnnschur.verdicts`): the *harm share*,
-the part of the learned performance that an ablation removes, (p(W) − p(W̃)) / p(W) with p = 1 −
-FVU for an FVU (predicting the mean scores 0) and p = (score − chance) / (1 − chance) for a sign
+Every verdict in this document is decided on one scale (`rnnschur.studies.verdicts`): the *harm
+share*, the part of the learned performance that an ablation removes, (p(W) − p(W̃)) / p(W) with p =
+1 − FVU for an FVU (predicting the mean scores 0) and p = (score − chance) / (1 − chance) for a sign
 accuracy (chance 1/2) or a NeuroGym κ (chance 0). An FVU rise, an accuracy drop and a κ drop
 that take the same part of what the network learned get the same verdict; the raw Δ stays beside
 it in the tables (the paper's numbers). The threshold θ = `verdicts.threshold` (0.02) was set
@@ -1520,7 +1520,8 @@ def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
 
 def word_rule() -> dict:
     """The claim words' rule at the schema's defaults (config ``solutions`` and
-    ``learned.min_models``): the keywords of :func:`rnnschur.paper.reproduction.claim_word`."""
+    ``learned.min_models``): the keywords of
+    :func:`rnnschur.studies.paper.reproduction.claim_word`."""
     return {
         "reproduces": default("solutions.reproduces"),
         "does_not": default("solutions.does_not"),

@@ -4,7 +4,7 @@
 trained elsewhere (:mod:`rnnschur.external.api`); ``rnnschur.Network`` is one network (its
 weights, offsets and how it computes, :class:`rnnschur.network.Network`) and
 ``rnnschur.Description`` how its user describes the computation, fields left open
-(:class:`rnnschur.dynamics.Description`). They are imported on first use, so that
+(:class:`rnnschur.network.dynamics.Description`). They are imported on first use, so that
 ``import rnnschur`` alone loads nothing.
 """
 
@@ -21,7 +21,7 @@ def __getattr__(name: str):
 
         return Network
     if name == "Description":
-        from rnnschur.dynamics import Description
+        from rnnschur.network.dynamics import Description
 
         return Description
     raise AttributeError(f"module 'rnnschur' has no attribute {name!r}")

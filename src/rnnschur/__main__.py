@@ -15,9 +15,13 @@ import re
 import sys
 from pathlib import Path
 
-from rnnschur.numerics import PORTABLE_KERNELS
+from rnnschur.settings.numerics import PORTABLE_KERNELS
 
-KINDS = ("discrete", "leaky", "leaky_current")  # rnnschur.dynamics.KINDS, without loading NumPy
+KINDS = (
+    "discrete",
+    "leaky",
+    "leaky_current",
+)  # rnnschur.network.dynamics.KINDS, without loading NumPy
 NONLINEARITIES = ("tanh", "relu", "softplus")
 EXIT_MISMATCH = 3
 """The exit status when the rollout does not reproduce the model's own outputs."""
@@ -88,7 +92,7 @@ summary.md, summary.html, profile.pdf and profile.png.
 
 def parser() -> argparse.ArgumentParser:
     """The command line; the analysis options' defaults are the config schema's."""
-    from rnnschur.schema import default
+    from rnnschur.settings.schema import default
 
     p = argparse.ArgumentParser(
         prog="python -m rnnschur",
@@ -299,8 +303,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def description_of(args):
     """The network's description as the flags give it, parsed once
-    (:class:`rnnschur.dynamics.Description`)."""
-    from rnnschur.dynamics import DESCRIPTION_TYPES, Description
+    (:class:`rnnschur.network.dynamics.Description`)."""
+    from rnnschur.network.dynamics import DESCRIPTION_TYPES, Description
 
     return Description(**{field: getattr(args, field) for field in DESCRIPTION_TYPES})
 

@@ -6,8 +6,8 @@ diagonal, ``N`` the strictly block-upper couplings. A threshold ``alpha`` splits
 the dominant sector ``R = {i : |λ_i| >= alpha ρ(W)}`` and its complement ``C``, and ``N`` into
 ``T_RR``, ``T_C→R`` (here ``T_CR``) and ``T_CC`` (eq. 5).
 
-For a leaky network (leak a < 1, :mod:`rnnschur.dynamics`) the blocks are ordered and split by
-the moduli |1 − a + a λ| of its one-step propagator P = (1 − a) I + a W, which has W's Schur
+For a leaky network (leak a < 1, :mod:`rnnschur.network.dynamics`) the blocks are ordered and split
+by the moduli |1 − a + a λ| of its one-step propagator P = (1 − a) I + a W, which has W's Schur
 vectors (QᵀPQ = (1 − a) I + a T): the coupling blocks are those of W, the order and the split are
 P's. At a = 1 this is the paper's split.
 """
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rnnschur.dynamics import propagator_eigenvalues
+from rnnschur.network.dynamics import propagator_eigenvalues
 
 COUPLING_BLOCKS = ("T_RR", "T_CR", "T_CC")
 """The three coupling blocks of N (eq. 5), in the paper's order; ``T_CR`` is T_{C→R}."""

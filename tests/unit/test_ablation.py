@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from rnnschur import metrics, tasks
+from rnnschur import tasks
 from rnnschur.ablation import (
     SUBSETS,
     Analysed,
@@ -11,8 +11,9 @@ from rnnschur.ablation import (
     evaluate_ablations,
 )
 from rnnschur.network import Network
-from rnnschur.rnn import rollout
+from rnnschur.network.rnn import rollout
 from rnnschur.schur import coupling_masks, n_dominant, ordered_real_schur
+from rnnschur.tasks import metrics
 
 
 def model(seed, n=10, N_x=4, N_y=4):
@@ -171,7 +172,7 @@ def test_epsilon_zero_keeps_the_full_model_a_stabilizer_of_itself():
 
 def test_noise_at_evaluation_is_one_draw_shared_by_every_subset():
     from rnnschur.ablation import evaluation_noise
-    from rnnschur.dynamics import Dynamics
+    from rnnschur.network.dynamics import Dynamics
 
     W_xh, W_hh, W_hy = model(4)
     sine = tasks.get("sine")

@@ -16,20 +16,20 @@ import yaml
 from snakemake.utils import update_config
 
 from rnnschur import tasks
-from rnnschur.beyond.atlas import (
+from rnnschur.report.page import COLUMNS, atlas_page
+from rnnschur.report.readings import atlas_reading
+from rnnschur.settings.schema import read_schema
+from rnnschur.studies.beyond.atlas import (
     across_markdown,
     across_tasks_table,
     atlas_markdown,
     atlas_table,
     split_instance,
 )
-from rnnschur.learned import TOO_FEW
-from rnnschur.report.page import COLUMNS, atlas_page
-from rnnschur.report.readings import atlas_reading
-from rnnschur.restriction import restriction, task_readings
-from rnnschur.schema import read_schema
-from rnnschur.stats import benjamini_hochberg
-from rnnschur.verdicts import Thresholds, Verdict
+from rnnschur.studies.learned import TOO_FEW
+from rnnschur.studies.restriction import restriction, task_readings
+from rnnschur.studies.stats import benjamini_hochberg
+from rnnschur.studies.verdicts import Thresholds, Verdict
 
 from conftest import long_sentences
 
@@ -482,7 +482,7 @@ def test_the_page_loads_sorts_and_shows_its_figures_in_chromium(tmp_path, capsys
 
 
 def test_the_atlas_says_whether_each_coupling_is_special():
-    from rnnschur.beyond.atlas import with_special
+    from rnnschur.studies.beyond.atlas import with_special
 
     keys = {"task": ["a", "a", "a"], "construction": ["c"] * 3, "n_hidden": [16] * 3}
     atlas = pd.DataFrame(

@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq
 
-from rnnschur import attractors as at
-from rnnschur import fixed_points as fp
-from rnnschur.dynamics import DISCRETE
 from rnnschur.network import Network
+from rnnschur.network.dynamics import DISCRETE
 from rnnschur.schur import ordered_real_schur
+from rnnschur.studies import attractors as at
+from rnnschur.studies import fixed_point_study as fps
+from rnnschur.studies import fixed_points as fp
 from rnnschur.tasks import Batch
 
 RUN = at.FreeRun(max_period=16, budget=4096, unique=1e-3, match=0.05)
@@ -143,8 +144,8 @@ def test_a_planted_period_two_network_through_the_study_and_each_ablation():
     inputs = np.zeros((8, 6, 2))
     inputs[:, 0] = np.random.default_rng(0).choice([-1.0, 1.0], (8, 2))  # one corner a trial
     heldout = Batch(inputs, np.zeros((8, 6, 2)), np.ones((8, 6)))
-    study = fp.Study(0.9, {"pulse_amplitude": 1.0}, fp.Search(n_starts=32))
-    rows = fp.model_rows(net, ordered_real_schur(W), heldout, "flip_flop", study)
+    study = fps.Study(0.9, {"pulse_amplitude": 1.0}, fp.Search(n_starts=32))
+    rows = fps.model_rows(net, ordered_real_schur(W), heldout, "flip_flop", study)
     fates = [r for r in rows if r["record"] == "fate"]
     assert [r["ablation"] for r in fates] == ["none", "T_RR", "T_CR", "T_CC"]
     for r in fates:

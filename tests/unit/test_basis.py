@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import ortho_group
 
-from rnnschur.beyond import basis
 from rnnschur.schur import ordered_real_schur
+from rnnschur.studies.beyond import basis
 
 
 def planted(T, seed=1):

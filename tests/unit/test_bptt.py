@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 import torch
 
-from rnnschur.dynamics import Dynamics
-from rnnschur.rnn import rollout
+from rnnschur.network.dynamics import Dynamics
+from rnnschur.network.rnn import rollout
 from rnnschur.training.bptt import loss_and_gradients
 
 FAMILIES = [

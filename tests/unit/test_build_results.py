@@ -349,7 +349,7 @@ def test_the_one_screen_block_joins_the_runs_and_the_figures_stay_small(tmp_path
     import numpy as np
     import pandas as pd
 
-    from rnnschur.paper.reproduction import GLOSSARY, reproduction_markdown
+    from rnnschur.studies.paper.reproduction import GLOSSARY, reproduction_markdown
 
     runs = {}
     for name, k in (("a", 3), ("b", 12)):

@@ -4,7 +4,7 @@ import numpy as np
 
 from rnnschur import tasks
 from rnnschur.ablation import Scoring
-from rnnschur.beyond.along_training import evaluate_checkpoints, select_checkpoints
+from rnnschur.studies.beyond.along_training import evaluate_checkpoints, select_checkpoints
 
 STEPS = np.array([0, 100, 200, 300, 400])
 

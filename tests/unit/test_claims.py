@@ -6,8 +6,8 @@ import pytest
 from scipy import stats
 
 from rnnschur.ablation import SUBSETS, subset_name
-from rnnschur.paper import claims
-from rnnschur.verdicts import Thresholds
+from rnnschur.studies.paper import claims
+from rnnschur.studies.verdicts import Thresholds
 
 SUBSET_NAMES = [subset_name(s) for s in SUBSETS]
 
@@ -258,7 +258,7 @@ def test_claims_use_the_paper_size_or_the_largest_trained():
 
 
 def test_block_profile_verdicts_on_planted_harms():
-    from rnnschur.profile import block_profile
+    from rnnschur.studies.profile import block_profile
 
     planted = {  # (task, metric, block): delta_score per seed, mass removed
         ("flip_flop", "fvu", "T_CR"): ([0.5, 0.6, 0.7], 0.2),  # share = ΔFVU at FVU 0

@@ -12,7 +12,7 @@ import instances
 import pytest
 import yaml
 
-from rnnschur.schema import read_schema
+from rnnschur.settings.schema import read_schema
 
 from conftest import REPO
 

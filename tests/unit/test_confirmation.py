@@ -1,11 +1,11 @@
 """The preregistered confirmation on planted tables: each outcome, the interval check and the
-refusals (rnnschur.paper.confirmation)."""
+refusals (rnnschur.studies.paper.confirmation)."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from rnnschur.paper.confirmation import confirm, confirmation_lead, confirmation_markdown
+from rnnschur.studies.paper.confirmation import confirm, confirmation_lead, confirmation_markdown
 
 LEVEL = 0.05
 
@@ -134,8 +134,8 @@ def test_a_predictions_file_that_cannot_serve_is_refused_naming_the_key(tmp_path
 def test_the_published_predictions_name_every_claim_once_with_a_word():
     from pathlib import Path
 
-    from rnnschur.paper.claims import paper_claims
-    from rnnschur.verdicts import Verdict
+    from rnnschur.studies.paper.claims import paper_claims
+    from rnnschur.studies.verdicts import Verdict
 
     path = Path(__file__).parents[2] / "docs" / "predictions.csv"
     predictions = pd.read_csv(path)

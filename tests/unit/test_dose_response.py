@@ -17,14 +17,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rnnschur import metrics
 from rnnschur.ablation import Analysed, evaluate_ablations
-from rnnschur.beyond import dose_response as dose
-from rnnschur.dynamics import Dynamics
 from rnnschur.network import Network
+from rnnschur.network.dynamics import Dynamics
 from rnnschur.schur import coupling_masks, ordered_real_schur
-from rnnschur.tasks import Batch
-from rnnschur.verdicts import Thresholds, Verdict
+from rnnschur.studies.beyond import dose_response as dose
+from rnnschur.studies.verdicts import Thresholds, Verdict
+from rnnschur.tasks import Batch, metrics
 
 TASK = types.SimpleNamespace(
     SCORE="fvu", score=lambda outputs, batch: metrics.fvu(outputs, batch.targets, batch.mask)
@@ -361,7 +360,7 @@ def test_the_dose_reading_does_not_call_a_group_saturated_unless_both_are():
 
 
 def test_a_diverged_perturbation_counts_as_the_cap_not_as_infinity():
-    from rnnschur.verdicts import SHARE_CAP
+    from rnnschur.studies.verdicts import SHARE_CAP
 
     table = pd.DataFrame([r for r in model_rows("route", 0)])
     control = table.index[table["perturbation"] == "gaussian"][0]

@@ -25,7 +25,7 @@ TORCH_ENVS = (TRAINING_ENV, "external.yaml")
 def rule_scripts() -> dict[str, tuple[str, Path]]:
     """{rule: (conda env file name, script path)} from the rule files; the rules built in a loop
     over the analyses' registry (``rule:`` with ``name:``) once per analysis."""
-    from rnnschur.beyond.registry import ANALYSES
+    from rnnschur.studies.beyond.registry import ANALYSES
 
     rules = {}
     for smk in sorted((REPO / "workflow" / "rules").glob("*.smk")):

@@ -11,7 +11,7 @@ from rnnschur.ablation import Analysed, evaluate_ablations
 from rnnschur.external import analysis as external
 from rnnschur.external import convert, heldout
 from rnnschur.network import Network
-from rnnschur.rnn import rollout
+from rnnschur.network.rnn import rollout
 from rnnschur.schur import ordered_real_schur
 from rnnschur.tasks import Batch
 
@@ -348,7 +348,7 @@ def test_the_commands_and_the_apis_defaults_are_the_configs():
     }
     settings = Settings()
     assert {k: getattr(settings, k) for k in expected} == expected
-    from rnnschur.schema import default as schema_default
+    from rnnschur.settings.schema import default as schema_default
 
     with pytest.raises(KeyError, match="config key tasks: the schema gives no default"):
         schema_default("tasks")
@@ -387,8 +387,8 @@ def test_each_default_is_read_from_its_own_config_key(monkeypatch):
     import copy
 
     from rnnschur import __main__ as cli
-    from rnnschur import schema
     from rnnschur.external.analysis import Settings
+    from rnnschur.settings import schema
 
     planted = {
         "alpha": 0.91,

@@ -11,10 +11,10 @@ from torch import nn
 from rnnschur import __main__ as cli
 from rnnschur import io
 from rnnschur.ablation import Analysed, evaluate_ablations
-from rnnschur.dynamics import Dynamics
 from rnnschur.external import convert
 from rnnschur.external.analysis import Score, misuse_warning
 from rnnschur.network import Network
+from rnnschur.network.dynamics import Dynamics
 from rnnschur.schur import coupling_masks, n_dominant, ordered_real_schur
 from rnnschur.tasks import Batch
 
@@ -105,7 +105,7 @@ def test_tutorial_ctrnn_layout_is_detected_and_rolled_out_exactly(tmp_path):
     x = torch.randn(10, 4, 3, dtype=torch.float64)
     with torch.no_grad():
         expected = net.fc(net.rnn(x)).numpy().swapaxes(0, 1)
-    from rnnschur.rnn import rollout
+    from rnnschur.network.rnn import rollout
 
     offsets = {k: model[k] for k in ("b_h", "b_y")}
     got = rollout(
@@ -180,7 +180,7 @@ def test_misuse_warning_fires_on_a_leaky_model_analysed_as_discrete(tmp_path, ca
     """A leaky relu model (a = 0.2) whose readout was fitted to its own rollout: as leaky it
     works (FVU ≈ 0); analysed as discrete tanh, the summary opens with the warning."""
     rng = np.random.default_rng(3)
-    from rnnschur.rnn import rollout
+    from rnnschur.network.rnn import rollout
 
     dynamics = Dynamics("leaky", 0.2, "relu")
     W_xh, W_hh = rng.standard_normal((16, 2)), planted(np.linspace(0.95, -0.5, 16), rng)

@@ -6,9 +6,10 @@ import pytest
 import torch
 from scipy.optimize import brentq
 
-from rnnschur import fixed_points as fp
-from rnnschur.dynamics import DISCRETE, Dynamics
 from rnnschur.network import Network
+from rnnschur.network.dynamics import DISCRETE, Dynamics
+from rnnschur.studies import fixed_point_study as fps
+from rnnschur.studies import fixed_points as fp
 
 ROOT = brentq(lambda x: np.tanh(2 * x) - x, 0.5, 1.0)  # tanh(2x) = x: 0.95750...
 Z_ROOT = brentq(lambda z: 2 * np.tanh(z) - z, 0.5, 3.0)  # z = 2 tanh(z): 1.9150...
@@ -147,14 +148,14 @@ def test_the_matching_rule_keeps_moves_loses_and_adds():
 def test_input_conditions_per_task():
     """Zero input for every task; the sine task's cues over its range, with the frequency each
     cues; the context task's two cues on the lines of its variant."""
-    sine = fp.input_conditions("sine", np.zeros((2, 3, 1)), {"input_offset": 0.25}, n_cues=3)
+    sine = fps.input_conditions("sine", np.zeros((2, 3, 1)), {"input_offset": 0.25}, n_cues=3)
     assert [float(x[0]) for x in sine.values()] == [0.0, 0.25, 0.75, 1.25]
     generator = {"input_offset": 0.25, "freq_min": 0.04, "freq_range": 0.16}
-    assert fp.cued_frequency("sine", np.array([0.75]), generator) == pytest.approx(0.12)
-    assert np.isnan(fp.cued_frequency("sine", np.zeros(1), generator))  # outside the cues
-    context = fp.input_conditions("context_integration", np.zeros((2, 3, 4)), {})
+    assert fps.cued_frequency("sine", np.array([0.75]), generator) == pytest.approx(0.12)
+    assert np.isnan(fps.cued_frequency("sine", np.zeros(1), generator))  # outside the cues
+    context = fps.input_conditions("context_integration", np.zeros((2, 3, 4)), {})
     assert [list(x) for x in context.values()] == [[0, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0]]
-    legacy = fp.input_conditions("context_integration", np.zeros((2, 3, 4)), {"variant": "legacy"})
+    legacy = fps.input_conditions("context_integration", np.zeros((2, 3, 4)), {"variant": "legacy"})
     assert list(legacy["context 2 cue"]) == [0, 0, 0, 1]
 
 

@@ -2,8 +2,7 @@
 
 import numpy as np
 
-from rnnschur import functional
-from rnnschur.tasks import context_integration, flip_flop, sine
+from rnnschur.tasks import context_integration, flip_flop, functional, sine
 
 
 def test_bits_count_only_the_steps_that_hold_a_bit():

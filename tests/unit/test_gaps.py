@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rnnschur.paper import gap_study as gaps
+from rnnschur.studies.paper import gap_study as gaps
 
 
 def rows(task, values, variation=None, n_hidden=64, construction="dense_orthogonal"):
@@ -84,7 +84,7 @@ def test_seeds_outside_the_study_are_left_out_and_little_change_is_named():
 
 
 def test_a_description_that_a_spreadsheet_would_run_is_written_as_text(tmp_path):
-    from rnnschur import per_seed
+    from rnnschur.io import per_seed
 
     baseline = rows("sine", {0: sine(1e-3, 1.0)})
     planted = '=HYPERLINK("http://x.example","click")'

@@ -12,8 +12,8 @@ import pytest
 
 import rnnschur
 from rnnschur.external import OUTPUT_NAMES, analysis, saving
+from rnnschur.network.rnn import rollout
 from rnnschur.report import figures
-from rnnschur.rnn import rollout
 from rnnschur.tasks import flip_flop
 
 SCRIPT = "<script>alert(1)</script>"

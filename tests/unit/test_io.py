@@ -109,9 +109,9 @@ def test_a_schur_file_of_another_format_version_is_refused(tmp_path):
 
 
 def test_a_network_is_read_once_with_its_offsets_and_description(tmp_path):
-    from rnnschur.dynamics import Dynamics
     from rnnschur.network import Network
-    from rnnschur.rnn import rollout
+    from rnnschur.network.dynamics import Dynamics
+    from rnnschur.network.rnn import rollout
 
     rng = np.random.default_rng(4)
     W_xh, W_hh, W_hy = rng.standard_normal((5, 2)), rng.standard_normal((5, 5)) / 3, np.ones((1, 5))
@@ -147,7 +147,7 @@ def test_a_weights_file_replaced_after_its_schur_form_is_refused_naming_it(tmp_p
     io.save_npz(
         heldout, inputs=np.zeros((3, 4, 2)), targets=np.zeros((3, 4, 1)), mask=np.ones((3, 4))
     )
-    from rnnschur.provenance import weights_sha256
+    from rnnschur.io.provenance import weights_sha256
 
     io.save_schur(schur, ordered_real_schur(W), weights_sha256(weights))
     assert io.load_model(weights, schur, heldout)[0].W_hh.shape == (5, 5)
@@ -159,7 +159,7 @@ def test_a_weights_file_replaced_after_its_schur_form_is_refused_naming_it(tmp_p
 def test_the_weights_digest_is_of_the_arrays_not_the_zip(tmp_path):
     """The same arrays written twice (other zip time stamps) have one digest; one entry changed
     by one ulp changes it."""
-    from rnnschur.provenance import weights_sha256
+    from rnnschur.io.provenance import weights_sha256
 
     W = np.eye(3)
     first, second = tmp_path / "a.npz", tmp_path / "b.npz"

@@ -5,10 +5,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rnnschur import learned
-from rnnschur.paper import claims
-from rnnschur.profile import block_profile
-from rnnschur.verdicts import Thresholds
+from rnnschur.studies import learned
+from rnnschur.studies.paper import claims
+from rnnschur.studies.profile import block_profile
+from rnnschur.studies.verdicts import Thresholds
 
 CRITERION = {"fvu_max": 0.1, "chance_corrected_min": 0.5, "min_models": 3}  # config.yaml's
 T = Thresholds()

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from rnnschur import metrics
+from rnnschur.tasks import metrics
 
 
 def test_fvu_known_values():

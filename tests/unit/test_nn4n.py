@@ -22,8 +22,8 @@ from torch import nn
 import rnnschur
 from rnnschur import __main__ as cli
 from rnnschur import io
-from rnnschur.dynamics import DESCRIPTION_TYPES, Dynamics
 from rnnschur.external import convert, verify
+from rnnschur.network.dynamics import DESCRIPTION_TYPES, Dynamics
 from rnnschur.schur import coupling_masks
 from rnnschur.tasks import flip_flop
 

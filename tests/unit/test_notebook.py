@@ -43,8 +43,8 @@ print("inline", backend)
 
 def small_model(folder):
     """A discrete tanh model and a held-out set with its own outputs, as files."""
-    from rnnschur.dynamics import Dynamics
     from rnnschur.external.verify import model_outputs
+    from rnnschur.network.dynamics import Dynamics
 
     rng = np.random.default_rng(0)
     model = {

@@ -1,4 +1,4 @@
-"""Orderings the moduli do not fix (rnnschur.beyond.orderings): reordering keeps W, the
+"""Orderings the moduli do not fix (rnnschur.studies.beyond.orderings): reordering keeps W, the
 clusters follow the tolerance and the R/C split, a T_RR removal moves with the order inside
 R while T_C→R's would not, the summary reads a spread above θ as basis-dependent, and the
 per-model ablation table carries that reading on its own rows only."""
@@ -9,15 +9,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rnnschur import metrics
 from rnnschur.ablation import Analysed, ablated_recurrent, delta_T
-from rnnschur.beyond import orderings
-from rnnschur.beyond.summaries import basis_dependence, mark_basis_dependent
-from rnnschur.dynamics import Dynamics
 from rnnschur.network import Network
+from rnnschur.network.dynamics import Dynamics
 from rnnschur.schur import coupling_masks, ordered_real_schur
-from rnnschur.tasks import Batch
-from rnnschur.verdicts import Verdict
+from rnnschur.studies.beyond import orderings
+from rnnschur.studies.beyond.summaries import basis_dependence, mark_basis_dependent
+from rnnschur.studies.verdicts import Verdict
+from rnnschur.tasks import Batch, metrics
 
 TASK = types.SimpleNamespace(
     SCORE="fvu", score=lambda outputs, batch: metrics.fvu(outputs, batch.targets, batch.mask)

@@ -1,10 +1,10 @@
-"""Per-seed values on disk (rnnschur.per_seed): a long table of their own, on planted
+"""Per-seed values on disk (rnnschur.io.per_seed): a long table of their own, on planted
 tables."""
 
 import pandas as pd
 import pytest
 
-from rnnschur import per_seed
+from rnnschur.io import per_seed
 
 
 def planted():

@@ -252,7 +252,7 @@ def test_a_harm_near_chance_is_saturated_not_explained():
     """Planted copy rows (full accuracy 0.99): an ablation that loses 0.46 beside a matched
     control that loses 0.45 (both about 94 % of the learned 0.49) is saturated; the same pair at
     0.2 and 0.25 (about half) is explained; in the sentence the saturated count stands apart."""
-    from rnnschur.beyond.summaries import subspace_summary, subspace_verdicts
+    from rnnschur.studies.beyond.summaries import subspace_summary, subspace_verdicts
 
     rows = []
     for seed, (ablation, control) in enumerate(((0.46, 0.45), (0.2, 0.25))):

@@ -5,10 +5,10 @@ import pytest
 
 from rnnschur import tasks
 from rnnschur.ablation import Analysed
-from rnnschur.beyond import refit
 from rnnschur.network import Network
-from rnnschur.rnn import rollout
+from rnnschur.network.rnn import rollout
 from rnnschur.schur import ordered_real_schur
+from rnnschur.studies.beyond import refit
 from rnnschur.tasks import Batch
 
 

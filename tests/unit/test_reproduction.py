@@ -8,10 +8,10 @@ import pytest
 from scipy import stats
 from test_claims import PAPER_LIKE, copy_rows, neuro_rows
 
-from rnnschur.paper import claims, reproduction
-from rnnschur.solutions import reading
-from rnnschur.stats import clopper_pearson
-from rnnschur.verdicts import Thresholds, Verdict, harm_share
+from rnnschur.ablation.solutions import reading
+from rnnschur.studies.paper import claims, reproduction
+from rnnschur.studies.stats import clopper_pearson
+from rnnschur.studies.verdicts import Thresholds, Verdict, harm_share
 
 THETA, FLOOR = 0.02, 0.01
 WORDS = {"reproduces": 0.8, "does_not": 0.2, "min_models": 3}

@@ -1,12 +1,12 @@
-"""Task restriction on planted per-solution readings (rnnschur.restriction): two tasks whose
+"""Task restriction on planted per-solution readings (rnnschur.studies.restriction): two tasks whose
 solutions are harmed by removing T_CC and two whose are not read task-restricted; every task
 harmed reads universal; a description is a family of its own."""
 
 import pandas as pd
 import pytest
 
-from rnnschur.restriction import restriction, restriction_markdown, task_readings
-from rnnschur.verdicts import Verdict
+from rnnschur.studies.restriction import restriction, restriction_markdown, task_readings
+from rnnschur.studies.verdicts import Verdict
 
 MOSTLY = 0.8
 MIN_MODELS = 3

@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 import torch
 
-from rnnschur.dynamics import Dynamics
-from rnnschur.rnn import rollout
+from rnnschur.network.dynamics import Dynamics
+from rnnschur.network.rnn import rollout
 
 
 def straightforward(x, W_xh, W_hh):

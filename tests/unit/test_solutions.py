@@ -4,12 +4,12 @@ outputs whose harm is known by construction."""
 import numpy as np
 import pytest
 
-from rnnschur import metrics, tasks
+from rnnschur import tasks
+from rnnschur.ablation.solutions import bootstrap_scores, harm_interval, reading
 from rnnschur.external.task import Score
-from rnnschur.solutions import bootstrap_scores, harm_interval, reading
-from rnnschur.tasks import Batch
+from rnnschur.studies.verdicts import SHARE_CAP, Verdict
+from rnnschur.tasks import Batch, metrics
 from rnnschur.tasks._neurogym import choice_score
-from rnnschur.verdicts import SHARE_CAP, Verdict
 
 THETA, FLOOR = 0.02, 0.01
 

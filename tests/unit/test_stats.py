@@ -1,5 +1,5 @@
-"""The generic statistics (rnnschur.stats) on planted values whose answers are derived by hand
-or from the t distribution's definition; the wrappers' own cases (one value, values that do
+"""The generic statistics (rnnschur.studies.stats) on planted values whose answers are derived by
+hand or from the t distribution's definition; the wrappers' own cases (one value, values that do
 not vary, NaN) planted."""
 
 import numpy as np
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from rnnschur import stats as stats_lib
+from rnnschur.studies import stats as stats_lib
 
 
 def one_sided(values, bound):

@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 
 from rnnschur import tasks
 from rnnschur.ablation import Analysed
-from rnnschur.beyond import subspace
 from rnnschur.network import Network
 from rnnschur.schur import ordered_real_schur
+from rnnschur.studies.beyond import subspace
 
 
 def orthonormal(rng, n, k):

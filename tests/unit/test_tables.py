@@ -4,7 +4,7 @@ beside the models that learned."""
 import numpy as np
 import pandas as pd
 
-from rnnschur.paper import tables
+from rnnschur.studies.paper import tables
 
 
 def test_markdown_prints_whole_numbers_as_integers_and_gaps_as_dashes():
@@ -36,8 +36,8 @@ def test_paper_vs_reproduced_counts_only_the_models_that_learned():
 
 
 def test_the_agreement_reading_names_each_difference_in_a_sentence_of_its_own():
-    from rnnschur.paper.tables import agreement_reading
-    from rnnschur.verdicts import Verdict
+    from rnnschur.studies.paper.tables import agreement_reading
+    from rnnschur.studies.verdicts import Verdict
 
     rows = [
         ("copy", "none", "n_R", "dense_orthogonal", 0.85, 13.0, 64.0, 0.2, Verdict.DIFFERS),
@@ -76,7 +76,7 @@ def test_the_agreement_reading_names_each_difference_in_a_sentence_of_its_own():
 def test_paper_in_range_reads_the_paper_to_its_printed_precision():
     """The paper's Table 1 prints 1.00: seeds at 0.9955–0.9968 hold it in their range, as the
     agreement column already says; 0.9940 is outside by more than half its last digit."""
-    from rnnschur.paper.tables import paper_vs_reproduced
+    from rnnschur.studies.paper.tables import paper_vs_reproduced
 
     def run(accuracies):
         rows = [

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from rnnschur import tasks
-from rnnschur.seeds import job_rng
+from rnnschur.settings.seeds import job_rng
 from rnnschur.training.train import TrainingDiverged, TrainSettings, train
 
 PARAMS = {"n_symbols": 3, "symbol_dim": 3, "n_lags": 6}
@@ -129,12 +129,12 @@ def test_retained_memory_changes_the_speed_not_the_weights():
     import subprocess
     import sys
 
-    from rnnschur.numerics import retain_freed_memory
+    from rnnschur.settings.numerics import retain_freed_memory
 
     assert retain_freed_memory() is (platform.libc_ver()[0] == "glibc")
     code = (
         "import hashlib, numpy as np\n"
-        "import rnnschur.numerics as n, rnnschur.training.train as t\n"
+        "import rnnschur.settings.numerics as n, rnnschur.training.train as t\n"
         "from rnnschur import tasks\n"
         "{patch}"
         "held = tasks.get('sine').generate(np.random.default_rng(0), 8)\n"

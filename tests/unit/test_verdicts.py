@@ -9,10 +9,10 @@ import yaml
 from scipy import stats
 from scipy.special import stdtrit
 
-from rnnschur import profile as profiles
-from rnnschur import verdicts
-from rnnschur.paper import claims, reported
-from rnnschur.verdicts import Thresholds, Verdict
+from rnnschur.studies import profile as profiles
+from rnnschur.studies import verdicts
+from rnnschur.studies.paper import claims, reported
+from rnnschur.studies.verdicts import Thresholds, Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,8 +7,8 @@ import pytest
 import torch
 from torch import nn
 
-from rnnschur.dynamics import CATALOGUE, Dynamics, catalogue_names
 from rnnschur.external import convert, verify
+from rnnschur.network.dynamics import CATALOGUE, Dynamics, catalogue_names
 
 
 class PaperRNN(nn.Module):

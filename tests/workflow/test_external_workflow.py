@@ -188,7 +188,7 @@ def test_one_nn4n_checkpoint_gives_the_same_tables_on_all_three_routes(tmp_path)
     from nn4n.model import CTRNN
 
     import rnnschur
-    from rnnschur.dynamics import Dynamics
+    from rnnschur.network.dynamics import Dynamics
     from rnnschur.tasks import flip_flop
 
     folder = copy_workflow(tmp_path / "workflow")

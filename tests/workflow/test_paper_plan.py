@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from rnnschur.beyond.registry import ANALYSES
+from rnnschur.studies.beyond.registry import ANALYSES
 
 from conftest import REPO, copy_workflow, job_counts, snakemake
 

@@ -10,10 +10,10 @@ import pytest
 from matplotlib.image import imread
 from scipy import stats
 
-from rnnschur.beyond.registry import ANALYSES
-from rnnschur.numerics import PORTABLE_KERNELS
-from rnnschur.provenance import run_hashes
+from rnnschur.io.provenance import run_hashes
 from rnnschur.report.registry import FIGURES as FIGURE_REGISTRY
+from rnnschur.settings.numerics import PORTABLE_KERNELS
+from rnnschur.studies.beyond.registry import ANALYSES
 
 from conftest import (
     QUICK,
@@ -638,7 +638,7 @@ def test_the_neurogym_model_scores_its_choices_as_recomputed_from_its_files(quic
     of the ablation table equals the chance-corrected choice recomputed here from the saved
     weights and held-out set: Cohen's κ of the argmax of the outputs against the argmax of the
     one-hot targets on the decision steps, counted here trial by trial."""
-    from rnnschur.rnn import rollout
+    from rnnschur.network.rnn import rollout
 
     results = quick_run / "results/quick"
     data = np.load(results / "data/perceptual_decision/heldout.npz")
@@ -726,8 +726,8 @@ def test_the_docs_workflow_rebuilds_the_quick_page_as_published(quick_run):
 def test_every_generated_sentence_is_at_most_three_lines(quick_run):
     """Every reading the workflow and the published document generate, on this run's tables:
     no sentence past three lines of 100 characters (long lists go in tables)."""
-    from rnnschur.paper.tables import agreement_reading
     from rnnschur.report import readings
+    from rnnschur.studies.paper.tables import agreement_reading
 
     t = tables(quick_run)
     read = lambda name: pd.read_csv(t / f"{name}.csv")  # noqa: E731
@@ -757,8 +757,8 @@ def test_every_generated_sentence_is_at_most_three_lines(quick_run):
 def test_no_text_cell_of_any_csv_reads_as_a_spreadsheet_formula(quick_run):
     """Every text cell of every CSV the quick run with its studies writes starts with no
     ``=``, ``+``, ``-``, ``@``, tab or carriage return, or is escaped with ``'``
-    (:func:`rnnschur.report.text.csv_cell`): a label such as ``-T_CR`` would run as a formula."""
-    from rnnschur.report.text import FORMULA_STARTS
+    (:func:`rnnschur.io.text.csv_cell`): a label such as ``-T_CR`` would run as a formula."""
+    from rnnschur.io.text import FORMULA_STARTS
 
     paths = sorted((quick_run / "results" / "quick").rglob("*.csv"))
     assert len(paths) > 50

@@ -5,8 +5,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from rnnschur.beyond.registry import ANALYSES
 from rnnschur.report.registry import FIGURES as FIGURE_REGISTRY
+from rnnschur.studies.beyond.registry import ANALYSES
 from rnnschur.tasks import task_of
 
 from conftest import (
@@ -95,8 +95,8 @@ def test_changing_alpha_reruns_the_figures_not_the_ablations(quick_run):
 
 
 def test_changing_the_numerics_reruns_every_job_whose_kernels_it_pins(quick_run):
-    """``numerics`` pins the BLAS and LAPACK kernels (rnnschur.numerics): training, the Schur
-    forms, the ablations, the per-model analyses and views rerun; the held-out and fitting
+    """``numerics`` pins the BLAS and LAPACK kernels (rnnschur.settings.numerics): training, the
+    Schur forms, the ablations, the per-model analyses and views rerun; the held-out and fitting
     trials, drawn without them, do not (a NeuroGym task's training trials, temporary files,
     are drawn again, the same, for the trainings that rerun)."""
     jobs = dry_run(quick_run, "--config", "numerics=native")

@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from rnnschur import tasks as task_registry
-from rnnschur.dynamics import Dynamics
-from rnnschur.schema import PER_MODEL_MEM_MB, job_estimate
+from rnnschur.network.dynamics import Dynamics
+from rnnschur.settings.schema import PER_MODEL_MEM_MB, job_estimate
 from rnnschur.training.constructions import CONSTRUCTIONS
 
 
@@ -429,10 +429,10 @@ def _check_models(config: dict) -> None:
 
 def check_predictions(path: str | None) -> None:
     """The confirmation's predictions file (config ``confirmation.predictions``) is a CSV with
-    the columns :data:`rnnschur.paper.confirmation.PREDICTION_COLUMNS`, if one is named."""
+    the columns :data:`rnnschur.studies.paper.confirmation.PREDICTION_COLUMNS`, if one is named."""
     if path is None:
         return
-    from rnnschur.paper.confirmation import PREDICTION_COLUMNS
+    from rnnschur.studies.paper.confirmation import PREDICTION_COLUMNS
 
     where = f"config key confirmation.predictions = {path!r}"
     try:
@@ -470,7 +470,7 @@ def check(config: dict, schema: dict, neurogym_tasks: list[str]) -> None:
     check_predictions(config["confirmation"]["predictions"])
     chosen = config["beyond_analyses"]
     if chosen != "all":
-        from rnnschur.beyond.registry import ANALYSES
+        from rnnschur.studies.beyond.registry import ANALYSES
 
         unknown = [name for name in chosen if name not in ANALYSES]
         if unknown:

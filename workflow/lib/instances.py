@@ -13,7 +13,7 @@ from config_checks import ConfigError, check_generator, key_name
 
 from rnnschur import tasks as task_registry
 from rnnschur.external.task import EXTERNAL
-from rnnschur.schema import PER_MODEL_MEM_MB, job_estimate
+from rnnschur.settings.schema import PER_MODEL_MEM_MB, job_estimate
 from rnnschur.training.constructions import CONSTRUCTIONS
 
 
@@ -232,7 +232,7 @@ def check_gap_study(config: dict, schema: dict, neurogym_tasks: list[str]) -> No
     :class:`ConfigError` naming the key."""
     from jsonschema import Draft202012Validator
 
-    from rnnschur.paper.gap_study import paper_numbers
+    from rnnschur.studies.paper.gap_study import paper_numbers
 
     tasks = config["run_tasks"]
     run = config["gap_study"]["run"]

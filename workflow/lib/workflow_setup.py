@@ -15,8 +15,8 @@ import instances
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import update_config, validate
 
-from rnnschur import schema
-from rnnschur.numerics import job_environment
+from rnnschur.settings import schema
+from rnnschur.settings.numerics import job_environment
 
 NEUROGYM_CHECKED = Path(".snakemake") / "rnnschur_neurogym_drawn.json"
 """NeuroGym envs already checked in this working directory (each made and one trial drawn:

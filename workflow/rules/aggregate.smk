@@ -243,7 +243,7 @@ rule confirmation:
 
 rule block_profile:
     """Per task and single coupling block: the harm of removing it, its t interval over seeds,
-    and a verdict on the harm-share scale (rnnschur.verdicts); and which verdicts move with θ
+    and a verdict on the harm-share scale (rnnschur.studies.verdicts); and which verdicts move with θ
     and the mass floor halved and doubled."""
     input:
         f"{TABLES}/ablation.csv",

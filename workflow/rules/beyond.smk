@@ -1,5 +1,5 @@
 # Beyond the paper: four questions it leaves open. Every rule here is derived from the registry
-# rnnschur.beyond.registry.ANALYSES: per analysis one job per model, a summary and a figure, all at
+# rnnschur.studies.beyond.registry.ANALYSES: per analysis one job per model, a summary and a figure, all at
 # `alpha`; names and paths follow its conventions (see the module's docstring).
 
 

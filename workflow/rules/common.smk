@@ -17,7 +17,7 @@ os.environ.update(
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "workflow" / "lib")]
 from rnnschur import external as external_names  # noqa: E402
 from rnnschur import tasks as task_registry  # noqa: E402
-from rnnschur.beyond.registry import ANALYSES  # noqa: E402
+from rnnschur.studies.beyond.registry import ANALYSES  # noqa: E402
 from rnnschur.external import OUTPUT_NAMES as EXTERNAL_OUTPUT_NAMES  # noqa: E402
 from rnnschur.external.task import EXTERNAL as EXTERNAL_TASK  # noqa: E402
 from rnnschur.report.registry import FIGURES as FIGURE_REGISTRY  # noqa: E402
@@ -59,7 +59,7 @@ GPUS_PER_TRAINING = 1 if config["device"].startswith("cuda") else 0
 
 def per_model(base):
     """A per-model job's resource (mem_mb or runtime in minutes) for its N_h
-    (rnnschur.schema.job_estimate)."""
+    (rnnschur.settings.schema.job_estimate)."""
     return lambda wildcards: config_lib.job_estimate(base, int(wildcards.size))
 
 
@@ -91,14 +91,14 @@ def neurogym_spec(task):
 
 
 def learned_criteria():
-    """{task: criterion of learned} (rnnschur.learned: the top-level learned block, then the
+    """{task: criterion of learned} (rnnschur.studies.learned: the top-level learned block, then the
     task's own)."""
     shared = {k: v for k, v in config["learned"].items() if k != "min_models"}
     return {t: {**shared, **s.get("learned", {})} for t, s in config["tasks"].items()}
 
 
 def verdict_settings():
-    """rnnschur.verdicts.Thresholds of every verdict (config verdicts, ablation.mass_floor)."""
+    """rnnschur.studies.verdicts.Thresholds of every verdict (config verdicts, ablation.mass_floor)."""
     return {**config["verdicts"], "mass_floor": config["ablation"]["mass_floor"]}
 
 

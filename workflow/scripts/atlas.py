@@ -8,15 +8,15 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
-from rnnschur.beyond.atlas import (  # noqa: E402
+from rnnschur.report.readings import atlas_reading  # noqa: E402
+from rnnschur.studies.beyond.atlas import (  # noqa: E402
     across_markdown,
     across_tasks_table,
     atlas_markdown,
     atlas_table,
     with_special,
 )
-from rnnschur.report.readings import atlas_reading  # noqa: E402
-from rnnschur.verdicts import Thresholds  # noqa: E402
+from rnnschur.studies.verdicts import Thresholds  # noqa: E402
 
 params = snakemake.params
 ablation = pd.read_csv(snakemake.input.ablation)

@@ -5,8 +5,8 @@ import sys
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io  # noqa: E402
-from rnnschur.beyond import basis  # noqa: E402
-from rnnschur.seeds import job_rng  # noqa: E402
+from rnnschur.settings.seeds import job_rng  # noqa: E402
+from rnnschur.studies.beyond import basis  # noqa: E402
 
 w, settings = snakemake.wildcards, snakemake.params.settings
 # the weights checked against the Schur file's digest (and that against W_hh)

@@ -8,8 +8,8 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
-from rnnschur.beyond import summaries  # noqa: E402
-from rnnschur.paper import tables  # noqa: E402
+from rnnschur.studies.beyond import summaries  # noqa: E402
+from rnnschur.studies.paper import tables  # noqa: E402
 
 analysis = snakemake.params.analysis
 results = getattr(summaries, analysis)(pd.read_csv(snakemake.input[0]), snakemake.params.settings)

@@ -8,14 +8,14 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
-from rnnschur.paper import tables  # noqa: E402
-from rnnschur.profile import (  # noqa: E402
+from rnnschur.studies.paper import tables  # noqa: E402
+from rnnschur.studies.profile import (  # noqa: E402
     PROFILE_KEYS,
     block_profile,
     sensitivity,
     sensitivity_markdown,
 )
-from rnnschur.verdicts import Thresholds  # noqa: E402
+from rnnschur.studies.verdicts import Thresholds  # noqa: E402
 
 params = snakemake.params
 ablation = pd.read_csv(snakemake.input[0])

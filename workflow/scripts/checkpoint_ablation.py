@@ -6,7 +6,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import Scoring, scoring_batch  # noqa: E402
-from rnnschur.beyond.along_training import evaluate_checkpoints, select_checkpoints  # noqa: E402
+from rnnschur.studies.beyond.along_training import evaluate_checkpoints, select_checkpoints  # noqa: E402
 
 w, settings = snakemake.wildcards, snakemake.params.settings
 ablation = settings["ablation"]

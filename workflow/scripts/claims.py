@@ -7,8 +7,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from rnnschur import io, per_seed  # noqa: E402
-from rnnschur.paper.claims import (  # noqa: E402
+from rnnschur import io  # noqa: E402
+from rnnschur.io import per_seed  # noqa: E402
+from rnnschur.studies.paper.claims import (  # noqa: E402
     CLAIM_KEYS,
     SENSITIVITY_KEYS,
     claims_by_size,
@@ -20,8 +21,8 @@ from rnnschur.paper.claims import (  # noqa: E402
     paper_readings,
     paper_readings_markdown,
 )
-from rnnschur.profile import sensitivity_markdown  # noqa: E402
-from rnnschur.verdicts import Thresholds  # noqa: E402
+from rnnschur.studies.profile import sensitivity_markdown  # noqa: E402
+from rnnschur.studies.verdicts import Thresholds  # noqa: E402
 
 settings, thresholds = snakemake.params.claims, Thresholds(**snakemake.params.verdicts)
 min_models = snakemake.params.min_models

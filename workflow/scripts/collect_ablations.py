@@ -11,9 +11,10 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from rnnschur import io, learned  # noqa: E402
-from rnnschur.beyond.summaries import mark_basis_dependent  # noqa: E402
-from rnnschur.paper.tables import model_summary  # noqa: E402
+from rnnschur import io  # noqa: E402
+from rnnschur.studies import learned  # noqa: E402
+from rnnschur.studies.beyond.summaries import mark_basis_dependent  # noqa: E402
+from rnnschur.studies.paper.tables import model_summary  # noqa: E402
 
 frame = pd.concat([pd.read_csv(path) for path in snakemake.input.ablations], ignore_index=True)
 if "models" in snakemake.input.keys():

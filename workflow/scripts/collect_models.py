@@ -8,7 +8,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
-from rnnschur.paper.tables import model_summary  # noqa: E402
+from rnnschur.studies.paper.tables import model_summary  # noqa: E402
 
 metas = [json.loads(open(path).read()) for path in snakemake.input.meta]
 io.save_csv(snakemake.output.models, model_summary(metas, snakemake.params.criteria))

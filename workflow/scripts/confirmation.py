@@ -7,7 +7,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
-from rnnschur.paper.confirmation import confirm, confirmation_markdown  # noqa: E402
+from rnnschur.studies.paper.confirmation import confirm, confirmation_markdown  # noqa: E402
 
 if not snakemake.input.predictions:
     raise SystemExit(

@@ -7,8 +7,8 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import Analysed, scoring_batch  # noqa: E402
-from rnnschur.beyond.dose_response import dose_response  # noqa: E402
-from rnnschur.seeds import job_rng  # noqa: E402
+from rnnschur.settings.seeds import job_rng  # noqa: E402
+from rnnschur.studies.beyond.dose_response import dose_response  # noqa: E402
 from rnnschur.tasks import Batch  # noqa: E402
 
 w, settings = snakemake.wildcards, snakemake.params.settings

@@ -8,10 +8,10 @@ import sys
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io  # noqa: E402
-from rnnschur.dynamics import DESCRIPTION_TYPES, Description  # noqa: E402
 from rnnschur.external import convert, verify  # noqa: E402
 from rnnschur.external import heldout as heldout_sets  # noqa: E402
-from rnnschur.provenance import weights_sha256  # noqa: E402
+from rnnschur.io.provenance import weights_sha256  # noqa: E402
+from rnnschur.network.dynamics import DESCRIPTION_TYPES, Description  # noqa: E402
 
 entry, path = snakemake.params.model, snakemake.input.weights
 keys = convert.parse_keys(entry["keys"]) if entry["keys"] else None

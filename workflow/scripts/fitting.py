@@ -5,7 +5,7 @@ import sys
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io, tasks  # noqa: E402
-from rnnschur.seeds import job_rng  # noqa: E402
+from rnnschur.settings.seeds import job_rng  # noqa: E402
 
 task, params = snakemake.wildcards.task, snakemake.params
 batch = tasks.get(task, params.generator.get("neurogym")).generate(

@@ -5,16 +5,17 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from rnnschur import fixed_points, io, tasks  # noqa: E402
+from rnnschur import io, tasks  # noqa: E402
 from rnnschur.ablation import scoring_batch  # noqa: E402
+from rnnschur.studies import fixed_point_study  # noqa: E402
 
 w, settings = snakemake.wildcards, snakemake.params.settings
 network, schur, heldout = io.load_model(
     snakemake.input.weights, snakemake.input.schur, snakemake.input.heldout
 )
 task = tasks.get(w.task, snakemake.params.neurogym)
-rows = fixed_points.model_rows(
-    network, schur, heldout, w.task, fixed_points.Study.from_settings(settings)
+rows = fixed_point_study.model_rows(
+    network, schur, heldout, w.task, fixed_point_study.Study.from_settings(settings)
 )
 # the full model's held-out score, so that the summary reads the models that learned alone
 batch = scoring_batch(heldout, task, settings["ablation"]["fvu_steps"])

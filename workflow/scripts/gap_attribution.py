@@ -6,14 +6,16 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from rnnschur import io, learned, per_seed  # noqa: E402
-from rnnschur.paper.claims import (  # noqa: E402
+from rnnschur import io  # noqa: E402
+from rnnschur.io import per_seed  # noqa: E402
+from rnnschur.studies import learned  # noqa: E402
+from rnnschur.studies.paper.claims import (  # noqa: E402
     CLAIM_KEYS,
     claims_grid_markdown,
     claims_per_variation,
     paper_claims,
 )
-from rnnschur.paper.gap_study import (  # noqa: E402
+from rnnschur.studies.paper.gap_study import (  # noqa: E402
     GAP_KEYS,
     best_claims_markdown,
     gap_markdown,
@@ -22,7 +24,7 @@ from rnnschur.paper.gap_study import (  # noqa: E402
     ranking_markdown,
     variation_rows,
 )
-from rnnschur.verdicts import Thresholds  # noqa: E402
+from rnnschur.studies.verdicts import Thresholds  # noqa: E402
 
 descriptions = {k: v["description"] for k, v in snakemake.params.variations.items()}
 variations = pd.concat(

@@ -7,8 +7,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd  # noqa: E402
 
-from rnnschur import io, per_seed  # noqa: E402
-from rnnschur.paper.tables import (  # noqa: E402
+from rnnschur import io  # noqa: E402
+from rnnschur.io import per_seed  # noqa: E402
+from rnnschur.studies.paper.tables import (  # noqa: E402
     NUMBER_KEYS,
     agreement_reading,
     paper_vs_reproduced,

@@ -7,16 +7,16 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
-from rnnschur.paper.claims import paper_claims  # noqa: E402
-from rnnschur.paper.reproduction import (  # noqa: E402
+from rnnschur.studies.paper.claims import paper_claims  # noqa: E402
+from rnnschur.studies.paper.reproduction import (  # noqa: E402
     GLOSSARY,
     SENSITIVITY_KEYS,
     reproduction,
     reproduction_markdown,
     word_sensitivity,
 )
-from rnnschur.profile import sensitivity_markdown  # noqa: E402
-from rnnschur.verdicts import Thresholds  # noqa: E402
+from rnnschur.studies.profile import sensitivity_markdown  # noqa: E402
+from rnnschur.studies.verdicts import Thresholds  # noqa: E402
 
 p = snakemake.params
 verdicts, words = p.verdicts, p.solutions | {"min_models": p.min_models}

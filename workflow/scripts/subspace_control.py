@@ -6,9 +6,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io  # noqa: E402
 from rnnschur.ablation import Analysed  # noqa: E402
-from rnnschur.beyond import subspace  # noqa: E402
 from rnnschur.external.task import scoring_task  # noqa: E402
-from rnnschur.seeds import job_rng  # noqa: E402
+from rnnschur.settings.seeds import job_rng  # noqa: E402
+from rnnschur.studies.beyond import subspace  # noqa: E402
 
 w, settings = snakemake.wildcards, snakemake.params.settings
 network, schur, heldout = io.load_model(

@@ -7,7 +7,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
-from rnnschur.restriction import restriction, restriction_markdown, task_readings  # noqa: E402
+from rnnschur.studies.restriction import restriction, restriction_markdown, task_readings  # noqa: E402
 
 p = snakemake.params
 tasks = task_readings(pd.read_csv(snakemake.input[0]), p.alpha, p.mostly, p.min_models, p.level)

@@ -11,10 +11,10 @@ import os  # noqa: E402
 import time  # noqa: E402
 
 from rnnschur import io, tasks  # noqa: E402
-from rnnschur.dynamics import Dynamics  # noqa: E402
-from rnnschur.provenance import software_versions, weights_sha256  # noqa: E402
-from rnnschur.rnn import rollout  # noqa: E402
-from rnnschur.seeds import job_rng  # noqa: E402
+from rnnschur.io.provenance import software_versions, weights_sha256  # noqa: E402
+from rnnschur.network.dynamics import Dynamics  # noqa: E402
+from rnnschur.network.rnn import rollout  # noqa: E402
+from rnnschur.settings.seeds import job_rng  # noqa: E402
 from rnnschur.training.train import (  # noqa: E402
     LOG_COLUMNS,
     TrainSettings,

@@ -31,10 +31,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rnnschur import fixed_points, io
+from rnnschur import io
 from rnnschur.ablation import Analysed, Scoring, evaluate_ablations, label, model_ablations
-from rnnschur.beyond import refit, subspace
-from rnnschur.dynamics import SPLITS, Dynamics, catalogue_names
+from rnnschur.ablation.solutions import model_reading
 from rnnschur.external import (
     FIGURE_NAMES,
     OPTIONAL_NAMES,
@@ -45,15 +44,18 @@ from rnnschur.external import (
 )
 from rnnschur.external.task import EXTERNAL, SCORES, Score
 from rnnschur.external.verify import Verification
+from rnnschur.io import text
+from rnnschur.io.per_seed import MODEL_KEYS
 from rnnschur.network import Network
-from rnnschur.per_seed import MODEL_KEYS
-from rnnschur.report import text, views
-from rnnschur.schema import default, out_of_bounds
+from rnnschur.network.dynamics import SPLITS, Dynamics, catalogue_names
+from rnnschur.report import views
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, check_alpha, ordered_real_schur
-from rnnschur.seeds import job_rng
-from rnnschur.solutions import model_reading
+from rnnschur.settings.schema import default, out_of_bounds
+from rnnschur.settings.seeds import job_rng
+from rnnschur.studies import fixed_point_study
+from rnnschur.studies.beyond import refit, subspace
+from rnnschur.studies.verdicts import CHANCE, harm_share
 from rnnschur.tasks import Batch
-from rnnschur.verdicts import CHANCE, harm_share
 
 MISUSE_FVU = 0.5
 """A full-model FVU at or above this is far from a working network."""
@@ -103,10 +105,10 @@ def misuse_warning(
 def block_verdicts(ablation: pd.DataFrame, alpha: float, metric: str) -> pd.DataFrame:
     """Per single coupling block at ``alpha``: removed mass, the score, its change, the harm
     share (the part of the learned performance the removal takes away,
-    :func:`rnnschur.verdicts.harm_share`) with its interval over the held-out trials, d_D,
+    :func:`rnnschur.studies.verdicts.harm_share`) with its interval over the held-out trials, d_D,
     whether the ablation is an ε-stabiliser (d_D ≤ ε, the ablation table's ``stabilizer``)
     and the verdict: this model's own reading of the removal, as the workflow reads every
-    trained solution (the ablation table's ``reading``, :mod:`rnnschur.solutions`):
+    trained solution (the ablation table's ``reading``, :mod:`rnnschur.ablation.solutions`):
     *fragile*, *stabilizer*, *improves*, *undecided* or *absent*. The columns that matter stand
     at both ends (the block, the word and the harm share first, its interval and the score's
     change last), where a printed table that pandas cuts short in the middle still shows them."""
@@ -122,14 +124,14 @@ def block_verdicts(ablation: pd.DataFrame, alpha: float, metric: str) -> pd.Data
 
 def _from_schema(key: str):
     """A :class:`Settings` field whose default is the schema's for config key ``key``, read
-    when a Settings is made (:func:`rnnschur.schema.default`)."""
+    when a Settings is made (:func:`rnnschur.settings.schema.default`)."""
     return dataclasses.field(default_factory=lambda: default(key), metadata={"key": key})
 
 
 @dataclass(frozen=True)
 class Settings:
     """What :func:`analyse` uses: the command's options; each default the config schema's for
-    the same key (:func:`rnnschur.schema.default`), as a workflow run reads it."""
+    the same key (:func:`rnnschur.settings.schema.default`), as a workflow run reads it."""
 
     score: str = "fvu"
     alpha: float = _from_schema("alpha")
@@ -147,7 +149,9 @@ class Settings:
     split: str = _from_schema("schur_split")
     validation_fraction: float = _from_schema("readout_refit.validation_fraction")
     ridge_grid: tuple[float, ...] = _from_schema("readout_refit.ridge_grid")
-    fixed_points: bool = False  # the fixed-point study (rnnschur.fixed_points), intact and ablated
+    fixed_points: bool = (
+        False  # the fixed-point study (rnnschur.studies.fixed_points), intact and ablated
+    )
 
     def __post_init__(self) -> None:
         if self.score not in SCORES:
@@ -494,8 +498,8 @@ def run(
             "[4/5] fixed points, intact and with each coupling block removed at "
             f"alpha = {settings.alpha:g}"
         )
-        study = fixed_points.Study(settings.alpha, {})
-        points = pd.DataFrame(fixed_points.model_rows(net, schur, heldout, "external", study))
+        study = fixed_point_study.Study(settings.alpha, {})
+        points = pd.DataFrame(fixed_point_study.model_rows(net, schur, heldout, "external", study))
     progress("[5/5] tables done")
     if biases is None:
         biases = {k: float(np.max(np.abs(model[k]))) for k in ("b_h", "b_y") if k in model}
@@ -715,11 +719,13 @@ def summary_markdown(result: Result) -> str:
 
 
 def fixed_point_lines(table: pd.DataFrame) -> list[str]:
-    """The fixed-point study's counts (``fate`` records of :func:`rnnschur.fixed_points.
-    model_rows`) as Markdown: per input condition and ablation, the stable points and saddles,
-    and how many of the intact network's stable points each removal keeps, moves (same readout
-    signs), loses; then its attractors (points, cycles, oscillations, :mod:`rnnschur.attractors`)
-    and what each removal does to them, with the orbits that did not settle."""
+    """The fixed-point study's counts (``fate`` records of
+    :func:`rnnschur.studies.fixed_point_study.model_rows`) as Markdown: per input condition and
+    ablation, the stable points and saddles, and how many of the intact network's stable points each
+    removal keeps, moves (same readout signs), loses; then its attractors (points, cycles,
+    oscillations,
+    :mod:`rnnschur.studies.attractors`) and what each removal does to them, with the orbits that did
+    not settle."""
     lines = [
         "## Fixed points (`fixed_points.csv`)",
         "",

@@ -25,13 +25,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rnnschur import io
-from rnnschur.dynamics import DESCRIPTION_TYPES, Description, Dynamics, check_types
 from rnnschur.external import analysis as external
 from rnnschur.external import convert, verify
 from rnnschur.external import heldout as heldout_sets
 from rnnschur.external.arrays import check_model
 from rnnschur.network import Network
-from rnnschur.schema import memory_warning
+from rnnschur.network.dynamics import DESCRIPTION_TYPES, Description, Dynamics, check_types
+from rnnschur.settings.schema import memory_warning
 
 
 def analyse(
@@ -62,9 +62,9 @@ def analyse(
         nonlinearity, readout, timing, split) or a dict of its fields; ``"auto"`` (the
         description that reproduces the model's own outputs, its leak found by a
         one-dimensional search), an update's name (``"discrete"``, ``"leaky"``,
-        ``"leaky_current"``) or a :class:`rnnschur.dynamics.Dynamics`; None (what an ``.npz``
-        stores, else the paper's discrete tanh). A leaky update needs its leak unless ``auto``
-        finds it; a module run as it computes needs a description or its ``split`` named. A
+        ``"leaky_current"``) or a :class:`rnnschur.network.dynamics.Dynamics`; None (what an
+        ``.npz`` stores, else the paper's discrete tanh). A leaky update needs its leak unless
+        ``auto`` finds it; a module run as it computes needs a description or its ``split`` named. A
         :class:`~rnnschur.external.verify.Verification` (from
         :func:`rnnschur.external.verify.describe`) is a description found before: checked
         again, how it was found kept.
@@ -76,8 +76,8 @@ def analyse(
     tolerance : the largest relative RMS error of the verification (:data:`TOLERANCE`).
     settings : fields of :class:`rnnschur.external.analysis.Settings` (score, alpha, alpha_grid,
         epsilon, mass_floor, threshold, subspace_components, subspace_draws, seed, and
-        ``fixed_points=True``: the fixed points, intact and ablated, :mod:`rnnschur.fixed_points`;
-        not for a module run as it computes).
+        ``fixed_points=True``: the fixed points, intact and ablated,
+        :mod:`rnnschur.studies.fixed_points`; not for a module run as it computes).
 
     Eleven parameters, not a value object: this is the entry point, and its keywords are the
     command's flags one for one (``--recurrent``, ``--keys``, ``--time-first``, ...); the
@@ -215,7 +215,7 @@ ARGUMENT_TYPES = {
     "progress": (Callable, type(None)),
 }
 """The types :func:`analyse` accepts for its route arguments (the network's:
-:data:`rnnschur.dynamics.DESCRIPTION_TYPES`)."""
+:data:`rnnschur.network.dynamics.DESCRIPTION_TYPES`)."""
 
 
 def _check_arguments(arguments: dict, settings: dict) -> None:

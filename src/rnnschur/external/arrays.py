@@ -18,9 +18,9 @@ import zlib
 import numpy as np
 
 from rnnschur import io
-from rnnschur.dynamics import FIELDS
 from rnnschur.io import require as _require
 from rnnschur.network import OFFSET_KEYS, WEIGHT_KEYS
+from rnnschur.network.dynamics import FIELDS
 
 PSYCHRNN_KEYS = {
     "W_xh": "W_in",
@@ -196,7 +196,7 @@ def load_npz_model(
     ``W_out``), or the arrays ``keys`` maps to them (summed where several are named). The
     entries a map leaves out are named in an :class:`AnalysisWarning`; an entry of Python
     objects is refused where the model needs it. The 0-d arrays that name the network family
-    (:data:`rnnschur.dynamics.FIELDS`) are read by :func:`rnnschur.io.load_dynamics`."""
+    (:data:`rnnschur.network.dynamics.FIELDS`) are read by :func:`rnnschur.io.load_dynamics`."""
     kinds = {k: v for k, v in npz_kinds(path).items() if k not in FIELDS}
     names = list(kinds)
     layout = "the key map (keys=...)"

@@ -23,7 +23,6 @@ import re
 
 import numpy as np
 
-from rnnschur.dynamics import Dynamics
 from rnnschur.external.arrays import (
     OFFSET_KEYS,
     ONE_MATRIX,
@@ -36,6 +35,7 @@ from rnnschur.external.arrays import (
 )
 from rnnschur.io import ArtifactError, load_dynamics
 from rnnschur.io import require as _require
+from rnnschur.network.dynamics import Dynamics
 
 READOUT_NAMES = ("fc", "h2out", "readout", "readout_layer", "output", "decoder", "linear")
 """Readout module names of the tutorial layout, in the order they are looked for."""

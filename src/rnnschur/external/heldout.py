@@ -148,7 +148,7 @@ def check_targets(batch: Batch, score: str, where: object = "heldout") -> None:
     targets = batch.targets[weight]
     _require(where, targets.size > 0, "the mask selects no entry to score")
     if score == "fvu":
-        # the normaliser as eq. (7) computes it (rnnschur.metrics.fvu: ȳ a sum over a count),
+        # the normaliser as eq. (7) computes it (rnnschur.tasks.metrics.fvu: ȳ a sum over a count),
         # whose rounding leaves constant targets a variance that is not 0
         lines = batch.targets.reshape(-1, batch.targets.shape[-1])
         kept = weight.reshape(-1, batch.targets.shape[-1])

@@ -21,9 +21,9 @@ from pathlib import Path
 import numpy as np
 
 from rnnschur import io
-from rnnschur.dynamics import NONLINEARITIES, Dynamics
 from rnnschur.external.arrays import MAX_NPZ_BYTES, ONE_MATRIX, check_model, refuse_gated
 from rnnschur.io import require as _require
+from rnnschur.network.dynamics import NONLINEARITIES, Dynamics
 
 SUFFIXES = (".keras", ".weights.h5")
 """The files read here: a whole model, or its weights alone."""

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rnnschur import metrics, tasks
-from rnnschur.tasks import Batch
+from rnnschur import tasks
+from rnnschur.tasks import Batch, metrics
 
 EXTERNAL = "external"
 """The task (and construction) of a network trained elsewhere: its blocks are

@@ -2,9 +2,9 @@
 torch module exactly as it computes (the ablation swaps its recurrent matrix for W̃(S) and runs
 the module's own forward on the held-out inputs). Imported only on those routes.
 
-For architectures outside the families of :mod:`rnnschur.dynamics` (a custom cell, a nonlinear
-readout, ...), in the manner of the fixed-point finder of Golub & Sussillo, which accepts a
-user's own RNN cell. The module comes as ``FILE.py:CLASS`` or ``package.module:CLASS``
+For architectures outside the families of :mod:`rnnschur.network.dynamics` (a custom cell, a
+nonlinear readout, ...), in the manner of the fixed-point finder of Golub & Sussillo, which accepts
+a user's own RNN cell. The module comes as ``FILE.py:CLASS`` or ``package.module:CLASS``
 (imported, which runs that code, then built with keyword arguments and given the state_dict)
 or as a TorchScript file; ``recurrent`` names the parameter that holds W_hh (N_h, N_h). Its
 forward takes the inputs batch-first (n, T, N_x) or time-first (T, n, N_x) and returns the
@@ -28,11 +28,11 @@ from pathlib import Path
 
 import numpy as np
 
-from rnnschur.dynamics import NONLINEARITIES, Dynamics
 from rnnschur.external import verify
 from rnnschur.external.arrays import real_array
 from rnnschur.io import ArtifactError
 from rnnschur.io import require as _require
+from rnnschur.network.dynamics import NONLINEARITIES, Dynamics
 
 NESTS = ("model_state_dict", "state_dict", "model", "net")
 """Keys under which checkpoints nest their state_dict, looked for in this order."""

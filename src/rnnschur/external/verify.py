@@ -1,7 +1,7 @@
 """Proof before verdicts: does the rollout, as described, compute the model's own outputs?
 
 A verdict about a model trained elsewhere is a verdict about the rollout of its arrays under a
-network description (:mod:`rnnschur.dynamics`). It is the model's only when that rollout
+network description (:mod:`rnnschur.network.dynamics`). It is the model's only when that rollout
 reproduces the model's own outputs on the same inputs (noise off): given in the held-out file
 (``outputs``) or computed by running a torch module's forward. :func:`check` measures the
 relative RMS error of the full model's rollout against them; :func:`search` rolls the model out
@@ -16,7 +16,10 @@ from dataclasses import dataclass, fields, replace
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from rnnschur.dynamics import (
+from rnnschur.external import heldout as heldout_sets
+from rnnschur.external.arrays import OFFSET_KEYS, AnalysisWarning  # noqa: F401 (its home here)
+from rnnschur.io import ArtifactError
+from rnnschur.network.dynamics import (
     DISCRETE,
     CatalogueEntry,
     Description,
@@ -24,10 +27,7 @@ from rnnschur.dynamics import (
     catalogue_name,
     every_description,
 )
-from rnnschur.external import heldout as heldout_sets
-from rnnschur.external.arrays import OFFSET_KEYS, AnalysisWarning  # noqa: F401 (its home here)
-from rnnschur.io import ArtifactError
-from rnnschur.rnn import rollout
+from rnnschur.network.rnn import rollout
 
 TOLERANCE = 1e-3
 """The largest relative RMS error ‖ŷ_rollout − ŷ_model‖ / ‖ŷ_model‖ (over every entry) at
@@ -322,8 +322,8 @@ def search(
     outputs: np.ndarray,
     n_trials: int = SEARCH_TRIALS,
 ) -> list[Candidate]:
-    """Every description there is (:func:`rnnschur.dynamics.every_description`), each with its
-    best leak, ranked by how close its rollout comes to ``outputs`` on the first ``n_trials``
+    """Every description there is (:func:`rnnschur.network.dynamics.every_description`), each with
+    its best leak, ranked by how close its rollout comes to ``outputs`` on the first ``n_trials``
     trials: the closest first and, among rollouts equally close (within 2×), a catalogue
     entry before an unnamed one and a discrete update before a leaky one."""
     inputs, outputs = inputs[:n_trials], outputs[:n_trials]

@@ -21,13 +21,13 @@ from matplotlib.ticker import NullFormatter
 from rnnschur import tasks
 from rnnschur.ablation import label
 from rnnschur.io import atomic_path
-from rnnschur.paper import reported as paper
-from rnnschur.paper.reported import FIG1_ORDER
-from rnnschur.per_seed import MODEL_KEYS
-from rnnschur.report import text as user_text
+from rnnschur.io import text as user_text
+from rnnschur.io.per_seed import MODEL_KEYS
 from rnnschur.schur import COUPLING_BLOCKS as SINGLE_BLOCKS
+from rnnschur.studies.paper import reported as paper
+from rnnschur.studies.paper.reported import FIG1_ORDER
+from rnnschur.studies.verdicts import CHANCE, Verdict, largest_size
 from rnnschur.training.constructions import CONSTRUCTIONS
-from rnnschur.verdicts import CHANCE, Verdict, largest_size
 
 PAPER_STYLE = {"marker": "x", "color": "crimson", "s": 60, "zorder": 5, "label": "paper"}
 
@@ -554,7 +554,7 @@ def fig_fixed_points(table: pd.DataFrame) -> Figure:
     saddles as crosses, unstable open, cycles as their states joined (diamonds), oscillations
     as their orbit (a line); one column for the intact network and one per coupling block
     removed, each with its own trajectories and attractors
-    (:func:`rnnschur.fixed_points.model_rows`)."""
+    (:func:`rnnschur.studies.fixed_point_study.model_rows`)."""
     data = largest_size(table)
     panels = []
     for task in dict.fromkeys(data["task"]):
@@ -633,7 +633,7 @@ def fig_dose_response(curves: pd.DataFrame) -> Figure:
     (colour) the mean over seeds of the paper's dense orthogonal construction (else the first
     the registry lists) at the largest N_h, and the 5–95 %
     band of its matched random perturbations (same colour, light) with their mean dashed
-    (:func:`rnnschur.beyond.dose_response.curves`)."""
+    (:func:`rnnschur.studies.beyond.dose_response.curves`)."""
     data = largest_size(curves)
     preferred = {c: k for k, c in enumerate(dict.fromkeys(["dense_orthogonal", *CONSTRUCTIONS]))}
     rank = data["construction"].map(preferred).fillna(len(preferred))
@@ -830,7 +830,7 @@ HARM_SHARE = "harm share (learned part lost)"
 def fig_block_profile(profile: pd.DataFrame) -> Figure:
     """Task × coupling block heat map of the harm of removing the block (the mean harm share
     over the models that learned: the part of the learned performance removed,
-    :mod:`rnnschur.verdicts`), each cell marked with its verdict (:data:`MARKS_LEGEND`); a
+    :mod:`rnnschur.studies.verdicts`), each cell marked with its verdict (:data:`MARKS_LEGEND`); a
     group with too few learned models greyed and marked ✕; one row per task, construction and
     N_h, with n learned / n trained."""
     learned_of = (

@@ -8,11 +8,11 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import label
-from rnnschur.per_seed import MODEL_KEYS
+from rnnschur.io.per_seed import MODEL_KEYS
 from rnnschur.schur import COUPLING_BLOCKS
+from rnnschur.studies.verdicts import BLOCK_VERDICTS as VERDICTS
+from rnnschur.studies.verdicts import DECIDED, Verdict, far_agreements
 from rnnschur.tasks import INSTANCE
-from rnnschur.verdicts import BLOCK_VERDICTS as VERDICTS
-from rnnschur.verdicts import DECIDED, Verdict, far_agreements
 
 TOO_FEW = Verdict.TOO_FEW
 BLOCK_NAMES = {block: label(block) for block in COUPLING_BLOCKS}
@@ -302,7 +302,7 @@ sentence; the ranking itself is by distance)."""
 
 def _matches(gaps: pd.DataFrame, variation: str) -> list[str]:
     """The Figure 2 effects a variation's mean matches within :data:`MATCH` of the paper's."""
-    from rnnschur.paper.gap_study import EFFECTS, FIGURE2_TASKS
+    from rnnschur.studies.paper.gap_study import EFFECTS, FIGURE2_TASKS
 
     rows = gaps[
         (gaps["variation"] == variation)
@@ -322,7 +322,7 @@ def gap_bottom_line(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
     noise allows to tell, and the variation that matches the most effects (with its tasks whose
     models did not all learn). Without the paper config's row (a run of some variations only),
     a sentence that says so."""
-    from rnnschur.paper.gap_study import BASELINE, EFFECTS, FIGURE2_TASKS
+    from rnnschur.studies.paper.gap_study import BASELINE, EFFECTS, FIGURE2_TASKS
 
     if not (ranking["variation"] == BASELINE).any():
         return (
@@ -381,7 +381,7 @@ def gap_conclusion(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
     then in short sentences the numbers no variation brings within a factor of 2, how the
     nearest variations move, whether any keeps the paper's order of full FVUs, and the copy
     task's n_R and −T_C→R accuracy under each variation of it."""
-    from rnnschur.paper.gap_study import BASELINE, FIGURE2_TASKS
+    from rnnschur.studies.paper.gap_study import BASELINE, FIGURE2_TASKS
 
     base = ranking[ranking["variation"] == BASELINE]
     if ranking.empty or base.empty:
@@ -671,7 +671,7 @@ def refit_reading(summary: pd.DataFrame) -> str:
 
 
 ZERO_INPUT = "zero input"
-"""The input condition every task has (``rnnschur.fixed_points``); the others are cues."""
+"""The input condition every task has (``rnnschur.studies.fixed_points``); the others are cues."""
 
 
 def fixed_point_groups(
@@ -690,8 +690,8 @@ def fixed_point_groups(
     pairs with a new stable point, and for the sine
     task the pairs still oscillating and the median relative frequency error of those; the
     attractors beyond the points (:func:`_attractor_counts`; "—" in a table without them)."""
-    from rnnschur.beyond.summaries import OSCILLATING
-    from rnnschur.fixed_points import ATTRACTOR_COLUMNS
+    from rnnschur.studies.beyond.summaries import OSCILLATING
+    from rnnschur.studies.fixed_point_study import ATTRACTOR_COLUMNS
 
     # a table written before the attractors were counted reads "—" in their columns
     fates = fates.reindex(columns=list(dict.fromkeys([*fates.columns, *ATTRACTOR_COLUMNS])))
@@ -762,7 +762,7 @@ def fixed_point_groups(
 
 def _attractor_counts(ablated: pd.DataFrame) -> dict:
     """Of one removal's (solution, input) pairs (their ``fate`` rows): the median number of
-    attractors (points, cycles, oscillations; :mod:`rnnschur.attractors`), the pairs whose
+    attractors (points, cycles, oscillations; :mod:`rnnschur.studies.attractors`), the pairs whose
     removal keeps them all or loses one, and summed over the pairs the flip-flop's transitions
     (kept, of all, landing where the task says) and the copy task's replay orbits (of all,
     kept, drifted in phase, changed, collapsed to a point, lost)."""
@@ -973,7 +973,7 @@ def basis_dependence_reading(summary: pd.DataFrame) -> str:
     """What ``basis_dependence_summary.csv`` says at each task's largest N_h, per tolerance:
     where a T_RR or T_CC reading is basis-dependent (k of the solutions where the block is
     present, and the largest spread), and where no reading is."""
-    from rnnschur.verdicts import largest_size
+    from rnnschur.studies.verdicts import largest_size
 
     out = []
     for tolerance, rows in largest_size(summary).groupby("tolerance", sort=True):
@@ -1048,10 +1048,10 @@ ACROSS_WORDS = (
 def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame, tasks: pd.DataFrame) -> str:
     """What the coupling atlas (``atlas.csv``, its rows read solution by solution) says, in
     sentences with their counts: per block its words' tally over the groups and, from the task
-    restriction (``across``, :func:`rnnschur.restriction.restriction`, and its per-task counts
-    ``tasks``, :func:`rnnschur.restriction.task_readings`: each task's solutions counted, one
-    family per description), the descriptions under which it is *universal*, *harmless across
-    tasks*, *task-restricted* (naming the tasks mostly stabilizers, each with its counts) or
+    restriction (``across``, :func:`rnnschur.studies.restriction.restriction`, and its per-task
+    counts ``tasks``, :func:`rnnschur.studies.restriction.task_readings`: each task's solutions
+    counted, one family per description), the descriptions under which it is *universal*, *harmless
+    across tasks*, *task-restricted* (naming the tasks mostly stabilizers, each with its counts) or
     *undecided*; the dose-response study's verdicts; how often a word changes between the
     first description and each other one, and between the sizes, for the same task; the groups
     whose models did not learn. A group is one task, construction, description and N_h."""
@@ -1112,7 +1112,7 @@ def _restriction_words(across: pd.DataFrame, tasks: pd.DataFrame) -> str:
     """One block's words across tasks (the task restriction's, per description), each with
     the descriptions it holds under (with the construction where there are several); a
     task-restricted one names its tasks whose solutions are mostly stabilizers, each with its
-    count from ``tasks`` (:func:`rnnschur.restriction.task_readings`: stabilizers of the
+    count from ``tasks`` (:func:`rnnschur.studies.restriction.task_readings`: stabilizers of the
     solutions tested, and those where the block is absent), and counts the tasks mostly
     fragile. Families of fewer than two tasks tested are left out."""
     kinds = across["construction"].nunique() > 1

@@ -2,7 +2,7 @@
 its function in :mod:`rnnschur.report.figures`), whether it takes the config's α, when a run
 draws it and its caption. The workflow derives its figure rules, the targets of ``all``, the
 report's captions and the tests" list of figures from :data:`FIGURES` (light: no matplotlib).
-The beyond-the-paper figures come from :data:`rnnschur.beyond.registry.ANALYSES`.
+The beyond-the-paper figures come from :data:`rnnschur.studies.beyond.registry.ANALYSES`.
 """
 
 from __future__ import annotations

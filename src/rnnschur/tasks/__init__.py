@@ -1,7 +1,10 @@
 """Task generators, one module per task, in the manner of Schuessler et al. (2024).
 
 The modules of this package are the registry of tasks: a task is added by adding its module
-(its name is the module's name) and a ``tasks.<name>`` block in the config. Each module provides
+(its name is the module's name) and a ``tasks.<name>`` block in the config. The package also
+holds the scores the tasks use (:data:`SCORE_MODULES`: :mod:`rnnschur.tasks.metrics`, the
+paper's, and :mod:`rnnschur.tasks.functional`, each score in a task's own terms), which are not
+tasks. Each task's module provides
 
 - ``generate(rng, n, **params) -> Batch`` (the defaults of ``params`` are the task's defaults),
 - ``PARAMETERS``: a JSON schema of each parameter the config may set (type, range, description),
@@ -115,11 +118,19 @@ def task_of(name: str) -> str:
     return name.partition(INSTANCE)[0]
 
 
+SCORE_MODULES = ("functional", "metrics")
+"""The modules of this package that hold the tasks' scores, not a task."""
+
+
 @functools.cache
 def names() -> tuple[str, ...]:
-    """Every task: the names of this package's modules (read once)."""
+    """Every task: the names of this package's modules but the scores' (read once)."""
     return tuple(
-        sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+        sorted(
+            m.name
+            for m in pkgutil.iter_modules(__path__)
+            if not m.name.startswith("_") and m.name not in SCORE_MODULES
+        )
     )
 
 
@@ -189,7 +200,7 @@ def draw_training_trials(name: str, neurogym: dict, n: int, base_seed: int, seed
     ``n`` trials drawn once from the seed of (``base_seed``, "training trials", task, seed),
     a stream of their own (not the model's, which draws its weights), so that every network
     description and N_h of the task and seed trains on the same trials."""
-    from rnnschur.seeds import job_rng
+    from rnnschur.settings.seeds import job_rng
 
     rng = job_rng(base_seed, "training trials", task_of(name), seed)
     return get(name, neurogym).draw_trials(rng, n)
@@ -199,7 +210,7 @@ def draw_heldout(name: str, n: int, base_seed: int, **generator) -> Batch:
     """The fixed held-out set of task ``name``: ``n`` trials from the generator with its
     ``generator`` settings, drawn from the seed of (``base_seed``, "heldout", task) with task
     :func:`task_of` ``name`` (an instance is scored on its task's trials)."""
-    from rnnschur.seeds import job_rng
+    from rnnschur.settings.seeds import job_rng
 
     task = get(name, generator.get("neurogym"))
     return task.generate(job_rng(base_seed, "heldout", task_of(name)), n, **generator)

@@ -98,7 +98,7 @@ class NeurogymTask:
     def heldout_performance(self, base_seed: int, heldout: Batch, outputs: np.ndarray):
         """:func:`trial_performance` on the held-out set of this task (drawn by
         :func:`rnnschur.tasks.draw_heldout` from ``base_seed``)."""
-        from rnnschur.seeds import job_rng
+        from rnnschur.settings.seeds import job_rng
         from rnnschur.tasks import task_of
 
         rng = job_rng(base_seed, "heldout", task_of(self.name))

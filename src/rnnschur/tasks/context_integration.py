@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rnnschur.metrics import fvu
 from rnnschur.tasks import Batch
+from rnnschur.tasks.metrics import fvu
 
 SCORE = "fvu"
 HIGHER_IS_BETTER = False

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rnnschur.metrics import replay_accuracy
 from rnnschur.tasks import Batch, random_signs
+from rnnschur.tasks.metrics import replay_accuracy
 
 SCORE = "accuracy"
 HIGHER_IS_BETTER = True

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rnnschur.metrics import fvu
 from rnnschur.tasks import Batch, random_signs, uniform_steps
+from rnnschur.tasks.metrics import fvu
 
 SCORE = "fvu"
 HIGHER_IS_BETTER = False

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rnnschur.metrics import fvu
 from rnnschur.tasks import Batch, uniform_steps, window
+from rnnschur.tasks.metrics import fvu
 
 SCORE = "fvu"
 HIGHER_IS_BETTER = False

@@ -2,8 +2,8 @@
 models at once.
 
 :func:`loss_and_gradients` is backpropagation through time written out for every network family
-of :mod:`rnnschur.dynamics`, readout and loss included, on NumPy arrays (NumPy's tanh is about
-10× torch's on CPU, and no autograd graph is built) or on torch tensors for other devices.
+of :mod:`rnnschur.network.dynamics`, readout and loss included, on NumPy arrays (NumPy's tanh is
+about 10× torch's on CPU, and no autograd graph is built) or on torch tensors for other devices.
 K models that share a task's shapes and a description run as one computation: every product is
 a matrix product per model (a stacked ``matmul``, which computes each slice as the model's own
 product would), every elementwise step runs over the stack, and every sum over a model's
@@ -19,7 +19,7 @@ import sys
 
 import numpy as np
 
-from rnnschur.dynamics import Dynamics, phi, phi_prime_of_phi
+from rnnschur.network.dynamics import Dynamics, phi, phi_prime_of_phi
 
 
 def loss_and_gradients(
@@ -36,7 +36,8 @@ def loss_and_gradients(
     rows of every product are those of its own (T·B, ·) array, read in place: nothing is
     copied to another layout.
 
-    Forward (:mod:`rnnschur.dynamics`; r_t the rate the readout reads, s_t = φ(·) of the step):
+    Forward (:mod:`rnnschur.network.dynamics`; r_t the rate the readout reads, s_t = φ(·) of the
+    step):
 
         rate form     u_t = d_t + W h_{t-1},  s_t = φ(u_t),  h_t = r_t = (1 − a) h_{t-1} + a s_t
         current form  z_t = (1 − a) z_{t-1} + a (d_t + W r_{t-1}),  r_t = s_t = φ(z_t)
@@ -47,7 +48,7 @@ def loss_and_gradients(
     "cross_entropy"`` (one-hot targets, a NeuroGym task) L = −Σ_t w_t log softmax(ŷ_t)·y_t / Σ w
     with w_t = Σ_j y_tj (every step of a trial, none of its padding; ``mask`` is not used), and
     ∂ŷ_t = w_t (softmax(ŷ_t) − y_t) / Σ w. Backward, with
-    ∂r_t from the readout and φ' read from s_t (:func:`rnnschur.dynamics.phi_prime_of_phi`):
+    ∂r_t from the readout and φ' read from s_t (:func:`rnnschur.network.dynamics.phi_prime_of_phi`):
 
         rate form     δh_t = ∂r_t + Wᵀ δu_{t+1} + (1 − a) δh_{t+1},   δu_t = a φ'_t δh_t
         current form  δz_t = φ'_t (∂r_t + Wᵀ e_{t+1}) + (1 − a) δz_{t+1},   e_t = a δz_t

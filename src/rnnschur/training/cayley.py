@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rnnschur.dynamics import array_library
+from rnnschur.network.dynamics import array_library
 
 
 @dataclass(frozen=True)

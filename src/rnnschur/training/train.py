@@ -22,11 +22,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from rnnschur import tasks
-from rnnschur.dynamics import DISCRETE, Dynamics
-from rnnschur.metrics import masked_mean
 from rnnschur.network import WEIGHT_KEYS
-from rnnschur.numerics import retain_freed_memory
-from rnnschur.rnn import rollout
+from rnnschur.network.dynamics import DISCRETE, Dynamics
+from rnnschur.network.rnn import rollout
+from rnnschur.settings.numerics import retain_freed_memory
+from rnnschur.tasks.metrics import masked_mean
 from rnnschur.training.bptt import loss_and_gradients
 from rnnschur.training.cayley import cayley_gradients, cayley_map
 from rnnschur.training.constructions import CayleyParams, initial_recurrent

@@ -1,0 +1,378 @@
+"""Attractors that are not points, and what an ablation breaks in them: the limit sets the map
+s ↦ F(s) of :mod:`rnnschur.studies.fixed_points` reaches when run freely, a flip-flop network's
+transitions between its attractors, a copy network's replay as an orbit.
+
+Run freely under a constant input, an orbit s_{t+1} = F(s_t) settles on a limit set. Over a
+window of :data:`WINDOW` steps, the module calls it
+
+- a *point* when ‖s_{t+1} − s_t‖ stays below :data:`TOLERANCE` (RMS per unit);
+- a *period-k cycle* when ‖s_{t+k} − s_t‖ does, for the smallest k ≤ ``max_period`` (k ≥ 2);
+- an *oscillation* (quasi-periodic: an invariant circle) when it is neither and, for
+  :data:`STEADY_WINDOWS` windows in a row, its spread about its mean changes by less than
+  :data:`SPREAD_CHANGE` from one window to the next, so does its
+  nearest recurrence (:func:`recurrence`: an orbit closing slowly on a cycle is not one), its
+  dominant Fourier peak (the power of every unit's spectrum, summed, the Hann window) holds
+  :data:`PEAK_SHARE` of the power and stays where it was; the frequency is that peak's;
+- *not settled* when the budget of ``free_run`` steps ends first.
+
+Two limit sets are one when they are the same kind with the same period and their orbit
+distance (:func:`orbit_distance`: a cycle found at any phase is one cycle) is small. An
+ablation's limit sets are matched to the intact network's as its stable points are
+(:func:`rnnschur.studies.fixed_points.fates`): kept, moved (the same kind and period and the same
+readout signs), lost, new.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rnnschur.studies.fixed_points import Fate, drive, readout, step, trajectories
+
+WINDOW = 256
+"""Steps per window of the free run: a point or a cycle is judged on one window, an oscillation
+on :data:`STEADY_WINDOWS` + 1."""
+TOLERANCE = 1e-6
+"""RMS distance per unit under which two states of one orbit are one (a point, a cycle)."""
+SPREAD_CHANGE = 0.05
+"""Relative change of an orbit's spread between two windows under which it has settled on an
+oscillation (a spiral into a point shrinks faster)."""
+STEADY_WINDOWS = 3
+"""Window after window, the times in a row an orbit must look the same (spread, nearest
+recurrence, spectral peak) to be an oscillation: a long transient wanders."""
+PEAK_SHARE = 0.5
+"""Share of the power its dominant Fourier peak (five bins about it) holds in an oscillation
+(a chaotic orbit spreads its power)."""
+ORBIT_STATES = 64
+"""The states of an oscillation's window its limit set keeps (:func:`around`), to draw and match."""
+KINDS = ("point", "cycle", "oscillation", "unsettled")
+
+
+@dataclass(frozen=True)
+class FreeRun:
+    """How the network runs freely (config keys ``fixed_points.max_period`` and
+    ``fixed_points.free_run``, :class:`rnnschur.studies.fixed_point_study.Study`): the longest
+    period of a cycle, the steps an orbit gets to settle (whole windows of :data:`WINDOW`), and the
+    orbit distances under which two limit sets are one (``unique``; an oscillation's, ``match``) and
+    an ablated attractor is the intact one's (``match``): ``fixed_points.unique`` and
+    ``fixed_points.match``."""
+
+    max_period: int
+    budget: int
+    unique: float
+    match: float
+
+
+@dataclass(frozen=True)
+class LimitSet:
+    """Where one orbit settled: ``kind`` (:data:`KINDS`), ``period`` (1 for a point, k for a
+    cycle, 0 otherwise), ``frequency`` in cycles per step (0, 1/k, the oscillation's peak, NaN
+    when not settled), ``states`` (the point; the cycle's k states; :data:`ORBIT_STATES` of
+    the oscillation's last window in the order of their phase, :func:`around`; the unsettled
+    orbit's last state) and ``end``: the steps run when its last state was reached plus one
+    (the cycle's state ``states[i]`` is the orbit's at step end − k + i)."""
+
+    kind: str
+    period: int
+    frequency: float
+    states: np.ndarray
+    end: int
+
+
+def spectrum_peak(window: np.ndarray) -> tuple[float, float]:
+    """(frequency in cycles per step, share of the power) of the dominant peak of an orbit's
+    window (T, N_h): every unit's power spectrum under a Hann window, summed; the peak
+    interpolated by a parabola through its log power and its neighbours; the share is the power
+    of the five bins about the peak over all but the mean's bin."""
+    T = len(window)
+    power = np.sum(
+        np.abs(np.fft.rfft((window - window.mean(0)) * np.hanning(T)[:, None], axis=0)) ** 2, axis=1
+    )
+    power[0] = 0.0
+    total = power.sum()
+    if not total > 0:
+        return np.nan, 0.0
+    p = int(np.argmax(power))
+    shift = 0.0
+    if 0 < p < len(power) - 1 and np.all(power[p - 1 : p + 2] > 0):
+        a, b, c = np.log(power[p - 1 : p + 2])
+        shift = 0.5 * (a - c) / (a - 2 * b + c) if a - 2 * b + c != 0 else 0.0
+    return (p + shift) / T, float(power[max(p - 2, 0) : p + 3].sum() / total)
+
+
+def around(window: np.ndarray, frequency: float) -> np.ndarray:
+    """:data:`ORBIT_STATES` states of an oscillation's window (T, N_h) spread evenly over its
+    phase f·t mod 1 (on an invariant circle the state is a function of the phase), in the
+    order of their phase: evenly spaced steps would alias with the frequency."""
+    order = np.argsort((frequency * np.arange(len(window))) % 1.0, kind="stable")
+    return window[order[np.linspace(0, len(window) - 1, ORBIT_STATES).astype(int)]]
+
+
+def recurrence(window: np.ndarray, max_period: int) -> tuple[int, float]:
+    """(the smallest k ≤ ``max_period`` with ‖s_{t+k} − s_t‖ below :data:`TOLERANCE` over the
+    window, 0 if none; the least over k of the largest such distance): an orbit closing on a
+    cycle brings the second down window after window, a quasi-periodic one does not."""
+    nearest = np.inf
+    for k in range(1, max_period + 1):
+        distance = np.sqrt(np.mean((window[k:] - window[:-k]) ** 2, axis=1)).max()
+        if distance < TOLERANCE:
+            return k, float(distance)
+        nearest = min(nearest, float(distance))
+    return 0, nearest
+
+
+def settle(
+    dynamics, W: np.ndarray, u: np.ndarray, starts: np.ndarray, free_run: FreeRun
+) -> list[LimitSet]:
+    """The limit set each orbit from ``starts`` (K, N_h) reaches under the constant drive ``u``
+    (module docstring), window after window until it is judged or the budget ends."""
+    K, N = starts.shape
+    out: list[LimitSet | None] = [None] * K
+    S, active = np.array(starts, float), np.arange(K)
+    before: dict[int, tuple[float, float, float, int]] = {}
+    window = np.empty((K, WINDOW, N))
+    for chunk in range(max(free_run.budget // WINDOW, 1)):
+        for t in range(WINDOW):
+            S = step(dynamics, W, u, S)
+            window[: len(active), t] = S
+        end, still = (chunk + 1) * WINDOW, []
+        for j, i in enumerate(active):
+            orbit = window[j]
+            if not np.isfinite(orbit).all():
+                out[i] = LimitSet("unsettled", 0, np.nan, orbit[-1:].copy(), end)
+                continue
+            k, nearest = recurrence(orbit, free_run.max_period)
+            if k:
+                kind = "point" if k == 1 else "cycle"
+                out[i] = LimitSet(kind, k, 0.0 if k == 1 else 1 / k, orbit[-k:].copy(), end)
+                continue
+            frequency, share = spectrum_peak(orbit)
+            spread = float(np.sqrt(np.mean((orbit - orbit.mean(0)) ** 2)))
+            steady = 0
+            if i in before:
+                was_spread, was_frequency, was_nearest, steady = before[i]
+                same = (
+                    abs(spread - was_spread) <= SPREAD_CHANGE * spread
+                    and nearest >= (1 - SPREAD_CHANGE) * was_nearest
+                    and share >= PEAK_SHARE
+                    and abs(frequency - was_frequency) <= 1 / WINDOW
+                )
+                steady = steady + 1 if same else 0
+                if steady == STEADY_WINDOWS:
+                    out[i] = LimitSet("oscillation", 0, frequency, around(orbit, frequency), end)
+                    continue
+            before[i] = (spread, frequency, nearest, steady)
+            still.append(j)
+        if not still:
+            return out
+        keep = np.array(still)
+        S, active = S[keep], active[keep]
+        window[: len(keep)] = window[keep]
+    for j, i in enumerate(active):
+        out[i] = LimitSet("unsettled", 0, np.nan, window[j, -1:].copy(), end)
+    return out
+
+
+def orbit_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """The distance between two limit sets' states (m, N_h) and (n, N_h): the mean RMS distance
+    per unit from each state of one to the nearest of the other, the larger of the two ways
+    (a point's to a point is their RMS distance; one cycle at two phases is at distance 0)."""
+    squared = np.sum(a**2, 1)[:, None] + np.sum(b**2, 1)[None, :] - 2 * a @ b.T
+    d = np.sqrt(np.maximum(squared, 0.0) / a.shape[1])
+    return float(max(d.min(axis=1).mean(), d.min(axis=0).mean()))
+
+
+@dataclass(frozen=True)
+class Attractor:
+    """One limit set (a point, a cycle or an oscillation) and the ``n_starts`` orbits that
+    reached it; ``readouts``: the readout at each of its states."""
+
+    limit: LimitSet
+    n_starts: int
+    readouts: np.ndarray
+
+    @property
+    def signs(self) -> frozenset:
+        """The readout sign patterns its states show (a cycle's at any phase)."""
+        return sign_patterns(self.readouts)
+
+
+def sign_patterns(readouts: np.ndarray) -> frozenset:
+    """The sign patterns (tuples of −1, 0, 1) of readouts (m, N_y)."""
+    return frozenset(tuple(np.sign(r).astype(int)) for r in readouts)
+
+
+def distinct(network, limits: list[LimitSet], free_run: FreeRun) -> list[Attractor]:
+    """The settled limit sets of ``limits`` one per attractor: the same kind, period and
+    frequency (within 2/:data:`WINDOW`) within orbit distance ``free_run.unique`` (an
+    oscillation's sampled orbit: ``free_run.match``), in order of first appearance; unsettled
+    orbits left out."""
+    found: list[list] = []
+    for limit in limits:
+        if limit.kind == "unsettled":
+            continue
+        tolerance = free_run.match if limit.kind == "oscillation" else free_run.unique
+        for entry in found:
+            same = entry[0].kind == limit.kind and entry[0].period == limit.period
+            same = same and abs(entry[0].frequency - limit.frequency) <= 2 / WINDOW
+            if same and orbit_distance(entry[0].states, limit.states) <= tolerance:
+                entry[1] += 1
+                break
+        else:
+            found.append([limit, 1])
+    return [
+        Attractor(limit, n, np.array([readout(network, s) for s in limit.states]))
+        for limit, n in found
+    ]
+
+
+def attractor_fates(intact: list[Attractor], ablated: list[Attractor], match: float) -> Fate:
+    """What an ablation does to the intact network's attractors, nearest pairs first, one
+    ablated attractor for at most one intact one: kept (orbit distance within ``match``),
+    moved (farther, but the same kind and period and the same readout sign patterns), lost,
+    new; ``distance`` and ``readout_change`` (the orbit distance of the readouts) are the mean
+    over the kept and moved."""
+    pairs = sorted(
+        (orbit_distance(p.limit.states, r.limit.states), i, j)
+        for i, p in enumerate(intact)
+        for j, r in enumerate(ablated)
+        if p.limit.kind == r.limit.kind and p.limit.period == r.limit.period
+    )
+    taken_old, taken_now, kept, moved, distances, changes = set(), set(), 0, 0, [], []
+    for distance, i, j in pairs:
+        if i in taken_old or j in taken_now:
+            continue
+        if distance <= match or intact[i].signs == ablated[j].signs:
+            taken_old.add(i)
+            taken_now.add(j)
+            kept += distance <= match
+            moved += distance > match
+            distances.append(distance)
+            changes.append(orbit_distance(intact[i].readouts, ablated[j].readouts))
+    return Fate(
+        len(intact),
+        len(ablated),
+        kept,
+        moved,
+        len(intact) - kept - moved,
+        len(ablated) - len(taken_now),
+        float(np.mean(distances)) if distances else np.nan,
+        float(np.mean(changes)) if changes else np.nan,
+    )
+
+
+def find(network, W, x, starts, free_run: FreeRun):
+    """The attractors of ``network`` with recurrent matrix ``W`` under the constant input ``x``
+    reached from ``starts`` (K, N_h) (:func:`settle`, :func:`distinct`), and how many orbits did
+    not settle."""
+    limits = settle(network.dynamics, W, drive(network, x), starts, free_run)
+    unsettled = sum(limit.kind == "unsettled" for limit in limits)
+    return distinct(network, limits, free_run), unsettled
+
+
+def pulses(n_bits: int, amplitude: float) -> np.ndarray:
+    """The flip-flop's input pulses (2 n_bits, n_bits): each bit's +amplitude and −amplitude,
+    one step long (:mod:`rnnschur.tasks.flip_flop`)."""
+    eye = amplitude * np.eye(n_bits)
+    return np.stack([s * eye[i] for i in range(n_bits) for s in (1, -1)])
+
+
+def landings(network, W, origins: np.ndarray, inputs: np.ndarray, free_run: FreeRun) -> list:
+    """Where the network lands from each origin (m, N_h) after each pulse of ``inputs``
+    (p, N_x), one step, then freely under zero input: the m·p limit sets, origin-major."""
+    zero = drive(network, np.zeros(network.W_xh.shape[1]))
+    states = np.repeat(origins, len(inputs), axis=0)
+    u = np.tile(inputs @ network.W_xh.T, (len(origins), 1)) + zero
+    pulsed = step(network.dynamics, W, u, states)
+    return settle(network.dynamics, W, zero, pulsed, free_run)
+
+
+def transitions(
+    network, W_ablated: np.ndarray, intact: list[Attractor], amplitude: float, free_run: FreeRun
+) -> list[dict]:
+    """The flip-flop's transition table: from each intact attractor (its last state reached),
+    each pulse (:func:`pulses`), where the intact network (``network.W_hh``) lands
+    (``lands``: the intact attractor with the same readout sign patterns, −1 for none) and
+    whether that is the task's answer (``correct``: the origin's readout signs with the pulsed
+    bit set to the pulse's sign); the ablated network from its own version of the attractor
+    (where it settles from the intact one's state under zero input), the same pulse: ``kept``
+    when it lands on the same readout sign patterns as the intact network, and its
+    ``correct``."""
+    n_bits = network.W_hy.shape[0]
+    inputs = pulses(n_bits, amplitude)
+    origins = np.array([a.limit.states[-1] for a in intact])
+    zero = drive(network, np.zeros(network.W_xh.shape[1]))
+    own = settle(network.dynamics, W_ablated, zero, origins, free_run)
+    ablated_origins = np.array([limit.states[-1] for limit in own])
+    here = landings(network, network.W_hh, origins, inputs, free_run)
+    there = landings(network, W_ablated, ablated_origins, inputs, free_run)
+    index = {a.signs: k for k, a in enumerate(intact)}
+    rows = []
+    for k, attractor in enumerate(intact):
+        start = np.sign(attractor.readouts[-1]).astype(int)
+        for p, x in enumerate(inputs):
+            bit = int(np.argmax(np.abs(x)))
+            expected = start.copy()
+            expected[bit] = int(np.sign(x[bit]))
+            answer = frozenset({tuple(expected)})
+            mine = sign_patterns([readout(network, s) for s in here[k * len(inputs) + p].states])
+            theirs = sign_patterns([readout(network, s) for s in there[k * len(inputs) + p].states])
+            rows.append(
+                {
+                    "point": k,
+                    "bit": bit,
+                    "pulse_sign": int(np.sign(x[bit])),
+                    "lands": index.get(mine, -1),
+                    "lands_ablated": index.get(theirs, -1),
+                    "correct": mine == answer,
+                    "kept_transition": theirs == mine,
+                    "correct_ablated": theirs == answer,
+                }
+            )
+    return rows
+
+
+REPLAY_TRIALS = 16
+"""Held-out trials whose replay :func:`replay` follows as an orbit."""
+REPLAY_OUTCOMES = ("kept", "drift", "changed", "collapse", "lost", "unsettled")
+
+
+def replay_orbits(network, W, inputs: np.ndarray, n_symbols: int, free_run: FreeRun) -> list:
+    """The copy network's replay as an orbit: each trial of ``inputs`` (n, time, N_x) run
+    through its ``n_symbols`` cue steps, then freely under zero input until it settles."""
+    cue = trajectories(network, W, inputs[:, :n_symbols])[:, -1]
+    zero = drive(network, np.zeros(inputs.shape[-1]))
+    return settle(network.dynamics, W, zero, cue, free_run)
+
+
+def phase_sequence(network, limit: LimitSet) -> list[tuple]:
+    """A cycle's readout sign patterns in the order of the orbit's steps modulo its period,
+    counted from the start of the free run (so that two runs started together compare)."""
+    k = limit.period
+    sequence = [None] * k
+    for i, s in enumerate(limit.states):
+        sequence[(limit.end - k + i) % k] = tuple(np.sign(readout(network, s)).astype(int))
+    return sequence
+
+
+def replay_outcome(network, intact: LimitSet, ablated: LimitSet) -> str:
+    """What an ablation does to one trial's replay orbit: ``kept`` (the same period, the same
+    readout signs in the same phase; an oscillation at the same frequency within 2/WINDOW),
+    ``drift`` (the same period and signs, shifted in phase), ``changed`` (the same period,
+    other signs at every shift), ``collapse`` (the ablated orbit settles on a point where the
+    intact one did not) or ``lost`` (any other: another period, not settled); ``unsettled``
+    where the intact orbit did not settle (nothing to compare)."""
+    if intact.kind == "unsettled":
+        return "unsettled"
+    if ablated.kind == "point" and intact.kind != "point":
+        return "collapse"
+    if intact.kind == "oscillation" and ablated.kind == "oscillation":
+        close = abs(intact.frequency - ablated.frequency) <= 2 / WINDOW
+        return "kept" if close else "lost"
+    if intact.kind in ("point", "cycle") and ablated.period == intact.period:
+        mine, theirs = phase_sequence(network, intact), phase_sequence(network, ablated)
+        k = intact.period
+        shifts = [s for s in range(k) if all(mine[j] == theirs[(j + s) % k] for j in range(k))]
+        return "kept" if 0 in shifts else "drift" if shifts else "changed"
+    return "lost"

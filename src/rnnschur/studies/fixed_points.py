@@ -1,0 +1,388 @@
+"""Fixed points, slow points and oscillations of a network under a constant input, and what an
+ablation does to them (Sussillo & Barak 2013; Golub & Sussillo's fixed-point-finder minimises
+the same speed).
+
+Under a constant input x a network of :mod:`rnnschur.network.dynamics` is the map s ↦ F(s) of its
+state s (h of the rate forms, z of the current form), u = W_xh x + b_h:
+
+    discrete       F(h) = φ(W h + u)
+    leaky          F(h) = (1 − a) h + a φ(W h + u)
+    leaky_current  F(z) = (1 − a) z + a (W φ(z) + u)
+
+Its fixed points s* = F(s*) are the zeros of the speed q(s) = ½‖F(s) − s‖²; a slow point has a
+small q that is not zero. q's gradient is (J − I)ᵀ (F(s) − s), with the Jacobian
+
+    discrete       J = diag(φ′(W h + u)) W
+    leaky          J = (1 − a) I + a diag(φ′(W h + u)) W
+    leaky_current  J = (1 − a) I + a W diag(φ′(z)).
+
+A fixed point is *stable* when every eigenvalue of J lies inside the unit circle, *unstable*
+when every one lies outside, else a *saddle* with its number of unstable modes. The ordered
+Schur form of W is J only at the origin of a discrete tanh network without input (φ′(0) = 1);
+at a stable point the module reads J's own spectral radius, its departure from normality and
+how much of J's dominant subspace lies in W's R sector.
+
+Everything here is NumPy and SciPy on arrays; the search is :func:`find`, what an ablation
+does to the points :func:`fates`, an autonomous oscillation :func:`oscillation`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rnnschur.network import Network
+from rnnschur.network.dynamics import Dynamics, phi, phi_prime_of_phi
+
+STABILITIES = ("stable", "saddle", "unstable")
+
+
+@dataclass(frozen=True)
+class Search:
+    """How fixed points are searched (config key ``fixed_points``).
+
+    n_starts : states the search starts from, sampled from the network's own held-out
+        trajectories; noise : the standard deviation of the noise added to them, relative to
+        the states' RMS; q_fixed : the speed below which a point is fixed, per unit
+        (q/N_h; the L-BFGS search is polished by Newton steps, so a true fixed point reaches
+        rounding error); q_slow : below which a point that is not fixed is slow;
+        max_iterations : of the L-BFGS search; unique : the RMS distance per unit under which
+        two points are one; match : the RMS distance per unit under which an ablated network's
+        stable point is the intact one's, kept; seed : of the starts' sampling."""
+
+    n_starts: int = 64
+    noise: float = 0.01
+    q_fixed: float = 1e-14
+    q_slow: float = 1e-6
+    max_iterations: int = 3000
+    unique: float = 1e-3
+    match: float = 0.05
+    seed: int = 0
+
+
+def drive(network: Network, x: np.ndarray) -> np.ndarray:
+    """u = W_xh x + b_h of a constant input x (N_x,)."""
+    u = network.W_xh @ np.asarray(x, float)
+    return u + network.offsets["b_h"] if "b_h" in network.offsets else u
+
+
+def step(dynamics: Dynamics, W: np.ndarray, u: np.ndarray, S: np.ndarray) -> np.ndarray:
+    """F(s) of each row of S (K, N_h) (module docstring)."""
+    a = dynamics.leak
+    if dynamics.current_form:
+        return (1 - a) * S + a * (phi(dynamics, S) @ W.T + u)
+    rate = phi(dynamics, S @ W.T + u)
+    return rate if a == 1 else (1 - a) * S + a * rate
+
+
+def _slopes(dynamics: Dynamics, W: np.ndarray, u: np.ndarray, S: np.ndarray) -> np.ndarray:
+    """φ′ where the Jacobian takes it: at W h + u (rate forms), at z (current form)."""
+    where = S if dynamics.current_form else S @ W.T + u
+    return phi_prime_of_phi(dynamics, phi(dynamics, where))
+
+
+def jacobian(dynamics: Dynamics, W: np.ndarray, u: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """J = ∂F/∂s at the state s (N_h,) (module docstring)."""
+    a, slopes = dynamics.leak, _slopes(dynamics, W, u, s[None])[0]
+    if dynamics.current_form:
+        return (1 - a) * np.eye(len(s)) + a * W * slopes[None, :]
+    J = slopes[:, None] * W
+    return J if a == 1 else (1 - a) * np.eye(len(s)) + a * J
+
+
+def speed(
+    dynamics: Dynamics, W: np.ndarray, u: np.ndarray, S: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """q(s) = ½‖F(s) − s‖² of each row of S (K,) and its gradient (J − I)ᵀ (F(s) − s) (K, N_h),
+    without forming J."""
+    a, slopes = dynamics.leak, _slopes(dynamics, W, u, S)
+    r = step(dynamics, W, u, S) - S
+    if dynamics.current_form:  # Jᵀ r = (1 − a) r + a φ′ ⊙ (Wᵀ r)
+        Jr = (1 - a) * r + a * slopes * (r @ W)
+    else:  # Jᵀ r = (1 − a) r + a Wᵀ (φ′ ⊙ r)
+        Jr = (slopes * r) @ W
+        Jr = Jr if a == 1 else (1 - a) * r + a * Jr
+    return 0.5 * np.sum(r * r, axis=1), Jr - r
+
+
+def _newton(dynamics, W, u, s, steps: int = 30) -> np.ndarray:
+    """s polished by Newton's steps on F(s) − s = 0, each kept only if it lowers q (a slow point
+    or a singular J − I stays where the search left it)."""
+    q = speed(dynamics, W, u, s[None])[0][0]
+    for _ in range(steps):
+        if q == 0:
+            break
+        residual = step(dynamics, W, u, s[None])[0] - s
+        try:
+            trial = s - np.linalg.solve(jacobian(dynamics, W, u, s) - np.eye(len(s)), residual)
+        except np.linalg.LinAlgError:
+            break
+        q_trial = speed(dynamics, W, u, trial[None])[0][0]
+        if not q_trial < q:
+            break
+        s, q = trial, q_trial
+    return s
+
+
+def minimise(dynamics: Dynamics, W: np.ndarray, u: np.ndarray, starts: np.ndarray, search: Search):
+    """The states the speed's minimisation reaches from each start (K, N_h): L-BFGS on the sum
+    of the starts' speeds (independent, so one search of K·N_h variables), then Newton's steps
+    for each (:func:`_newton`). Returns (states, q)."""
+    from scipy.optimize import minimize
+
+    K, N = starts.shape
+
+    def total(flat):
+        q, gradient = speed(dynamics, W, u, flat.reshape(K, N))
+        return float(q.sum()), gradient.ravel()
+
+    result = minimize(
+        total,
+        starts.ravel(),
+        jac=True,
+        method="L-BFGS-B",
+        options={"maxiter": search.max_iterations, "gtol": 1e-14, "ftol": 1e-300, "maxcor": 10},
+    )
+    states = np.array([_newton(dynamics, W, u, s) for s in result.x.reshape(K, N)])
+    return states, speed(dynamics, W, u, states)[0]
+
+
+def stability(eigenvalues: np.ndarray) -> tuple[str, int]:
+    """(stable / saddle / unstable, the number of unstable modes |λ| > 1) of a map's fixed
+    point from its Jacobian's eigenvalues."""
+    unstable = int(np.sum(np.abs(eigenvalues) > 1))
+    if unstable == 0:
+        return "stable", 0
+    return ("unstable" if unstable == len(eigenvalues) else "saddle"), unstable
+
+
+def readout(network: Network, s: np.ndarray) -> np.ndarray:
+    """ŷ = W_hy r + b_y at the state s (N_h,): r = s (the rate forms, or a current form read
+    from its state), φ(z) (a current form read from its rate)."""
+    dynamics = network.dynamics
+    r = phi(dynamics, s) if dynamics.current_form and not dynamics.reads_state else s
+    y = network.W_hy @ r
+    return y + network.offsets["b_y"] if "b_y" in network.offsets else y
+
+
+def _unique(states: np.ndarray, q: np.ndarray, tolerance: float) -> list[int]:
+    """Indices of ``states`` with no slower one within RMS distance ``tolerance`` per unit."""
+    order = np.argsort(q, kind="stable")
+    kept: list[int] = []
+    for i in order:
+        if all(np.sqrt(np.mean((states[i] - states[j]) ** 2)) > tolerance for j in kept):
+            kept.append(int(i))
+    return kept
+
+
+@dataclass(frozen=True)
+class Point:
+    """One fixed or slow point: its state, speed q, kind (``fixed`` or ``slow``), stability,
+    number of unstable modes, the Jacobian's eigenvalues and the readout there."""
+
+    state: np.ndarray
+    q: float
+    kind: str
+    stability: str
+    n_unstable: int
+    eigenvalues: np.ndarray
+    readout: np.ndarray
+
+
+SETTLE_STEPS = 500
+"""Steps of the map run freely from every start before the search (:func:`find`): where a start
+lies in a stable point's basin, it ends next to it (minimising the speed from a start may end at
+a saddle instead, as q is zero there too)."""
+MAX_MIDPOINTS = 512
+"""The most midpoints between stable points :func:`find` starts from (a random choice of the
+pairs beyond it)."""
+
+
+def midpoints(stable: np.ndarray, seed: int = 0) -> np.ndarray:
+    """The midpoints of the pairs of ``stable`` states (k, N_h), at most :data:`MAX_MIDPOINTS`
+    of them: where the saddles between two attractors lie (the flip-flop's edges, faces and
+    centre are midpoints of its corners)."""
+    i, j = np.triu_indices(len(stable), 1)
+    if len(i) > MAX_MIDPOINTS:
+        chosen = np.random.default_rng(seed).choice(len(i), MAX_MIDPOINTS, replace=False)
+        i, j = i[chosen], j[chosen]
+    return (stable[i] + stable[j]) / 2
+
+
+def find(
+    network: Network, W: np.ndarray, x: np.ndarray, starts: np.ndarray, search: Search
+) -> list[Point]:
+    """The fixed and slow points of ``network`` with recurrent matrix ``W`` (its own, or an
+    ablated one) under the constant input ``x``, from ``starts`` (K, N_h) and then from the
+    midpoints between the stable points they reach (:func:`midpoints`; the saddles between
+    attractors): the minima the search reaches with q/N_h below ``search.q_slow``, one per
+    neighbourhood of ``search.unique``, the slowest first; fixed below ``search.q_fixed``.
+    The search runs from each start and from where the map, run freely for
+    :data:`SETTLE_STEPS` steps from it, ends (a stable point's basin leads there). Each start's
+    convergence is judged on its own (its own q after Newton's polish)."""
+    dynamics, u = network.dynamics, drive(network, x)
+    settled = starts
+    for _ in range(SETTLE_STEPS):
+        settled = step(dynamics, W, u, settled)
+    settled = settled[np.isfinite(settled).all(axis=1)]
+    states, q = minimise(dynamics, W, u, np.concatenate([starts, settled]), search)
+    N = W.shape[0]
+    reached = [i for i in _unique(states, q, search.unique) if q[i] / N < search.q_fixed]
+    attracting = [
+        i
+        for i in reached
+        if np.max(np.abs(np.linalg.eigvals(jacobian(dynamics, W, u, states[i])))) < 1
+    ]
+    if len(attracting) > 1:
+        between = midpoints(states[attracting], search.seed)
+        more, q_more = minimise(dynamics, W, u, between, search)
+        states, q = np.concatenate([states, more]), np.concatenate([q, q_more])
+    keep = [i for i in _unique(states, q, search.unique) if q[i] / N < search.q_slow]
+    points = []
+    for i in keep:
+        eigenvalues = np.linalg.eigvals(jacobian(dynamics, W, u, states[i]))
+        kind = "fixed" if q[i] / N < search.q_fixed else "slow"
+        points.append(
+            Point(
+                states[i],
+                float(q[i]),
+                kind,
+                *stability(eigenvalues),
+                eigenvalues,
+                readout(network, states[i]),
+            )
+        )
+    return points
+
+
+def trajectories(network: Network, W: np.ndarray, inputs: np.ndarray) -> np.ndarray:
+    """The states s_t (n, time, N_h) the network visits on ``inputs`` (n, time, N_x) from its
+    initial state, by :func:`step` (the state itself: z of the current form, not its rate)."""
+    n, time, _ = inputs.shape
+    U = inputs @ network.W_xh.T + network.offsets.get("b_h", 0.0)
+    s = np.zeros((n, W.shape[0])) + network.offsets.get("h0", 0.0)
+    out = np.empty((n, time, W.shape[0]))
+    for t in range(time):
+        s = step(network.dynamics, W, U[:, t], s)
+        out[:, t] = s
+    return out
+
+
+def starts(
+    states: np.ndarray, search: Search, bounds: tuple[float, float] | None = None
+) -> np.ndarray:
+    """2 × ``search.n_starts`` states spread over the region the network occupies: half drawn
+    from ``states`` (any shape (..., N_h), its trajectories) with Gaussian noise of
+    ``search.noise`` times their RMS, half uniform in the box the states span, widened to
+    ``bounds`` (the range of a bounded φ, e.g. (−1, 1) for tanh), so that a point the held-out
+    trials never pass near is searched too."""
+    flat = states.reshape(-1, states.shape[-1])
+    rng = np.random.default_rng(search.seed)
+    chosen = flat[rng.choice(len(flat), size=search.n_starts, replace=len(flat) < search.n_starts)]
+    scale = search.noise * float(np.sqrt(np.mean(flat**2)))
+    near = chosen + scale * rng.standard_normal(chosen.shape)
+    low, high = flat.min(axis=0), flat.max(axis=0)
+    if bounds is not None:
+        low, high = np.minimum(low, bounds[0]), np.maximum(high, bounds[1])
+    box = rng.uniform(low, high, (search.n_starts, flat.shape[1]))
+    return np.concatenate([near, box])
+
+
+def state_bounds(network: Network) -> tuple[float, float] | None:
+    """The range of a rate form's state under a bounded φ (tanh: (−1, 1)); None otherwise (a
+    current form's state, or an unbounded φ)."""
+    dynamics = network.dynamics
+    bounded = dynamics.nonlinearity == "tanh" and not dynamics.current_form
+    return (-1.0, 1.0) if bounded else None
+
+
+@dataclass(frozen=True)
+class Fate:
+    """What an ablation does to the intact network's stable points under one input: kept
+    (the ablated network has a stable point within ``match``), moved (the nearest ablated
+    stable point is farther but reads out the same signs), lost (neither), and new (ablated
+    stable points that are none of the intact ones'); ``distance``: the mean RMS distance per
+    unit of the kept and moved points, ``readout_change`` the mean ‖Δŷ‖ of theirs."""
+
+    n_intact: int
+    n_ablated: int
+    kept: int
+    moved: int
+    lost: int
+    new: int
+    distance: float
+    readout_change: float
+
+
+def fates(intact: list[Point], ablated: list[Point], match: float) -> Fate:
+    """The matching rule of :class:`Fate`, one ablated point for at most one intact point
+    (nearest first)."""
+    old = [p for p in intact if p.stability == "stable"]
+    now = [p for p in ablated if p.stability == "stable"]
+    pairs = sorted(
+        (float(np.sqrt(np.mean((p.state - r.state) ** 2))), i, j)
+        for i, p in enumerate(old)
+        for j, r in enumerate(now)
+    )
+    taken_old, taken_now, kept, moved, distances, changes = set(), set(), 0, 0, [], []
+    for distance, i, j in pairs:
+        if i in taken_old or j in taken_now:
+            continue
+        same_signs = np.array_equal(np.sign(old[i].readout), np.sign(now[j].readout))
+        if distance <= match or same_signs:
+            taken_old.add(i)
+            taken_now.add(j)
+            kept += distance <= match
+            moved += distance > match
+            distances.append(distance)
+            changes.append(float(np.linalg.norm(old[i].readout - now[j].readout)))
+    return Fate(
+        len(old),
+        len(now),
+        kept,
+        moved,
+        len(old) - kept - moved,
+        len(now) - len(taken_now),
+        float(np.mean(distances)) if distances else np.nan,
+        float(np.mean(changes)) if changes else np.nan,
+    )
+
+
+def oscillation(
+    network: Network, W: np.ndarray, x: np.ndarray, steps: int = 2000, transient: int = 1000
+) -> tuple[float, float]:
+    """(frequency in cycles per step, amplitude) of the first readout line of the network run
+    autonomously under the constant input ``x`` from its initial state for ``steps`` steps, the
+    first ``transient`` discarded: the peak of the readout's spectrum (NaN frequency where the
+    readout settles: amplitude below 1e-6) and half its peak-to-peak range."""
+    inputs = np.broadcast_to(np.asarray(x, float), (1, steps, len(x)))
+    s = trajectories(network, W, inputs)[0, transient:]
+    y = np.array([readout(network, state)[0] for state in s])
+    amplitude = 0.5 * float(np.ptp(y))
+    if not amplitude > 1e-6:
+        return np.nan, amplitude
+    spectrum = np.abs(np.fft.rfft(y - y.mean()))
+    frequencies = np.fft.rfftfreq(len(y))
+    return float(frequencies[1:][np.argmax(spectrum[1:])]), amplitude
+
+
+def departure_from_normality(J: np.ndarray) -> float:
+    """‖N‖_F / ‖T‖_F of J's ordered real Schur form T = B + N (eq. 4): 0 for a normal J."""
+    from rnnschur.schur import coupling_part, ordered_real_schur
+
+    schur = ordered_real_schur(J)
+    return float(np.linalg.norm(coupling_part(schur)) / np.linalg.norm(schur.T))
+
+
+def overlap_with_R(J: np.ndarray, Q_R: np.ndarray, alpha: float) -> float:
+    """How much of J's dominant subspace (its ordered Schur vectors of the blocks with
+    |λ| ≥ α ρ(J)) lies in W's R sector (the columns Q_R, orthonormal): ‖Q_Rᵀ V‖_F² / dim V,
+    1 when J's dominant subspace lies in R, its share otherwise (NaN where R is empty)."""
+    from rnnschur.schur import n_dominant, ordered_real_schur
+
+    if Q_R.shape[1] == 0:
+        return np.nan
+    schur = ordered_real_schur(J)
+    V = schur.Q[:, : n_dominant(schur, alpha)]
+    return float(np.sum((Q_R.T @ V) ** 2) / V.shape[1])
