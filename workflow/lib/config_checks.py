@@ -356,10 +356,11 @@ def check_sizes(config: dict) -> None:
                     f"declare {need} MB, above max_job_mem_mb = {ceiling} (raise it for a "
                     "larger machine)"
                 )
-        if task_registry.task_of(task) not in task_registry.names() or not settings["sizes"]:
+        generated = task_registry.task_of(task) in task_registry.names()
+        if not generated or not settings["sizes"] or "n_heldout" not in settings:
             continue  # NeuroGym tasks: their trials come from the environment
         trial = task_registry.get(task).generate(
-            np.random.default_rng(0), 1, **settings["generator"]
+            np.random.default_rng(0), 1, **settings.get("generator", {})
         )
         steps, trials = trial.inputs.shape[1], settings["n_heldout"]
         need = int(HELDOUT_BYTES * trials * steps * max(settings["sizes"]) / 2**20)
