@@ -19,6 +19,8 @@ task = scoring_task(w.task, snakemake.params.neurogym)  # an external model's to
 # external model's own.
 fitting = io.load_batch(snakemake.input.fitting, network.W_xh.shape[1], network.W_hy.shape[0])
 analysed = Analysed.scored(network, schur, heldout, task, settings["ablation"]["fvu_steps"])
-rng = job_rng(settings["base_seed"], "readout_refit", w.task, w.construction, w.size, w.seed)
+# the model's stream: its task's (an external model's, every one's the same), as the command's
+identity = (settings["stream"], w.construction, w.size, w.seed)
+rng = job_rng(settings["base_seed"], "readout_refit", *identity)
 rows = refit.model_rows(analysed, fitting, settings, rng)
 io.save_rows(snakemake.output[0], io.labelled(rows, w))

@@ -100,7 +100,7 @@ ANALYSES = {
     ),
     "readout_refit": Analysis(
         reads=("weights", "schur", "heldout", "fitting"),
-        uses=("alpha", "ablation", "base_seed"),
+        uses=("alpha", "ablation", "base_seed", "stream"),
         mem_mb=2000,
         runtime=10,
         summary_caption=(
