@@ -1464,7 +1464,7 @@ def headline_table(fresh: pd.DataFrame, full_budget: pd.DataFrame) -> str:
     short = pd.read_csv(HEADLINE).set_index("claim_id")["short"]
     budget = full_budget.set_index("claim_id")
     lines = [
-        "task | claim | paper | ours | showing it: 50 seeds·fresh | [word](docs/glossary.md)",
+        "task | claim | paper | ours | k/n: 50 seeds·fresh | [word](docs/glossary.md)",
         "---|---|---|---|---|---",
     ]
     for r in fresh[fresh["claim_id"].isin(short.index)].itertuples(index=False):
@@ -1490,7 +1490,7 @@ def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
     ours, stopped = full_fvus(paper), full_fvus(regime)
     printed = {t: reported_value(t, "none", "fvu") for t in PAPER_TASKS}
     fvu_pairs = ", ".join(
-        f"{TASK_NAMES[t]} {ours[t]:.2g}, paper {printed[t]:g}" for t in PAPER_TASKS if t in ours
+        f"{TASK_NAMES[t]} {ours[t]:.2g}/{printed[t]:g}" for t in PAPER_TASKS if t in ours
     )
     regime_words = pd.read_csv(regime / "tables" / "reproduction.csv")
     regime_words = regime_words[regime_words["task"].isin(PAPER_TASKS)]
@@ -1531,7 +1531,7 @@ def word_rule() -> dict:
 
 PLURAL_WORDS = {
     Verdict.REPRODUCES: "reproduce",
-    Verdict.PARTLY: "partly",
+    Verdict.PARTLY: "reproduce partly",
     Verdict.DOES_NOT: "do not",
     Verdict.UNTESTABLE: "untestable",
 }
