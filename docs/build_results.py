@@ -1814,7 +1814,7 @@ def main() -> None:
         written += publish_figures({"paper": r, "seeds50": args.seeds50})
     if "paper" in chosen and (r / "figures" / "fig_fixed_points.png").is_file():
         # sixteen panels of trajectories: narrower, to stay within FIGURE_BYTES
-        written += publish_figures({"paper": r}, figures=("fig_fixed_points",), width=1400)
+        written += publish_figures({"paper": r}, figures=("fig_fixed_points",), width=900)
     print(f"wrote {', '.join(written)} and the result blocks of {', '.join(BLOCK_FILES)}")
 
 
