@@ -692,8 +692,8 @@ BUGS = [
     ),
     (
         S + "studies/attractors.py",
-        "if distance <= match or intact[i].signs == ablated[j].signs:",
-        "if True:",
+        "            p.signs == r.signs,",
+        "            True,",
         "an attractor with other readout signs counted as moved, not lost",
     ),
     (

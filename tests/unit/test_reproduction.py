@@ -357,3 +357,13 @@ def test_reread_makes_each_reading_again_and_keeps_the_intact_rows():
     assert reproduction.reread(frame, 0.02, 0.01).set_index("subset").loc["T_RR", "reading"] == (
         Verdict.ABSENT
     )
+
+
+def test_a_run_of_no_model_a_claim_is_about_has_an_empty_sensitivity_table():
+    """The atlas trains none of the paper's models: no claim, no row, and no error."""
+    frame = with_readings(neuro_rows("sine", {0: {"T_RR": (0.1, np.nan)}}))
+    frame = frame.assign(task="other_task")
+    moved = reproduction.word_sensitivity(
+        frame, lambda theta: claims.paper_claims(theta, 10.0), Thresholds(THETA, FLOOR), WORDS
+    )
+    assert moved.empty and {"task", "claim_id", "moves"} <= set(moved.columns)

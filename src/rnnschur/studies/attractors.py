@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rnnschur.studies.fixed_points import Fate, drive, readout, step, trajectories
+from rnnschur.studies.fixed_points import Fate, drive, matched, readout, step, trajectories
 
 WINDOW = 256
 """Steps per window of the free run: a point or a cycle is judged on one window, an oscillation
@@ -233,33 +233,19 @@ def attractor_fates(intact: list[Attractor], ablated: list[Attractor], match: fl
     moved (farther, but the same kind and period and the same readout sign patterns), lost,
     new; ``distance`` and ``readout_change`` (the orbit distance of the readouts) are the mean
     over the kept and moved."""
-    pairs = sorted(
-        (orbit_distance(p.limit.states, r.limit.states), i, j)
+    pairs = [
+        (
+            orbit_distance(p.limit.states, r.limit.states),
+            i,
+            j,
+            p.signs == r.signs,
+            orbit_distance(p.readouts, r.readouts),
+        )
         for i, p in enumerate(intact)
         for j, r in enumerate(ablated)
         if p.limit.kind == r.limit.kind and p.limit.period == r.limit.period
-    )
-    taken_old, taken_now, kept, moved, distances, changes = set(), set(), 0, 0, [], []
-    for distance, i, j in pairs:
-        if i in taken_old or j in taken_now:
-            continue
-        if distance <= match or intact[i].signs == ablated[j].signs:
-            taken_old.add(i)
-            taken_now.add(j)
-            kept += distance <= match
-            moved += distance > match
-            distances.append(distance)
-            changes.append(orbit_distance(intact[i].readouts, ablated[j].readouts))
-    return Fate(
-        len(intact),
-        len(ablated),
-        kept,
-        moved,
-        len(intact) - kept - moved,
-        len(ablated) - len(taken_now),
-        float(np.mean(distances)) if distances else np.nan,
-        float(np.mean(changes)) if changes else np.nan,
-    )
+    ]
+    return matched(pairs, len(intact), len(ablated), match)
 
 
 def find(network, W, x, starts, free_run: FreeRun):

@@ -320,30 +320,43 @@ def fates(intact: list[Point], ablated: list[Point], match: float) -> Fate:
     (nearest first)."""
     old = [p for p in intact if p.stability == "stable"]
     now = [p for p in ablated if p.stability == "stable"]
-    pairs = sorted(
-        (float(np.sqrt(np.mean((p.state - r.state) ** 2))), i, j)
+    pairs = [
+        (
+            float(np.sqrt(np.mean((p.state - r.state) ** 2))),
+            i,
+            j,
+            np.array_equal(np.sign(p.readout), np.sign(r.readout)),
+            float(np.linalg.norm(p.readout - r.readout)),
+        )
         for i, p in enumerate(old)
         for j, r in enumerate(now)
-    )
+    ]
+    return matched(pairs, len(old), len(now), match)
+
+
+def matched(pairs: list[tuple], n_old: int, n_new: int, match: float) -> Fate:
+    """The :class:`Fate` of ``n_old`` intact and ``n_new`` ablated attractors from their
+    candidate ``pairs`` (distance, intact index, ablated index, the same readout signs, the
+    readout's change), nearest first, each attractor in one pair at most: kept within
+    ``match``, moved where farther with the same signs."""
     taken_old, taken_now, kept, moved, distances, changes = set(), set(), 0, 0, [], []
-    for distance, i, j in pairs:
+    for distance, i, j, same_signs, change in sorted(pairs):
         if i in taken_old or j in taken_now:
             continue
-        same_signs = np.array_equal(np.sign(old[i].readout), np.sign(now[j].readout))
         if distance <= match or same_signs:
             taken_old.add(i)
             taken_now.add(j)
             kept += distance <= match
             moved += distance > match
             distances.append(distance)
-            changes.append(float(np.linalg.norm(old[i].readout - now[j].readout)))
+            changes.append(change)
     return Fate(
-        len(old),
-        len(now),
+        n_old,
+        n_new,
         kept,
         moved,
-        len(old) - kept - moved,
-        len(now) - len(taken_now),
+        n_old - kept - moved,
+        n_new - len(taken_now),
         float(np.mean(distances)) if distances else np.nan,
         float(np.mean(changes)) if changes else np.nan,
     )

@@ -302,6 +302,8 @@ def word_sensitivity(
     def words_at(t: Thresholds) -> pd.DataFrame:
         again = reread(ablation, t.threshold, t.mass_floor)
         table = reproduction(again, make_claims(t.threshold), t, words, basis)
+        if table.empty:  # a run of no model a claim is about (the atlas's)
+            return pd.DataFrame(columns=[*SENSITIVITY_KEYS, "verdict"])
         return table.rename(columns={"word": "verdict"})
 
     return sensitivity(words_at, SENSITIVITY_KEYS, thresholds)
