@@ -1088,9 +1088,10 @@ def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame, tasks: pd.DataFrame
                 parts.append(f"{name} {tally} of {int(counts.sum())} groups")
         symmetric = int((atlas["special"] == Verdict.SYMMETRY).sum())
         out.append(
-            f"Special? (the dose-response study, each block against random perturbations of "
-            f"its size): {'; '.join(parts)}; {symmetric or 'no'} group"
-            f"{'' if symmetric == 1 else 's'} a symmetry direction."
+            "Special? The dose-response study sets each block against a removal of other "
+            "couplings of its size: "
+            + " ".join(f"{part}." for part in parts)
+            + f" {symmetric or 'No'} group{'' if symmetric == 1 else 's'} a symmetry direction."
         )
     out += _atlas_changes(atlas, "description", "under", "as")
     out += _atlas_changes(atlas, "n_hidden", "at N_h =", "at N_h =")
