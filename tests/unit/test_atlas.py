@@ -523,4 +523,4 @@ def test_the_atlas_sentences_count_what_the_dose_response_says_of_each_block():
     line = next(s for s in text.split("\n\n") if s.startswith("Special?"))
     assert f"−T_C→R load-bearing in {n_cr}, like any perturbation of its size in {6 - n_cr}" in line
     assert "−T_CC milder than any perturbation of its size in 6 of 6 groups" in line
-    assert line.endswith("; no groups a symmetry direction.")
+    assert line.endswith(" groups. No groups a symmetry direction.")
