@@ -1380,6 +1380,19 @@ FULL_BUDGET = REPO / "docs" / "predictions.csv"
 budget): the regime's seeds trained to the end, the comparison its words are read against."""
 
 
+def regime_pairs(regime: Path) -> list[tuple]:
+    """The regime's flip-flop, sine and context claims (the copy task's models are the same
+    weights in both runs), each as (its row of the regime's one-screen table, its counts at
+    the full budget in :data:`FULL_BUDGET`, the word those counts take by today's rule,
+    :func:`word_rule`)."""
+    words = pd.read_csv(regime / "tables" / "reproduction.csv")
+    full, rule = pd.read_csv(FULL_BUDGET).set_index("claim_id"), word_rule()
+    return [
+        (r, full.loc[r.claim_id], claim_word(*full.loc[r.claim_id, ["k", "n"]].astype(int), **rule))
+        for r in words[words["task"].isin(PAPER_TASKS)].itertuples(index=False)
+    ]
+
+
 def regime_line(paper: Path, regime: Path) -> str:
     """docs/paper.md's sentence on what the paper's regime changes: its full-model FVUs
     (median and range) beside the paper's and ours at paper scale, and, on the flip-flop, sine
@@ -1397,18 +1410,12 @@ def regime_line(paper: Path, regime: Path) -> str:
             f"{score.max():.2g}; the paper's {reported_value(task, 'none', 'fvu'):g}, ours "
             f"{ours[task]:.2g})"
         )
-    words = pd.read_csv(regime / "tables" / "reproduction.csv")
-    words = words[words["task"].isin(PAPER_TASKS)]
-    rule, full = word_rule(), pd.read_csv(FULL_BUDGET).set_index("claim_id")
-    moved = []
-    for r in words.itertuples(index=False):
-        f = full.loc[r.claim_id]
-        before = claim_word(int(f["k"]), int(f["n"]), **rule)
-        if before != r.word:
-            moved.append(
-                f"{claim_name(r)} ({before} {int(f['k'])}/{int(f['n'])} → {r.word} "
-                f"{r.k}/{r.n_tested})"
-            )
+    words = regime_pairs(regime)
+    moved = [
+        f"{claim_name(r)} ({before} {int(f['k'])}/{int(f['n'])} → {r.word} {r.k}/{r.n_tested})"
+        for r, f, before in words
+        if before != r.word
+    ]
     return (
         "**In the paper's regime** (`presets/paper_regime.yaml`: each network trained until its "
         f"first validation check, every 128 steps, at or below the paper's full-model FVU; "
@@ -1492,17 +1499,14 @@ def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
     fvu_pairs = ", ".join(
         f"{TASK_NAMES[t]} {ours[t]:.2g}/{printed[t]:g}" for t in PAPER_TASKS if t in ours
     )
-    regime_words = pd.read_csv(regime / "tables" / "reproduction.csv")
-    regime_words = regime_words[regime_words["task"].isin(PAPER_TASKS)]
-    full = pd.read_csv(FULL_BUDGET).set_index("claim_id")
-    rule = word_rule()
-    before = {c: claim_word(int(f["k"]), int(f["n"]), **rule) for c, f in full.iterrows()}
-    kept = sum(before.get(r.claim_id) == r.word for r in regime_words.itertuples(index=False))
+    regime_words = regime_pairs(regime)
+    kept = sum(before == r.word for r, _, before in regime_words)
     failures = [
         f"{claim_name(r)} still fails ({r.k}/{r.n_tested})"
-        for r in regime_words.itertuples(index=False)
-        if r.word == Verdict.DOES_NOT and before.get(r.claim_id) == Verdict.DOES_NOT
+        for r, _, before in regime_words
+        if r.word == Verdict.DOES_NOT and before == Verdict.DOES_NOT
     ]
+    rule, full = word_rule(), pd.read_csv(FULL_BUDGET)
     text = SUMMARY.read_text().format(
         n_data=len(data),
         data_words=data_words,
@@ -1512,7 +1516,7 @@ def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
         regime_kept=kept,
         regime_total=len(regime_words),
         regime_failures="; ".join(failures) or "no failure remains",
-        table=headline_table(fresh, full.reset_index()),
+        table=headline_table(fresh, full),
         **rule,
     )
     return text.strip()
