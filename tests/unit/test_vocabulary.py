@@ -1,0 +1,134 @@
+"""One small vocabulary: every verdict word the code can write comes from
+``rnnschur.studies.verdicts.Verdict``; the glossary's headline words are the two sets the
+headline tables use (a claim's words and one solution's reading); the published pages
+(README, docs/*.md, docs/results/*.md) use at most 15 verdict words, each defined in the
+glossary.
+
+A word is *used* where a page sets it as a verdict: in italics or bold, in quotes, or as a
+table cell (alone, or before a count or a note)."""
+
+import re
+
+import pytest
+
+from rnnschur.ablation.solutions import READINGS
+from rnnschur.studies.paper.reproduction import WORD_ORDER
+from rnnschur.studies.verdicts import Verdict
+
+from conftest import REPO
+
+MOST_WORDS = 15
+"""The issue's budget: verdict words on all the published pages together."""
+GENERATED = re.compile(r"<!-- ([\w-]+):start -->.*?<!-- \1:end -->", re.S)
+"""A block the results script writes (docs/build_results.py)."""
+
+
+HAND_WRITTEN = (
+    "README.md",
+    *(
+        f"docs/{name}.md"
+        for name in (
+            "usage",
+            "your_network",
+            "paper",
+            "tasks",
+            "atlas",
+            "beyond",
+            "numerics",
+            "glossary",
+            "preregistration",
+        )
+    ),
+)
+"""The pages written by hand (their marked blocks aside); docs/quick.md, docs/results.md and
+docs/results/ are written whole by docs/build_results.py."""
+
+
+def published_pages() -> list:
+    docs = REPO / "docs"
+    return [REPO / "README.md", *sorted(docs.glob("*.md")), *sorted(docs.glob("results/*.md"))]
+
+
+def used_words(text: str, words) -> set[str]:
+    """The verdict words among ``words`` that ``text`` sets as verdicts."""
+    found = set()
+    for word in words:
+        w = re.escape(word)
+        marked = rf"(?<![\w*])(\*\*?|“|\"){w}(\*\*?|”|\")(?![\w*])"
+        cell = rf"\|\s*{w}(?=\s*(\||\(|\d|:|$))"
+        if re.search(marked, text, re.I | re.M) or re.search(cell, text, re.I | re.M):
+            found.add(word)
+    return found
+
+
+def glossary_headline() -> list[str]:
+    """The words of the glossary's headline tables, in order (``| **word** | ... |`` rows of
+    its first section)."""
+    text = (REPO / "docs" / "glossary.md").read_text()
+    section = text.split("## The headline words", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\| \*\*([^*]+)\*\* \|", section, re.M)
+
+
+def defined_in_glossary() -> set[str]:
+    """The words the glossary defines: set in bold."""
+    text = (REPO / "docs" / "glossary.md").read_text()
+    return {w.lower() for w in re.findall(r"\*\*([^*]+)\*\*", text)}
+
+
+def test_the_readings_and_the_claims_words_are_verdicts():
+    """The one home: a solution's reading and a claim's word are members of Verdict."""
+    assert set(READINGS) <= set(Verdict) and set(WORD_ORDER) <= set(Verdict)
+    assert not set(READINGS) & set(WORD_ORDER)
+
+
+def test_the_glossary_headline_is_the_claim_words_and_the_readings():
+    """The glossary's headline tables list exactly the words the code gives a claim and one
+    solution's reading, each once: 4 + 5 = 9 (the issue's 8 would need a word renamed in the
+    published runs' tables)."""
+    headline = glossary_headline()
+    assert len(headline) == len(set(headline))
+    assert set(headline) == {str(w) for w in (*WORD_ORDER, *READINGS)}
+    assert len(WORD_ORDER) <= 8 and len(READINGS) <= 8  # one headline table, one set
+
+
+def test_the_counting_rule_on_a_planted_page():
+    """Italics, bold, quotes and table cells count; the same letters in running prose do not."""
+    page = (
+        "The block is *fragile*; **partly** read; “holds” here.\n"
+        "| copy | reproduces | 3/3 |\n| x | too few learned models (2) |\n"
+        "An empty folder fails to load; nothing improves undecidedly.\n"
+    )
+    words = [str(w) for w in Verdict]
+    assert used_words(page, words) == {
+        "fragile",
+        "partly",
+        "holds",
+        "reproduces",
+        "too few learned models",
+    }
+
+
+def test_the_hand_written_pages_use_only_glossary_words():
+    """Outside the results script's blocks, every verdict word a page uses is defined in the
+    glossary, and together they stay within the budget."""
+    words = [str(w) for w in Verdict]
+    defined = defined_in_glossary()
+    used = set()
+    for page in HAND_WRITTEN:
+        used |= used_words(GENERATED.sub("", (REPO / page).read_text()), words)
+    assert used <= defined, sorted(used - defined)
+    assert len(defined & set(words)) <= MOST_WORDS, sorted(defined & set(words))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the generated results pages still use the seed-mean, dose-response and subspace "
+    "words; remove this mark when they move to the CSV tables",
+)
+def test_the_published_pages_use_at_most_15_verdict_words():
+    words = [str(w) for w in Verdict]
+    used = set()
+    for page in published_pages():
+        used |= used_words(page.read_text(), words)
+    assert len(used) <= MOST_WORDS, sorted(used)
+    assert used <= defined_in_glossary(), sorted(used - defined_in_glossary())
