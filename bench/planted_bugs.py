@@ -777,7 +777,7 @@ BUGS = [
         "the operator-norm control draws from the other kinds' stream",
     ),
     (
-        S + "report/readings.py",
+        "docs/readings/beyond.py",
         "    lost = ahead[ahead[column] <= 0]",
         "    lost = ahead[ahead[column] < 0]",
         "a block that does as much as its operator-norm control counted as ahead",

@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +43,6 @@ import pandas as pd
 
 from rnnschur.ablation import label
 from rnnschur.io import save_text
-from rnnschur.report import readings
 from rnnschur.report.costs import job_costs
 from rnnschur.report.figures import VERDICT_MARKS
 from rnnschur.settings.schema import default
@@ -54,18 +54,16 @@ from rnnschur.studies.paper.claims import (
     paper_cell,
     paper_claims,
 )
-from rnnschur.studies.paper.confirmation import confirmation_lead
 from rnnschur.studies.paper.reported import reported_value
 from rnnschur.studies.paper.reproduction import (
     GLOSSARY,
-    claim_name,
     claim_word,
-    lead,
-    per_task,
-    side_by_side,
     solutions_cell,
 )
 from rnnschur.studies.verdicts import Thresholds, Verdict
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the page writer's own modules
+import readings  # noqa: E402
 
 TOO_FEW = Verdict.TOO_FEW
 
@@ -1360,7 +1358,12 @@ def reproduction_summary(folders: dict[str, Path]) -> str:
     if len(unchecked) < len(tables):
         rule += unchecked_sentence(unchecked)
     last = list(tables)[-1]  # the run of most seeds: its words per task
-    parts = [lead(tables), per_task(tables[last], last), side_by_side(tables).strip(), rule]
+    parts = [
+        readings.lead(tables),
+        readings.per_task(tables[last], last),
+        readings.side_by_side(tables).strip(),
+        rule,
+    ]
     return "\n\n".join(parts)
 
 
@@ -1412,7 +1415,8 @@ def regime_line(paper: Path, regime: Path) -> str:
         )
     words = regime_pairs(regime)
     moved = [
-        f"{claim_name(r)} ({before} {int(f['k'])}/{int(f['n'])} → {r.word} {r.k}/{r.n_tested})"
+        f"{readings.claim_name(r)} ({before} {int(f['k'])}/{int(f['n'])} → "
+        f"{r.word} {r.k}/{r.n_tested})"
         for r, f, before in words
         if before != r.word
     ]
@@ -1439,7 +1443,7 @@ def regime_summary(paper: Path, regime: Path) -> str:
     return "\n\n".join(
         [
             regime_line(paper, regime),
-            side_by_side(tables).strip(),
+            readings.side_by_side(tables).strip(),
             "Its words with θ and the mass floor each halved and doubled:",
             table(regime, "reproduction_sensitivity.md").strip(),
         ]
@@ -1502,7 +1506,7 @@ def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
     regime_words = regime_pairs(regime)
     kept = sum(before == r.word for r, _, before in regime_words)
     failures = [
-        f"{claim_name(r)} still fails ({r.k}/{r.n_tested})"
+        f"{readings.claim_name(r)} still fails ({r.k}/{r.n_tested})"
         for r, _, before in regime_words
         if r.word == Verdict.DOES_NOT and before == Verdict.DOES_NOT
     ]
@@ -1552,7 +1556,7 @@ def confirmation_summary(folder: Path) -> str:
     if not path.is_file():
         return f"*(`{path}` not found: run presets/confirm.yaml)*"
     where = "[docs/preregistration.md](docs/preregistration.md)"
-    lead_text = confirmation_lead(pd.read_csv(path), where)
+    lead_text = readings.confirmation_lead(pd.read_csv(path), where)
     lead_text = lead_text.replace("(docs/preregistration.md)", "(preregistration.md)")
     costs = costs_line(folder)
     return f"{lead_text}\n\n{table(folder, 'confirmation.md').strip()}\n\n{costs}"
