@@ -63,6 +63,7 @@ from rnnschur.studies.paper.reproduction import (
 from rnnschur.studies.verdicts import Thresholds, Verdict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the page writer's own modules
+import listings  # noqa: E402
 import readings  # noqa: E402
 
 TOO_FEW = Verdict.TOO_FEW
@@ -202,7 +203,8 @@ Made by `snakemake -c2` with the paper config (`config.yaml`) and by
 `snakemake -c2 --configfile presets/<preset>.yaml` for each preset named below; every table
 below is copied by
 `python docs/build_results.py` from the Markdown tables the workflow wrote
-(`results/tables/`), so it cannot drift from them. The versions that made each model are in
+(`results/tables/`), so it cannot drift from them; a table of more than 12 rows is a CSV file
+under `docs/data/results/` that its page links. The versions that made each model are in
 `results/tables/models.csv` (`version_*` columns); per run:
 
 {provenance}
@@ -1005,6 +1007,8 @@ def published_signature(lines: list[str]) -> str | None:
 
 
 RESULTS_FILE = REPO / "docs" / "results.md"
+"""The long tables of docs/results/<page>.md are CSV files under docs/data/results/<page>/
+(:mod:`listings`); docs/quick.md's, under docs/data/quick/ (:data:`QUICK_DATA`)."""
 PAGES = REPO / "docs" / "results"
 """docs/results.md is the index: the runs' provenance, then each section's heading and opening
 sentence, linking its page under docs/results/ (one per ``## `` section of the document)."""
@@ -1034,12 +1038,18 @@ def write_results(text: str) -> list[str]:
     the title and a link back, its relative links one folder up."""
     head, _, rest = text.partition("\n## ")
     sections = [("## " + part).split("\n", 1) for part in rest.split("\n## ")] if rest else []
-    contents, written = [], []
+    contents, written, listed = [], [], []
+    tables = RESULTS_FILE.parent / "data" / "results"  # beside the index, wherever it is
     for heading, body in sections:  # each page whole or not at all, the old one until then
         title = heading[3:].strip()
         name = page_name(title)
         lines = [line[1:] if line.startswith("##") else line for line in body.splitlines()]
-        page = RELATIVE_LINK.sub(r"](../\1)", "\n".join(lines))
+        stem = name.removesuffix(".md")
+        body_text, files = listings.extract(
+            "\n".join(lines), tables / stem, f"data/results/{stem}", stem
+        )
+        listed += files
+        page = RELATIVE_LINK.sub(r"](../\1)", body_text)
         save_text(PAGES / name, f"# {title}{BACK}{page}\n")
         contents.append(f"- [{title}](results/{name}): {opening(body)}")
         written.append(f"docs/results/{name}")
@@ -1047,6 +1057,9 @@ def write_results(text: str) -> list[str]:
     save_text(RESULTS_FILE, index)
     for old in PAGES.glob("*.md"):  # a page no section makes any more, once the rest is there
         if f"docs/results/{old.name}" not in written:
+            old.unlink()
+    for old in tables.rglob("*.csv"):  # a table no page links any more
+        if old not in listed:
             old.unlink()
     return ["docs/results.md", *written]
 
@@ -1062,7 +1075,8 @@ def read_results() -> str:
         page = (PAGES / name).read_text().rstrip("\n")
         title, _, body = page.partition(BACK)
         lines = ["#" + line if line.startswith("#") else line for line in body.splitlines()]
-        parts.append("## " + title[2:] + "\n" + UP_LINK.sub(r"](\1)", "\n".join(lines)))
+        body = listings.inline(UP_LINK.sub(r"](\1)", "\n".join(lines)), RESULTS_FILE.parent)
+        parts.append("## " + title[2:] + "\n" + body)
     return "\n\n".join(part.rstrip("\n") for part in parts) + "\n"
 
 
@@ -1072,7 +1086,7 @@ def check(folder: Path, document: Path) -> int:
     nothing could be compared: no such run, another configuration than the published one (its
     run signature), or no table in common."""
     text = read_results() if document == RESULTS_FILE else document.read_text()
-    published = text.splitlines()
+    published = text.splitlines() + listings.linked(text, document.parent)
     if not (folder / "tables").is_dir():
         print(f"{folder} is no finished run: it has no tables/ folder (nothing compared)")
         return 1
@@ -1189,28 +1203,38 @@ SEEDS50_DOSE = """**Are the couplings special, at these seeds?** The dose-respon
 perturbations of the same norm (`results/seeds50/tables/dose_response_summary.md`)."""
 
 
-QUICK = """# The quick preset's numbers
-
-The tables of
-`snakemake -c2 --configfile presets/quick.yaml presets/studies.yaml presets/quick_studies.yaml`,
-the quick preset with its studies layers (written by
-`snakemake -s docs/Snakefile -c1 docs/quick.md`), so that a first run can be checked:
-`python docs/build_results.py --check results/quick` compares its tables with these, row by
-row. The quick preset trains tiny networks for seconds each (with its studies in about a
-minute on 2 cores): its numbers test the chain, not the paper (that is docs/results.md).
-{signature}
-"""
+QUICK = REPO / "docs" / "templates" / "quick.md"
+"""docs/quick.md's text: ``{signature}`` the run signature, ``{<table>.md}`` the links to the
+CSV files of that checked table (:data:`CHECKED_TABLES`)."""
+QUICK_DATA = REPO / "docs" / "data" / "quick"
 
 
 def quick_document(folder: Path) -> str:
-    """docs/quick.md: the run signature and every checked table of a quick run."""
+    """docs/quick.md: the run signature and a link to each checked table of a quick run, each
+    Markdown table of it written as a CSV under docs/data/quick/ (the old ones removed)."""
     if not (folder / "tables").is_dir():
         raise SystemExit(f"{folder} has no tables/: run the quick preset first")
-    parts = [QUICK.format(signature=SIGNATURE.format(run_signature(folder)))]
+    links, written = {}, []
     for name in CHECKED_TABLES:
-        if (folder / "tables" / name).is_file():
-            parts += [f"## `{name}`", "", table(folder, name), ""]
-    return "\n".join(parts)
+        path = folder / "tables" / name
+        text = path.read_text() if path.is_file() else ""
+        left, files = listings.extract(
+            text, QUICK_DATA, "data/quick", name[:-3], longer_than=-1, by_heading=False
+        )
+        if listings.tables(left.split("\n")):
+            raise SystemExit(f"{path}: a table whose rows a CSV cannot hold cell for cell")
+        written += files
+        named = [f"[`{f.name}`](data/quick/{f.name})" for f in files]
+        links[name] = ", ".join(named) or f"`{name[:-3]}` (not in this run)"
+    for old in QUICK_DATA.glob("*.csv"):
+        if old not in written:
+            old.unlink()
+    signature = SIGNATURE.format(run_signature(folder))
+    return re.sub(
+        r"\{(signature|\w+\.md)\}",
+        lambda m: signature if m[1] == "signature" else links[m[1]],
+        QUICK.read_text(),
+    )
 
 
 def document_for(folder: Path) -> Path:
