@@ -69,6 +69,8 @@ import readings  # noqa: E402
 TOO_FEW = Verdict.TOO_FEW
 
 REPO = Path(__file__).resolve().parents[1]
+TEMPLATES = REPO / "docs" / "templates"
+"""The pages' fixed text, each with the names of the parts the runs' tables fill in."""
 
 
 def table(folder: Path, name: str) -> str:
@@ -196,252 +198,9 @@ def gap_answer(folder: Path) -> str:
     return gap_conclusion(folder) + "\n\n" + ranking_markdown(pd.read_csv(path)).rstrip()
 
 
-RESULTS = """# Results of the paper-scale run
-{signature}
-
-Made by `snakemake -c2` with the paper config (`config.yaml`) and by
-`snakemake -c2 --configfile presets/<preset>.yaml` for each preset named below; every table
-below is copied by
-`python docs/build_results.py` from the Markdown tables the workflow wrote
-(`results/tables/`), so it cannot drift from them; a table of more than 12 rows is a CSV file
-under `docs/data/results/` that its page links. The versions that made each model are in
-`results/tables/models.csv` (`version_*` columns); per run:
-
-{provenance}
-
-A run is shown as it was made until it is remade. 0.4.0 changed every trained weight (training
-without autograd) and 0.5.0 the Cayley construction's only, each checked against the seed ranges
-where it touched a run shown here (every verdict the same); 0.4.0, 0.4.1 and 0.5.0 train every
-other model to the same bits (CHANGELOG).
-
-## Verdicts on one scale
-Every verdict in this document is decided on one scale (`rnnschur.studies.verdicts`): the *harm
-share*, the part of the learned performance that an ablation removes, (p(W) − p(W̃)) / p(W) with p =
-1 − FVU for an FVU (predicting the mean scores 0) and p = (score − chance) / (1 − chance) for a sign
-accuracy (chance 1/2) or a NeuroGym κ (chance 0). An FVU rise, an accuracy drop and a κ drop
-that take the same part of what the network learned get the same verdict; the raw Δ stays beside
-it in the tables (the paper's numbers). The threshold θ = `verdicts.threshold` (0.02) was set
-from the paper's own readings after the paper-scale and 10-seed results had been published on
-the raw score change (the glossary tells its history; fresh seeds test its readings, as
-preregistered): fragile where the 95 % t interval over seeds lies above θ, harmless where two
-one-sided t tests put the share within ±θ, *empty* where the block's mean removed Schur mass is
-below `ablation.mass_floor` (0.01: removing nothing is not harmlessness). What no test decides
-is *underpowered* where its minimum detectable effect at its n (80 % power) exceeds θ, else *on
-the threshold*.
-
-The paper's own numbers through these rules (`results/tables/paper_readings.md`): the scale has
-to give back the paper's readings before it judges ours. It is a weak test, said plainly: θ was
-set between two of these rows (flip-flop −T_CC and copy −T_CC), so any θ in [0.02, 0.05) passes
-it; the harmless rows are a 1.00 and two words coded as 0; the fragile ones lie 2.5 to 100 θ
-away. What it rules out is the one threshold for unlike scores (the raw column).
-
-{paper_readings}
-
-## The paper's claims, tested over seeds
-Each claim is a statistic per trained model, on the harm-share scale; holds: the whole 95 % t
-interval satisfies it; fails: the whole interval contradicts it; harmless, inert and unchanged:
-the equivalence test within ±θ; a tie within its margin: equivalent; an exact claim (the same
-n_R at every α) holds where every seed meets it, fails where one does not; otherwise
-underpowered or on the threshold, with its minimum detectable effect (MDE). The exact sign test
-is given beside it; with 3 seeds it cannot fall below 0.125. ≫ means at least
-`claims.much_greater` times. The basis column sets apart the claims that are true by
-construction (the Cayley W is normal: its coupling blocks hold no Schur mass) and those implied
-by another where that other holds (the same n_R at every α is the same split, so the same
-scores); the summaries count them apart. Where the paper gives the statistic (from its reported
-means, on the same scale), it *agrees* when it meets our 95 % interval to the precision of its
-printed digits (a copy claim's statistic from the paper's 1.00 accuracies is ±0.02) and
-*differs* otherwise, by the factor shown; "agrees" only says the test cannot tell the two apart,
-and a wide interval agrees with much.
-
-### Paper scale (3 seeds; copy task N_h = 72, neuroscience tasks N_h = 64)
-{claims}
-
-### How the verdicts move with θ and the mass floor
-Each halved and doubled (`results/tables/claims_sensitivity.md`; the block profile's:
-`results/tables/block_profile_sensitivity.md`).
-
-{claims_sensitivity}
-
-### Fifty seeds (`presets/seeds50.yaml`)
-{claims50}
-
-## Every number of the paper beside ours
-Each number *agrees* when it meets the 95 % t interval of our seeds' mean to the precision of
-its printed digits (the paper's 1.00 is [0.995, 1.005)) and *differs* otherwise (by the factor
-ours / the paper's); the paper's own SEM is not counted, and the Table 1 rows repeat the same
-models at three α. The paper
-shows single controllers for the copy task, so a mean alone misleads: the columns "paper in
-range" and "per seed" say whether the paper's value lies among our seeds.
-{paper_vs_reproduced}
-
-## Table 1: α sensitivity of the copy task
-The copy task's n_R and accuracies of the full model, −T_CC and −T_C→R at α = 0.85, 0.9 and
-0.95, per construction, beside the paper's Table 1 (mean over the learned seeds; the per-seed
-values in the run's `table1.md`).
-
-{table1}
-
-## The gaps, ranked
-Every variation of the gap study (below) ranked by its distance to the paper's Figure 2 effects:
-the mean over the ΔFVUs of flip-flop, sine and context of |log10(seed mean / paper's value)|, in
-decades, each ablation once (S_ΔT is the same ablation over its mass) and only models that
-learned their task; a stopping rule sets the full FVUs by construction, so they do not rank
-(the distance over every number stays beside). Each distance carries its 95 % bootstrap
-interval over seeds, and the noise floor says how far an exact replication with the paper
-config's spread would land by chance. The combinations of factors were chosen from the singles'
-ranking on seeds 0-2, so they are trained and ranked on fresh seeds 3-5.
-`results/tables/gap_ranking.md`, `results/figures/fig_gap_ranking.pdf`.
-
-{gap_conclusion}
-
-{gap_ranking}
-
-## The gaps, attributed
-Each variation retrains the paper's models (3 seeds) with one candidate cause of a gap changed
-(or two together), config key `gap_study.variations`; "fvu_per_trial" rescores the paper
-config's models with the FVU normalised per trial. A variation moves a number *toward* the
-paper where the distance of its mean to the paper's value falls below 0.8 × the paper config's
-(log10 scale for the full-model FVU), *away* above 1.25 ×. Figure:
-`results/figures/fig_gap_attribution.pdf`.
-
-{gap_summary}
-
-The whole table (every variation, per-seed values, ranges):
-
-{gaps}
-
-### The paper's claims under each variation
-Seeds agreeing and the verdict of each claim, tested on each variation's own models as on the
-paper config's (`results/tables/gap_claims.md`): which candidate cause of a gap turns an
-undecided claim into one that holds or fails.
-
-{gap_claims}
-
-## Every task's ablation profile
-Per task and single coupling block at α = 0.9: n_R (whether the task's models have a T_RR at
-all), the mean harm share of removing the block with its two-sided 95 % t interval over seeds,
-the Schur mass it removes, each learned solution's own reading of it counted (stabilizer,
-fragile, improves, undecided, absent: [glossary](glossary.md)) and the seed-mean verdict on
-the one scale (above). The raw harm, the equivalence test and the minimum detectable effect:
-`results/tables/block_profile.md`.
-
-{paper_comparison}
-
-{profile}
-
-#### Each block across the tasks, solution by solution
-Is a block harmless for some tasks and harmful (fragile) for others, the pattern of the paper's
-task-restricted symmetries? Each task's learned solutions counted per block (its largest N_h),
-and the word across the tasks ([glossary](glossary.md)): `results/tables/task_restriction.md`.
-
-{task_restriction}
-
-### Tasks the paper did not try (`presets/more_tasks.yaml`, 5 seeds)
-{more_tasks}
-
-## The networks neuroscience trains
-The same tasks trained as leaky networks, h_t = (1 − a) h_{{t−1}} + a φ(W_xh x_t + W_hh h_{{t−1}}),
-a = 0.2, φ = tanh (`presets/leaky.yaml`) or relu (the NeuroGym/Neuromatch tutorial CTRNN,
-`presets/leaky.yaml presets/leaky_relu.yaml`), 5 seeds, N_h = 64, dense_orthogonal, the
-paper's training settings; the α split by the propagator's moduli |1 − a + aλ|. Beside them
-the paper's discrete tanh networks (the paper-config run and `presets/more_tasks.yaml`).
-
-#### Full-model FVU and the harm of removing each block (mean over seeds; each solution's reading)
-{families}
-
-#### The paper's claims, per family
-{family_claims}
-
-## The coupling profile across NeuroGym tasks
-Eight NeuroGym envs of distinct kinds (`presets/neurogym_battery.yaml`: N_h = 64,
-dense_orthogonal, 5 seeds, cross-entropy training, scored by the choice on the response
-periods), as the paper's discrete tanh network and as the tutorial CTRNN (leaky relu, a = 0.2;
-`presets/neurogym_leaky.yaml`). Per task and block: the trained choice score, the harm share
-of removing the block (the part of κ lost) with its 95 % interval over seeds, the removed mass
-(median and range over the solutions) and each solution's reading. Heat maps:
-`results/neurogym_battery/figures/fig_block_profile.pdf` and
-`results/neurogym_leaky/figures/fig_block_profile.pdf`.
-
-#### Discrete tanh
-{battery}
-
-#### Leaky relu (the tutorial CTRNN)
-{battery_leaky}
-
-#### Seed-mean verdicts per block (the full tables' words), counted over the tasks
-{restriction}
-
-## Scale
-The copy task (paper settings) at N_h = 72, 128 and 256, dense_orthogonal and Cayley, 3 seeds
-(`presets/scale.yaml`): the paper asks whether its picture holds when most modes lie in C. Per
-construction and N_h at α = 0.9: the full model's accuracy, n_R (the modes in R, the mean over
-the learned models with its range; the task has s·d = 64 dimensions of memory), and the harm
-share of removing each coupling block (the part of the learned accuracy it takes) with its
-removed mass and verdict (`results/scale/tables/block_profile.md`, whose n_R column is the
-median); below it, seeds agreeing and the verdict of each
-claim, tested on the models of each size (`results/scale/tables/claims_by_size.md`; an exact
-claim, the same n_R at every α, holds where every seed meets it and fails where one does not;
-a claim implied by another counts apart only at the sizes where that other claim holds, so a
-claim may take two rows).
-
-#### Accuracy, n_R and the harm of each block per N_h
-{scale}
-
-#### The paper's claims at each N_h
-{scale_claims}
-
-## The coupling atlas
-Every task of the registry under four network descriptions (`presets/atlas.yaml`: the paper's
-discrete tanh, leaky tanh a = 0.2, the NeuroGym tutorial's leaky relu, Schuessler et al.'s
-RNN_Net as it computes), dense orthogonal (the copy task also Cayley), trained as in each task's
-own preset. A row is one task, description, construction, N_h and coupling block, read as the
-paper reads: each learned solution's own reading of the removal ([glossary](glossary.md)),
-counted; the row is *fragile* or *stabilizer* where at least 80 % of the solutions tested (the
-block present) read so, *absent* where fewer than 3 of them hold the block,
-*undecided* otherwise. Across tasks the words are the task restriction's: each task's solutions
-counted, per description. The tests over seeds the atlas first published (t intervals,
-Benjamini–Hochberg at `atlas.fdr`, a random-effects estimate across tasks) stay in the CSV as
-secondary columns. The sentences are generated from the table
-(`results/atlas/tables/atlas_readings.md`); the whole table `results/atlas/tables/atlas.md`,
-the figures `results/atlas/figures/fig_atlas.pdf` and `fig_atlas_shift.pdf`, and one page,
-`results/atlas/atlas.html`, published beside this document as `docs/atlas.html` (open it in any
-browser: the sentences, both figures and the whole table, sortable).
-
-### What the atlas says
-{atlas}
-
-## Beyond the paper
-Seven analyses the paper leaves open ([beyond.md](beyond.md) for what each does).
-
-### What the ablations do to the attractors
-{fixed}
-
-![Fixed points at paper scale: per task the first learned solution's held-out trajectories in
-their top two principal components, with its stable points (filled) and saddles (crosses) under
-zero input, intact and with each block removed at α](figures/fig_fixed_points_paper.png)
-
-### Are the couplings special? Dose-response against random perturbations
-{dose}
-
-### Subspace control
-{subspace}
-
-### Readout refit
-{refit}
-
-### Schur against eigen coordinates
-{basis}
-
-### Orders of the Schur modes that nothing fixes
-Inside R (and inside C) the order of modes whose moduli are near-equal is not fixed by the
-network, and T_RR and T_CC change with it (T_C→R does not): each removal scored in random
-orders of those modes ([beyond.md](beyond.md#orders-of-the-schur-modes-that-nothing-fixes)).
-
-{orderings}
-
-### When training stops
-{checkpoints}
-"""
+RESULTS = (TEMPLATES / "results.md").read_text()
+"""docs/results.md's text before it is split into pages: each ``{field}`` a part the runs' tables
+make (:func:`main`)."""
 
 
 FAMILIES = ("discrete tanh", "leaky tanh", "leaky relu")
@@ -757,18 +516,7 @@ def beyond(folder: Path, analysis: str) -> str:
     return reading + "\n\n" + table(folder, f"{analysis}_summary.md")
 
 
-FIXED_POINTS_KEY = """Per model the paper's claims are about (the largest N_h trained), its
-learned solutions counted per (solution, input) pair: the stable points of the intact network
-and of each removal (median), and among the pairs whose intact network has one, those where the
-removal keeps every stable point (an ablated stable point within `fixed_points.match` = 0.05 RMS
-per unit), moves some (the nearest farther, the same readout signs) or loses some; a *new*
-stable point is one no intact point matches; for the sine task, the pairs whose readout still
-oscillates and the median relative error of its frequency against the cued one. *Refit
-recovers*: the share of the block's harm a ridge readout refit on the ablated network gives
-back (— where the trained readout loses under 0.01). A removal that keeps or moves the
-attractors and whose harm a refit does not give back breaks the transitions between them, not
-the memories; one that loses them or stops an oscillation breaks the states themselves
-(`results/tables/fixed_points_fates.csv`, one row per solution; `fixed_points_summary.md`)."""
+FIXED_POINTS_KEY = (TEMPLATES / "fixed_points_key.md").read_text().rstrip("\n")
 
 
 def claim_models(fates: pd.DataFrame) -> list[tuple[str, str, int]]:
@@ -1203,7 +951,7 @@ SEEDS50_DOSE = """**Are the couplings special, at these seeds?** The dose-respon
 perturbations of the same norm (`results/seeds50/tables/dose_response_summary.md`)."""
 
 
-QUICK = REPO / "docs" / "templates" / "quick.md"
+QUICK = TEMPLATES / "quick.md"
 """docs/quick.md's text: ``{signature}`` the run signature, ``{<table>.md}`` the links to the
 CSV files of that checked table (:data:`CHECKED_TABLES`)."""
 QUICK_DATA = REPO / "docs" / "data" / "quick"
@@ -1474,7 +1222,7 @@ def regime_summary(paper: Path, regime: Path) -> str:
     )
 
 
-SUMMARY = REPO / "docs" / "templates" / "summary.md"
+SUMMARY = TEMPLATES / "summary.md"
 """README's first screen: its prose, with the names of the numbers it takes from the runs."""
 HEADLINE = REPO / "docs" / "headline.csv"
 """The claims of README's table (those that rest on data), each in a few words."""
