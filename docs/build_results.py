@@ -33,6 +33,7 @@ prints "equal", or each row that differs with its largest numeric difference (ex
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import sys
@@ -888,10 +889,12 @@ def marked(text: str) -> str:
     return text if text.startswith(NOT_REMADE) else f"{NOT_REMADE}\n\n{text}"
 
 
-def block_content(text: str, name: str) -> str:
-    """What a page holds between <!-- name:start --> and <!-- name:end -->."""
+def block_content(text: str, name: str, page: Path | None = None) -> str:
+    """What a page holds between <!-- name:start --> and <!-- name:end -->, each table it
+    links (:func:`replace_block`) back in place where the ``page`` is given."""
     match = re.search(rf"<!-- {name}:start -->\n(.*?)<!-- {name}:end -->", text, re.S)
-    return match.group(1).strip() if match else ""
+    content = match.group(1).strip() if match else ""
+    return listings.inline(content, page.parent) if page is not None else content
 
 
 BLOCK_FILES = {
@@ -913,7 +916,19 @@ BLOCK_FILES = {
 """The marked result blocks (``<!-- name:start -->`` … ``<!-- name:end -->``) of each page."""
 
 
-def replace_block(text: str, name: str, content: str) -> str:
+KEPT_IN_PLACE = ("reproduction",)
+"""The blocks whose tables stay on their page whatever their length: docs/paper.md's table of
+every claim beside the paper's, the one a reader reads there."""
+
+
+def replace_block(text: str, name: str, content: str, page: Path | None = None) -> str:
+    """``text`` with its block ``name`` holding ``content``; where the ``page`` is given, each
+    table of more than :data:`listings.LONG_TABLE` rows of a block not :data:`KEPT_IN_PLACE`
+    is a CSV under docs/data/blocks/<page>/ that the block links (:func:`listings.extract`)."""
+    if page is not None and name not in KEPT_IN_PLACE:
+        folder = REPO / "docs" / "data" / "blocks" / page.stem
+        base = Path(os.path.relpath(folder, page.parent)).as_posix()
+        content, _ = listings.extract(content, folder, base, name, by_heading=False)
     pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", re.S)
     if not pattern.search(text):
         raise SystemExit(f"no block <!-- {name}:start --> ... <!-- {name}:end --> on the page")
@@ -1579,17 +1594,23 @@ def main() -> None:
         shutil.copyfile(args.atlas / "atlas.html", REPO / "docs" / "atlas.html")
         written.append("docs/atlas.html")
     for page, names in BLOCK_FILES.items():
-        text = (REPO / page).read_text()
+        path = REPO / page
+        text = path.read_text()
         for name in names:
             needs, render = renders[name]
             studies_missing = name == "fixed-points" and not has_studies(r)
             if "paper" in chosen and ((name == "gaps" and not has_gaps(r)) or studies_missing):
-                text = replace_block(text, name, marked(block_content(text, name)))
+                content = marked(block_content(text, name, path))
             elif set(needs) <= chosen:
-                text = replace_block(text, name, render())
+                content = render()
             elif set(needs) & stale:
-                text = replace_block(text, name, marked(block_content(text, name)))
-        save_text(REPO / page, text)
+                content = marked(block_content(text, name, path))
+            elif f"<!-- {name}:start -->" in text:  # as published, its long tables linked
+                content = block_content(text, name, path)
+            else:
+                continue
+            text = replace_block(text, name, content, path)
+        save_text(path, text)
     if {"paper", "seeds50"} <= chosen:
         written += publish_figures({"paper": r, "seeds50": args.seeds50})
     if "paper" in chosen and (r / "figures" / "fig_fixed_points.png").is_file():

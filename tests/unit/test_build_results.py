@@ -525,3 +525,29 @@ def test_check_compares_a_run_with_the_tables_its_page_links(tmp_path, capsys):
     files[0].unlink()  # the page's table gone: nothing to compare with
     assert build_results.check(run, document) == 1
     assert "its header is not in" in capsys.readouterr().out
+
+
+def test_a_block_links_its_long_tables_and_gives_them_back(tmp_path, monkeypatch):
+    """A result block's table of more than ``LONG_TABLE`` rows is a CSV under
+    docs/data/blocks/<page>/ that the block links, read back in place; a block of
+    ``KEPT_IN_PLACE`` keeps its table on the page."""
+    import listings
+
+    monkeypatch.setattr(build_results, "REPO", tmp_path)
+    page = tmp_path / "docs" / "paper.md"
+    page.parent.mkdir()
+    n = listings.LONG_TABLE + 1
+    long = "\n".join(["| claim | word |", "|---|---|", *(f"| c{k} | holds |" for k in range(n))])
+    text = "".join(
+        f"<!-- {b}:start -->\nold\n<!-- {b}:end -->\n" for b in ("claims", "reproduction")
+    )
+    text = build_results.replace_block(text, "claims", f"Lead.\n\n{long}", page)
+    text = build_results.replace_block(text, "reproduction", long, page)
+    link = f"[`claims.csv`](data/blocks/paper/claims.csv): {n} rows; columns: claim, word."
+    assert build_results.block_content(text, "claims") == f"Lead.\n\n{link}"
+    assert build_results.block_content(text, "claims", page) == f"Lead.\n\n{long}"
+    assert build_results.block_content(text, "reproduction") == long
+    assert listings.read_csv(tmp_path / "docs/data/blocks/paper/claims.csv")[-1] == [
+        f"c{n - 1}",
+        "holds",
+    ]

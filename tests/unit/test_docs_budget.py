@@ -49,6 +49,25 @@ def test_a_generated_page_links_its_long_tables_as_csv_files():
             assert len(rows) >= 2 and listings.markdown(rows)[1].startswith("|---"), target
 
 
+def test_a_result_block_links_its_long_tables_as_csv_files():
+    """The blocks docs/build_results.py writes into the hand-written pages: no table of more
+    than :data:`listings.LONG_TABLE` rows, but in the blocks it keeps in place."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_results", REPO / "docs/build_results.py")
+    build_results = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build_results)
+    checked = 0
+    for page, names in build_results.BLOCK_FILES.items():
+        text = (REPO / page).read_text()
+        for name in set(names) - set(build_results.KEPT_IN_PLACE):
+            lines = build_results.block_content(text, name).splitlines()
+            spans = listings.tables(lines)
+            assert all(end - start - 2 <= listings.LONG_TABLE for start, end in spans), name
+            checked += 1
+    assert checked >= 10
+
+
 def page_only_text_functions(src: Path, writers: list[Path], users: list[Path]) -> list[str]:
     """The functions of the library in ``src`` (``rnnschur``) that return text (annotated
     ``-> str``), that a page writer of ``writers`` imports, and that no file of ``users``
