@@ -67,9 +67,14 @@ def link_line(name: str, path: str, rows: list[list[str]]) -> str:
     return f"[`{name}`]({path}): {len(rows) - 1} rows; columns: {', '.join(rows[0])}."
 
 
+SLUG_WORDS = 5
+"""A file is named after the first words of its heading, at most this many."""
+
+
 def slug(heading: str) -> str:
-    """A heading as a file name's stem: lower case, other characters as ``_``."""
-    return re.sub(r"[^a-z0-9]+", "_", heading.lower()).strip("_")
+    """A heading as a file name's stem: its first :data:`SLUG_WORDS` words in lower case,
+    joined by ``_``."""
+    return "_".join(re.findall(r"[a-z0-9]+", heading.lower())[:SLUG_WORDS])
 
 
 def extract(
