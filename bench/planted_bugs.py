@@ -777,7 +777,7 @@ BUGS = [
         "the operator-norm control draws from the other kinds' stream",
     ),
     (
-        S + "report/readings.py",
+        "docs/readings/beyond.py",
         "    lost = ahead[ahead[column] <= 0]",
         "    lost = ahead[ahead[column] < 0]",
         "a block that does as much as its operator-norm control counted as ahead",
@@ -844,13 +844,13 @@ BUGS = [
         "a run that never checked the basis dependence counted as checked, none dependent",
     ),
     (
-        S + "studies/paper/reproduction.py",
+        "docs/readings/reproduction.py",
         '        full = rows[rows["word"] == Verdict.REPRODUCES]',
         '        full = rows[rows["word"] != Verdict.DOES_NOT]',
         "a claim that reproduces partly counted among those that reproduce, per task",
     ),
     (
-        S + "studies/paper/confirmation.py",
+        "docs/readings/reproduction.py",
         "    nearer = CLAIM_WORDS.index(fresh) < CLAIM_WORDS.index(predicted)",
         "    nearer = CLAIM_WORDS.index(fresh) > CLAIM_WORDS.index(predicted)",
         "a fresh word that moved away from the paper called nearer it",

@@ -33,8 +33,10 @@ prints "equal", or each row that differs with its largest numeric difference (ex
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +44,6 @@ import pandas as pd
 
 from rnnschur.ablation import label
 from rnnschur.io import save_text
-from rnnschur.report import readings
 from rnnschur.report.costs import job_costs
 from rnnschur.report.figures import VERDICT_MARKS
 from rnnschur.settings.schema import default
@@ -54,22 +55,23 @@ from rnnschur.studies.paper.claims import (
     paper_cell,
     paper_claims,
 )
-from rnnschur.studies.paper.confirmation import confirmation_lead
 from rnnschur.studies.paper.reported import reported_value
 from rnnschur.studies.paper.reproduction import (
     GLOSSARY,
-    claim_name,
     claim_word,
-    lead,
-    per_task,
-    side_by_side,
     solutions_cell,
 )
 from rnnschur.studies.verdicts import Thresholds, Verdict
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the page writer's own modules
+import listings  # noqa: E402
+import readings  # noqa: E402
+
 TOO_FEW = Verdict.TOO_FEW
 
 REPO = Path(__file__).resolve().parents[1]
+TEMPLATES = REPO / "docs" / "templates"
+"""The pages' fixed text, each with the names of the parts the runs' tables fill in."""
 
 
 def table(folder: Path, name: str) -> str:
@@ -197,251 +199,9 @@ def gap_answer(folder: Path) -> str:
     return gap_conclusion(folder) + "\n\n" + ranking_markdown(pd.read_csv(path)).rstrip()
 
 
-RESULTS = """# Results of the paper-scale run
-{signature}
-
-Made by `snakemake -c2` with the paper config (`config.yaml`) and by
-`snakemake -c2 --configfile presets/<preset>.yaml` for each preset named below; every table
-below is copied by
-`python docs/build_results.py` from the Markdown tables the workflow wrote
-(`results/tables/`), so it cannot drift from them. The versions that made each model are in
-`results/tables/models.csv` (`version_*` columns); per run:
-
-{provenance}
-
-A run is shown as it was made until it is remade. 0.4.0 changed every trained weight (training
-without autograd) and 0.5.0 the Cayley construction's only, each checked against the seed ranges
-where it touched a run shown here (every verdict the same); 0.4.0, 0.4.1 and 0.5.0 train every
-other model to the same bits (CHANGELOG).
-
-## Verdicts on one scale
-Every verdict in this document is decided on one scale (`rnnschur.studies.verdicts`): the *harm
-share*, the part of the learned performance that an ablation removes, (p(W) − p(W̃)) / p(W) with p =
-1 − FVU for an FVU (predicting the mean scores 0) and p = (score − chance) / (1 − chance) for a sign
-accuracy (chance 1/2) or a NeuroGym κ (chance 0). An FVU rise, an accuracy drop and a κ drop
-that take the same part of what the network learned get the same verdict; the raw Δ stays beside
-it in the tables (the paper's numbers). The threshold θ = `verdicts.threshold` (0.02) was set
-from the paper's own readings after the paper-scale and 10-seed results had been published on
-the raw score change (the glossary tells its history; fresh seeds test its readings, as
-preregistered): fragile where the 95 % t interval over seeds lies above θ, harmless where two
-one-sided t tests put the share within ±θ, *empty* where the block's mean removed Schur mass is
-below `ablation.mass_floor` (0.01: removing nothing is not harmlessness). What no test decides
-is *underpowered* where its minimum detectable effect at its n (80 % power) exceeds θ, else *on
-the threshold*.
-
-The paper's own numbers through these rules (`results/tables/paper_readings.md`): the scale has
-to give back the paper's readings before it judges ours. It is a weak test, said plainly: θ was
-set between two of these rows (flip-flop −T_CC and copy −T_CC), so any θ in [0.02, 0.05) passes
-it; the harmless rows are a 1.00 and two words coded as 0; the fragile ones lie 2.5 to 100 θ
-away. What it rules out is the one threshold for unlike scores (the raw column).
-
-{paper_readings}
-
-## The paper's claims, tested over seeds
-Each claim is a statistic per trained model, on the harm-share scale; holds: the whole 95 % t
-interval satisfies it; fails: the whole interval contradicts it; harmless, inert and unchanged:
-the equivalence test within ±θ; a tie within its margin: equivalent; an exact claim (the same
-n_R at every α) holds where every seed meets it, fails where one does not; otherwise
-underpowered or on the threshold, with its minimum detectable effect (MDE). The exact sign test
-is given beside it; with 3 seeds it cannot fall below 0.125. ≫ means at least
-`claims.much_greater` times. The basis column sets apart the claims that are true by
-construction (the Cayley W is normal: its coupling blocks hold no Schur mass) and those implied
-by another where that other holds (the same n_R at every α is the same split, so the same
-scores); the summaries count them apart. Where the paper gives the statistic (from its reported
-means, on the same scale), it *agrees* when it meets our 95 % interval to the precision of its
-printed digits (a copy claim's statistic from the paper's 1.00 accuracies is ±0.02) and
-*differs* otherwise, by the factor shown; "agrees" only says the test cannot tell the two apart,
-and a wide interval agrees with much.
-
-### Paper scale (3 seeds; copy task N_h = 72, neuroscience tasks N_h = 64)
-{claims}
-
-### How the verdicts move with θ and the mass floor
-Each halved and doubled (`results/tables/claims_sensitivity.md`; the block profile's:
-`results/tables/block_profile_sensitivity.md`).
-
-{claims_sensitivity}
-
-### Fifty seeds (`presets/seeds50.yaml`)
-{claims50}
-
-## Every number of the paper beside ours
-Each number *agrees* when it meets the 95 % t interval of our seeds' mean to the precision of
-its printed digits (the paper's 1.00 is [0.995, 1.005)) and *differs* otherwise (by the factor
-ours / the paper's); the paper's own SEM is not counted, and the Table 1 rows repeat the same
-models at three α. The paper
-shows single controllers for the copy task, so a mean alone misleads: the columns "paper in
-range" and "per seed" say whether the paper's value lies among our seeds.
-{paper_vs_reproduced}
-
-## Table 1: α sensitivity of the copy task
-The copy task's n_R and accuracies of the full model, −T_CC and −T_C→R at α = 0.85, 0.9 and
-0.95, per construction, beside the paper's Table 1 (mean over the learned seeds; the per-seed
-values in the run's `table1.md`).
-
-{table1}
-
-## The gaps, ranked
-Every variation of the gap study (below) ranked by its distance to the paper's Figure 2 effects:
-the mean over the ΔFVUs of flip-flop, sine and context of |log10(seed mean / paper's value)|, in
-decades, each ablation once (S_ΔT is the same ablation over its mass) and only models that
-learned their task; a stopping rule sets the full FVUs by construction, so they do not rank
-(the distance over every number stays beside). Each distance carries its 95 % bootstrap
-interval over seeds, and the noise floor says how far an exact replication with the paper
-config's spread would land by chance. The combinations of factors were chosen from the singles'
-ranking on seeds 0-2, so they are trained and ranked on fresh seeds 3-5.
-`results/tables/gap_ranking.md`, `results/figures/fig_gap_ranking.pdf`.
-
-{gap_conclusion}
-
-{gap_ranking}
-
-## The gaps, attributed
-Each variation retrains the paper's models (3 seeds) with one candidate cause of a gap changed
-(or two together), config key `gap_study.variations`; "fvu_per_trial" rescores the paper
-config's models with the FVU normalised per trial. A variation moves a number *toward* the
-paper where the distance of its mean to the paper's value falls below 0.8 × the paper config's
-(log10 scale for the full-model FVU), *away* above 1.25 ×. Figure:
-`results/figures/fig_gap_attribution.pdf`.
-
-{gap_summary}
-
-The whole table (every variation, per-seed values, ranges):
-
-{gaps}
-
-### The paper's claims under each variation
-Seeds agreeing and the verdict of each claim, tested on each variation's own models as on the
-paper config's (`results/tables/gap_claims.md`): which candidate cause of a gap turns an
-undecided claim into one that holds or fails.
-
-{gap_claims}
-
-## Every task's ablation profile
-Per task and single coupling block at α = 0.9: n_R (whether the task's models have a T_RR at
-all), the mean harm share of removing the block with its two-sided 95 % t interval over seeds,
-the Schur mass it removes, each learned solution's own reading of it counted (stabilizer,
-fragile, improves, undecided, absent: [glossary](glossary.md)) and the seed-mean verdict on
-the one scale (above). The raw harm, the equivalence test and the minimum detectable effect:
-`results/tables/block_profile.md`.
-
-{paper_comparison}
-
-{profile}
-
-#### Each block across the tasks, solution by solution
-Is a block harmless for some tasks and harmful (fragile) for others, the pattern of the paper's
-task-restricted symmetries? Each task's learned solutions counted per block (its largest N_h),
-and the word across the tasks ([glossary](glossary.md)): `results/tables/task_restriction.md`.
-
-{task_restriction}
-
-### Tasks the paper did not try (`presets/more_tasks.yaml`, 5 seeds)
-{more_tasks}
-
-## The networks neuroscience trains
-The same tasks trained as leaky networks, h_t = (1 − a) h_{{t−1}} + a φ(W_xh x_t + W_hh h_{{t−1}}),
-a = 0.2, φ = tanh (`presets/leaky.yaml`) or relu (the NeuroGym/Neuromatch tutorial CTRNN,
-`presets/leaky.yaml presets/leaky_relu.yaml`), 5 seeds, N_h = 64, dense_orthogonal, the
-paper's training settings; the α split by the propagator's moduli |1 − a + aλ|. Beside them
-the paper's discrete tanh networks (the paper-config run and `presets/more_tasks.yaml`).
-
-#### Full-model FVU and the harm of removing each block (mean over seeds; each solution's reading)
-{families}
-
-#### The paper's claims, per family
-{family_claims}
-
-## The coupling profile across NeuroGym tasks
-Eight NeuroGym envs of distinct kinds (`presets/neurogym_battery.yaml`: N_h = 64,
-dense_orthogonal, 5 seeds, cross-entropy training, scored by the choice on the response
-periods), as the paper's discrete tanh network and as the tutorial CTRNN (leaky relu, a = 0.2;
-`presets/neurogym_leaky.yaml`). Per task and block: the trained choice score, the harm share
-of removing the block (the part of κ lost) with its 95 % interval over seeds, the removed mass
-(median and range over the solutions) and each solution's reading. Heat maps:
-`results/neurogym_battery/figures/fig_block_profile.pdf` and
-`results/neurogym_leaky/figures/fig_block_profile.pdf`.
-
-#### Discrete tanh
-{battery}
-
-#### Leaky relu (the tutorial CTRNN)
-{battery_leaky}
-
-#### Seed-mean verdicts per block (the full tables' words), counted over the tasks
-{restriction}
-
-## Scale
-The copy task (paper settings) at N_h = 72, 128 and 256, dense_orthogonal and Cayley, 3 seeds
-(`presets/scale.yaml`): the paper asks whether its picture holds when most modes lie in C. Per
-construction and N_h at α = 0.9: the full model's accuracy, n_R (the modes in R, the mean over
-the learned models with its range; the task has s·d = 64 dimensions of memory), and the harm
-share of removing each coupling block (the part of the learned accuracy it takes) with its
-removed mass and verdict (`results/scale/tables/block_profile.md`, whose n_R column is the
-median); below it, seeds agreeing and the verdict of each
-claim, tested on the models of each size (`results/scale/tables/claims_by_size.md`; an exact
-claim, the same n_R at every α, holds where every seed meets it and fails where one does not;
-a claim implied by another counts apart only at the sizes where that other claim holds, so a
-claim may take two rows).
-
-#### Accuracy, n_R and the harm of each block per N_h
-{scale}
-
-#### The paper's claims at each N_h
-{scale_claims}
-
-## The coupling atlas
-Every task of the registry under four network descriptions (`presets/atlas.yaml`: the paper's
-discrete tanh, leaky tanh a = 0.2, the NeuroGym tutorial's leaky relu, Schuessler et al.'s
-RNN_Net as it computes), dense orthogonal (the copy task also Cayley), trained as in each task's
-own preset. A row is one task, description, construction, N_h and coupling block, read as the
-paper reads: each learned solution's own reading of the removal ([glossary](glossary.md)),
-counted; the row is *fragile* or *stabilizer* where at least 80 % of the solutions tested (the
-block present) read so, *absent* where fewer than 3 of them hold the block,
-*undecided* otherwise. Across tasks the words are the task restriction's: each task's solutions
-counted, per description. The tests over seeds the atlas first published (t intervals,
-Benjamini–Hochberg at `atlas.fdr`, a random-effects estimate across tasks) stay in the CSV as
-secondary columns. The sentences are generated from the table
-(`results/atlas/tables/atlas_readings.md`); the whole table `results/atlas/tables/atlas.md`,
-the figures `results/atlas/figures/fig_atlas.pdf` and `fig_atlas_shift.pdf`, and one page,
-`results/atlas/atlas.html`, published beside this document as `docs/atlas.html` (open it in any
-browser: the sentences, both figures and the whole table, sortable).
-
-### What the atlas says
-{atlas}
-
-## Beyond the paper
-Seven analyses the paper leaves open ([beyond.md](beyond.md) for what each does).
-
-### What the ablations do to the attractors
-{fixed}
-
-![Fixed points at paper scale: per task the first learned solution's held-out trajectories in
-their top two principal components, with its stable points (filled) and saddles (crosses) under
-zero input, intact and with each block removed at α](figures/fig_fixed_points_paper.png)
-
-### Are the couplings special? Dose-response against random perturbations
-{dose}
-
-### Subspace control
-{subspace}
-
-### Readout refit
-{refit}
-
-### Schur against eigen coordinates
-{basis}
-
-### Orders of the Schur modes that nothing fixes
-Inside R (and inside C) the order of modes whose moduli are near-equal is not fixed by the
-network, and T_RR and T_CC change with it (T_C→R does not): each removal scored in random
-orders of those modes ([beyond.md](beyond.md#orders-of-the-schur-modes-that-nothing-fixes)).
-
-{orderings}
-
-### When training stops
-{checkpoints}
-"""
+RESULTS = (TEMPLATES / "results.md").read_text()
+"""docs/results.md's text before it is split into pages: each ``{field}`` a part the runs' tables
+make (:func:`main`)."""
 
 
 FAMILIES = ("discrete tanh", "leaky tanh", "leaky relu")
@@ -757,18 +517,7 @@ def beyond(folder: Path, analysis: str) -> str:
     return reading + "\n\n" + table(folder, f"{analysis}_summary.md")
 
 
-FIXED_POINTS_KEY = """Per model the paper's claims are about (the largest N_h trained), its
-learned solutions counted per (solution, input) pair: the stable points of the intact network
-and of each removal (median), and among the pairs whose intact network has one, those where the
-removal keeps every stable point (an ablated stable point within `fixed_points.match` = 0.05 RMS
-per unit), moves some (the nearest farther, the same readout signs) or loses some; a *new*
-stable point is one no intact point matches; for the sine task, the pairs whose readout still
-oscillates and the median relative error of its frequency against the cued one. *Refit
-recovers*: the share of the block's harm a ridge readout refit on the ablated network gives
-back (— where the trained readout loses under 0.01). A removal that keeps or moves the
-attractors and whose harm a refit does not give back breaks the transitions between them, not
-the memories; one that loses them or stops an oscillation breaks the states themselves
-(`results/tables/fixed_points_fates.csv`, one row per solution; `fixed_points_summary.md`)."""
+FIXED_POINTS_KEY = (TEMPLATES / "fixed_points_key.md").read_text().rstrip("\n")
 
 
 def claim_models(fates: pd.DataFrame) -> list[tuple[str, str, int]]:
@@ -1007,6 +756,8 @@ def published_signature(lines: list[str]) -> str | None:
 
 
 RESULTS_FILE = REPO / "docs" / "results.md"
+"""The long tables of docs/results/<page>.md are CSV files under docs/data/results/<page>/
+(:mod:`listings`); docs/quick.md's, under docs/data/quick/ (:data:`QUICK_DATA`)."""
 PAGES = REPO / "docs" / "results"
 """docs/results.md is the index: the runs' provenance, then each section's heading and opening
 sentence, linking its page under docs/results/ (one per ``## `` section of the document)."""
@@ -1036,12 +787,18 @@ def write_results(text: str) -> list[str]:
     the title and a link back, its relative links one folder up."""
     head, _, rest = text.partition("\n## ")
     sections = [("## " + part).split("\n", 1) for part in rest.split("\n## ")] if rest else []
-    contents, written = [], []
+    contents, written, listed = [], [], []
+    tables = RESULTS_FILE.parent / "data" / "results"  # beside the index, wherever it is
     for heading, body in sections:  # each page whole or not at all, the old one until then
         title = heading[3:].strip()
         name = page_name(title)
         lines = [line[1:] if line.startswith("##") else line for line in body.splitlines()]
-        page = RELATIVE_LINK.sub(r"](../\1)", "\n".join(lines))
+        stem = name.removesuffix(".md")
+        body_text, files = listings.extract(
+            "\n".join(lines), tables / stem, f"data/results/{stem}", stem
+        )
+        listed += files
+        page = RELATIVE_LINK.sub(r"](../\1)", body_text)
         save_text(PAGES / name, f"# {title}{BACK}{page}\n")
         contents.append(f"- [{title}](results/{name}): {opening(body)}")
         written.append(f"docs/results/{name}")
@@ -1049,6 +806,9 @@ def write_results(text: str) -> list[str]:
     save_text(RESULTS_FILE, index)
     for old in PAGES.glob("*.md"):  # a page no section makes any more, once the rest is there
         if f"docs/results/{old.name}" not in written:
+            old.unlink()
+    for old in tables.rglob("*.csv"):  # a table no page links any more
+        if old not in listed:
             old.unlink()
     return ["docs/results.md", *written]
 
@@ -1064,7 +824,8 @@ def read_results() -> str:
         page = (PAGES / name).read_text().rstrip("\n")
         title, _, body = page.partition(BACK)
         lines = ["#" + line if line.startswith("#") else line for line in body.splitlines()]
-        parts.append("## " + title[2:] + "\n" + UP_LINK.sub(r"](\1)", "\n".join(lines)))
+        body = listings.inline(UP_LINK.sub(r"](\1)", "\n".join(lines)), RESULTS_FILE.parent)
+        parts.append("## " + title[2:] + "\n" + body)
     return "\n\n".join(part.rstrip("\n") for part in parts) + "\n"
 
 
@@ -1074,7 +835,7 @@ def check(folder: Path, document: Path) -> int:
     nothing could be compared: no such run, another configuration than the published one (its
     run signature), or no table in common."""
     text = read_results() if document == RESULTS_FILE else document.read_text()
-    published = text.splitlines()
+    published = text.splitlines() + listings.linked(text, document.parent)
     if not (folder / "tables").is_dir():
         print(f"{folder} is no finished run: it has no tables/ folder (nothing compared)")
         return 1
@@ -1128,10 +889,12 @@ def marked(text: str) -> str:
     return text if text.startswith(NOT_REMADE) else f"{NOT_REMADE}\n\n{text}"
 
 
-def block_content(text: str, name: str) -> str:
-    """What a page holds between <!-- name:start --> and <!-- name:end -->."""
+def block_content(text: str, name: str, page: Path | None = None) -> str:
+    """What a page holds between <!-- name:start --> and <!-- name:end -->, each table it
+    links (:func:`replace_block`) back in place where the ``page`` is given."""
     match = re.search(rf"<!-- {name}:start -->\n(.*?)<!-- {name}:end -->", text, re.S)
-    return match.group(1).strip() if match else ""
+    content = match.group(1).strip() if match else ""
+    return listings.inline(content, page.parent) if page is not None else content
 
 
 BLOCK_FILES = {
@@ -1153,7 +916,19 @@ BLOCK_FILES = {
 """The marked result blocks (``<!-- name:start -->`` … ``<!-- name:end -->``) of each page."""
 
 
-def replace_block(text: str, name: str, content: str) -> str:
+KEPT_IN_PLACE = ("reproduction",)
+"""The blocks whose tables stay on their page whatever their length: docs/paper.md's table of
+every claim beside the paper's, the one a reader reads there."""
+
+
+def replace_block(text: str, name: str, content: str, page: Path | None = None) -> str:
+    """``text`` with its block ``name`` holding ``content``; where the ``page`` is given, each
+    table of more than :data:`listings.LONG_TABLE` rows of a block not :data:`KEPT_IN_PLACE`
+    is a CSV under docs/data/blocks/<page>/ that the block links (:func:`listings.extract`)."""
+    if page is not None and name not in KEPT_IN_PLACE:
+        folder = REPO / "docs" / "data" / "blocks" / page.stem
+        base = Path(os.path.relpath(folder, page.parent)).as_posix()
+        content, _ = listings.extract(content, folder, base, name, by_heading=False)
     pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", re.S)
     if not pattern.search(text):
         raise SystemExit(f"no block <!-- {name}:start --> ... <!-- {name}:end --> on the page")
@@ -1191,28 +966,38 @@ SEEDS50_DOSE = """**Are the couplings special, at these seeds?** The dose-respon
 perturbations of the same norm (`results/seeds50/tables/dose_response_summary.md`)."""
 
 
-QUICK = """# The quick preset's numbers
-
-The tables of
-`snakemake -c2 --configfile presets/quick.yaml presets/studies.yaml presets/quick_studies.yaml`,
-the quick preset with its studies layers (written by
-`snakemake -s docs/Snakefile -c1 docs/quick.md`), so that a first run can be checked:
-`python docs/build_results.py --check results/quick` compares its tables with these, row by
-row. The quick preset trains tiny networks for seconds each (with its studies in about a
-minute on 2 cores): its numbers test the chain, not the paper (that is docs/results.md).
-{signature}
-"""
+QUICK = TEMPLATES / "quick.md"
+"""docs/quick.md's text: ``{signature}`` the run signature, ``{<table>.md}`` the links to the
+CSV files of that checked table (:data:`CHECKED_TABLES`)."""
+QUICK_DATA = REPO / "docs" / "data" / "quick"
 
 
 def quick_document(folder: Path) -> str:
-    """docs/quick.md: the run signature and every checked table of a quick run."""
+    """docs/quick.md: the run signature and a link to each checked table of a quick run, each
+    Markdown table of it written as a CSV under docs/data/quick/ (the old ones removed)."""
     if not (folder / "tables").is_dir():
         raise SystemExit(f"{folder} has no tables/: run the quick preset first")
-    parts = [QUICK.format(signature=SIGNATURE.format(run_signature(folder)))]
+    links, written = {}, []
     for name in CHECKED_TABLES:
-        if (folder / "tables" / name).is_file():
-            parts += [f"## `{name}`", "", table(folder, name), ""]
-    return "\n".join(parts)
+        path = folder / "tables" / name
+        text = path.read_text() if path.is_file() else ""
+        left, files = listings.extract(
+            text, QUICK_DATA, "data/quick", name[:-3], longer_than=-1, by_heading=False
+        )
+        if listings.tables(left.split("\n")):
+            raise SystemExit(f"{path}: a table whose rows a CSV cannot hold cell for cell")
+        written += files
+        named = [f"[`{f.name}`](data/quick/{f.name})" for f in files]
+        links[name] = ", ".join(named) or f"`{name[:-3]}` (not in this run)"
+    for old in QUICK_DATA.glob("*.csv"):
+        if old not in written:
+            old.unlink()
+    signature = SIGNATURE.format(run_signature(folder))
+    return re.sub(
+        r"\{(signature|\w+\.md)\}",
+        lambda m: signature if m[1] == "signature" else links[m[1]],
+        QUICK.read_text(),
+    )
 
 
 def document_for(folder: Path) -> Path:
@@ -1360,7 +1145,12 @@ def reproduction_summary(folders: dict[str, Path]) -> str:
     if len(unchecked) < len(tables):
         rule += unchecked_sentence(unchecked)
     last = list(tables)[-1]  # the run of most seeds: its words per task
-    parts = [lead(tables), per_task(tables[last], last), side_by_side(tables).strip(), rule]
+    parts = [
+        readings.lead(tables),
+        readings.per_task(tables[last], last),
+        readings.side_by_side(tables).strip(),
+        rule,
+    ]
     return "\n\n".join(parts)
 
 
@@ -1412,7 +1202,8 @@ def regime_line(paper: Path, regime: Path) -> str:
         )
     words = regime_pairs(regime)
     moved = [
-        f"{claim_name(r)} ({before} {int(f['k'])}/{int(f['n'])} → {r.word} {r.k}/{r.n_tested})"
+        f"{readings.claim_name(r)} ({before} {int(f['k'])}/{int(f['n'])} → "
+        f"{r.word} {r.k}/{r.n_tested})"
         for r, f, before in words
         if before != r.word
     ]
@@ -1439,14 +1230,14 @@ def regime_summary(paper: Path, regime: Path) -> str:
     return "\n\n".join(
         [
             regime_line(paper, regime),
-            side_by_side(tables).strip(),
+            readings.side_by_side(tables).strip(),
             "Its words with θ and the mass floor each halved and doubled:",
             table(regime, "reproduction_sensitivity.md").strip(),
         ]
     )
 
 
-SUMMARY = REPO / "docs" / "templates" / "summary.md"
+SUMMARY = TEMPLATES / "summary.md"
 """README's first screen: its prose, with the names of the numbers it takes from the runs."""
 HEADLINE = REPO / "docs" / "headline.csv"
 """The claims of README's table (those that rest on data), each in a few words."""
@@ -1502,7 +1293,7 @@ def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
     regime_words = regime_pairs(regime)
     kept = sum(before == r.word for r, _, before in regime_words)
     failures = [
-        f"{claim_name(r)} still fails ({r.k}/{r.n_tested})"
+        f"{readings.claim_name(r)} still fails ({r.k}/{r.n_tested})"
         for r, _, before in regime_words
         if r.word == Verdict.DOES_NOT and before == Verdict.DOES_NOT
     ]
@@ -1552,7 +1343,7 @@ def confirmation_summary(folder: Path) -> str:
     if not path.is_file():
         return f"*(`{path}` not found: run presets/confirm.yaml)*"
     where = "[docs/preregistration.md](docs/preregistration.md)"
-    lead_text = confirmation_lead(pd.read_csv(path), where)
+    lead_text = readings.confirmation_lead(pd.read_csv(path), where)
     lead_text = lead_text.replace("(docs/preregistration.md)", "(preregistration.md)")
     costs = costs_line(folder)
     return f"{lead_text}\n\n{table(folder, 'confirmation.md').strip()}\n\n{costs}"
@@ -1803,17 +1594,23 @@ def main() -> None:
         shutil.copyfile(args.atlas / "atlas.html", REPO / "docs" / "atlas.html")
         written.append("docs/atlas.html")
     for page, names in BLOCK_FILES.items():
-        text = (REPO / page).read_text()
+        path = REPO / page
+        text = path.read_text()
         for name in names:
             needs, render = renders[name]
             studies_missing = name == "fixed-points" and not has_studies(r)
             if "paper" in chosen and ((name == "gaps" and not has_gaps(r)) or studies_missing):
-                text = replace_block(text, name, marked(block_content(text, name)))
+                content = marked(block_content(text, name, path))
             elif set(needs) <= chosen:
-                text = replace_block(text, name, render())
+                content = render()
             elif set(needs) & stale:
-                text = replace_block(text, name, marked(block_content(text, name)))
-        save_text(REPO / page, text)
+                content = marked(block_content(text, name, path))
+            elif f"<!-- {name}:start -->" in text:  # as published, its long tables linked
+                content = block_content(text, name, path)
+            else:
+                continue
+            text = replace_block(text, name, content, path)
+        save_text(path, text)
     if {"paper", "seeds50"} <= chosen:
         written += publish_figures({"paper": r, "seeds50": args.seeds50})
     if "paper" in chosen and (r / "figures" / "fig_fixed_points.png").is_file():

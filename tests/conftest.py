@@ -12,6 +12,8 @@ import pandas as pd
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+# the page writer's modules (docs/readings/, docs/listings.py), as docs/build_results.py finds them
+sys.path.insert(0, str(REPO / "docs"))
 # the workflow's own modules (its config engine: config_checks, instances), as its Snakefile
 # imports them
 sys.path.insert(0, str(REPO / "workflow" / "lib"))

@@ -16,8 +16,7 @@ import yaml
 from snakemake.utils import update_config
 
 from rnnschur import tasks
-from rnnschur.report.page import COLUMNS, atlas_page
-from rnnschur.report.readings import atlas_reading
+from rnnschur.report.page import COLUMNS, atlas_page, atlas_reading
 from rnnschur.settings.schema import read_schema
 from rnnschur.studies.beyond.atlas import (
     across_markdown,

@@ -480,3 +480,74 @@ def test_a_run_without_a_study_keeps_its_section_as_published_marked(tmp_path):
     kept = build_results.keep_unmade(text, previous, tmp_path)
     assert f"### Subspace control\n{build_results.NOT_REMADE}\n\nold subspace" in kept
     assert "### Readout refit\nnew" in kept and "not found" not in kept
+
+
+def test_a_long_table_becomes_a_csv_its_page_links_and_comes_back(tmp_path):
+    """A table of more than ``LONG_TABLE`` rows is written as a CSV named after its heading and
+    replaced by one line that links it; a short one stays; the link turns back into the same
+    lines (a page read back is the page as written)."""
+    import listings
+
+    n = listings.LONG_TABLE + 1
+    long = ["| task | harm, share |", "|---|---|", *(f"| t{k} | 0.{k} |" for k in range(n))]
+    short = ["| a | b |", "|---|---|", "| 1 | 2 |"]
+    text = "\n".join(["# Page", "", *short, "", "## Subspace control", "", "prose", *long, ""])
+    written, files = listings.extract(text, tmp_path / "data", "data", "page")
+    assert files == [tmp_path / "data" / "subspace_control.csv"]
+    rows = listings.read_csv(files[0])
+    assert rows[0] == ["task", "harm, share"] and len(rows) == n + 1 and rows[-1][1] == f"0.{n - 1}"
+    link = f"[`subspace_control.csv`](data/subspace_control.csv): {n} rows; columns: task, "
+    kept = ["# Page", "", *short, "", "## Subspace control", "", "prose"]
+    assert written.splitlines() == [*kept, link + "harm, share."]
+    assert listings.inline(written, tmp_path) == text
+
+
+def test_check_compares_a_run_with_the_tables_its_page_links(tmp_path, capsys):
+    """docs/quick.md links its tables as CSV files (docs/data/quick/): the check reads them as
+    it reads a page's own tables, and names the row that differs."""
+    import listings
+
+    table = ["| claim | value |", "|---|---|", "| copy −T_CC harmless | 0.012 |", "| sine | 1.5 |"]
+    run = tmp_path / "run"
+    (run / "tables").mkdir(parents=True)
+    (run / "tables" / "claims.md").write_text("prose first\n\n" + "\n".join(table) + "\n")
+    document = tmp_path / "docs" / "quick.md"
+    _, files = listings.extract(
+        "\n".join(table), tmp_path / "docs" / "data" / "quick", "", "claims", -1, False
+    )
+    document.write_text("# Quick\n\n- [`claims.csv`](data/quick/claims.csv): the claims.\n")
+    assert build_results.check(run, document) == 0
+    assert "equal (2 rows compared with" in capsys.readouterr().out
+    changed = [*table[:3], "| sine | 1.25 |"]
+    (run / "tables" / "claims.md").write_text("\n".join(changed) + "\n")
+    assert build_results.check(run, document) == 1
+    assert "claims.md row 2 (sine): largest numeric difference 0.25" in capsys.readouterr().out
+    files[0].unlink()  # the page's table gone: nothing to compare with
+    assert build_results.check(run, document) == 1
+    assert "its header is not in" in capsys.readouterr().out
+
+
+def test_a_block_links_its_long_tables_and_gives_them_back(tmp_path, monkeypatch):
+    """A result block's table of more than ``LONG_TABLE`` rows is a CSV under
+    docs/data/blocks/<page>/ that the block links, read back in place; a block of
+    ``KEPT_IN_PLACE`` keeps its table on the page."""
+    import listings
+
+    monkeypatch.setattr(build_results, "REPO", tmp_path)
+    page = tmp_path / "docs" / "paper.md"
+    page.parent.mkdir()
+    n = listings.LONG_TABLE + 1
+    long = "\n".join(["| claim | word |", "|---|---|", *(f"| c{k} | holds |" for k in range(n))])
+    text = "".join(
+        f"<!-- {b}:start -->\nold\n<!-- {b}:end -->\n" for b in ("claims", "reproduction")
+    )
+    text = build_results.replace_block(text, "claims", f"Lead.\n\n{long}", page)
+    text = build_results.replace_block(text, "reproduction", long, page)
+    link = f"[`claims.csv`](data/blocks/paper/claims.csv): {n} rows; columns: claim, word."
+    assert build_results.block_content(text, "claims") == f"Lead.\n\n{link}"
+    assert build_results.block_content(text, "claims", page) == f"Lead.\n\n{long}"
+    assert build_results.block_content(text, "reproduction") == long
+    assert listings.read_csv(tmp_path / "docs/data/blocks/paper/claims.csv")[-1] == [
+        f"c{n - 1}",
+        "holds",
+    ]

@@ -4,8 +4,9 @@ refusals (rnnschur.studies.paper.confirmation)."""
 import numpy as np
 import pandas as pd
 import pytest
+from readings import confirmation_lead
 
-from rnnschur.studies.paper.confirmation import confirm, confirmation_lead, confirmation_markdown
+from rnnschur.studies.paper.confirmation import confirm, confirmation_markdown
 
 LEVEL = 0.05
 

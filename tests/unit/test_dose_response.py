@@ -293,7 +293,7 @@ def planted_summary(rows):
 
 
 def test_the_dose_reading_counts_and_names_what_the_table_decides():
-    from rnnschur.report.readings import dose_reading
+    from readings import dose_reading
 
     table = planted_summary(
         [
@@ -329,7 +329,7 @@ def test_the_dose_reading_counts_and_names_what_the_table_decides():
 
 
 def test_the_dose_reading_says_how_blocks_fare_matched_in_operator_norm():
-    from rnnschur.report.readings import dose_reading
+    from readings import dose_reading
 
     rows = [("s", "c", n, "T_CR", Verdict.LOAD_BEARING, 0.3, 0.2, 0.4, 0.5, 0.3) for n in range(3)]
     rows.append(("s", "c", 9, "T_CC", Verdict.SYMMETRY, -0.3, -0.4, -0.2, 0.0, 0.3))
@@ -348,7 +348,7 @@ def test_the_dose_reading_says_how_blocks_fare_matched_in_operator_norm():
 
 
 def test_the_dose_reading_does_not_call_a_group_saturated_unless_both_are():
-    from rnnschur.report.readings import dose_reading
+    from readings import dose_reading
 
     table = planted_summary(
         [("sine", "dense_orthogonal", 64, "T_CR", Verdict.LOAD_BEARING, 0.3, 0.2, 0.4, 0.95, 0.79)]
@@ -370,7 +370,7 @@ def test_a_diverged_perturbation_counts_as_the_cap_not_as_infinity():
 
 
 def test_a_long_list_of_one_verdict_is_counted_by_task_not_listed():
-    from rnnschur.report.readings import dose_reading
+    from readings import dose_reading
 
     rows = [
         ("copy", "c", n, "T_RR", Verdict.SYMMETRY, -0.3, -0.4, -0.2, 0.5, 0.5) for n in range(5)

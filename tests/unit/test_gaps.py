@@ -227,7 +227,7 @@ def test_the_noise_floor_and_intervals_are_the_seeds_bootstrap():
 
 
 def test_the_conclusion_opens_with_its_bottom_line():
-    from rnnschur.report.readings import gap_conclusion
+    from readings import gap_conclusion
 
     table = planted_gaps(
         {

@@ -2,8 +2,7 @@
 
 import numpy as np
 import pandas as pd
-
-from rnnschur.report import readings
+import readings
 
 from conftest import long_sentences
 

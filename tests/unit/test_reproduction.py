@@ -5,6 +5,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+import readings
 from scipy import stats
 from test_claims import PAPER_LIKE, copy_rows, neuro_rows
 
@@ -164,7 +165,7 @@ def planted_table(words, absent=0):
 def test_the_lead_counts_apart_the_claims_no_network_could_fail():
     R, D = Verdict.REPRODUCES, Verdict.DOES_NOT
     table = planted_table([R, R, R, D]).assign(basis=["data", "by construction", "implied", "data"])
-    text = reproduction.lead({"3 seeds": table})
+    text = readings.lead({"3 seeds": table})
     assert text.startswith(
         "Of the 4 claims read at 3 seeds, 3 reproduce (2 of them true by construction or "
         "implied by another claim) and 1 does not reproduce."
@@ -185,7 +186,7 @@ def test_the_lead_counts_each_runs_words_and_names_what_never_reproduces():
     R, P, D, U = Verdict.REPRODUCES, Verdict.PARTLY, Verdict.DOES_NOT, Verdict.UNTESTABLE
     three = planted_table([R, D, D, U])
     fifty = planted_table([R, P, D, U])
-    text = reproduction.lead({"3 seeds": three, "50 seeds": fifty})
+    text = readings.lead({"3 seeds": three, "50 seeds": fifty})
     assert text.startswith(
         "Of the 4 claims read at 3 seeds, 1 reproduces, 2 do not reproduce and 1 is untestable."
     )
@@ -194,7 +195,7 @@ def test_the_lead_counts_each_runs_words_and_names_what_never_reproduces():
     assert "No run reproduces sine's “claim 2”." in text
     assert "absent" not in text
     assert len(re.findall(r"\. ", text)) + 1 <= 5
-    absent = reproduction.lead({"50 seeds": planted_table([D], absent=2)})
+    absent = readings.lead({"50 seeds": planted_table([D], absent=2)})
     assert (
         "Absent (below the mass floor): the block in 2 of 3 solutions for sine's “claim 0”"
         in absent
@@ -203,7 +204,7 @@ def test_the_lead_counts_each_runs_words_and_names_what_never_reproduces():
 
 def test_side_by_side_keeps_a_group_of_columns_per_run():
     R, D = Verdict.REPRODUCES, Verdict.DOES_NOT
-    text = reproduction.side_by_side({"a": planted_table([R, D]), "b": planted_table([D])})
+    text = readings.side_by_side({"a": planted_table([R, D]), "b": planted_table([D])})
     lines = text.splitlines()
     assert lines[0].count("|") == 3 + 3 * 2 + 1
     assert lines[2].endswith("**reproduces** | o | 0/3 | **does not reproduce** |")
@@ -284,7 +285,7 @@ def test_per_task_counts_what_reproduces_and_names_what_does_not():
     table = pd.DataFrame(
         rows, columns=["task", "claim", "word", "basis", "k", "n_tested", "n_absent"]
     ).assign(block="T_RR")
-    text = reproduction.per_task(table, "10 seeds")
+    text = readings.per_task(table, "10 seeds")
     assert text.splitlines() == [
         "**Per task, at 10 seeds:**",
         "- **copy**: 2 of 3 claims reproduce (1 by construction or implied): “a” (3/3) and “b” "

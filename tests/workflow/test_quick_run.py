@@ -700,17 +700,28 @@ def test_the_docs_workflow_rebuilds_the_quick_page_as_published(quick_run):
 
     docs = quick_run / "docs"
     docs.mkdir(exist_ok=True)
-    for name in ("Snakefile", "runs.yaml", "build_results.py"):
+    for name in ("Snakefile", "runs.yaml", "build_results.py", "listings.py"):
         shutil.copy2(REPO / "docs" / name, docs / name)
+    for folder in ("readings", "templates"):
+        shutil.copytree(REPO / "docs" / folder, docs / folder, dirs_exist_ok=True)
     made = snakemake(quick_run, "-s", "docs/Snakefile", "-c1", "docs/quick.md")
     assert made.returncode == 0, made.stdout[-3000:]
     assert (docs / "quick.md").read_text() == (REPO / "docs" / "quick.md").read_text()
+    published = sorted((REPO / "docs" / "data" / "quick").glob("*.csv"))
+    assert len(published) >= 10
+    assert sorted(p.name for p in (docs / "data" / "quick").glob("*.csv")) == [
+        p.name for p in published
+    ]
+    for path in published:
+        assert (docs / "data" / "quick" / path.name).read_text() == path.read_text(), path.name
     again = snakemake(quick_run, "-s", "docs/Snakefile", "-n")
     assert "Nothing to be done" in again.stdout, again.stdout[-2000:]
     # a table, then the library code the page writer runs, each edited and restored
     edits = {
         tables(quick_run) / "claims.md": "\n",
-        quick_run / "src/rnnschur/report/readings.py": "\nPLANTED = 1\n",
+        quick_run / "src/rnnschur/report/page.py": "\nPLANTED = 1\n",
+        docs / "readings" / "gaps.py": "\nPLANTED = 1\n",
+        docs / "templates" / "quick.md": "\n",
     }
     for path, added in edits.items():
         original = path.read_text()
@@ -728,7 +739,8 @@ def test_the_docs_workflow_rebuilds_the_quick_page_as_published(quick_run):
 def test_every_generated_sentence_is_at_most_three_lines(quick_run):
     """Every reading the workflow and the published document generate, on this run's tables:
     no sentence past three lines of 100 characters (long lists go in tables)."""
-    from rnnschur.report import readings
+    import readings
+
     from rnnschur.studies.paper.tables import agreement_reading
 
     t = tables(quick_run)

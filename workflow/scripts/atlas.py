@@ -8,7 +8,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
-from rnnschur.report.readings import atlas_reading  # noqa: E402
+from rnnschur.report.page import atlas_reading  # noqa: E402
 from rnnschur.studies.beyond.atlas import (  # noqa: E402
     across_markdown,
     across_tasks_table,

@@ -1,5 +1,6 @@
 """The coupling atlas as one static HTML page, readable without Python: what the atlas says
-(its generated sentences), its figures and its table, sortable by any column in the browser.
+(its sentences, :func:`atlas_reading`, also the workflow's ``atlas_readings.md``), its figures
+and its table, sortable by any column in the browser.
 
 One self-contained file: the figures are embedded (PNG as data URIs), the sorting is a few
 lines of plain JavaScript, nothing is fetched. ``#sort=<column>`` (``-<column>`` descending)
@@ -14,6 +15,27 @@ import html
 
 import numpy as np
 import pandas as pd
+
+from rnnschur.ablation import label
+from rnnschur.schur import COUPLING_BLOCKS
+from rnnschur.studies.verdicts import Verdict
+from rnnschur.tasks import INSTANCE
+
+TOO_FEW = Verdict.TOO_FEW
+BLOCK_NAMES = {block: label(block) for block in COUPLING_BLOCKS}
+
+
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word``, plural where ``n`` is not 1."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def joined(parts: list[str]) -> str:
+    """``parts`` as a list in words: 'a, b and c'."""
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
 
 COLUMNS = {
     "task": "task",
@@ -132,3 +154,177 @@ def atlas_page(atlas: pd.DataFrame, readings: str, figures: dict[str, tuple[str,
         parts.append(f"<tr>{cells}</tr>")
     parts += ["</tbody></table>", f"<script>{SCRIPT}</script>", "</body></html>"]
     return "\n".join(parts) + "\n"
+
+
+def _task_label(task: str, construction: str, constructions: set[str]) -> str:
+    """A task's name, with its construction where the atlas trains it with more than one."""
+    return f"{task} ({construction})" if len(constructions) > 1 else task
+
+
+CHANGES_SHOWN = 3
+"""At most this many changed words (or tasks) are named in a sentence; more are counted."""
+
+
+ATLAS_WORDS = (
+    Verdict.FRAGILE,
+    Verdict.STABILIZER,
+    Verdict.UNDECIDED,
+    Verdict.ABSENT,
+    Verdict.TOO_FEW,
+)
+"""A row of the atlas's words, in the order the sentences count them."""
+ROW_DECIDED = (Verdict.FRAGILE, Verdict.STABILIZER)
+"""The words of a row whose solutions mostly read alike."""
+ACROSS_WORDS = (
+    Verdict.UNIVERSAL,
+    Verdict.HARMLESS_ACROSS,
+    Verdict.TASK_RESTRICTED,
+    Verdict.UNDECIDED,
+)
+"""The words across tasks the sentences name, in order (*too few tasks* is left out)."""
+
+
+def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame, tasks: pd.DataFrame) -> str:
+    """What the coupling atlas (``atlas.csv``, its rows read solution by solution) says, in
+    sentences with their counts: per block its words' tally over the groups and, from the task
+    restriction (``across``, :func:`rnnschur.studies.restriction.restriction`, and its per-task
+    counts ``tasks``, :func:`rnnschur.studies.restriction.task_readings`: each task's solutions
+    counted, one family per description), the descriptions under which it is *universal*, *harmless
+    across tasks*, *task-restricted* (naming the tasks mostly stabilizers, each with its counts) or
+    *undecided*; the dose-response study's verdicts; how often a word changes between the
+    first description and each other one, and between the sizes, for the same task; the groups
+    whose models did not learn. A group is one task, construction, description and N_h."""
+    if atlas.empty:
+        return "The atlas has no rows: the run trained no model."
+    out = []
+    decided = atlas["verdict"].isin(ROW_DECIDED)
+    out.append(
+        f"Read solution by solution: {int(decided.sum())} of the {len(atlas)} rows are fragile "
+        "or stabilizer (at least the config's share of their tested solutions read so)."
+    )
+    constructions = {t: set(rows["construction"]) for t, rows in atlas.groupby("task", sort=False)}
+    atlas = atlas.assign(
+        label=[
+            _task_label(t, c, constructions[t])
+            for t, c in zip(atlas["task"], atlas["construction"], strict=True)
+        ]
+    )
+    for block, name in BLOCK_NAMES.items():
+        rows = atlas[atlas["block"] == block]
+        if rows.empty:
+            continue
+        counts = rows["verdict"].value_counts()
+        tally = joined([f"{v} in {int(counts[v])}" for v in ATLAS_WORDS if counts.get(v, 0) > 0])
+        sentence = f"{name}: {tally} of its {len(rows)} groups."
+        words = _restriction_words(across[across["subset"] == block], tasks)
+        out.append(sentence + (f" Across tasks, {words}." if words else ""))
+    if "special" in atlas:  # the dose-response study's verdict of each row, counted
+        parts = []
+        for block, name in BLOCK_NAMES.items():
+            counts = atlas.loc[atlas["block"] == block, "special"].value_counts()
+            if len(counts):
+                tally = ", ".join(f"{v} in {int(n)}" for v, n in counts.items())
+                parts.append(f"{name} {tally} of {int(counts.sum())} groups")
+        symmetric = int((atlas["special"] == Verdict.SYMMETRY).sum())
+        out.append(
+            "Special? The dose-response study sets each block against a removal of other "
+            "couplings of its size: "
+            + " ".join(f"{part}." for part in parts)
+            + f" {symmetric or 'No'} group{'' if symmetric == 1 else 's'} a symmetry direction."
+        )
+    out += _atlas_changes(atlas, "description", "under", "as")
+    out += _atlas_changes(atlas, "n_hidden", "at N_h =", "at N_h =")
+    short = atlas[atlas["verdict"] == TOO_FEW].drop_duplicates(["label", "description", "n_hidden"])
+    if len(short):
+        which = [
+            f"{r.label} · {r.description} · N_h {r.n_hidden} ({r.n_learned}/{r.n_trained})"
+            for r in short.itertuples()
+        ]
+        n_groups = atlas.drop_duplicates(["label", "description", "n_hidden"]).shape[0]
+        out.append(
+            f"Too few models learned for a verdict in {len(short)} of the {n_groups} groups "
+            f"({joined(which)} learned): their cells say so and enter no count above."
+        )
+    return "\n\n".join(out) + "\n"
+
+
+def _restriction_words(across: pd.DataFrame, tasks: pd.DataFrame) -> str:
+    """One block's words across tasks (the task restriction's, per description), each with
+    the descriptions it holds under (with the construction where there are several); a
+    task-restricted one names its tasks whose solutions are mostly stabilizers, each with its
+    count from ``tasks`` (:func:`rnnschur.studies.restriction.task_readings`: stabilizers of the
+    solutions tested, and those where the block is absent), and counts the tasks mostly
+    fragile. Families of fewer than two tasks tested are left out."""
+    kinds = across["construction"].nunique() > 1
+    counts = tasks.set_index(["family", "construction", "subset", "task"])
+    parts = []
+    for word in ACROSS_WORDS:
+        named = []
+        for r in across[across["word"] == word].itertuples():
+            name = (r.family or "the tasks as configured") + (
+                f" ({r.construction})" if kinds else ""
+            )
+            if word == Verdict.TASK_RESTRICTED:
+                stabilizers = []
+                for task in r.stabilizer_in.split():
+                    c = counts.loc[(r.family, r.construction, r.subset, task)]
+                    absent = f", {c.n_absent} absent" if c.n_absent else ""
+                    stabilizers.append(
+                        f"{task.partition(INSTANCE)[0]} ({c.stabilizer} of {c.n_tested} "
+                        f"tested{absent})"
+                    )
+                more = len(stabilizers) - CHANGES_SHOWN
+                shown = stabilizers[:CHANGES_SHOWN] + ([f"{more} more"] if more > 0 else [])
+                n_fragile = len(r.fragile_in.split())
+                name += (
+                    f" (mostly stabilizers: {joined(shown)}; mostly fragile: {n_fragile} "
+                    f"task{'' if n_fragile == 1 else 's'})"
+                )
+            named.append(name)
+        if named:
+            parts.append(f"{word} under {joined(named)}")
+    return "; ".join(parts)
+
+
+def _atlas_changes(atlas: pd.DataFrame, column: str, before: str, after: str) -> list[str]:
+    """Per value of ``column`` after the first (a description's key, or an N_h): for how many
+    (task, block, other keys) fragile or stabilizer under both the word is the same as under
+    the first value, which changed, and how many are so under one of the two only."""
+    values = list(dict.fromkeys(atlas[column]))
+    if len(values) < 2:
+        return []
+    others = [c for c in ("label", "description", "n_hidden") if c != column]
+    decided = atlas[atlas["verdict"].isin(ROW_DECIDED)]
+    first = decided[decided[column] == values[0]].set_index(others + ["block"])["verdict"]
+    sentences = []
+    for value in values[1:]:
+        now = decided[decided[column] == value].set_index(others + ["block"])["verdict"]
+        both = first.index.intersection(now.index)
+        if len(both) == 0:
+            sentences.append(
+                f"No row is fragile or stabilizer both {before} {values[0]} and {after} {value}."
+            )
+            continue
+        changed = [k for k in both if first[k] != now[k]]
+        text = (
+            f"{after.capitalize()} {value} against {values[0]}: {len(both) - len(changed)} of "
+            f"the {len(both)} rows fragile or stabilizer under both keep their word, "
+            f"{len(changed)} change"
+        )
+        if changed:
+            shown = [f"{k[0]} {BLOCK_NAMES[k[-1]]} {first[k]} → {now[k]}" for k in changed]
+            more = len(changed) - CHANGES_SHOWN
+            text += (
+                f" ({', '.join(shown[:CHANGES_SHOWN])}{f' and {more} more' if more > 0 else ''})"
+            )
+        kinds = set(first[both]) | set(now[both])
+        if len(kinds) == 1:  # agreement where nothing else was decided compares little
+            text += f", every one {kinds.pop()} under both"
+        only_first = len(first.index.difference(now.index))
+        only_now = len(now.index.difference(first.index))
+        text += (
+            f"; {only_first + only_now} more are so under one only ({only_first} {before} "
+            f"{values[0]}, {only_now} {after} {value})"
+        )
+        sentences.append(text + ".")
+    return sentences

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rnnschur.studies.paper.reproduction import claim_name, solutions_cell, task_cell
+from rnnschur.studies.paper.reproduction import solutions_cell, task_cell
 from rnnschur.studies.verdicts import Verdict
 
 PREDICTION_COLUMNS = ("claim_id", "predicted", "k", "n", "n_absent")
@@ -109,53 +109,3 @@ def confirmation_markdown(table: pd.DataFrame, level: float = 0.05) -> str:
 
 CLAIM_WORDS = (Verdict.REPRODUCES, Verdict.PARTLY, Verdict.DOES_NOT)
 """The claim words from the paper's side to the other."""
-
-
-def _direction(fresh: str, predicted: str) -> str:
-    """'nearer the paper' where the fresh word sits on the paper's side of the predicted one,
-    'further from the paper' on the other, 'another word' where one of them is untestable."""
-    if fresh not in CLAIM_WORDS or predicted not in CLAIM_WORDS:
-        return "another word"
-    nearer = CLAIM_WORDS.index(fresh) < CLAIM_WORDS.index(predicted)
-    return "nearer the paper" if nearer else "further from the paper"
-
-
-def confirmation_lead(table: pd.DataFrame, preregistration: str) -> str:
-    """Sentences for the one screen, from a :func:`confirm` table: how many claims got the
-    predicted word again (of all, and of those that rest on data), the confirmed ones that do
-    not reproduce (the paper's reading failing again) named, each not confirmed with its fresh
-    and predicted counts and whether it moved toward the paper or away, and for how many the
-    predicted fraction lies in the fresh interval (``preregistration``: the link to the
-    document that fixed them)."""
-    confirmed = table["outcome"] == Verdict.CONFIRMED
-    data = table["basis"] == "data"
-    text = (
-        f"**Confirmed on seeds no run had used** ({preregistration}, written before they were "
-        f"trained): {int(confirmed.sum())} of {len(table)} predicted words hold again on the "
-        f"fresh solutions, {int((confirmed & data).sum())} of the {int(data.sum())} claims that "
-        "rest on data (the others are true by construction or implied by another)"
-    )
-    failing = table[confirmed & (table["word"] == Verdict.DOES_NOT)]
-    if len(failing):
-        names = [claim_name(r) for r in failing.itertuples(index=False)]
-        text += f", among them the paper's readings that fail again: {'; '.join(names)}"
-    missed = table[table["outcome"] == Verdict.NOT_CONFIRMED]
-    if len(missed):
-        parts = [
-            f"{claim_name(r)} ({r.word}, {r.k}/{r.n_tested}; predicted {r.predicted}, "
-            f"{r.predicted_k}/{r.predicted_n}: {_direction(r.word, r.predicted)})"
-            for r in missed.itertuples(index=False)
-        ]
-        text += ". Not confirmed: " + "; ".join(parts)
-    untestable = table[table["outcome"] == Verdict.UNTESTABLE]
-    if len(untestable):
-        text += f"; {len(untestable)} untestable (too few fresh solutions tested)"
-    judged = table["consistent"].notna()
-    inside = table["consistent"].fillna(False).astype(bool)
-    missed_inside = int((inside & (table["outcome"] == Verdict.NOT_CONFIRMED)).sum())
-    return (
-        text + f". The predicted fraction k/n lies inside the fresh solutions' exact interval for "
-        f"{int(inside.sum())} of {int(judged.sum())} claims ({missed_inside} of the "
-        f"{len(missed)} not confirmed): with ten solutions one moves k/n by 0.1, so a word near "
-        "the 0.2 or 0.8 cut can flip by chance."
-    )
