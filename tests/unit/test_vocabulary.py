@@ -10,9 +10,9 @@ table cell (alone, or before a count or a note)."""
 import re
 
 import pytest
+from readings.reproduction import WORD_ORDER
 
 from rnnschur.ablation.solutions import READINGS
-from rnnschur.studies.paper.reproduction import WORD_ORDER
 from rnnschur.studies.verdicts import Verdict
 
 from conftest import REPO
