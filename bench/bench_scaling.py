@@ -40,7 +40,7 @@ from rnnschur.studies.beyond import basis, refit, subspace
 from rnnschur.studies.beyond.along_training import evaluate_checkpoints
 from rnnschur.training.bptt import loss_and_gradients
 from rnnschur.training.constructions import initial_recurrent
-from rnnschur.training.train import Adam, _Recurrent, clip_grad_norm
+from rnnschur.training.optimiser import Adam, Recurrent, clip_grad_norm
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -79,7 +79,7 @@ def training_step(rng: np.random.Generator, n: int, construction: str) -> float:
     as_array = lambda a: np.ascontiguousarray(a, np.float32)  # noqa: E731
     W_xh, _, W_hy = map(as_array, model(rng, n))
     init = model(rng, n)[1] if construction != "cayley" else initial_recurrent("cayley", rng, n)
-    recurrent = _Recurrent(init, as_array)
+    recurrent = Recurrent(init, as_array)
     optimizer = Adam([W_xh, W_hy, *recurrent.params])
 
     def step():

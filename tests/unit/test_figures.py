@@ -1,6 +1,11 @@
 """The block-profile heat map on a planted profile: one cell per task, construction, N_h and
 block, holding the harm and the verdict's mark."""
 
+import importlib
+import inspect
+import subprocess
+import sys
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -136,3 +141,34 @@ def test_figure_1_marks_every_printed_paper_value_and_figure_2_both_full_fvus():
     levels = {round(line.get_ydata()[0], 6) for line in delta.lines if len(line.get_ydata()) == 2}
     assert {0.0002, 0.0048} <= levels  # ours: the median of 1e-4, 2e-4, 3e-4; the paper's
     assert "absent" in {t.get_text() for t in delta.texts}
+
+
+def test_each_public_name_is_listed_with_its_module():
+    """MODULES names every public function and class each module of the package defines, and
+    every name it lists is that module's: the workflow finds a figure's module (the code
+    fingerprint of its job) there, and the package gives each name from it."""
+    for module, names in figures.MODULES.items():
+        mod = importlib.import_module(f"{figures.__name__}.{module}")
+        defined = {
+            name
+            for name, value in vars(mod).items()
+            if (inspect.isfunction(value) or inspect.isclass(value))
+            and value.__module__ == mod.__name__
+            and not name.startswith("_")
+        }
+        assert defined == {name for name in names if not name.isupper()}, module
+        assert all(getattr(figures, name) is getattr(mod, name) for name in names), module
+
+
+def test_a_figure_imports_its_own_module_alone():
+    """Asking the package for one figure imports that figure's module (and the shared canvas),
+    no other group's: a figure's job imports only what it draws."""
+    code = (
+        "import sys; from rnnschur.report import figures; figures.fig1_copy_ablation; "
+        "print(sorted(m for m in sys.modules if m.startswith('rnnschur.report.figures.')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == [
+        "['rnnschur.report.figures.canvas',",
+        "'rnnschur.report.figures.paper']",
+    ]

@@ -96,11 +96,11 @@ def test_checkpoints_hold_the_initial_and_every_validated_weights():
 
 
 def test_adam_and_clipping_equal_torchs():
-    """rnnschur.training.train.Adam and clip_grad_norm take the steps torch.optim.Adam and
+    """rnnschur.training.optimiser.Adam and clip_grad_norm take the steps torch.optim.Adam and
     torch.nn.utils.clip_grad_norm_ take, on the same gradients (float64)."""
     import torch
 
-    from rnnschur.training.train import Adam, clip_grad_norm
+    from rnnschur.training.optimiser import Adam, clip_grad_norm
 
     rng = np.random.default_rng(8)
     ours = [rng.standard_normal(s) for s in ((4, 3), (5,))]

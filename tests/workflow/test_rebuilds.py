@@ -125,7 +125,7 @@ def test_code_is_an_input_each_edit_reruns_what_it_can_change(quick_run):
     training; the sine generator sine's data and models only; a comment, a docstring or the
     README nothing."""
     src = quick_run / "src/rnnschur"
-    figures = src / "report/figures.py"
+    figures = src / "report/figures/paper.py"
     with replaced(figures, "(4.2 * cols, 3.3 * rows + 0.6)", "(4.3 * cols, 3.3 * rows + 0.6)"):
         assert set(dry_run(quick_run)) == {"fig1_copy_ablation", "all"}
     signature = "def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:"

@@ -102,7 +102,7 @@ for name, analysis in ANALYSES.items():
             mem_mb=1000,
             runtime=5,
         params:
-            code=code("fig_beyond.py", functions=(f"fig_{name}", "save")),
+            code=code("fig_beyond.py", functions=(f"fig_{name}",)),
             style=STYLE,
             analysis=name,
             caption=analysis.figure_caption,

@@ -20,6 +20,7 @@ from rnnschur import tasks as task_registry  # noqa: E402
 from rnnschur.studies.beyond.registry import ANALYSES  # noqa: E402
 from rnnschur.external import OUTPUT_NAMES as EXTERNAL_OUTPUT_NAMES  # noqa: E402
 from rnnschur.external.task import EXTERNAL as EXTERNAL_TASK  # noqa: E402
+from rnnschur.report.figures import WHERE as FIGURE_MODULES  # noqa: E402  (no matplotlib)
 from rnnschur.report.registry import FIGURES as FIGURE_REGISTRY  # noqa: E402
 from rnnschur.training.constructions import CONSTRUCTIONS  # noqa: E402
 
@@ -34,7 +35,6 @@ GAP_STUDY = instances.expand_gap_study(config)  # its models: task instances <ta
 # a model trained elsewhere: task instance external__<name>, one model, its N_h read from its file
 EXTERNAL = instances.expand_external(config)
 STYLE = config_lib.style_settings(ROOT / "workflow" / "style.mplstyle")  # every figure's param
-FIGURE_MODULE = "rnnschur.report.figures"
 LIBRARY = Path(task_registry.__file__).resolve().parents[2]  # the rnnschur the jobs import
 
 
@@ -42,14 +42,14 @@ def code(script, task=None, functions=()):
     """The fingerprint of the library code a rule's ``script`` runs (workflow/lib/
     code_fingerprint.py), a param of every rule: an edit of that code reruns the rule's jobs.
     ``task``: its generator module counts too (the registry imports it by name); ``functions``:
-    of the figures module, only these functions count (one figure's edit reruns that figure)."""
+    figures, of whose modules only these functions count (one figure's edit reruns it alone)."""
     extra = ()
     if task is not None:
         name = task_registry.task_of(task)
-        generator = name if name in task_registry.names() else "_neurogym"
-        extra = (f"rnnschur.tasks.{generator}",)
-        extra = ("rnnschur.external.task",) if name == EXTERNAL_TASK else extra
-    figures = tuple((FIGURE_MODULE, f) for f in functions)
+        generator = f"tasks.{name if name in task_registry.names() else '_neurogym'}"
+        extra = ("rnnschur." + ("external.task" if name == EXTERNAL_TASK else generator),)
+    figures = tuple((FIGURE_MODULES[f], f) for f in functions)  # a job imports its own alone
+    extra += tuple(module for module, _ in figures)
     return fingerprint(ROOT / "workflow" / "scripts" / script, LIBRARY, extra, figures)
 
 

@@ -119,7 +119,7 @@ rule external_profile:
         mem_mb=1000,
         runtime=5,
     params:
-        code=code("external_profile.py", functions=("fig_external_profile", "save")),
+        code=code("external_profile.py", functions=("fig_external_profile",)),
         style=STYLE,  # the shared style, as every figure
     script:
         "../scripts/external_profile.py"
@@ -151,6 +151,6 @@ rule external_summary:
         mem_mb=1000,
         runtime=5,
     params:
-        code=code("external_summary.py", functions=("fig_external_profile", "save")),
+        code=code("external_summary.py", functions=("fig_external_profile",)),
     script:
         "../scripts/external_summary.py"

@@ -30,7 +30,7 @@ for name, figure in FIGURE_REGISTRY.items():
             mem_mb=1000,
             runtime=5,
         params:
-            code=code("figure.py", functions=(name, "save")),
+            code=code("figure.py", functions=(name,)),
             style=STYLE,
             figure=name,
             alpha={"alpha": config["alpha"]} if figure.alpha else {},

@@ -28,8 +28,8 @@ from rnnschur.network.rnn import rollout
 from rnnschur.settings.numerics import retain_freed_memory
 from rnnschur.tasks.metrics import masked_mean
 from rnnschur.training.bptt import loss_and_gradients
-from rnnschur.training.cayley import cayley_gradients, cayley_map
-from rnnschur.training.constructions import CayleyParams, initial_recurrent
+from rnnschur.training.constructions import initial_recurrent
+from rnnschur.training.optimiser import Adam, Recurrent, clip_grad_norm
 
 LOG_COLUMNS = ("step", "loss", "batch_score", "validation_score", "lr", "horizon")
 
@@ -106,62 +106,6 @@ class TrainedModel:
     log: list[tuple]
     summary: dict
     checkpoints: dict[str, np.ndarray]
-
-
-class _Recurrent:
-    """W_hh as a trained matrix (dense constructions) or as O(A) D O(A)ᵀ (Cayley,
-    :mod:`rnnschur.training.cayley`): the trained arrays, W_hh from them, and their gradients from
-    ∂L/∂W_hh."""
-
-    def __init__(self, init: np.ndarray | CayleyParams, as_array):
-        self.cayley = isinstance(init, CayleyParams)
-        raw = (init.A, init.d_real, init.d_pair) if self.cayley else (init,)
-        self.params = [as_array(p) for p in raw]
-
-    def weight(self):
-        """W_hh of the current parameters."""
-        if not self.cayley:
-            return self.params[0]
-        self._map = cayley_map(*self.params)
-        return self._map.W
-
-    def gradients(self, grad_W) -> list:
-        """∂L/∂(parameters) given ∂L/∂W_hh of the last :meth:`weight`."""
-        if not self.cayley:
-            return [grad_W]
-        return list(cayley_gradients(self._map, grad_W))
-
-
-class Adam:
-    """Adam (Kingma & Ba 2015) as ``torch.optim.Adam`` computes it (β₁ = 0.9, β₂ = 0.999,
-    ε = 1e-8, no weight decay), updating NumPy arrays or torch tensors in place."""
-
-    def __init__(self, params: list, betas=(0.9, 0.999), eps: float = 1e-8):
-        self.params, self.betas, self.eps, self.t = params, betas, eps, 0
-        self.m = [p * 0 for p in params]
-        self.v = [p * 0 for p in params]
-
-    def step(self, grads: list, lr: float) -> None:
-        self.t += 1
-        b1, b2 = self.betas
-        step_size = lr / (1 - b1**self.t)
-        root_correction = math.sqrt(1 - b2**self.t)
-        for p, g, m, v in zip(self.params, grads, self.m, self.v, strict=True):
-            m *= b1
-            m += (1 - b1) * g
-            v *= b2
-            v += (1 - b2) * (g * g)
-            p -= step_size * m / (v**0.5 / root_correction + self.eps)
-
-
-def clip_grad_norm(grads: list, max_norm: float) -> None:
-    """Scale the gradients in place so that their global norm is at most ``max_norm`` (as
-    ``torch.nn.utils.clip_grad_norm_``: factor max_norm / (norm + 1e-6), capped at 1)."""
-    norm = math.sqrt(sum(float((g * g).sum()) for g in grads))
-    factor = max_norm / (norm + 1e-6)
-    if factor < 1.0:
-        for g in grads:
-            g *= factor
 
 
 IO_INITS = {
@@ -274,7 +218,7 @@ class _Run:
         n_hidden, as_array = shared.n_hidden, shared.as_array
         self.rng, self.name, self.settings, self.trials = rng, name, settings, trials
         N_x, N_y = module.dims(**task_params)
-        self.recurrent = _Recurrent(_initial_W_hh(construction, rng, n_hidden, settings), as_array)
+        self.recurrent = Recurrent(_initial_W_hh(construction, rng, n_hidden, settings), as_array)
         self.W_xh, self.W_hy = map(as_array, _io_weights(rng, settings.io_init, N_x, n_hidden, N_y))
         self.optimizer = Adam([self.W_xh, self.W_hy, *self.recurrent.params])
         self.validation = module.generate(rng, settings.n_validation, **task_params)
