@@ -13,6 +13,10 @@ import pandas as pd  # noqa: E402
 
 from rnnschur.report import figures  # noqa: E402
 
+from conftest import REPO  # noqa: E402
+
+STYLE = REPO / "workflow" / "style.mplstyle"
+
 
 def test_block_profile_heat_map_cells():
     rows = []
@@ -118,6 +122,8 @@ def test_figure_1_marks_every_printed_paper_value_and_figure_2_both_full_fvus():
         ("copy", "accuracy", "dense_orthogonal"),
         ("copy", "accuracy", "cayley"),
         ("flip_flop", "fvu", "dense_orthogonal"),
+        ("sine", "fvu", "dense_orthogonal"),
+        ("context_integration", "fvu", "dense_orthogonal"),
     ):
         for seed in (0, 1, 2):
             for subset in map(subset_name, SUBSETS):
@@ -130,12 +136,14 @@ def test_figure_1_marks_every_printed_paper_value_and_figure_2_both_full_fvus():
                     | {"reading": "absent" if subset == "T_RR" else "fragile"}
                 )
     fig1 = figures.fig1_copy_ablation(pd.DataFrame(rows), 0.9)
+    fig2 = figures.fig2_neuro_ablation(pd.DataFrame(rows), 0.9)
+    for fig in (fig1, fig2):
+        assert shown_points(fig) >= 9.0 and figures.text_clashes(fig) == []
     assert len([ax for ax in fig1.axes if ax.axison]) == 2 and fig1.axes[0].get_subplotspec()
     orthogonal = fig1.axes[0]
     marked = {round(float(v), 3) for c in orthogonal.collections for v in c.get_offsets()[:, 1]}
     assert {0.876, 0.639, 0.624, 0.634} <= marked  # the 0.634 of Table 1 too
     assert any(t.get_text() == "0.634" for t in orthogonal.texts)
-    fig2 = figures.fig2_neuro_ablation(pd.DataFrame(rows), 0.9)
     delta = fig2.axes[0]
     assert delta.get_yscale() == "symlog"
     levels = {round(line.get_ydata()[0], 6) for line in delta.lines if len(line.get_ydata()) == 2}
@@ -172,3 +180,35 @@ def test_a_figure_imports_its_own_module_alone():
         "['rnnschur.report.figures.canvas',",
         "'rnnschur.report.figures.paper']",
     ]
+
+
+README_WIDTH_PX = 830
+"""The width of the README's text column where the two figures are shown (a desktop view)."""
+
+
+def shown_points(fig) -> float:
+    """The smallest visible text of ``fig`` in points as a reader sees it in the README: saved
+    at the shared style's ``savefig.dpi`` and shown at most :data:`README_WIDTH_PX` wide, at
+    96 pixels to the inch."""
+    style = dict(line.split(":", 1) for line in STYLE.read_text().splitlines() if ":" in line)
+    dpi = float(style["savefig.dpi"])
+    scale = min(1.0, README_WIDTH_PX / (fig.get_size_inches()[0] * dpi))
+    sizes = [
+        t.get_fontsize()
+        for t in fig.findobj(matplotlib.text.Text)
+        if t.get_visible() and t.get_text().strip()
+    ]
+    return min(sizes) * dpi / 72 * scale * 72 / 96
+
+
+def test_shown_points_reads_a_figure_as_the_readme_shows_it():
+    """Derived: a 9 pt text on a figure 1,660 px wide (8.3 in at 200 dpi) is shown at 830 px,
+    half its size: 9 × 200/72 × 0.5 px = 12.5 px, 9.375 pt at 96 px to the inch; a figure
+    twice as wide shows it at half that."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(8.3, 3))
+    fig.text(0.5, 0.5, "a", fontsize=9)
+    assert abs(shown_points(fig) - 9.375) < 1e-9
+    fig.set_size_inches(16.6, 3)
+    assert abs(shown_points(fig) - 9.375 / 2) < 1e-9

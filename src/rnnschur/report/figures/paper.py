@@ -21,6 +21,12 @@ def _reported() -> pd.DataFrame:
     return pd.DataFrame(paper.REPORTED, columns=paper.COLUMNS)
 
 
+def _blocks(subset: str) -> str:
+    """Figure 1's short name of an ablation set: "full", or its removed blocks one a line without
+    their "−T_" ("RR", "C→R", "CC"; the axis says so), so that seven sets fit a panel at 9 pt."""
+    return "\n".join(b.removeprefix("−T_") for b in subset_label(subset).split("\n"))
+
+
 def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
     """Replay accuracy per ablation set, one panel per construction on a 2 × 2 grid (the paper's
     N_h where trained, else the largest): every trained solution a dot (open where it did not
@@ -92,17 +98,19 @@ def fig1_copy_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
                     (x[s], v),
                     xytext=(8, 4),
                     textcoords="offset points",
-                    fontsize=8,
+                    fontsize=9,
                     color="crimson",
                 )
         ax.axhline(CHANCE["accuracy"], color="0.55", lw=0.8, ls=":", label="chance (0.5)")
-        ax.set_xticks(range(len(FIG1_ORDER)), [subset_label(s) for s in FIG1_ORDER], fontsize=7)
+        ax.set_xticks(range(len(FIG1_ORDER)), [_blocks(s) for s in FIG1_ORDER], fontsize=9)
         ax.tick_params(axis="y", labelsize=9)
         ax.set_title(f"{construction.replace('_', ' ')}, $N_h$ = {size}", fontsize=10)
     for ax in list(axes.flat)[len(constructions) :]:
         ax.axis("off")
     for ax in axes[:, 0]:
         ax.set_ylabel(f"replay accuracy (α = {alpha:g})", fontsize=9)
+    for ax in axes[-1, :]:
+        ax.set_xlabel("blocks T_… removed", fontsize=9)
     handles = {}
     for ax in axes.flat:
         for handle, text in zip(*ax.get_legend_handles_labels(), strict=True):
@@ -133,7 +141,7 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
     data = data[data["subset"].isin(SINGLE_BLOCKS)]
     task_names = list(dict.fromkeys(data["task"]))
     reported = _reported()
-    fig, axes = subplots(2, len(task_names), figsize=(3.4 * len(task_names), 6.2), squeeze=False)
+    fig, axes = subplots(2, len(task_names), figsize=(2.8 * len(task_names), 6.4), squeeze=False)
     for col, task in enumerate(task_names):
         task_data = data[data["task"] == task]
         size = 64 if (task_data["n_hidden"] == 64).any() else int(task_data["n_hidden"].max())
@@ -158,7 +166,7 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
                         Verdict.ABSENT,
                         ha="center",
                         va="top",
-                        fontsize=8,
+                        fontsize=9,
                         color="0.4",
                         transform=ax.get_xaxis_transform(),
                     )
@@ -233,7 +241,7 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
             if row == 0:
                 seeds = task_data.drop_duplicates("seed")
                 n_learned = int(seeds["learned"].sum()) if "learned" in seeds else len(seeds)
-                learned_of = f", {n_learned}/{len(seeds)} learned" if n_learned < len(seeds) else ""
+                learned_of = f"\n{n_learned}/{len(seeds)} learned" if n_learned < len(seeds) else ""
                 name = f"{task.replace('_', ' ')}\n{construction.replace('_', ' ')}"
                 ax.set_title(f"{name}, $N_h$ = {size}{learned_of}", fontsize=9)
             if col == 0:
@@ -251,7 +259,7 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
             list(handles),
             loc="lower center",
             ncol=min(len(handles), 3),
-            fontsize=8,
+            fontsize=9,
             frameon=False,
         )
     fig.suptitle(f"The neuroscience tasks: single-block ablations (α = {alpha:g})", fontsize=10)
