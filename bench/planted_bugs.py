@@ -355,13 +355,13 @@ BUGS = [
         "propagator eigenvalues with the leak swapped",
     ),
     (
-        S + "training/train.py",
+        S + "training/optimiser.py",
         "            v += (1 - b2) * (g * g)",
         "            v += (1 - b2) * g",
         "Adam's second moment of g, not g²",
     ),
     (
-        S + "training/train.py",
+        S + "training/optimiser.py",
         "    factor = max_norm / (norm + 1e-6)",
         "    factor = max_norm / (norm * norm + 1e-6)",
         "clipping by the squared norm",
