@@ -185,7 +185,7 @@ def external_files(names):
 
 
 def external_settings(name):
-    """rnnschur.external.analysis.Settings of an external model, from its entry and the shared
+    """rnnschur.external.settings.Settings of an external model, from its entry and the shared
     keys (what the command takes as options, so that it writes the same tables)."""
     return {
         "score": config["external_models"][name]["score"],

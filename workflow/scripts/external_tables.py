@@ -7,7 +7,8 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from pathlib import Path  # noqa: E402
 
-from rnnschur.external.analysis import Settings, from_model_files  # noqa: E402
+from rnnschur.external.analysis import from_model_files  # noqa: E402
+from rnnschur.external.settings import Settings  # noqa: E402
 
 given = snakemake.params.settings
 grids = {key: tuple(given[key]) for key in ("alpha_grid", "ridge_grid")}

@@ -29,6 +29,7 @@ from rnnschur.external import analysis as external
 from rnnschur.external import convert, verify
 from rnnschur.external import heldout as heldout_sets
 from rnnschur.external.arrays import check_model
+from rnnschur.external.settings import Settings
 from rnnschur.network import Network
 from rnnschur.network.dynamics import DESCRIPTION_TYPES, Description, Dynamics, check_types
 from rnnschur.settings.schema import memory_warning
@@ -74,7 +75,7 @@ def analyse(
     initial_state : h0 (N_h,) or an ``.npz`` holding it. fitting : a second set like
         ``heldout`` for the readout refit. name : the model's name in the summary.
     tolerance : the largest relative RMS error of the verification (:data:`TOLERANCE`).
-    settings : fields of :class:`rnnschur.external.analysis.Settings` (score, alpha, alpha_grid,
+    settings : fields of :class:`rnnschur.external.settings.Settings` (score, alpha, alpha_grid,
         epsilon, mass_floor, threshold, subspace_components, subspace_draws, seed, and
         ``fixed_points=True``: the fixed points, intact and ablated,
         :mod:`rnnschur.studies.fixed_points`; not for a module run as it computes).
@@ -232,8 +233,8 @@ def _check_arguments(arguments: dict, settings: dict) -> None:
     check_types("analyse()", arguments, ARGUMENT_TYPES)
 
 
-def _settings(options: dict) -> external.Settings:
-    fields = external.Settings.__dataclass_fields__
+def _settings(options: dict) -> Settings:
+    fields = Settings.__dataclass_fields__
     unknown = sorted(set(options) - set(fields))
     if unknown:
         raise TypeError(f"analyse() got unknown settings {unknown}; settings are {sorted(fields)}")
@@ -242,7 +243,7 @@ def _settings(options: dict) -> external.Settings:
         if isinstance(grid, str) or not hasattr(grid, "__iter__"):
             raise TypeError(f"alpha_grid={grid!r}: must be a sequence of numbers")
         options = {**options, "alpha_grid": tuple(grid)}
-    return external.Settings(**options)
+    return Settings(**options)
 
 
 def _as_module(model):
