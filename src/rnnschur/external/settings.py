@@ -6,6 +6,7 @@ command is read with the settings a workflow run would use."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import numbers
 from dataclasses import dataclass
@@ -48,6 +49,29 @@ class Settings:
     fixed_points: bool = (
         False  # the fixed-point study (rnnschur.studies.fixed_points), intact and ablated
     )
+
+    @classmethod
+    def from_config(cls, config: dict, score: str) -> Settings:
+        """The settings of a workflow run's ``config`` for an external model scored by ``score``
+        (its entry's): each field read at its config key (a list as a tuple)."""
+        given = {}
+        for field in dataclasses.fields(cls):
+            if "key" in field.metadata:
+                value = functools.reduce(dict.get, field.metadata["key"].split("."), config)
+                given[field.name] = tuple(value) if isinstance(value, list) else value
+        return cls(score=score, **given)
+
+    def config(self) -> dict:
+        """The settings as the config gives them: ``{block: {key: value}}`` at each field's
+        config key (a tuple as a list), the inverse of :meth:`from_config`."""
+        config: dict = {}
+        for field in dataclasses.fields(self):
+            if "key" in field.metadata:
+                *blocks, key = field.metadata["key"].split(".")
+                node = functools.reduce(lambda at, block: at.setdefault(block, {}), blocks, config)
+                value = getattr(self, field.name)
+                node[key] = list(value) if isinstance(value, tuple) else value
+        return config
 
     def __post_init__(self) -> None:
         if self.score not in SCORES:
@@ -106,26 +130,15 @@ def per_model_settings(settings: Settings) -> dict:
     """The settings of the per-model functions, as the workflow's jobs of an external model read
     them from the config (config ``ablation`` scored on the model's own mask, ``verdicts``,
     ``subspace_control``, ``readout_refit``): the same numbers make the same tables."""
-    ablation = {
-        "epsilon": settings.epsilon,
-        "mass_floor": settings.mass_floor,
-        "fvu_steps": "masked",
-    }
+    config = settings.config()
+    ablation = {**config["ablation"], "fvu_steps": "masked"}
     return {
         "ablation": ablation,
-        "verdicts": {"threshold": settings.threshold, "level": settings.level},
+        "verdicts": config["verdicts"],
         "subspace_control": {
-            "n_components": settings.subspace_components,
-            "n_draws": settings.subspace_draws,
-            "n_trials": settings.subspace_trials,
-            "variance": settings.subspace_variance,
+            **config["subspace_control"],
             "alpha": settings.alpha,
             "ablation": ablation,
         },
-        "readout_refit": {
-            "alpha": settings.alpha,
-            "ablation": ablation,
-            "validation_fraction": settings.validation_fraction,
-            "ridge_grid": list(settings.ridge_grid),
-        },
+        "readout_refit": {"alpha": settings.alpha, "ablation": ablation, **config["readout_refit"]},
     }
