@@ -11,7 +11,8 @@ from rnnschur import io  # noqa: E402
 from rnnschur.external import convert, verify  # noqa: E402
 from rnnschur.external import heldout as heldout_sets  # noqa: E402
 from rnnschur.io.provenance import weights_sha256  # noqa: E402
-from rnnschur.network.dynamics import DESCRIPTION_TYPES, Description  # noqa: E402
+from rnnschur.network import Network  # noqa: E402
+from rnnschur.network.dynamics import DESCRIPTION_TYPES, DISCRETE, Description  # noqa: E402
 
 entry, path = snakemake.params.model, snakemake.input.weights
 keys = convert.parse_keys(entry["keys"]) if entry["keys"] else None
@@ -23,14 +24,10 @@ given = {f: entry[f] for f in DESCRIPTION_TYPES if f != "split"}
 description = Description(**given, split=snakemake.params.split)
 if snakemake.input.initial_state:
     model = {**model, "h0": io.load_npz(snakemake.input.initial_state, ("h0",))["h0"]}
-verification = verify.describe(
-    model,
-    snakemake.input.heldout,
-    description,
-    stored=stored,
-)
+network = Network.from_arrays(model, stored or DISCRETE)  # what its file stores, else discrete
+verification = verify.describe(network, snakemake.input.heldout, description)
 # the held-out set as the command reads it (its targets checked against the score)
-batch, _ = heldout_sets.read(snakemake.input.heldout, model, where="heldout")
+batch, _ = heldout_sets.read(snakemake.input.heldout, network, where="heldout")
 heldout_sets.check_targets(batch, entry["score"], snakemake.input.heldout)
 io.save_npz(snakemake.output.heldout, inputs=batch.inputs, targets=batch.targets, mask=batch.mask)
 io.save_npz(snakemake.output.weights, **model, **io.dynamics_arrays(verification.dynamics))

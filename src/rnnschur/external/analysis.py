@@ -24,6 +24,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -54,6 +55,9 @@ from rnnschur.studies import fixed_point_study
 from rnnschur.studies.beyond import refit, subspace
 from rnnschur.studies.verdicts import harm_share
 from rnnschur.tasks import Batch
+
+if TYPE_CHECKING:  # the module route alone imports it
+    from rnnschur.external.torch_module import ModuleRun
 
 
 def block_verdicts(ablation: pd.DataFrame, alpha: float, metric: str) -> pd.DataFrame:
@@ -250,17 +254,16 @@ class Result:
 
 
 def run(
-    model: dict[str, np.ndarray],
+    network: Network,
     heldout: Batch,
     settings: Settings,
     verification: Verification,
     name: str = "model",
     fitting: Batch | None = None,
-    module: tuple[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] | None = None,
+    module: ModuleRun | None = None,
     progress: Callable[[str], None] = print,
-    biases: dict[str, float] | None = None,
 ) -> Result:
-    """The paper's pipeline on one model described as ``verification`` records (its
+    """The paper's pipeline on one ``network``, described as ``verification`` records (its
     ``dynamics``), whose rollout was checked against its own outputs; nothing is written.
 
     The per-model functions of the workflow's rules, in process: the ordered Schur form (rule
@@ -271,13 +274,13 @@ def run(
     model's task block ``external__<name>`` (:func:`per_model_settings`), so that the command
     and the workflow write the same tables; then :func:`assemble`.
 
-    ``module`` = (its name, ``forward(W_stack, inputs)``): a user's own torch module
-    (:mod:`rnnschur.external.torch_module`) run as it computes; ``model`` then holds W_hh alone
-    (or all its arrays), and the subspace control and the readout refit, which need the hidden
-    states of the rollout, are skipped, and ``biases`` names the module's bias parameters
-    (name → largest |entry|) for the summary. The α split is the settings' (``split``).
+    ``module``: a user's own torch module run as it computes
+    (:class:`rnnschur.external.torch_module.ModuleRun`); its W_hh is the network analysed, its
+    own forward scores every ablation, and the subspace control and the readout refit, which
+    need the hidden states of the rollout, are skipped. The α split is the settings'
+    (``split``).
 
-    Nine parameters, not a value object: the parts of one analysis, each made once by
+    Eight parameters, not a value object: the parts of one analysis, each made once by
     :func:`rnnschur.analyse`, its only caller.
     """
     dynamics = verification.dynamics
@@ -288,35 +291,37 @@ def run(
             "Give its arrays (a state_dict or .npz) with its description instead"
         )
     task = Score(settings.score)
-    net = Network.from_arrays(model, dynamics)
-    network = f"{dynamics.describe()} RNN" if module is None else module[0]
+    if module is not None:  # the matrix its forward swaps, nothing else of the mapped arrays
+        network = Network(None, module.W_hh, None, dynamics)
+    runs_as = f"{dynamics.describe()} RNN" if module is None else module.name
     progress(
-        f"[1/5] ordered real Schur form of W_hh (N_h = {net.n_hidden}; {network}, "
+        f"[1/5] ordered real Schur form of W_hh (N_h = {network.n_hidden}; {runs_as}, "
         f"blocks ordered by the moduli of {split_operator(dynamics, settings.split)})"
     )
-    schur = ordered_real_schur(net.W_hh, leak=dynamics.split_leak(settings.split))
+    schur = ordered_real_schur(network.W_hh, leak=dynamics.split_leak(settings.split))
     progress(f"[2/5] all 8 coupling subsets at alpha = {list(settings.alpha_grid)}")
     blocks = per_model_settings(settings)
     # this network's own reading of each ablation, its bootstrap from the stream of external
     # models (their task blocks', the workflow's instances.expand_external) and seed 0
     solution = model_reading(blocks["verdicts"], settings.n_boot, settings.seed, EXTERNAL, 0)
-    analysed = Analysed.scored(net, schur, heldout, task, blocks["ablation"]["fvu_steps"])
+    analysed = Analysed.scored(network, schur, heldout, task, blocks["ablation"]["fvu_steps"])
     if module is None:
         rows = model_ablations(analysed, settings.alpha_grid, blocks["ablation"], solution)
     else:
         scoring = Scoring.from_config(blocks["ablation"])
         alphas = list(settings.alpha_grid)
-        rows = evaluate_ablations(analysed, alphas, scoring, module[1], solution=solution)
+        rows = evaluate_ablations(analysed, alphas, scoring, module.forward, solution=solution)
     controls = refits = None
+    n_hidden = network.n_hidden
     if module is not None:
         progress("[3/5] subspace control and [4/5] readout refit skipped: a module's own forward")
     else:
         progress("[3/5] subspace control (activity and readout subspaces, matched random controls)")
-        rng = job_rng(settings.seed, "subspace_control", EXTERNAL, EXTERNAL, net.n_hidden, 0)
+        rng = job_rng(settings.seed, "subspace_control", EXTERNAL, EXTERNAL, n_hidden, 0)
         controls = pd.DataFrame(subspace.model_rows(analysed, blocks["subspace_control"], rng))
         if fitting is not None:
             progress("[4/5] readout refit (ridge, on the fitting set)")
-            rng = job_rng(settings.seed, "readout_refit", EXTERNAL, EXTERNAL, net.n_hidden, 0)
+            rng = job_rng(settings.seed, "readout_refit", EXTERNAL, EXTERNAL, n_hidden, 0)
             refits = pd.DataFrame(refit.model_rows(analysed, fitting, blocks["readout_refit"], rng))
         else:
             progress("[4/5] readout refit skipped (no fitting set given)")
@@ -327,15 +332,19 @@ def run(
             f"alpha = {settings.alpha:g}"
         )
         study = fixed_point_study.Study(settings.alpha, {})
-        points = pd.DataFrame(fixed_point_study.model_rows(net, schur, heldout, "external", study))
+        points = fixed_point_study.model_rows(network, schur, heldout, "external", study)
+        points = pd.DataFrame(points)
     progress("[5/5] tables done")
-    if biases is None:
-        biases = {k: float(np.max(np.abs(model[k]))) for k in ("b_h", "b_y") if k in model}
+    if module is None:
+        offsets = network.offsets
+        biases = {k: float(np.max(np.abs(offsets[k]))) for k in ("b_h", "b_y") if k in offsets}
+    else:
+        biases = module.biases
     eigenvalues, _ = views.spectrum_rows(schur, settings.alpha)
     return assemble(
-        Parts(name, network, verification, settings, schur),
+        Parts(name, runs_as, verification, settings, schur),
         Tables(pd.DataFrame(rows), pd.DataFrame(eigenvalues), controls, refits, points),
-        shapes_of(net, heldout, biases, "module" if module is not None else "arrays"),
+        shapes_of(network, heldout, biases, "module" if module is not None else "arrays"),
         progress,
     )
 
