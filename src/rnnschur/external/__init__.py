@@ -1,5 +1,6 @@
-"""A user's own trained network: its arrays (:mod:`.arrays`), a torch state_dict or module
-(:mod:`.convert`, :mod:`.torch_module`), its held-out set (:mod:`.heldout`), the proof that the
+"""A user's own trained network: read into one :class:`rnnschur.Network` (:mod:`.reading`) from
+its arrays (:mod:`.arrays`), a torch state_dict or module (:mod:`.convert`,
+:mod:`.torch_module`), a Keras or Flax file; its held-out set (:mod:`.heldout`), the proof that the
 rollout reproduces it (:mod:`.verify`), its score as a task (:mod:`.task`), the settings
 (:mod:`.settings`), the analysis and its result (:mod:`.analysis`; for notebooks
 :func:`rnnschur.analyse`, :mod:`.api`) and the result's prose (:mod:`.summary`). Nothing is

@@ -24,9 +24,9 @@ import warnings
 from collections.abc import Callable
 
 from rnnschur.external import analysis as external
-from rnnschur.external import convert, verify
 from rnnschur.external import heldout as heldout_sets
-from rnnschur.external.reading import read_network
+from rnnschur.external import verify
+from rnnschur.external.reading import UserModel, read_network
 from rnnschur.external.settings import Settings
 from rnnschur.network.dynamics import DESCRIPTION_TYPES, Description, Dynamics, check_types
 from rnnschur.settings.schema import memory_warning
@@ -109,53 +109,41 @@ def analyse(
         description = Description(found_before.dynamics, split=found_before.split)
     description = Description.of(description)
     settings = _settings({**settings, "split": description.split or "propagator"})
-    with warnings.catch_warnings(record=True) as notes:  # what the file's reading left out
-        warnings.simplefilter("always", verify.AnalysisWarning)
-        network, module, default_name = read_network(model, keys, recurrent, initial_state)
-    name = name or default_name
-    lines = [str(note.message) for note in notes]
-    if network.W_xh is not None:  # before anything runs
-        lines.append(memory_warning(network.n_hidden))
-    for line in filter(None, lines):
-        if warn:
-            warnings.warn(line, verify.AnalysisWarning, stacklevel=2)
-        else:
-            progress(line)
-    batch, outputs = heldout_sets.read(heldout, network, where="heldout")
-    fit = heldout_sets.read(fitting, network, where="fitting")[0] if fitting is not None else None
+    read = _read(model, keys, recurrent, initial_state, warn, progress)
+    name = name or read.name
+    batch, outputs = heldout_sets.read(heldout, read.network, where="heldout")
+    fit = None
+    if fitting is not None:
+        fit = heldout_sets.read(fitting, read.network, where="fitting")[0]
     for where, given, scored in (("heldout", heldout, batch), ("fitting", fitting, fit)):
         if scored is not None:  # the score is defined on its targets
             named = given if isinstance(given, str | os.PathLike) else where
             heldout_sets.check_targets(scored, settings.score, named)
-    run_as = None
-    if module is not None and recurrent is not None:
-        # a torch module run as it computes: its own forward, with W unchanged, must reproduce
-        # the held-out outputs (where the file has them) before it scores any ablation; the
-        # description, where given or found, only orders the split
+    run_as, source = None, "held-out outputs"
+    if read.module is not None:
         from rnnschur.external import torch_module
 
-        run_as = torch_module.run_as_computed(
-            module, recurrent, time_first, batch, outputs, tolerance, name
-        )
-        own = verify.OwnOutputs(batch.inputs, run_as.outputs, run_as.source, tolerance, True)
-        verification = verify.of_module(network, description, own, run_as.error, run_as.max_error)
-    else:
-        source = "held-out outputs"
-        if module is not None and outputs is None:
-            from rnnschur.external import torch_module
-
-            outputs = torch_module.own_outputs(module, batch.inputs, time_first)
+        if read.recurrent is not None:
+            # a torch module run as it computes: its own forward, with W unchanged, must
+            # reproduce the held-out outputs (where the file has them) before it scores any
+            # ablation; the description, where given or found, only orders the split
+            run_as = torch_module.run_as_computed(
+                read.module, read.recurrent, time_first, batch, outputs, tolerance, name
+            )
+            outputs, source = run_as.outputs, run_as.source
+        elif outputs is None:  # the model's own outputs: its own forward's
+            outputs = torch_module.own_outputs(read.module, batch.inputs, time_first)
             source = "the module's own forward"
-        # a torch module, or a torch file: its own forward can run what no description does
-        torch = module is not None or (
-            isinstance(model, str | os.PathLike) and convert.file_format(model) == "torch"
-        )
-        own = verify.OwnOutputs(batch.inputs, outputs, source, tolerance, torch)
-        verification = verify.resolve_description(network, description, own)
+    own = verify.OwnOutputs(batch.inputs, outputs, source, tolerance, read.torch)
+    if run_as is not None:
+        error, largest = run_as.error, run_as.max_error
+        verification = verify.of_module(read.network, description, own, error, largest)
+    else:  # the rollout as described against the model's own outputs
+        verification = verify.resolve_description(read.network, description, own)
         if found_before is not None:
             verification = dataclasses.replace(verification, found_by=found_before.found_by)
     progress(verification.line())
-    network = dataclasses.replace(network, dynamics=verification.dynamics)
+    network = dataclasses.replace(read.network, dynamics=verification.dynamics)
     result = external.run(network, batch, settings, verification, name, fit, run_as, progress)
     if warn:
         for line in (result.warning or "").splitlines():
@@ -186,6 +174,24 @@ def _check_arguments(arguments: dict, settings: dict) -> None:
             f"description={{{fields}}} (or rnnschur.Description({given}))"
         )
     check_types("analyse()", arguments, ARGUMENT_TYPES)
+
+
+def _read(model, keys, recurrent, initial_state, warn: bool, progress) -> UserModel:
+    """:func:`rnnschur.external.reading.read_network`, what its file's reading left out and
+    the memory the analysis will take said (as Python warnings where ``warn``) before anything
+    runs."""
+    with warnings.catch_warnings(record=True) as notes:
+        warnings.simplefilter("always", verify.AnalysisWarning)
+        read = read_network(model, keys, recurrent, initial_state)
+    lines = [str(note.message) for note in notes]
+    if read.network.W_xh is not None:
+        lines.append(memory_warning(read.network.n_hidden))
+    for line in filter(None, lines):
+        if warn:
+            warnings.warn(line, verify.AnalysisWarning, stacklevel=3)
+        else:
+            progress(line)
+    return read
 
 
 def _settings(options: dict) -> Settings:
