@@ -275,14 +275,16 @@ def check(network: Network, dynamics: Dynamics, own: OwnOutputs) -> Verification
 
 @dataclass(frozen=True)
 class Candidate:
-    """A description and its rollout's relative RMS error on the search trials."""
+    """A description, its rollout's relative RMS error on the search trials and the name of
+    the catalogue entry it is ("" for a description the catalogue does not name)."""
 
     dynamics: Dynamics
     error: float
+    name: str = ""
 
     def text(self) -> str:
-        name = catalogue_name(self.dynamics)
-        return f"{self.dynamics.describe()}{f' [{name}]' if name else ''}: {self.error:.2g}"
+        named = f" [{self.name}]" if self.name else ""
+        return f"{self.dynamics.describe()}{named}: {self.error:.2g}"
 
 
 def fit_leak(
@@ -300,7 +302,7 @@ def fit_leak(
         return relative_rms(outputs_as(network, dynamics, inputs), outputs)
 
     if description.kind == "discrete":
-        return Candidate(description.with_leak(1.0), error(1.0))
+        return Candidate(description.with_leak(1.0), error(1.0), description.name)
     grid = [error(a) for a in LEAK_GRID]
     i = int(np.argmin(grid))
     low, high = LEAK_GRID[max(i - 1, 0)], LEAK_GRID[min(i + 1, len(LEAK_GRID) - 1)]
@@ -311,7 +313,7 @@ def fit_leak(
         if 0 < short <= 1 and (e := error(short)) <= 1.5 * best + 1e-12:
             leak, best = short, e
             break
-    return Candidate(description.with_leak(float(leak)), best)
+    return Candidate(description.with_leak(float(leak)), best, description.name)
 
 
 def search(
@@ -331,7 +333,7 @@ def search(
     def rank(c: Candidate):
         return (
             c.error > 2 * best + 1e-12,
-            catalogue_name(c.dynamics) is None,
+            not c.name,
             c.dynamics.kind != "discrete",
             c.error,
         )
