@@ -1,17 +1,19 @@
 """The paper's pipeline on one model trained elsewhere, once it is read and verified.
 
-:func:`run` takes the model's arrays (or, for a torch module run as it computes, its W_hh and
-forward), its held-out set, its description and the :class:`rnnschur.external.verify.Verification`
-that proves the rollout is the model, and runs in process the per-model functions of the
-workflow's rules (the ordered Schur form, all 8 subsets at every α with the model's own reading,
-the spectrum, the subspace control and the readout refit) with the settings and random streams
-those rules have for the model's task block ``external__<name>``; :func:`assemble` makes the
-verdict per coupling block and the :class:`Result`. In the workflow the rules themselves run on
-the imported model, and :func:`from_model_files` assembles the same :class:`Result` from their
-files, so the command and the workflow write the same tables. Nothing is read or written by
-:func:`run`: :func:`rnnschur.analyse` (:mod:`rnnschur.external.api`) reads the files, converts a
-state_dict (:mod:`.convert`), verifies (:mod:`.verify`) and calls it; :meth:`Result.save` writes
-the tables, the profile figure and the summaries.
+:func:`run` takes the model's :class:`rnnschur.Network` as read
+(:func:`rnnschur.external.reading.read_network`; for a torch module run as it computes, its
+:class:`~rnnschur.external.torch_module.ModuleRun` beside it), its held-out set and the
+:class:`rnnschur.external.verify.Verification` that proves the rollout is the model, and runs in
+process the per-model functions of the workflow's rules (the ordered Schur form, all 8 subsets
+at every α with the model's own reading, the subspace control, the readout refit and the
+spectrum) with the settings and random streams those rules have for the model's task block
+``external__<name>``; :func:`assemble` makes the verdict per coupling block and the
+:class:`Result`. In the workflow the rules themselves run on the imported model, and
+:func:`from_model_files` assembles the same :class:`Result` from their files, so the command and
+the workflow write the same tables. Nothing is read or written by :func:`run`:
+:func:`rnnschur.analyse` (:mod:`rnnschur.external.api`) reads the model (:mod:`.reading`) and
+its held-out set, verifies (:mod:`.verify`) and calls it; :meth:`Result.save` writes the tables,
+the profile figure and the summaries.
 """
 
 from __future__ import annotations
@@ -294,6 +296,7 @@ def run(
     if module is not None:  # the matrix its forward swaps, nothing else of the mapped arrays
         network = Network(None, module.W_hh, None, dynamics)
     runs_as = f"{dynamics.describe()} RNN" if module is None else module.name
+    shapes = shapes_of(network, heldout, None if module is None else module.biases)
     progress(
         f"[1/5] ordered real Schur form of W_hh (N_h = {network.n_hidden}; {runs_as}, "
         f"blocks ordered by the moduli of {split_operator(dynamics, settings.split)})"
@@ -335,16 +338,11 @@ def run(
         points = fixed_point_study.model_rows(network, schur, heldout, "external", study)
         points = pd.DataFrame(points)
     progress("[5/5] tables done")
-    if module is None:
-        offsets = network.offsets
-        biases = {k: float(np.max(np.abs(offsets[k]))) for k in ("b_h", "b_y") if k in offsets}
-    else:
-        biases = module.biases
     eigenvalues, _ = views.spectrum_rows(schur, settings.alpha)
     return assemble(
         Parts(name, runs_as, verification, settings, schur),
         Tables(pd.DataFrame(rows), pd.DataFrame(eigenvalues), controls, refits, points),
-        shapes_of(network, heldout, biases, "module" if module is not None else "arrays"),
+        shapes,
         progress,
     )
 
@@ -374,19 +372,24 @@ class Tables:
     fixed_points: pd.DataFrame | None = None
 
 
-def shapes_of(net: Network, heldout: Batch, biases: dict[str, float], of: str) -> dict:
+def shapes_of(net: Network, heldout: Batch, module_biases: dict[str, float] | None = None) -> dict:
     """The sizes the summary states: N_h, N_x, N_y, the held-out trials and steps, the offsets
-    the network adds, its ``biases`` (name → largest |entry|) and whose they are (``of``:
-    "arrays" or "module")."""
+    the network adds and its biases (name → largest |entry|): the offsets b_h and b_y of its
+    arrays, or a module's own bias parameters (``module_biases``, where it runs as it
+    computes), and whose they are ("arrays" or "module")."""
+    offsets = net.offsets
+    biases = module_biases
+    if biases is None:
+        biases = {k: float(np.max(np.abs(offsets[k]))) for k in ("b_h", "b_y") if k in offsets}
     return {
         "N_h": int(net.n_hidden),
         "N_x": int(heldout.inputs.shape[2]),
         "N_y": int(heldout.targets.shape[2]),
         "n_trials": int(heldout.inputs.shape[0]),
         "n_steps": int(heldout.inputs.shape[1]),
-        "offsets": list(net.offsets),
+        "offsets": list(offsets),
         "biases": biases,
-        "biases_of": of,
+        "biases_of": "arrays" if module_biases is None else "module",
     }
 
 
@@ -398,6 +401,8 @@ def assemble(
     coupling block of its ablation table and the warnings (the verification's, and a full model
     far from a working network)."""
     settings, ablation = parts.settings, tables.ablation.copy()
+    ablation.insert(0, "model", parts.name)
+    verdicts = block_verdicts(ablation, settings.alpha, settings.score)
     full_score = ablation.loc[ablation["subset"] == "none", "score"].iloc[0]
     dynamics = parts.verification.dynamics
     warnings = [
@@ -413,7 +418,6 @@ def assemble(
     warning = "\n".join(w for w in warnings if w) or None
     if warning:
         progress(warning)
-    ablation.insert(0, "model", parts.name)
     return Result(
         parts.name,
         parts.network,
@@ -422,7 +426,7 @@ def assemble(
         settings,
         parts.schur,
         ablation,
-        block_verdicts(ablation, settings.alpha, settings.score),
+        verdicts,
         tables.spectrum,
         tables.subspace_control,
         tables.readout_refit,
@@ -456,11 +460,9 @@ def from_model_files(name: str, files: dict, settings: Settings) -> Result:
         model_table(files["subspace_control"]),
         model_table(refits) if refits else None,
     )
-    offsets = net.offsets
-    biases = {k: float(np.max(np.abs(offsets[k]))) for k in ("b_h", "b_y") if k in offsets}
     return assemble(
         Parts(name, f"{net.dynamics.describe()} RNN", verification, settings, schur),
         tables,
-        shapes_of(net, heldout, biases, "arrays"),
+        shapes_of(net, heldout),
         lambda line: None,
     )
