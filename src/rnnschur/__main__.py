@@ -251,11 +251,11 @@ def main(argv: list[str] | None = None) -> int:
             {"OMP_NUM_THREADS": threads, "OPENBLAS_NUM_THREADS": threads, **PORTABLE_KERNELS}
         )
     from rnnschur import io
-    from rnnschur.external import analysis as external
     from rnnschur.external import api, saving, verify
+    from rnnschur.external.settings import Settings
 
     try:  # before any file is read or module imported: the settings alone
-        external.Settings(**settings_of(args))  # α in its grid, once each
+        Settings(**settings_of(args))  # α in its grid, once each
         verify.check_tolerance(args.tolerance)
     except (TypeError, ValueError) as error:
         print(f"error: {as_flags(str(error))}", file=sys.stderr)

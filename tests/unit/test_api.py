@@ -331,5 +331,5 @@ def test_an_initial_state_is_not_guessed_from_a_gain_or_from_two_candidates(tool
     folder, net = toolbox
     state = dict(net.state_dict())
     initial = state.pop("initial_hiddens_1xd")
-    assert "h0" not in convert.from_arrays({**state, "gain": torch.ones(16)})
-    assert "h0" not in convert.from_arrays({**state, "h0_a": initial, "h0_b": initial})
+    assert "h0" not in convert.state_dict_arrays({**state, "gain": torch.ones(16)})
+    assert "h0" not in convert.state_dict_arrays({**state, "h0_a": initial, "h0_b": initial})

@@ -260,7 +260,7 @@ def test_targets_whose_variance_overflows_are_named_as_such():
 
 
 def test_an_alpha_given_twice_is_refused():
-    from rnnschur.external.analysis import Settings
+    from rnnschur.external.settings import Settings
 
     with pytest.raises(ValueError, match=r"α \[0.9\] given twice"):
         Settings(alpha_grid=(0.9, 0.9, 0.85))
@@ -318,7 +318,7 @@ def test_the_commands_and_the_apis_defaults_are_the_configs():
     import yaml
 
     from rnnschur import __main__ as cli
-    from rnnschur.external.analysis import Settings
+    from rnnschur.external.settings import Settings
 
     schema = yaml.safe_load((REPO / "src" / "rnnschur" / "config.schema.yaml").read_text())
     top = schema["properties"]
@@ -387,7 +387,7 @@ def test_each_default_is_read_from_its_own_config_key(monkeypatch):
     import copy
 
     from rnnschur import __main__ as cli
-    from rnnschur.external.analysis import Settings
+    from rnnschur.external.settings import Settings
     from rnnschur.settings import schema
 
     planted = {

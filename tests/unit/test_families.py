@@ -12,7 +12,8 @@ from rnnschur import __main__ as cli
 from rnnschur import io
 from rnnschur.ablation import Analysed, evaluate_ablations
 from rnnschur.external import convert
-from rnnschur.external.analysis import Score, misuse_warning
+from rnnschur.external.summary import misuse_warning
+from rnnschur.external.task import Score
 from rnnschur.network import Network
 from rnnschur.network.dynamics import Dynamics
 from rnnschur.schur import coupling_masks, n_dominant, ordered_real_schur

@@ -43,8 +43,7 @@ print("inline", backend)
 
 def small_model(folder):
     """A discrete tanh model and a held-out set with its own outputs, as files."""
-    from rnnschur.external.verify import model_outputs
-    from rnnschur.network.dynamics import Dynamics
+    from rnnschur.network import Network
 
     rng = np.random.default_rng(0)
     model = {
@@ -53,7 +52,7 @@ def small_model(folder):
         "W_hy": rng.standard_normal((1, 8)),
     }
     inputs = rng.standard_normal((16, 12, 2))
-    own = model_outputs(model, inputs, Dynamics())
+    own = Network.from_arrays(model).rollout(inputs, dtype=np.float64)
     np.savez(folder / "model.npz", **model)
     np.savez(folder / "heldout.npz", inputs=inputs, targets=own + 0.3, outputs=own)
     return folder / "model.npz", folder / "heldout.npz"

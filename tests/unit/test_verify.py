@@ -8,6 +8,7 @@ import torch
 from torch import nn
 
 from rnnschur.external import convert, verify
+from rnnschur.network import Network
 from rnnschur.network.dynamics import CATALOGUE, Dynamics, catalogue_names
 
 
@@ -144,7 +145,9 @@ def model_and_outputs(name, tmp_path, seed=0):
     net = make().eval()
     path = tmp_path / f"{name}.pt"
     torch.save(net.state_dict(), path)
-    model = convert.from_state_dict(path, convert.parse_keys(keys) if keys else None)
+    model = Network.from_arrays(
+        convert.from_state_dict(path, convert.parse_keys(keys) if keys else None)
+    )
     inputs = np.random.default_rng(seed).standard_normal((40, 30, 3)).astype(np.float32)
     with torch.no_grad():
         outputs = net(torch.from_numpy(inputs)).double().numpy()
@@ -199,13 +202,11 @@ def test_no_description_fits_a_nonlinear_readout(tmp_path):
 def test_tolerance_boundary_is_the_relative_rms_error():
     """Planted: outputs off by a known relative RMS error, just inside and outside 1e-3."""
     rng = np.random.default_rng(5)
-    model = {
-        "W_xh": rng.standard_normal((6, 2)),
-        "W_hh": 0.3 * rng.standard_normal((6, 6)),
-        "W_hy": rng.standard_normal((2, 6)),
-    }
+    model = Network(
+        rng.standard_normal((6, 2)), 0.3 * rng.standard_normal((6, 6)), rng.standard_normal((2, 6))
+    )
     inputs = rng.standard_normal((10, 8, 2))
-    exact = verify.model_outputs(model, inputs, Dynamics())
+    exact = verify.outputs_as(model, Dynamics(), inputs)
     direction = rng.standard_normal(exact.shape)
     direction *= np.sqrt(np.mean(exact**2) / np.mean(direction**2))  # relative RMS 1
     inside = verify.check(model, Dynamics(), verify.OwnOutputs(inputs, exact + 0.99e-3 * direction))

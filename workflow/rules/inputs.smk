@@ -185,26 +185,12 @@ def external_files(names):
 
 
 def external_settings(name):
-    """rnnschur.external.analysis.Settings of an external model, from its entry and the shared
-    keys (what the command takes as options, so that it writes the same tables)."""
-    return {
-        "score": config["external_models"][name]["score"],
-        "alpha": config["alpha"],
-        "alpha_grid": tuple(config["alpha_grid"]),
-        "epsilon": config["ablation"]["epsilon"],
-        "mass_floor": config["ablation"]["mass_floor"],
-        "threshold": config["verdicts"]["threshold"],
-        "level": config["verdicts"]["level"],
-        "n_boot": config["solutions"]["bootstrap"],
-        "subspace_components": config["subspace_control"]["n_components"],
-        "subspace_draws": config["subspace_control"]["n_draws"],
-        "subspace_trials": config["subspace_control"]["n_trials"],
-        "subspace_variance": config["subspace_control"]["variance"],
-        "seed": config["base_seed"],
-        "split": config["schur_split"],
-        "validation_fraction": config["readout_refit"]["validation_fraction"],
-        "ridge_grid": tuple(config["readout_refit"]["ridge_grid"]),
-    }
+    """rnnschur.external.settings.Settings of an external model: its entry's score and the
+    run's config at each setting's key (what the command takes as options, so that it writes
+    the same tables)."""
+    from rnnschur.external.settings import Settings
+
+    return Settings.from_config(config, config["external_models"][name]["score"])
 
 
 def external_model(name):

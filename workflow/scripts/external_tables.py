@@ -7,11 +7,9 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from pathlib import Path  # noqa: E402
 
-from rnnschur.external.analysis import Settings, from_model_files  # noqa: E402
+from rnnschur.external.analysis import from_model_files  # noqa: E402
 
-given = snakemake.params.settings
-grids = {key: tuple(given[key]) for key in ("alpha_grid", "ridge_grid")}
-settings = Settings(**{**given, **grids})
+settings = snakemake.params.settings  # rnnschur.external.settings.Settings, from the config
 result = from_model_files(snakemake.wildcards.name, dict(snakemake.input.items()), settings)
 result.save_tables(Path(snakemake.output.ablation_csv).parent)
 print(result, file=sys.stderr)

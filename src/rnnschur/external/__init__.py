@@ -1,8 +1,10 @@
-"""A user's own trained network: its arrays (:mod:`.arrays`), a torch state_dict or module
-(:mod:`.convert`, :mod:`.torch_module`), its held-out set (:mod:`.heldout`), the proof that the
-rollout reproduces it (:mod:`.verify`), its score as a task (:mod:`.task`) and the analysis
-(:mod:`.analysis`; for notebooks :func:`rnnschur.analyse`, :mod:`.api`). Nothing is imported
-with the package: torch only when a torch file or module is read."""
+"""A user's own trained network: read into one :class:`rnnschur.Network` (:mod:`.reading`) from
+its arrays (:mod:`.arrays`), a torch state_dict or module (:mod:`.convert`,
+:mod:`.torch_module`), a Keras or Flax file; its held-out set (:mod:`.heldout`), the proof that the
+rollout reproduces it (:mod:`.verify`), its score as a task (:mod:`.task`), the settings
+(:mod:`.settings`), the analysis and its result (:mod:`.analysis`; for notebooks
+:func:`rnnschur.analyse`, :mod:`.api`) and the result's prose (:mod:`.summary`). Nothing is
+imported with the package: torch only when a torch file or module is read."""
 
 TABLE_NAMES = (
     "schur.npz",

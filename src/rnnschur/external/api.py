@@ -22,14 +22,12 @@ import dataclasses
 import os
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 
-from rnnschur import io
 from rnnschur.external import analysis as external
-from rnnschur.external import convert, verify
 from rnnschur.external import heldout as heldout_sets
-from rnnschur.external.arrays import check_model
-from rnnschur.network import Network
+from rnnschur.external import verify
+from rnnschur.external.reading import UserModel, read_network
+from rnnschur.external.settings import Settings
 from rnnschur.network.dynamics import DESCRIPTION_TYPES, Description, Dynamics, check_types
 from rnnschur.settings.schema import memory_warning
 
@@ -74,7 +72,7 @@ def analyse(
     initial_state : h0 (N_h,) or an ``.npz`` holding it. fitting : a second set like
         ``heldout`` for the readout refit. name : the model's name in the summary.
     tolerance : the largest relative RMS error of the verification (:data:`TOLERANCE`).
-    settings : fields of :class:`rnnschur.external.analysis.Settings` (score, alpha, alpha_grid,
+    settings : fields of :class:`rnnschur.external.settings.Settings` (score, alpha, alpha_grid,
         epsilon, mass_floor, threshold, subspace_components, subspace_draws, seed, and
         ``fixed_points=True``: the fixed points, intact and ablated,
         :mod:`rnnschur.studies.fixed_points`; not for a module run as it computes).
@@ -111,96 +109,42 @@ def analyse(
         description = Description(found_before.dynamics, split=found_before.split)
     description = Description.of(description)
     settings = _settings({**settings, "split": description.split or "propagator"})
-    if isinstance(keys, str):
-        keys = convert.parse_keys(keys)
-    module = _as_module(model)
-    with warnings.catch_warnings(record=True) as notes:  # what the file's reading left out
-        warnings.simplefilter("always", verify.AnalysisWarning)
-        arrays, stored, default_name = _arrays(model, module, keys, recurrent)
-    for note in notes:
-        if warn:
-            warnings.warn(note.message, note.category, stacklevel=2)
-        else:
-            progress(str(note.message))
-    if initial_state is not None and arrays is not None:
-        arrays = check_model(
-            {**arrays, "h0": heldout_sets.initial_state(initial_state)}, "initial_state"
-        )
-    if arrays is not None and (line := memory_warning(len(arrays["W_hh"]))) is not None:
-        if warn:  # before anything runs
-            warnings.warn(line, verify.AnalysisWarning, stacklevel=2)
-        else:
-            progress(line)
-    batch, outputs = heldout_sets.read(heldout, arrays, where="heldout")
-    fit = heldout_sets.read(fitting, arrays, where="fitting")[0] if fitting is not None else None
+    read = _read(model, keys, recurrent, initial_state, warn, progress)
+    name = name or read.name
+    batch, outputs = heldout_sets.read(heldout, read.network, where="heldout")
+    fit = None
+    if fitting is not None:
+        fit = heldout_sets.read(fitting, read.network, where="fitting")[0]
     for where, given, scored in (("heldout", heldout, batch), ("fitting", fitting, fit)):
         if scored is not None:  # the score is defined on its targets
             named = given if isinstance(given, str | os.PathLike) else where
             heldout_sets.check_targets(scored, settings.score, named)
-    if module is None or recurrent is None:
-        source = "held-out outputs"
-        if module is not None and outputs is None:
-            from rnnschur.external import torch_module
-
-            outputs = torch_module.own_outputs(module, batch.inputs, time_first)
-            source = "the module's own forward"
-        # a torch module, or a torch file: its own forward can run what no description does
-        torch = module is not None or (
-            isinstance(model, str | os.PathLike) and convert.file_format(model) == "torch"
-        )
-        own = verify.OwnOutputs(batch.inputs, outputs, source, tolerance, torch)
-        verification = verify.resolve_description(arrays, stored, description, own)
-        if found_before is not None:
-            verification = dataclasses.replace(verification, found_by=found_before.found_by)
-        progress(verification.line())
-        result = external.run(
-            arrays,
-            batch,
-            settings,
-            verification,
-            name or default_name,
-            fit,
-            None,
-            progress,
-        )
-    else:  # a torch module run as it computes: its own forward, with W unchanged, must
-        # reproduce the held-out outputs (where the file has them) before it scores any
-        # ablation; the description, where given or found, only orders the split
+    run_as, source = None, "held-out outputs"
+    if read.module is not None:
         from rnnschur.external import torch_module
 
-        W_hh = torch_module.recurrent_matrix(module, recurrent)
-        forward = torch_module.module_forward(module, recurrent, time_first)
-        torch_module.check_forward(forward, W_hh, batch, name or default_name)
-        error, largest = torch_module.verify_module(module, batch, outputs, time_first, tolerance)
-        source = "held-out outputs"
-        if outputs is None:
-            outputs = torch_module.own_outputs(module, batch.inputs, time_first)
+        if read.recurrent is not None:
+            # a torch module run as it computes: its own forward, with W unchanged, must
+            # reproduce the held-out outputs (where the file has them) before it scores any
+            # ablation; the description, where given or found, only orders the split
+            run_as = torch_module.run_as_computed(
+                read.module, read.recurrent, time_first, batch, outputs, tolerance, name
+            )
+            outputs, source = run_as.outputs, run_as.source
+        elif outputs is None:  # the model's own outputs: its own forward's
+            outputs = torch_module.own_outputs(read.module, batch.inputs, time_first)
             source = "the module's own forward"
-        own = verify.OwnOutputs(batch.inputs, outputs, source, tolerance, torch=True)
-        checked = verify.resolve_description(arrays, None, description, own, runs_module=True)
-        verification = verify.Verification(
-            checked.dynamics,
-            error,
-            largest,
-            tolerance,
-            len(batch.inputs) if error is not None else 0,
-            "held-out outputs" if error is not None else "none",
-            "module",
-            description.split or "propagator",
-            None if checked.found_by == "module" else checked.error,
-        )
-        progress(verification.line())
-        result = external.run(
-            {"W_hh": W_hh},
-            batch,
-            settings,
-            verification,
-            name or default_name,
-            None,
-            (f"torch module {type(module).__name__}", forward),
-            progress,
-            biases=torch_module.biases(module, recurrent),
-        )
+    own = verify.OwnOutputs(batch.inputs, outputs, source, tolerance, read.torch)
+    if run_as is not None:
+        error, largest = run_as.error, run_as.max_error
+        verification = verify.of_module(read.network, description, own, error, largest)
+    else:  # the rollout as described against the model's own outputs
+        verification = verify.resolve_description(read.network, description, own)
+        if found_before is not None:
+            verification = dataclasses.replace(verification, found_by=found_before.found_by)
+    progress(verification.line())
+    network = dataclasses.replace(read.network, dynamics=verification.dynamics)
+    result = external.run(network, batch, settings, verification, name, fit, run_as, progress)
     if warn:
         for line in (result.warning or "").splitlines():
             warnings.warn(line, verify.AnalysisWarning, stacklevel=2)
@@ -232,8 +176,26 @@ def _check_arguments(arguments: dict, settings: dict) -> None:
     check_types("analyse()", arguments, ARGUMENT_TYPES)
 
 
-def _settings(options: dict) -> external.Settings:
-    fields = external.Settings.__dataclass_fields__
+def _read(model, keys, recurrent, initial_state, warn: bool, progress) -> UserModel:
+    """:func:`rnnschur.external.reading.read_network`, what its file's reading left out and
+    the memory the analysis will take said (as Python warnings where ``warn``) before anything
+    runs."""
+    with warnings.catch_warnings(record=True) as notes:
+        warnings.simplefilter("always", verify.AnalysisWarning)
+        read = read_network(model, keys, recurrent, initial_state)
+    lines = [str(note.message) for note in notes]
+    if read.network.W_xh is not None:
+        lines.append(memory_warning(read.network.n_hidden))
+    for line in filter(None, lines):
+        if warn:
+            warnings.warn(line, verify.AnalysisWarning, stacklevel=3)
+        else:
+            progress(line)
+    return read
+
+
+def _settings(options: dict) -> Settings:
+    fields = Settings.__dataclass_fields__
     unknown = sorted(set(options) - set(fields))
     if unknown:
         raise TypeError(f"analyse() got unknown settings {unknown}; settings are {sorted(fields)}")
@@ -242,39 +204,4 @@ def _settings(options: dict) -> external.Settings:
         if isinstance(grid, str) or not hasattr(grid, "__iter__"):
             raise TypeError(f"alpha_grid={grid!r}: must be a sequence of numbers")
         options = {**options, "alpha_grid": tuple(grid)}
-    return external.Settings(**options)
-
-
-def _as_module(model):
-    """``model`` if it is a live torch module (without importing torch), else None."""
-    is_module = all(hasattr(model, a) for a in ("state_dict", "named_parameters", "forward"))
-    return model if is_module else None
-
-
-def _arrays(model, module, keys, recurrent):
-    """(the model's arrays or None, the description its file stores or None, a default name)."""
-    if module is not None:
-        name = type(module).__name__
-        convert.refuse_unreadable(f"torch module {name}", module.state_dict())
-        try:
-            return convert.from_arrays(module.state_dict(), keys, name), None, name
-        except io.ArtifactError:
-            if recurrent is None:
-                raise
-            return None, None, name  # run as it computes, its arrays unknown
-    if isinstance(model, str | os.PathLike):
-        path = Path(model)
-        name = Path(path.name.removesuffix(".weights.h5")).stem
-        return (*convert.read_model_file(path, keys), name)
-    if isinstance(model, Network):  # the one network value: its arrays and its description
-        arrays = {"W_xh": model.W_xh, "W_hh": model.W_hh, "W_hy": model.W_hy, **model.offsets}
-        given = {key: value for key, value in arrays.items() if value is not None}
-        return check_model(given, "model"), model.dynamics, "model"
-    if isinstance(model, dict):
-        if keys is None and {"W_xh", "W_hh", "W_hy"} <= set(model):
-            return check_model(dict(model), "model"), None, "model"
-        return convert.from_arrays(model, keys, "state_dict"), None, "model"
-    raise TypeError(
-        f"model must be a rnnschur.Network, arrays (a dict with W_xh, W_hh, W_hy), a "
-        f"state_dict, a file path or a torch.nn.Module; got {type(model).__name__}"
-    )
+    return Settings(**options)

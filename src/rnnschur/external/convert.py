@@ -72,10 +72,10 @@ def from_state_dict(
     when given, else by the detected layout (:data:`LAYOUTS`)."""
     from rnnschur.external.torch_module import read_state_dict  # the route that needs torch
 
-    return from_arrays(read_state_dict(path), keys, path)
+    return state_dict_arrays(read_state_dict(path), keys, path)
 
 
-def from_arrays(
+def state_dict_arrays(
     state: dict, keys: dict[str, list[str]] | None = None, where: object = "state_dict"
 ) -> dict[str, np.ndarray]:
     """The model's arrays of a state_dict held in memory (tensors or arrays; ``where`` names

@@ -12,6 +12,7 @@ import numpy as np
 from rnnschur import io
 from rnnschur.external.arrays import load_npz, real_array
 from rnnschur.io import require as _require
+from rnnschur.network import Network
 from rnnschur.tasks import Batch
 
 
@@ -96,11 +97,12 @@ def checked_outputs(outputs, batch: Batch, where: object = "outputs") -> np.ndar
     return outputs
 
 
-def read(heldout, arrays, where: str) -> tuple[Batch, np.ndarray | None]:
-    """(the held-out set, the model's own outputs or None), checked against the model."""
+def read(heldout, network: Network | None, where: str) -> tuple[Batch, np.ndarray | None]:
+    """(the held-out set, the model's own outputs or None), checked against the ``network``
+    (None: a set read before the model, its sizes its own)."""
     if isinstance(heldout, str | os.PathLike):
         shapes = {k: v.shape for k, v in load_npz(heldout, ("inputs", "targets")).items()}
-        N_x, N_y = dims(arrays, shapes["inputs"], shapes["targets"])
+        N_x, N_y = dims(network, shapes["inputs"], shapes["targets"])
         batch = load_heldout(heldout, N_x, N_y)
         return batch, load_outputs(heldout, batch)
     if isinstance(heldout, Batch):
@@ -112,16 +114,16 @@ def read(heldout, arrays, where: str) -> tuple[Batch, np.ndarray | None]:
             f"{where} must be a file path, a dict of arrays or a Batch, "
             f"got {type(heldout).__name__}"
         )
-    N_x, N_y = dims(arrays, np.shape(data.get("inputs")), np.shape(data.get("targets")))
+    N_x, N_y = dims(network, np.shape(data.get("inputs")), np.shape(data.get("targets")))
     batch = heldout_batch(data, N_x, N_y, where)
     outputs = data.get("outputs")
     return batch, None if outputs is None else checked_outputs(outputs, batch, where)
 
 
-def dims(arrays, inputs_shape, targets_shape) -> tuple[int, int]:
-    """(N_x, N_y) of the model, or of the held-out set where the arrays are unknown."""
-    if arrays is not None:
-        return arrays["W_xh"].shape[1], arrays["W_hy"].shape[0]
+def dims(network: Network | None, inputs_shape, targets_shape) -> tuple[int, int]:
+    """(N_x, N_y) of the network, or of the held-out set where its W_xh and W_hy are unknown."""
+    if network is not None and network.W_xh is not None:
+        return network.W_xh.shape[1], network.W_hy.shape[0]
     return inputs_shape[-1], targets_shape[-1]
 
 

@@ -351,3 +351,39 @@ def verify_module(
         f"(held-out outputs, {len(outputs)} trials): relative RMS error {error:.3g}, tolerance "
         f"{tolerance:g}. It is what would score every ablation, so none was run. {hint}"
     )
+
+
+@dataclass(frozen=True)
+class ModuleRun:
+    """A torch module run as it computes: its ``name`` in the summary, its recurrent matrix
+    ``W_hh`` (the parameter ``recurrent``), ``forward(W_stack, inputs)`` with that parameter
+    swapped (:func:`module_forward`), its bias parameters (:func:`biases`), its own forward's
+    errors against the model's own outputs (:func:`verify_module`; None where there are none)
+    and the ``outputs`` a description is checked against (``source``: whose they are)."""
+
+    name: str
+    W_hh: np.ndarray
+    forward: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    biases: dict[str, float]
+    error: float | None
+    max_error: float | None
+    outputs: np.ndarray
+    source: str
+
+
+def run_as_computed(
+    net, recurrent: str, time_first: bool, batch, outputs, tolerance: float, where
+) -> ModuleRun:
+    """``net`` ready to score every ablation as it computes: its forward runs on the held-out
+    set (:func:`check_forward`, errors naming ``where``) and, with W unchanged, reproduces the
+    model's own ``outputs`` where the set has them (:func:`verify_module`), before any ablation
+    runs; without them its own outputs stand in for the description's check."""
+    W_hh = recurrent_matrix(net, recurrent)
+    forward = module_forward(net, recurrent, time_first)
+    check_forward(forward, W_hh, batch, where)
+    error, largest = verify_module(net, batch, outputs, time_first, tolerance)
+    source = "held-out outputs"
+    if outputs is None:
+        outputs, source = own_outputs(net, batch.inputs, time_first), "the module's own forward"
+    name = f"torch module {type(net).__name__}"
+    return ModuleRun(name, W_hh, forward, biases(net, recurrent), error, largest, outputs, source)

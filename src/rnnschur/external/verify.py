@@ -17,17 +17,16 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 
 from rnnschur.external import heldout as heldout_sets
-from rnnschur.external.arrays import OFFSET_KEYS, AnalysisWarning  # noqa: F401 (its home here)
+from rnnschur.external.arrays import AnalysisWarning  # noqa: F401 (its home here)
 from rnnschur.io import ArtifactError
+from rnnschur.network import Network
 from rnnschur.network.dynamics import (
-    DISCRETE,
     CatalogueEntry,
     Description,
     Dynamics,
     catalogue_name,
     every_description,
 )
-from rnnschur.network.rnn import rollout
 
 TOLERANCE = 1e-3
 """The largest relative RMS error ‖ŷ_rollout − ŷ_model‖ / ‖ŷ_model‖ (over every entry) at
@@ -59,13 +58,13 @@ class OwnOutputs:
     torch: bool = False
 
 
-def likely_causes(model: dict[str, np.ndarray], own: OwnOutputs) -> str:
+def likely_causes(network: Network, own: OwnOutputs) -> str:
     """Why no description reproduces a model's own outputs, most frequent first: a trained
     initial state not given (where the arrays have none), noise on when the outputs were
     recorded, outputs of another model; for a torch model, a computation outside the catalogue
     that its own forward can run."""
     causes = []
-    if "h0" not in model:
+    if "h0" not in network.offsets:
         causes.append(
             "a trained initial state not given (PsychRNN's init_state, a model's h0: map it "
             'with keys="h0=NAME", or give initial_state=FILE; without it the rollout starts '
@@ -107,12 +106,11 @@ def relative_rms(outputs: np.ndarray, reference: np.ndarray) -> float:
     return error if np.isfinite(error) else float("inf")
 
 
-def model_outputs(model: dict[str, np.ndarray], inputs: np.ndarray, dynamics: Dynamics):
-    """The full model's rollout in float64 (its arrays and offsets, ``dynamics``)."""
-    offsets = {k: model[k] for k in OFFSET_KEYS if k in model}
-    W = (model["W_xh"], model["W_hh"], model["W_hy"])
+def outputs_as(network: Network, dynamics: Dynamics, inputs: np.ndarray) -> np.ndarray:
+    """The full network's outputs on ``inputs`` rolled out as ``dynamics``, in float64
+    (:meth:`rnnschur.Network.rollout`; an overflow is the comparison's to report)."""
     with np.errstate(over="ignore", invalid="ignore"):
-        return rollout(*W, inputs, dtype=np.float64, **offsets, dynamics=dynamics)
+        return replace(network, dynamics=dynamics).rollout(inputs, dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -255,13 +253,13 @@ class Verification:
         }
 
 
-def check(model: dict[str, np.ndarray], dynamics: Dynamics, own: OwnOutputs) -> Verification:
-    """The full model rolled out as ``dynamics`` against its own outputs (``own``), or an
+def check(network: Network, dynamics: Dynamics, own: OwnOutputs) -> Verification:
+    """The full network rolled out as ``dynamics`` against its own outputs (``own``), or an
     unverified record when there are none."""
-    start = {"initial_state": "h0" in model}
+    start = {"initial_state": "h0" in network.offsets}
     if own.outputs is None:
         return Verification(dynamics, None, None, own.tolerance, 0, "none", **start)
-    ours = model_outputs(model, own.inputs, dynamics)
+    ours = outputs_as(network, dynamics, own.inputs)
     with np.errstate(invalid="ignore"):
         largest = float(np.nanmax(np.abs(ours - own.outputs)))
     return Verification(
@@ -277,18 +275,20 @@ def check(model: dict[str, np.ndarray], dynamics: Dynamics, own: OwnOutputs) -> 
 
 @dataclass(frozen=True)
 class Candidate:
-    """A description and its rollout's relative RMS error on the search trials."""
+    """A description, its rollout's relative RMS error on the search trials and the name of
+    the catalogue entry it is ("" for a description the catalogue does not name)."""
 
     dynamics: Dynamics
     error: float
+    name: str = ""
 
     def text(self) -> str:
-        name = catalogue_name(self.dynamics)
-        return f"{self.dynamics.describe()}{f' [{name}]' if name else ''}: {self.error:.2g}"
+        named = f" [{self.name}]" if self.name else ""
+        return f"{self.dynamics.describe()}{named}: {self.error:.2g}"
 
 
 def fit_leak(
-    model: dict[str, np.ndarray],
+    network: Network,
     inputs: np.ndarray,
     outputs: np.ndarray,
     description: CatalogueEntry,
@@ -299,10 +299,10 @@ def fit_leak(
 
     def error(leak: float) -> float:
         dynamics = description.with_leak(float(leak))
-        return relative_rms(model_outputs(model, inputs, dynamics), outputs)
+        return relative_rms(outputs_as(network, dynamics, inputs), outputs)
 
     if description.kind == "discrete":
-        return Candidate(description.with_leak(1.0), error(1.0))
+        return Candidate(description.with_leak(1.0), error(1.0), description.name)
     grid = [error(a) for a in LEAK_GRID]
     i = int(np.argmin(grid))
     low, high = LEAK_GRID[max(i - 1, 0)], LEAK_GRID[min(i + 1, len(LEAK_GRID) - 1)]
@@ -313,11 +313,11 @@ def fit_leak(
         if 0 < short <= 1 and (e := error(short)) <= 1.5 * best + 1e-12:
             leak, best = short, e
             break
-    return Candidate(description.with_leak(float(leak)), best)
+    return Candidate(description.with_leak(float(leak)), best, description.name)
 
 
 def search(
-    model: dict[str, np.ndarray],
+    network: Network,
     inputs: np.ndarray,
     outputs: np.ndarray,
     n_trials: int = SEARCH_TRIALS,
@@ -327,13 +327,13 @@ def search(
     trials: the closest first and, among rollouts equally close (within 2×), a catalogue
     entry before an unnamed one and a discrete update before a leaky one."""
     inputs, outputs = inputs[:n_trials], outputs[:n_trials]
-    found = [fit_leak(model, inputs, outputs, d) for d in every_description()]
+    found = [fit_leak(network, inputs, outputs, d) for d in every_description()]
     best = min(c.error for c in found)
 
     def rank(c: Candidate):
         return (
             c.error > 2 * best + 1e-12,
-            catalogue_name(c.dynamics) is None,
+            not c.name,
             c.dynamics.kind != "discrete",
             c.error,
         )
@@ -341,36 +341,34 @@ def search(
     return sorted(found, key=rank)
 
 
-def auto(model: dict[str, np.ndarray], own: OwnOutputs) -> Verification:
+def auto(network: Network, own: OwnOutputs) -> Verification:
     """The description that reproduces the model's own outputs (:func:`search`'s first),
     checked on every trial; :class:`RolloutMismatch` listing the closest ones when none does."""
-    candidates = search(model, own.inputs, own.outputs)
-    verification = check(model, candidates[0].dynamics, own)
+    candidates = search(network, own.inputs, own.outputs)
+    verification = check(network, candidates[0].dynamics, own)
     if not verification.verified:
         raise RolloutMismatch(
             'dynamics="auto": no network description reproduces the model\'s own outputs '
-            f"(tolerance {own.tolerance:g}, relative RMS). {likely_causes(model, own)} "
+            f"(tolerance {own.tolerance:g}, relative RMS). {likely_causes(network, own)} "
             "Closest: " + "; ".join(c.text() for c in candidates[:3])
         )
     return Verification(**{**verification.__dict__, "found_by": "auto"})
 
 
-def require_reproduced(
-    model: dict[str, np.ndarray], dynamics: Dynamics, own: OwnOutputs
-) -> Verification:
+def require_reproduced(network: Network, dynamics: Dynamics, own: OwnOutputs) -> Verification:
     """:func:`check`, raising :class:`RolloutMismatch` when the rollout is not the model: how
     far off it is and which descriptions do reproduce the outputs (or come closest)."""
-    verification = check(model, dynamics, own)
+    verification = check(network, dynamics, own)
     if verification.verified:
         return verification
-    candidates = search(model, own.inputs, own.outputs)
+    candidates = search(network, own.inputs, own.outputs)
     good = [c for c in candidates if c.error <= own.tolerance]
     hint = (
         "descriptions that do reproduce them: "
         + "; ".join(c.text() for c in good[:4])
         + ' (or dynamics="auto")'
         if good
-        else f"{likely_causes(model, own)} None of the catalogue's descriptions reproduces "
+        else f"{likely_causes(network, own)} None of the catalogue's descriptions reproduces "
         "them; closest: " + "; ".join(c.text() for c in candidates[:3])
     )
     raise RolloutMismatch(
@@ -382,58 +380,75 @@ def require_reproduced(
 
 
 def describe(
-    model: dict[str, np.ndarray],
+    network: Network,
     heldout,
     description: Description | str | Dynamics | dict | None = None,
-    stored: Dynamics | None = None,
     tolerance: float = TOLERANCE,
 ) -> Verification:
-    """The description of the model's arrays (``stored``: what its file says) and how it was
+    """The description of the network (its ``dynamics``: what its file stores) and how it was
     verified: found by ``"auto"``, or as given and checked against the held-out set's
     ``outputs`` where it has them (:class:`RolloutMismatch` if they differ). An initial state
-    h0 is one of the model's arrays."""
-    batch, outputs = heldout_sets.read(heldout, model, where="heldout")
+    h0 is one of the network's offsets."""
+    batch, outputs = heldout_sets.read(heldout, network, where="heldout")
     own = OwnOutputs(batch.inputs, outputs, tolerance=tolerance)
-    return resolve_description(model, stored, Description.of(description), own)
+    return resolve_description(network, Description.of(description), own)
 
 
 def resolve_description(
-    arrays,
-    stored: Dynamics | None,
-    given: Description,
-    own: OwnOutputs,
-    runs_module: bool = False,
+    network: Network, given: Description, own: OwnOutputs, runs_module: bool = False
 ) -> Verification:
-    """How the model is described and verified (the description is the record's ``dynamics``):
-    found (``auto``), or as ``given`` over what its file ``stored`` and checked against the
-    model's own outputs where there are any. ``runs_module``: a torch module run as it
-    computes, whose own forward is verified apart; the description only orders its split."""
-    verification = _resolve(arrays, stored, given, own, runs_module)
+    """How the network is described and verified (the description is the record's
+    ``dynamics``): found (``auto``), or as ``given`` over what its file stored (the network's
+    ``dynamics``) and checked against the model's own outputs where there are any.
+    ``runs_module``: a torch module run as it computes, whose own forward is verified apart;
+    the description only orders its split (and where the module's parameters map onto no
+    arrays, W_xh None, it is not checked)."""
+    verification = _resolve(network, given, own, runs_module)
     return replace(verification, split=given.split or "propagator")
 
 
-def _resolve(arrays, stored, given: Description, own: OwnOutputs, runs_module: bool):
+def _resolve(network: Network, given: Description, own: OwnOutputs, runs_module: bool):
     if given.dynamics == "auto":
         if own.outputs is None:
             raise ValueError(
                 'dynamics="auto" needs the model\'s own outputs: the held-out '
                 "key 'outputs' (n, T, N_y), or a torch module whose forward computes them"
             )
-        if arrays is None:
+        if network.W_xh is None:
             raise ValueError(
                 "dynamics=\"auto\" needs the model's arrays: map the module's parameters with "
                 'keys="W_xh=KEY,W_hh=KEY,W_hy=KEY"'
             )
-        return auto(arrays, own)
+        return auto(network, own)
     if runs_module and given.split is None and not given.described:
         raise ValueError(
             "a torch module run as it computes needs its split named: its description "
             '(dynamics=KIND leak=A, or dynamics="auto") for the propagator\'s moduli, '
             'or split="weights" for W_hh\'s own moduli'
         )
-    dynamics = given.over(stored or DISCRETE)
-    if runs_module and (arrays is None or not given.described):
+    dynamics = given.over(network.dynamics)
+    if runs_module and (network.W_xh is None or not given.described):
         return Verification(dynamics, None, None, own.tolerance, 0, "none", "module")
     if own.outputs is None:
-        return check(arrays, dynamics, own)
-    return require_reproduced(arrays, dynamics, own)
+        return check(network, dynamics, own)
+    return require_reproduced(network, dynamics, own)
+
+
+def of_module(
+    network: Network, given: Description, own: OwnOutputs, error: float | None, largest
+) -> Verification:
+    """The verification of a torch module run as it computes: its own forward's ``error`` and
+    ``largest`` against the model's own outputs (None: there were none), and the description
+    that orders its split, checked on the mapped arrays against ``own`` where it can be."""
+    checked = resolve_description(network, given, own, runs_module=True)
+    return Verification(
+        checked.dynamics,
+        error,
+        largest,
+        own.tolerance,
+        len(own.inputs) if error is not None else 0,
+        "held-out outputs" if error is not None else "none",
+        "module",
+        given.split or "propagator",
+        None if checked.found_by == "module" else checked.error,
+    )

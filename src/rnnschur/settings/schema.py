@@ -2,7 +2,7 @@
 
 The workflow validates its config against it (``workflow/lib/workflow_setup.py``, where
 Snakemake's ``validate`` fills in the defaults); the command's options and
-:class:`rnnschur.external.analysis.Settings` take their defaults from it (:func:`default`), so a
+:class:`rnnschur.external.settings.Settings` take their defaults from it (:func:`default`), so a
 model analysed from a notebook is read with the settings a workflow run would use. What one
 model's jobs declare for its N_h (:func:`job_estimate`) is held against ``max_job_mem_mb``
 here too, by the workflow's checks and before an external model's analysis.
