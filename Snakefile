@@ -34,7 +34,7 @@ include: "workflow/rules/figures.smk"
 
 # After every invocation that ran jobs: which commit made them (<results_dir>/run.json).
 onsuccess:
-    run_record.record_run(R, ROOT)
+    workflow_setup.record_run(R, ROOT)
 
 
 rule all:

@@ -25,7 +25,6 @@ from rnnschur.training.constructions import CONSTRUCTIONS  # noqa: E402
 
 import config_checks as config_lib  # noqa: E402
 import instances  # noqa: E402
-import run_record  # noqa: E402
 import workflow_setup  # noqa: E402
 from code_fingerprint import fingerprint  # noqa: E402
 
