@@ -32,6 +32,11 @@ include: "workflow/rules/external.smk"
 include: "workflow/rules/figures.smk"
 
 
+# After every invocation that ran jobs: which commit made them (<results_dir>/run.json).
+onsuccess:
+    workflow_setup.record_run(R, ROOT)
+
+
 rule all:
     default_target: True
     input:

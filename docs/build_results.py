@@ -33,6 +33,7 @@ prints "equal", or each row that differs with its largest numeric difference (ex
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -41,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import yaml
 
 from rnnschur.ablation import label
 from rnnschur.io import save_text
@@ -68,6 +70,7 @@ import listings  # noqa: E402
 import readings  # noqa: E402
 
 TOO_FEW = Verdict.TOO_FEW
+SECONDARY = readings.words.SECONDARY
 
 REPO = Path(__file__).resolve().parents[1]
 TEMPLATES = REPO / "docs" / "templates"
@@ -79,20 +82,54 @@ def table(folder: Path, name: str) -> str:
     return path.read_text().strip() if path.is_file() else f"*(`{path}` not found: run it first)*"
 
 
-def provenance(runs: dict[str, Path], document: str = "", order: list[str] | None = None) -> str:
+RUN_RECORD = "run.json"
+"""The record of the commits that made a run, in its ``results_dir`` (written by the
+workflow's ``onsuccess`` handler: workflow/lib/workflow_setup.py, ``record_run``)."""
+RUNS_FILE = REPO / "docs" / "runs.yaml"
+"""Its ``made_by``: the commits of the runs made before the workflow recorded them."""
+
+
+def made_by(folder: Path | None, recorded: str | None) -> str:
+    """The commits that made the run in ``folder``, oldest first: its :data:`RUN_RECORD`'s,
+    each short and marked "(dirty)" where the tree differed from it; else ``recorded`` (from
+    :data:`RUNS_FILE`), else "not recorded"."""
+    path = folder / RUN_RECORD if folder is not None else None
+    if path is None or not path.is_file():
+        return recorded or "not recorded"
+    made = [
+        f"{i['commit'][:7]}{' (dirty)' if i['dirty'] else ''}"
+        if i["commit"]
+        else "not a git checkout"
+        for i in json.loads(path.read_text())["invocations"]
+    ]
+    return ", ".join(dict.fromkeys(made))
+
+
+def provenance(
+    runs: dict[str, Path],
+    document: str = "",
+    order: list[str] | None = None,
+    recorded: dict[str, str] | None = None,
+) -> str:
     """Which rnnschur versions made the models of each run (``models.csv`` in each folder of
-    ``runs``, name → folder), as a table; a run of ``order`` not in ``runs`` keeps its row of
-    the previous ``document``, if it had one (its section is shown as that run made it)."""
-    rows = [PROVENANCE_HEAD, "|---|---|---|"]
+    ``runs``, name → folder) and which commits (:func:`made_by`; ``recorded``, name → the
+    commits known of a run made before it was recorded), as a table; a run of ``order`` not in
+    ``runs`` keeps its row of the previous ``document``, if it had one (its section is shown
+    as that run made it), its commits as ``recorded`` says where it says."""
+    recorded = recorded or {}
+    rows = [PROVENANCE_HEAD, "|---|---|---|---|"]
     before = {line.split(" | ")[0]: line for line in document.splitlines() if line.startswith("| ")}
     for name in order or list(runs):
         path = runs[name] / "tables" / "models.csv" if name in runs else None
         if path is not None and path.is_file():
             counts = pd.read_csv(path)["version_rnnschur"].value_counts().sort_index()
             made = ", ".join(f"{version} ({n})" for version, n in counts.items())
-            rows.append(f"| {name} | {counts.sum()} | {made} |")
+            commits = made_by(runs[name], recorded.get(name))
+            rows.append(f"| {name} | {counts.sum()} | {made} | {commits} |")
         elif f"| {name}" in before:
-            rows.append(before[f"| {name}"])
+            kept = listings.cells(before[f"| {name}"])
+            commits = recorded.get(name) or (kept[3] if len(kept) > 3 else "not recorded")
+            rows.append(listings.row_line([*kept[:3], commits]))
     return "\n".join(rows)
 
 
@@ -106,7 +143,7 @@ def replace_provenance(document: str, rows: str) -> str:
     return "\n".join([*lines[:start], rows, *lines[end:]]) + "\n"
 
 
-PROVENANCE_HEAD = "| run | models | made with rnnschur |"
+PROVENANCE_HEAD = "| run | models | made with rnnschur | commit |"
 
 
 def verdict_summary(folder: Path) -> str:
@@ -134,8 +171,8 @@ def verdict_summary(folder: Path) -> str:
         "*Seeds agreeing* counts every learned solution, those whose block is absent (removed "
         "mass below the floor: too little to say anything of the block) among them: a claim "
         "that a "
-        'block\'s removal harms can read "fails" here while the solutions that have the block '
-        "all show it. The README's one-screen table (*What reproduces*) counts absent "
+        "block's removal harms can have few seeds agreeing here while the solutions that have "
+        "the block all show it. The README's one-screen table (*What reproduces*) counts absent "
         "solutions apart."
     )
     return readings.claims_reading(claims) + "\n\n" + "\n".join(lines) + "\n\n" + note
@@ -795,7 +832,7 @@ def write_results(text: str) -> list[str]:
         lines = [line[1:] if line.startswith("##") else line for line in body.splitlines()]
         stem = name.removesuffix(".md")
         body_text, files = listings.extract(
-            "\n".join(lines), tables / stem, f"data/results/{stem}", stem
+            "\n".join(lines), tables / stem, f"data/results/{stem}", stem, words=SECONDARY
         )
         listed += files
         page = RELATIVE_LINK.sub(r"](../\1)", body_text)
@@ -923,12 +960,15 @@ every claim beside the paper's, the one a reader reads there."""
 
 def replace_block(text: str, name: str, content: str, page: Path | None = None) -> str:
     """``text`` with its block ``name`` holding ``content``; where the ``page`` is given, each
-    table of more than :data:`listings.LONG_TABLE` rows of a block not :data:`KEPT_IN_PLACE`
-    is a CSV under docs/data/blocks/<page>/ that the block links (:func:`listings.extract`)."""
+    table of more than :data:`listings.LONG_TABLE` rows, or with a secondary verdict word
+    (:data:`SECONDARY`), of a block not :data:`KEPT_IN_PLACE` is a CSV under
+    docs/data/blocks/<page>/ that the block links (:func:`listings.extract`)."""
     if page is not None and name not in KEPT_IN_PLACE:
         folder = REPO / "docs" / "data" / "blocks" / page.stem
         base = Path(os.path.relpath(folder, page.parent)).as_posix()
-        content, _ = listings.extract(content, folder, base, name, by_heading=False)
+        content, _ = listings.extract(
+            content, folder, base, name, by_heading=False, words=SECONDARY
+        )
     pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", re.S)
     if not pattern.search(text):
         raise SystemExit(f"no block <!-- {name}:start --> ... <!-- {name}:end --> on the page")
@@ -1588,7 +1628,11 @@ def main() -> None:
         for spec in sections.values():
             text = replace_section(text, spec[1], part(*spec))
     remade = {name: folder[run] for name, run in runs.items() if run in chosen}
-    text = replace_provenance(text, provenance(remade, previous, order=list(runs)))
+    known = yaml.safe_load(RUNS_FILE.read_text()).get("made_by", {})
+    recorded = {name: known[run] for name, run in runs.items() if run in known}
+    text = replace_provenance(
+        text, provenance(remade, previous, order=list(runs), recorded=recorded)
+    )
     written = write_results(text)
     if "atlas" in chosen and (args.atlas / "atlas.html").is_file():
         shutil.copyfile(args.atlas / "atlas.html", REPO / "docs" / "atlas.html")

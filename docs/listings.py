@@ -1,5 +1,7 @@
 """Long tables as CSV files the pages link (docs/data/): a page keeps its prose and its short
-tables; a table of more rows than a reader reads is written as a CSV, its cells exactly as the
+tables; a table of more rows than a reader reads, or one whose cells carry a secondary verdict
+word (the seed means' and the studies' readings: ``readings.words.SECONDARY``), is written as a
+CSV, its cells exactly as the
 run's Markdown table prints them, and the page holds one line in its place that links it. The
 CSV turns back into the same Markdown lines (:func:`inline`), so a page read back is the page as
 written and ``--check`` compares a run's tables with the published ones row by row."""
@@ -62,9 +64,27 @@ def tables(lines: list[str]) -> list[tuple[int, int]]:
     return spans
 
 
-def link_line(name: str, path: str, rows: list[list[str]]) -> str:
-    """The line that stands for a table of ``rows`` (header first) written to ``path``."""
-    return f"[`{name}`]({path}): {len(rows) - 1} rows; columns: {', '.join(rows[0])}."
+SECONDARY_NOTE = (
+    " Its verdict words are secondary readings of the same models (glossary, *Over seeds*)."
+)
+"""What the link line of a table with secondary words adds (:func:`link_line`)."""
+
+
+def carries(rows: list[list[str]], words) -> bool:
+    """Whether a cell of ``rows`` sets one of ``words`` as a verdict: the cell is the word
+    (bold or not), or ends in it after a comma, or opens with it before a count, a note or a
+    colon."""
+    pattern = re.compile(
+        rf"(.*, )?(\*\*)?({'|'.join(map(re.escape, words))})(\*\*)?(\s*[(\d:].*)?", re.I
+    )
+    return bool(words) and any(pattern.fullmatch(cell) for row in rows for cell in row)
+
+
+def link_line(name: str, path: str, rows: list[list[str]], secondary: bool = False) -> str:
+    """The line that stands for a table of ``rows`` (header first) written to ``path``; one
+    whose cells carry ``secondary`` words says so (:data:`SECONDARY_NOTE`)."""
+    line = f"[`{name}`]({path}): {len(rows) - 1} rows; columns: {', '.join(rows[0])}."
+    return line + SECONDARY_NOTE if secondary else line
 
 
 SLUG_WORDS = 5
@@ -78,9 +98,16 @@ def slug(heading: str) -> str:
 
 
 def extract(
-    text: str, folder: Path, base: str, stem: str, longer_than: int = LONG_TABLE, by_heading=True
+    text: str,
+    folder: Path,
+    base: str,
+    stem: str,
+    longer_than: int = LONG_TABLE,
+    by_heading=True,
+    words=(),
 ):
-    """``text`` with each table of more than ``longer_than`` rows written to ``folder`` (a
+    """``text`` with each table of more than ``longer_than`` rows, or whose cells carry one of
+    ``words`` (:func:`carries`), written to ``folder`` (a
     CSV named after the nearest heading above it where ``by_heading``, else ``stem``, numbered
     from the second on) and replaced by its link,
     ``base`` the folder as the page links it; return the text and the files written. A table
@@ -92,7 +119,9 @@ def extract(
                 heading = slug(line.lstrip("#")) or stem
         out += lines[last:start]
         rows = [cells(line) for k, line in enumerate(lines[start:end]) if k != 1]
-        if end - start - 2 <= longer_than or markdown(rows) != lines[start:end]:
+        secondary = carries(rows, words)
+        long = end - start - 2 > longer_than or secondary
+        if not long or markdown(rows) != lines[start:end]:
             out += lines[start:end]
         else:
             name, k = f"{heading}.csv", 2
@@ -100,7 +129,7 @@ def extract(
                 name, k = f"{heading}_{k}.csv", k + 1
             write_csv(folder / name, rows)
             written.append(folder / name)
-            out.append(link_line(name, f"{base}/{name}", rows))
+            out.append(link_line(name, f"{base}/{name}", rows, secondary))
         last = end
     return "\n".join(out + lines[last:]), written
 

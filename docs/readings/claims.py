@@ -15,20 +15,28 @@ from rnnschur.studies.verdicts import DECIDED, Verdict, far_agreements
 from .words import TASK_NAMES, TOO_FEW
 
 CLAIM_WORDS = (
-    (Verdict.HOLDS, ("holds", "hold")),
-    (Verdict.FAILS, ("fails", "fail")),
+    (Verdict.HOLDS, ("is met by the whole interval", "are met by the whole interval")),
+    (Verdict.FAILS, ("is contradicted by it", "are contradicted by it")),
     (Verdict.EQUIVALENT, ("is a tie within its margin", "are ties within their margins")),
-    (Verdict.UNDERPOWERED, ("is underpowered", "are underpowered")),
-    (Verdict.ON_THRESHOLD, ("is on the threshold", "are on the threshold")),
+    (
+        Verdict.UNDERPOWERED,
+        ("is open with a detectable effect above θ", "are open with detectable effects above θ"),
+    ),
+    (Verdict.ON_THRESHOLD, ("is open with its mean near θ", "are open with their means near θ")),
     (
         Verdict.EMPTY,
         (
-            "is empty (its block holds less than the mass floor)",
-            "are empty (their blocks hold less than the mass floor)",
+            "removes less than the mass floor",
+            "remove less than the mass floor",
         ),
     ),
-    (Verdict.TOO_FEW, ("has too few learned models", "have too few learned models")),
+    (
+        Verdict.TOO_FEW,
+        ("has fewer learned models than the minimum", "have fewer learned models than the minimum"),
+    ),
 )
+"""A claim's seed-mean verdict as the reading says it (``claims.csv``'s words stay in its
+table: the pages set only the glossary's words)."""
 
 
 def _claim_counts(rows: pd.DataFrame) -> str:
@@ -46,13 +54,14 @@ def _interval(r) -> str:
 
 
 def claims_reading(claims: pd.DataFrame) -> str:
-    """What the claims table says: the claims of the data by verdict, the claims true by
-    construction or implied by another counted apart, and the agreement with the paper's
-    numbers, naming each that differs, e.g. 'Of the 13 claims of the data tested, 9 hold, 1
-    fails and 3 are underpowered; 3 more are true by construction and 1 is implied by another
-    claim. The paper's value agrees with 4 of the 8 reproduced values it can be set beside
-    and differs from 4: sine S_ΔT(−T_C→R) > S_ΔT(−T_CC) 0.58 [−0.6, 1.75] against the paper's
-    8.83 (…).'"""
+    """What the claims table says over the seeds' mean (the secondary reading: its words stay
+    in the table): the claims of the data by verdict, the claims true by construction or
+    implied by another counted apart, and the paper's numbers inside or outside our interval,
+    naming each outside, e.g. 'Over the seeds' mean (95 % t interval), of the 13 claims of the
+    data tested, 9 are met by the whole interval, 1 is contradicted by it and 3 are open with
+    detectable effects above θ. (…). The paper's value lies inside 4 of the 8 reproduced
+    intervals it can be set beside and outside 4. Outside: sine S_ΔT(−T_C→R) > S_ΔT(−T_CC),
+    0.58 [−0.6, 1.75] against the paper's 8.83 (…).'"""
     tested = claims[claims["n_trained"] > 0]
     if tested.empty:
         return "No claim of the paper was tested: the run trains none of their tasks."
@@ -60,7 +69,10 @@ def claims_reading(claims: pd.DataFrame) -> str:
     data = tested[basis == "data"]
     construction = tested[basis.str.startswith("by construction")]
     implied = tested[basis.str.startswith("implied by")]
-    text = f"Of the {_count(len(data), 'claim')} of the data tested, {_claim_counts(data)}"
+    text = (
+        f"Over the seeds' mean (95 % t interval), of the {_count(len(data), 'claim')} of the "
+        f"data tested, {_claim_counts(data)}"
+    )
     apart = []
     if len(construction):
         apart.append(
@@ -72,30 +84,30 @@ def claims_reading(claims: pd.DataFrame) -> str:
             f"{_count(len(implied), 'claim')} implied by another ({_claim_counts(implied)})"
         )
     if apart:
-        text += "; counted apart, " + _join(apart)
+        text += ". Counted apart, " + _join(apart)
     text += "."
     if "agreement" in tested:
         compared = tested[tested["agreement"].isin([Verdict.AGREES, Verdict.DIFFERS])]
         differs = compared[compared["agreement"] == Verdict.DIFFERS]
         if len(compared):
             text += (
-                f" The paper's value agrees with {len(compared) - len(differs)} of the "
-                f"{len(compared)} reproduced values it can be set beside (inside their interval "
-                "or equal within the paper's stated precision)"
+                f" The paper's value lies inside {len(compared) - len(differs)} of the "
+                f"{len(compared)} reproduced intervals it can be set beside (or is equal "
+                "within the paper's stated precision)"
             )
             if len(differs):
-                text += f" and differs from {len(differs)}"
+                text += f" and outside {len(differs)}"
             text += "."
             for r in differs.itertuples(index=False):  # one sentence each
                 text += (
-                    f" Differs: {TASK_NAMES.get(r.task, r.task)} {r.claim}, {_interval(r)} "
+                    f" Outside: {TASK_NAMES.get(r.task, r.task)} {r.claim}, {_interval(r)} "
                     f"against the paper's {r.paper_value:.3g}."
                 )
             far = far_agreements(compared, "mean")
             if len(far):
                 text += (
-                    f" Of the agreements, {len(far)} are more than a factor of 2 off, agreeing "
-                    "only because the interval is wide."
+                    f" Of those inside, {len(far)} are more than a factor of 2 off, inside only "
+                    "because the interval is wide."
                 )
             for r in far.itertuples(index=False):  # one sentence each
                 text += (
@@ -109,7 +121,7 @@ def claims_reading(claims: pd.DataFrame) -> str:
             if near_zero.any():
                 n = int(near_zero.sum())
                 text += (
-                    f" {n} more agree{'s' if n == 1 else ''} with a paper value within its "
+                    f" {n} more meet{'s' if n == 1 else ''} a paper value within its "
                     "printed precision of 0 (no factor to be off by)."
                 )
     unlearned = tested[tested["n_learned"] < tested["n_trained"]]
@@ -286,10 +298,10 @@ def families_reading(
 
 
 def scale_reading(profile: pd.DataFrame, full: pd.DataFrame, memory: int = 64) -> str:
-    """Per construction of the scale study: models learned, n_R (mean over the learned models,
-    against the task's ``memory`` = s·d dimensions), then in a sentence of its own each block's
-    verdict, at each N_h (``profile``: block_profile.csv; ``full``: the full model's ablation
-    rows at α, with a ``learned`` column)."""
+    """Per construction of the scale study: models learned and n_R (mean over the learned
+    models, against the task's ``memory`` = s·d dimensions) at each N_h (``profile``:
+    block_profile.csv; ``full``: the full model's ablation rows at α, with a ``learned``
+    column); each block's seed-mean verdict per N_h stays in the table below it."""
     sentences = []
     for construction, rows in profile.groupby("construction", sort=True):
         sizes = sorted(rows["n_hidden"].unique())
@@ -304,16 +316,8 @@ def scale_reading(profile: pd.DataFrame, full: pd.DataFrame, memory: int = 64) -
         for s in sizes:
             kept = models[(models["n_hidden"] == s) & models["learned"].astype(bool)]["n_R"]
             n_R.append(f"{kept.mean():.1f}" if len(kept) else "—")
-        blocks = []
-        for block, name in BLOCK_NAMES.items():
-            verdicts = [
-                rows[(rows["n_hidden"] == s) & (rows["subset"] == block)]["verdict"].iloc[0]
-                for s in sizes
-            ]
-            blocks.append(f"{name} {', '.join(verdicts)}")
         sentences.append(
             f"{construction}: {_join(learned)} models learned {at}; n_R of the learned models "
             f"{', '.join(n_R)} (the task has {memory} dimensions of memory)."
         )
-        sentences.append(f"Its verdicts per N_h: {'; '.join(blocks)}.")
     return " ".join(sentences)

@@ -6,6 +6,19 @@ from __future__ import annotations
 from rnnschur.studies.verdicts import Verdict
 
 TOO_FEW = Verdict.TOO_FEW
+PAGE_WORDS = (
+    *(Verdict.REPRODUCES, Verdict.PARTLY, Verdict.DOES_NOT, Verdict.UNTESTABLE),
+    *(Verdict.STABILIZER, Verdict.FRAGILE, Verdict.IMPROVES, Verdict.UNDECIDED, Verdict.ABSENT),
+    *(Verdict.BASIS_DEPENDENT, Verdict.CONFIRMED, Verdict.NOT_CONFIRMED),
+    *(Verdict.UNIVERSAL, Verdict.TASK_RESTRICTED, Verdict.HARMLESS_ACROSS),
+)
+"""The 15 verdict words the published pages use, each defined in docs/glossary.md: a claim's
+and one solution's reading (the headline), the basis flag, the confirmation's and the
+restriction across tasks."""
+SECONDARY = tuple(word for word in Verdict if word not in PAGE_WORDS)
+"""Every other verdict word: the seed means', the agreement's with the paper's numbers and the
+studies' readings of the same models, which the pages leave to the CSV tables they link
+(:func:`listings.extract`)."""
 TASK_NAMES = {"flip_flop": "flip-flop", "context_integration": "context"}
 
 

@@ -2,6 +2,7 @@
 and one with a changed number."""
 
 import importlib.util
+import json
 from pathlib import Path
 
 from conftest import REPO
@@ -143,8 +144,9 @@ def planted_scale_run(folder):
     (folder / "tables" / "claims_by_size.md").write_text("| claim | N_h = 128 |\n|---|---|\n")
 
 
-def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict(tmp_path):
-    """The planted scale run (:func:`planted_scale_run`): its row and its reading."""
+def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict_in_its_table(tmp_path):
+    """The planted scale run (:func:`planted_scale_run`): its row and its reading (the
+    verdicts, seed means', in the table only)."""
     planted_scale_run(tmp_path)
     reading, _, *lines = build_results.scale_summary(tmp_path).splitlines()
     assert len(lines) == 3
@@ -154,14 +156,15 @@ def test_scale_block_reports_n_R_per_size_and_each_blocks_verdict(tmp_path):
     )
     assert reading == (
         "cayley: 2/2 models learned at N_h = 128; n_R of the learned models 62.0 (the task has 64 "
-        "dimensions of memory). Its verdicts per N_h: −T_RR fragile; −T_C→R harmless; "
-        "−T_CC underpowered."
+        "dimensions of memory)."
     )
 
 
-def test_provenance_counts_the_versions_of_each_run(tmp_path):
-    """One row per run that has a models table, the versions counted; a run not made is left
-    out, or keeps its row of the previous document."""
+def test_provenance_counts_the_versions_of_each_run_and_names_its_commits(tmp_path):
+    """One row per run that has a models table, the versions counted and the commits of its
+    run.json (short, dirty marked, each once, oldest first); a run without run.json takes the
+    commits recorded for it, else "not recorded"; a run not made is left out, or keeps its row
+    of the previous document (a row of the former three columns gets the fourth)."""
     run = tmp_path / "run"
     (run / "tables").mkdir(parents=True)
     versions = ["0.4.1", "0.5.0", "0.5.0"]
@@ -169,13 +172,24 @@ def test_provenance_counts_the_versions_of_each_run(tmp_path):
         "task,version_rnnschur\n" + "".join(f"copy,{v}\n" for v in versions)
     )
     text = build_results.provenance({"scale": run, "absent": tmp_path / "none"})
-    assert text.splitlines()[2:] == ["| scale | 3 | 0.4.1 (1), 0.5.0 (2) |"]
-    before = "| absent | 7 | 0.3.0 (7) |\n| scale | 1 | 0.1.0 (1) |\n"
+    assert text.splitlines()[2:] == ["| scale | 3 | 0.4.1 (1), 0.5.0 (2) | not recorded |"]
+    text = build_results.provenance({"scale": run}, recorded={"scale": "abc1234"})
+    assert text.splitlines()[2:] == ["| scale | 3 | 0.4.1 (1), 0.5.0 (2) | abc1234 |"]
+    first, second = "a" * 40, "b" * 40
+    made = [(first, False), (first, False), (second, True), (None, None)]
+    invocations = [{"commit": c, "dirty": d, "date": "d", "rnnschur": "v"} for c, d in made]
+    (run / "run.json").write_text(json.dumps({"invocations": invocations}))
+    before = "| absent | 7 | 0.3.0 (7) |\n| scale | 1 | 0.1.0 (1) | 0000000 |\n"
     order = ["absent", "scale", "never"]
-    text = build_results.provenance({"scale": run}, before, order=order)
+    text = build_results.provenance({"scale": run}, before, order=order, recorded={"scale": "x"})
     assert text.splitlines()[2:] == [
-        "| absent | 7 | 0.3.0 (7) |",
-        "| scale | 3 | 0.4.1 (1), 0.5.0 (2) |",
+        "| absent | 7 | 0.3.0 (7) | not recorded |",
+        "| scale | 3 | 0.4.1 (1), 0.5.0 (2) | aaaaaaa, bbbbbbb (dirty), not a git checkout |",
+    ]
+    text = build_results.provenance({}, before, order=order, recorded={"absent": "f589014"})
+    assert text.splitlines()[2:] == [
+        "| absent | 7 | 0.3.0 (7) | f589014 |",
+        "| scale | 1 | 0.1.0 (1) | 0000000 |",
     ]
 
 
@@ -265,6 +279,8 @@ def test_only_one_run_remakes_its_parts_and_leaves_the_rest(tmp_path, monkeypatc
     import shutil
     import sys
 
+    import listings
+
     docs = tmp_path / "repo" / "docs"
     shutil.copytree(REPO / "docs", docs)
     shutil.copy(REPO / "README.md", tmp_path / "repo" / "README.md")
@@ -287,7 +303,8 @@ def test_only_one_run_remakes_its_parts_and_leaves_the_rest(tmp_path, monkeypatc
     assert changed == remade | {"results/the_coupling_atlas.md", "atlas.md"}
     assert (tmp_path / "repo" / "README.md").read_text() == (REPO / "README.md").read_text()
     scale = (docs / "results" / "scale.md").read_text()
-    assert "| cayley | 128 | 1/2 | 2/2 | 0.950 | 62.0 (60–64) |" in scale
+    row = "| cayley | 128 | 1/2 | 2/2 | 0.950 | 62.0 (60–64) |"  # seed-mean words: a CSV
+    assert row not in scale and row in listings.inline(scale, docs / "results")
     assert build_results.NOT_REMADE not in scale and "| claim | N_h = 128 |" in scale
     atlas = (docs / "results" / "the_coupling_atlas.md").read_text()
     assert atlas.count(build_results.NOT_REMADE) == 1
@@ -299,7 +316,8 @@ def test_only_one_run_remakes_its_parts_and_leaves_the_rest(tmp_path, monkeypatc
     ]
     assert others(index) == others(old_index)
     tasks = (docs / "tasks.md").read_text()
-    assert "| cayley | 128 | 1/2 | 2/2 | 0.950 |" in build_results.block_content(tasks, "scale")
+    scale_block = build_results.block_content(tasks, "scale", docs / "tasks.md")
+    assert "| cayley | 128 | 1/2 | 2/2 | 0.950 |" in scale_block
     assert build_results.block_content((docs / "atlas.md").read_text(), "atlas").startswith(
         build_results.NOT_REMADE
     )
@@ -502,6 +520,30 @@ def test_a_long_table_becomes_a_csv_its_page_links_and_comes_back(tmp_path):
     assert listings.inline(written, tmp_path) == text
 
 
+def test_a_short_table_with_a_secondary_word_becomes_a_csv_that_says_so(tmp_path):
+    """A short table whose cells set a word the pages leave to the tables (a seed mean's
+    verdict, bold, after a comma or before a count, or as a column's name) is written as a CSV
+    whose link line says what its words are; one with the glossary's words only stays; both
+    come back as written."""
+    import listings
+    from readings.words import SECONDARY
+
+    ours = ["| block | reading |", "|---|---|", "| −T_CC | absent 3, fragile 2 |"]
+    for cell in ("**underpowered**", "0.3, mass 0.2, **empty**", "too few tasks (2)"):
+        seed_mean = ["| block | verdict |", "|---|---|", f"| −T_CC | {cell} |"]
+        text = "\n".join(["# Page", "", *ours, "", "## Seed means", "", *seed_mean, ""])
+        written, files = listings.extract(text, tmp_path / "data", "data", "p", words=SECONDARY)
+        assert files == [tmp_path / "data" / "seed_means.csv"], cell
+        assert written.splitlines()[2:5] == ours
+        assert written.splitlines()[-1].endswith(listings.SECONDARY_NOTE)
+        assert listings.inline(written, tmp_path) == text
+    header = ["| network | fragile | harmless |", "|---|---|---|", "| battery | 8 | 0 |"]
+    _, files = listings.extract("\n".join(header), tmp_path, "data", "h", words=SECONDARY)
+    assert files == [tmp_path / "h.csv"]
+    _, files = listings.extract("\n".join(ours), tmp_path, "data", "o", words=SECONDARY)
+    assert files == []
+
+
 def test_check_compares_a_run_with_the_tables_its_page_links(tmp_path, capsys):
     """docs/quick.md links its tables as CSV files (docs/data/quick/): the check reads them as
     it reads a page's own tables, and names the row that differs."""
@@ -544,6 +586,7 @@ def test_a_block_links_its_long_tables_and_gives_them_back(tmp_path, monkeypatch
     text = build_results.replace_block(text, "claims", f"Lead.\n\n{long}", page)
     text = build_results.replace_block(text, "reproduction", long, page)
     link = f"[`claims.csv`](data/blocks/paper/claims.csv): {n} rows; columns: claim, word."
+    link += listings.SECONDARY_NOTE  # "holds": a seed mean's word
     assert build_results.block_content(text, "claims") == f"Lead.\n\n{link}"
     assert build_results.block_content(text, "claims", page) == f"Lead.\n\n{long}"
     assert build_results.block_content(text, "reproduction") == long

@@ -589,6 +589,20 @@ def test_every_result_says_what_made_it(quick_run):
     assert provenance["scipy"] and provenance["scipy_lapack"]
 
 
+def test_the_run_records_the_invocation_that_made_it(quick_run):
+    """run.json (the workflow's onsuccess handler): the one invocation that made the run, from
+    a copy of the workflow that is no git checkout, so no commit to name (and the pages say
+    so), with the version that ran it."""
+    import datetime
+
+    import rnnschur
+
+    (made,) = json.loads((quick_run / "results/quick/run.json").read_text())["invocations"]
+    assert made["commit"] is None and made["dirty"] is None
+    assert made["rnnschur"] == rnnschur.__version__
+    assert datetime.datetime.fromisoformat(made["date"]) <= datetime.datetime.now(datetime.UTC)
+
+
 def test_every_job_has_a_log_and_a_timing_file(quick_run):
     results = quick_run / "results/quick"
     logs = {p.relative_to(results / "logs").with_suffix("") for p in results.glob("logs/**/*.log")}

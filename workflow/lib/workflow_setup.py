@@ -1,5 +1,7 @@
 """What the workflow does once, before any job, in its own process: read and check the config,
-set what every job inherits, patch Snakemake's scheduler. ``workflow/rules/common.smk`` calls
+set what every job inherits, patch Snakemake's scheduler; and after its jobs, which commit made
+them (:func:`record_run`, the Snakefile's ``onsuccess`` handler: outside every job, so no job's
+code fingerprint depends on it and writing it reruns nothing). ``workflow/rules/common.smk`` calls
 :func:`load_config`; the checks themselves are :mod:`config_checks`' and, for the gap study's
 task instances, :mod:`instances`' (one line naming the key, as a
 :class:`snakemake.exceptions.WorkflowError`).
@@ -7,7 +9,10 @@ task instances, :mod:`instances`' (one line naming the key, as a
 
 from __future__ import annotations
 
+import datetime
+import json
 import os
+import subprocess
 from pathlib import Path
 
 import config_checks as config_lib
@@ -15,6 +20,8 @@ import instances
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import update_config, validate
 
+from rnnschur import __version__
+from rnnschur.io import save_json
 from rnnschur.settings import schema
 from rnnschur.settings.numerics import job_environment
 
@@ -99,3 +106,43 @@ def patch_scheduler(workflow, root: Path) -> None:
     import snakemake_scheduler
 
     snakemake_scheduler.apply(snakemake.__version__)
+
+
+RUN_RECORD = "run.json"
+"""The record's file name in a run's ``results_dir``."""
+
+
+def _git(root: Path, *args: str) -> str | None:
+    """``git -C root args``'s output, or None where ``root`` is not a git checkout (or git is
+    missing)."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, text=True, check=False
+        )
+    except OSError:
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def invocation(root: Path) -> dict:
+    """This invocation's entry: the commit of the workflow's tree ``root`` (``git rev-parse
+    HEAD``; None where it is not a git checkout), whether the tree differed from it (``dirty``:
+    tracked files changed; None where unknown), the UTC date and rnnschur's version."""
+    commit = _git(root, "rev-parse", "HEAD")
+    status = _git(root, "status", "--porcelain", "--untracked-files=no") if commit else None
+    return {
+        "commit": commit,
+        "dirty": None if status is None else bool(status),
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "rnnschur": __version__,
+    }
+
+
+def record_run(results_dir: str | Path, root: Path) -> None:
+    """Append this invocation (:func:`invocation`) to ``results_dir/run.json`` (atomic): one
+    entry per invocation that ran jobs, oldest first, so a run finished over several
+    invocations (resumed after a change of the code) names each commit that made part of it
+    (the published pages name them: docs/build_results.py)."""
+    path = Path(results_dir) / RUN_RECORD
+    made = json.loads(path.read_text())["invocations"] if path.is_file() else []
+    save_json(path, {"invocations": [*made, invocation(root)]})
