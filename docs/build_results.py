@@ -48,6 +48,7 @@ from rnnschur.ablation import label
 from rnnschur.io import save_text
 from rnnschur.report.costs import job_costs
 from rnnschur.report.figures import VERDICT_MARKS
+from rnnschur.report.page import joined
 from rnnschur.settings.schema import default
 from rnnschur.studies.paper.claims import (
     DATA,
@@ -1333,10 +1334,11 @@ def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
     regime_words = regime_pairs(regime)
     kept = sum(before == r.word for r, _, before in regime_words)
     failures = [
-        f"{readings.claim_name(r)} still fails ({r.k}/{r.n_tested})"
+        f"{readings.claim_name(r)} ({r.k}/{r.n_tested})"
         for r, _, before in regime_words
         if r.word == Verdict.DOES_NOT and before == Verdict.DOES_NOT
     ]
+    verb = "does not reproduce" if len(failures) == 1 else "do not reproduce"
     rule, full = word_rule(), pd.read_csv(FULL_BUDGET)
     text = SUMMARY.read_text().format(
         n_data=len(data),
@@ -1346,7 +1348,7 @@ def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
         regime_fvus=", ".join(f"{stopped[t]:.2g}" for t in PAPER_TASKS if t in stopped),
         regime_kept=kept,
         regime_total=len(regime_words),
-        regime_failures="; ".join(failures) or "no failure remains",
+        regime_failures=f"{joined(failures)} {verb}" if failures else "no failure remains",
         table=headline_table(fresh, full),
         **rule,
     )

@@ -63,7 +63,8 @@ running the code with torch and NeuroGym blocked."""
 def imported_top_levels(script: Path) -> set[str]:
     """Top-level names of every module imported anywhere (also inside functions) by ``script``
     and, transitively, by the rnnschur modules it imports; an import of :data:`TORCH_ROUTES`
-    inside a function, and the imports of a package's lazy ``__getattr__``, are not followed."""
+    inside a function, the imports of a package's lazy ``__getattr__`` and those under ``if
+    TYPE_CHECKING:`` (annotations only) are not followed."""
     seen, todo, names = set(), [script], set()
     while todo:
         path = todo.pop()
@@ -80,8 +81,16 @@ def imported_top_levels(script: Path) -> set[str]:
             if node.name == "__getattr__"
             for inner in ast.walk(node)
         }
+        # imports for type annotations alone never run
+        typing_only = {
+            id(inner)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.If)
+            and getattr(node.test, "id", getattr(node.test, "attr", None)) == "TYPE_CHECKING"
+            for inner in ast.walk(node)
+        }
         for node in ast.walk(tree):
-            if id(node) in lazy:
+            if id(node) in lazy or id(node) in typing_only:
                 continue
             if id(node) in nested and isinstance(node, ast.ImportFrom):
                 names_here = {f"{node.module}.{a.name}" for a in node.names} | {node.module}

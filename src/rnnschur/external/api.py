@@ -103,14 +103,22 @@ def analyse(
     _check_arguments(locals(), settings)
     warn = progress is None  # a Python caller hears the warnings as Python warnings
     progress = progress or (lambda line: None)
+
+    def say(line: str) -> None:  # what the reading left out, before anything runs
+        if warn:
+            warnings.warn(line, verify.AnalysisWarning, stacklevel=4)
+        else:
+            progress(line)
+
     tolerance = verify.check_tolerance(tolerance)
     found_before = description if isinstance(description, verify.Verification) else None
     if found_before is not None:
         description = Description(found_before.dynamics, split=found_before.split)
     description = Description.of(description)
     settings = _settings({**settings, "split": description.split or "propagator"})
-    read = _read(model, keys, recurrent, initial_state, warn, progress)
-    name = name or read.name
+    read = _read(model, keys, recurrent, initial_state, say)
+    read = dataclasses.replace(read, name=name or read.name)
+    name = read.name
     batch, outputs = heldout_sets.read(heldout, read.network, where="heldout")
     fit = None
     if fitting is not None:
@@ -127,9 +135,7 @@ def analyse(
             # a torch module run as it computes: its own forward, with W unchanged, must
             # reproduce the held-out outputs (where the file has them) before it scores any
             # ablation; the description, where given or found, only orders the split
-            run_as = torch_module.run_as_computed(
-                read.module, read.recurrent, time_first, batch, outputs, tolerance, name
-            )
+            run_as = torch_module.run_as_computed(read, time_first, batch, outputs, tolerance)
             outputs, source = run_as.outputs, run_as.source
         elif outputs is None:  # the model's own outputs: its own forward's
             outputs = torch_module.own_outputs(read.module, batch.inputs, time_first)
@@ -176,10 +182,9 @@ def _check_arguments(arguments: dict, settings: dict) -> None:
     check_types("analyse()", arguments, ARGUMENT_TYPES)
 
 
-def _read(model, keys, recurrent, initial_state, warn: bool, progress) -> UserModel:
+def _read(model, keys, recurrent, initial_state, say: Callable[[str], None]) -> UserModel:
     """:func:`rnnschur.external.reading.read_network`, what its file's reading left out and
-    the memory the analysis will take said (as Python warnings where ``warn``) before anything
-    runs."""
+    the memory the analysis will take said (``say``, line by line) before anything runs."""
     with warnings.catch_warnings(record=True) as notes:
         warnings.simplefilter("always", verify.AnalysisWarning)
         read = read_network(model, keys, recurrent, initial_state)
@@ -187,10 +192,7 @@ def _read(model, keys, recurrent, initial_state, warn: bool, progress) -> UserMo
     if read.network.W_xh is not None:
         lines.append(memory_warning(read.network.n_hidden))
     for line in filter(None, lines):
-        if warn:
-            warnings.warn(line, verify.AnalysisWarning, stacklevel=3)
-        else:
-            progress(line)
+        say(line)
     return read
 
 

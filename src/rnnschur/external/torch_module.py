@@ -371,13 +371,14 @@ class ModuleRun:
     source: str
 
 
-def run_as_computed(
-    net, recurrent: str, time_first: bool, batch, outputs, tolerance: float, where
-) -> ModuleRun:
-    """``net`` ready to score every ablation as it computes: its forward runs on the held-out
-    set (:func:`check_forward`, errors naming ``where``) and, with W unchanged, reproduces the
-    model's own ``outputs`` where the set has them (:func:`verify_module`), before any ablation
-    runs; without them its own outputs stand in for the description's check."""
+def run_as_computed(read, time_first: bool, batch, outputs, tolerance: float) -> ModuleRun:
+    """The module of ``read`` (a :class:`rnnschur.external.reading.UserModel` with its
+    ``recurrent`` parameter) ready to score every ablation as it computes: its forward runs on
+    the held-out set (:func:`check_forward`, errors naming the model) and, with W unchanged,
+    reproduces the model's own ``outputs`` where the set has them (:func:`verify_module`),
+    before any ablation runs; without them its own outputs stand in for the description's
+    check."""
+    net, recurrent, where = read.module, read.recurrent, read.name
     W_hh = recurrent_matrix(net, recurrent)
     forward = module_forward(net, recurrent, time_first)
     check_forward(forward, W_hh, batch, where)
