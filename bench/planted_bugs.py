@@ -482,13 +482,13 @@ BUGS = [
         "a consequence counted apart where its premise fails",
     ),
     (
-        S + "ablation/solutions.py",
+        S + "studies/solutions.py",
         "    if low > threshold:",
         "    if low > threshold + 1e-3:",
         "a solution is fragile only 1e-3 above θ",
     ),
     (
-        S + "ablation/solutions.py",
+        S + "studies/solutions.py",
         "    if not mass_removed >= mass_floor:",
         "    if not mass_removed > mass_floor:",
         "a block at the mass floor read as absent",
@@ -500,13 +500,13 @@ BUGS = [
         "the bootstrap interval at twice its error level",
     ),
     (
-        S + "ablation/solutions.py",
+        S + "studies/solutions.py",
         "    residual = (((outputs - targets) ** 2) * w).sum(axis=(-2, -1))  # (K, n)",
         "    residual = (((outputs - targets[::-1]) ** 2) * w).sum(axis=(-2, -1))  # (K, n)",
         "the networks scored on other trials than the targets of the resample",
     ),
     (
-        S + "ablation/solutions.py",
+        S + "studies/solutions.py",
         "(C @ first) ** 2 / np.maximum(C @ weight, 1)",
         "(C @ first) ** 2 / np.maximum(C @ weight, 1) * 0",
         "a resample's FVU normalised around the whole set's mean, not its own",
@@ -524,7 +524,7 @@ BUGS = [
         "the swap a SIGKILL cut left half done by the next save",
     ),
     (
-        S + "ablation/solutions.py",
+        S + "studies/solutions.py",
         "            fvu[(C @ where.T) > 0] = value",
         "            fvu[(C @ where.T) > 1] = value",
         "a resample that picks a diverged trial once read as finite",
@@ -886,7 +886,7 @@ BUGS = [
         "an overflowed float32 rollout (W_hy of 1e39) scored: verdicts read from NaN scores",
     ),
     (
-        S + "ablation/solutions.py",
+        S + "studies/solutions.py",
         "diverged = np.isnan(ablated) & ~np.isnan(full)",
         "diverged = np.isnan(ablated)",
         "an intact network's NaN score read as every ablation diverged (fragile)",

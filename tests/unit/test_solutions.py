@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from rnnschur import tasks
-from rnnschur.ablation.solutions import bootstrap_scores, harm_interval, reading
+from rnnschur.studies.solutions import bootstrap_scores, harm_interval, reading
 from rnnschur.external.task import Score
 from rnnschur.studies.verdicts import SHARE_CAP, Verdict
 from rnnschur.tasks import Batch, metrics

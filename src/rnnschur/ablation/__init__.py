@@ -4,7 +4,7 @@ For S ⊆ Z = {T_RR, T_C→R, T_CC}: zero the entries of N in the chosen blocks,
 (the spectral blocks B too), rebuild W̃(S) = Q T̃(S) Qᵀ and re-evaluate the original network with
 W_xh and W_hy unchanged. W̃(S) is computed as W − Q ΔT Qᵀ with ΔT = T − T̃(S), so W̃(∅) = W
 exactly. S is an ε-stabilizer on D when d_D(f_W, f_W̃(S)) <= ε. Each trained solution's own
-reading of an ablation is :mod:`.solutions`'.
+reading of an ablation is :mod:`rnnschur.studies.solutions`', which this module does not know.
 """
 
 from __future__ import annotations
@@ -13,15 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 from types import ModuleType
+from typing import Protocol
 
 import numpy as np
 
-from rnnschur.ablation.solutions import Reading, bootstrap_scores, harm_interval, reading
 from rnnschur.network import Network
 from rnnschur.network.dynamics import Dynamics
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks, n_dominant
 from rnnschur.settings.seeds import job_rng
-from rnnschur.studies.verdicts import harm_share
 from rnnschur.tasks import Batch, metrics
 from rnnschur.tasks.functional import of
 
@@ -158,11 +157,29 @@ def check_finite(outputs: np.ndarray, network: Network) -> None:
     )
 
 
+class SolutionReading(Protocol):
+    """How one trained solution reads its own ablations
+    (:class:`rnnschur.studies.solutions.Reading`, a study: the scores here know no verdict
+    word)."""
+
+    def read(
+        self,
+        rows: list[dict],
+        rollout: list[int],
+        outputs: np.ndarray,
+        analysed: Analysed,
+        mass_floor: float,
+    ) -> list[dict]:
+        """``rows`` with the reading's columns added: ``outputs`` (K, n, time, N_y) are the
+        distinct rollouts of the ablations on the held-out set, ``rollout`` the one of each
+        row, the first row the intact network."""
+
+
 def model_ablations(
     analysed: Analysed,
     alphas: list[float],
     ablation: dict,
-    solution: Reading,
+    solution: SolutionReading,
     noise: np.ndarray | None = None,
 ) -> list[dict]:
     """Every ablation of one model as rule ``ablate`` scores it (and an external model's
@@ -180,7 +197,7 @@ def evaluate_ablations(
     scoring: Scoring = Scoring(),
     forward: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
     noise: np.ndarray | None = None,
-    solution: Reading | None = None,
+    solution: SolutionReading | None = None,
 ) -> list[dict]:
     """Score every subset S for every alpha on the held-out set, in one batched rollout of
     ``network`` (its offsets and description included); the ablations act on W_hh alone.
@@ -188,8 +205,8 @@ def evaluate_ablations(
     :mod:`rnnschur.external.torch_module`; W_xh and W_hy are then not used). ``noise`` (n, time,
     N_h), if given, is added to the drive of every rollout, the same draw for every subset
     (hidden noise at evaluation). ``solution``, if given, adds this model's own reading of
-    every ablation (:mod:`rnnschur.ablation.solutions`): its harm share with a bootstrap interval
-    over the held-out trials and the word.
+    every ablation (:class:`SolutionReading`; :class:`rnnschur.studies.solutions.Reading`: its
+    harm share with a bootstrap interval over the held-out trials and the word).
 
     Six parameters, not a value object: the network as analysed and five independent choices
     of how it is scored, each optional but the α grid.
@@ -263,11 +280,6 @@ def evaluate_ablations(
     meaning, functional = "", np.full(len(dTs), np.nan)
     if (reads := of(task)) is not None:
         meaning, functional = reads[0], reads[1](outputs, targets, mask)
-    if solution is not None:
-        rng = np.random.default_rng(solution.seed)
-        boot = bootstrap_scores(task, outputs, heldout, solution.n_boot, rng)
-        low, high = harm_interval(task.SCORE, boot[:, full], boot, solution.level)
-        share = harm_share(task.SCORE, score[full], score)
     rows = []
     for alpha, n_R, subset, k in cases:
         stabilizer = bool(discrepancy[k] <= scoring.epsilon)
@@ -294,13 +306,6 @@ def evaluate_ablations(
                 "candidate_invariance": stabilizer and bool(mass[k] > scoring.mass_floor),
             }
         )
-        if solution is not None:
-            rows[-1] |= {
-                "harm_share": share[k],
-                "harm_low": low[k],
-                "harm_high": high[k],
-                "reading": ""
-                if not subset
-                else reading(low[k], high[k], mass[k], solution.threshold, scoring.mass_floor),
-            }
+    if solution is not None:
+        rows = solution.read(rows, [k for *_, k in cases], outputs, analysed, scoring.mass_floor)
     return rows

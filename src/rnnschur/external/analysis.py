@@ -33,7 +33,7 @@ import pandas as pd
 
 from rnnschur import io
 from rnnschur.ablation import Analysed, Scoring, evaluate_ablations, label, model_ablations
-from rnnschur.ablation.solutions import model_reading
+from rnnschur.studies.solutions import model_reading
 from rnnschur.external import (
     FIGURE_NAMES,
     OPTIONAL_NAMES,

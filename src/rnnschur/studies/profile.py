@@ -57,7 +57,7 @@ def block_profile(
     log10(error(W̃)/error(W)) (described, not judged), the mean Schur mass removed, the
     models in which the ablation is an ε-stabilizer, n_R and the removed mass as median
     (range) over the models, each solution's own reading counted (``solutions``, from the
-    ``reading`` column of :mod:`rnnschur.ablation.solutions`) and the verdict of
+    ``reading`` column of :mod:`rnnschur.studies.solutions`) and the verdict of
     :func:`block_verdict`; ``n_learned`` of ``n_trained``."""
     rows = block_harms(ablation, alpha)
     out = []

@@ -2,7 +2,7 @@
 load-bearing for others (the paper's "task-restricted symmetry"), or the same for all?
 
 Each learned solution reads each single-block ablation at α on its own (``reading`` of
-:mod:`rnnschur.ablation.solutions`: stabilizer, fragile, improves, undecided, absent). Per task, the
+:mod:`rnnschur.studies.solutions`: stabilizer, fragile, improves, undecided, absent). Per task, the
 block's solutions are counted (those where it is absent apart): the share that read *fragile*
 and the share that read *stabilizer*, each with its exact (Clopper–Pearson) interval, and the
 task's word: *fragile* or *stabilizer* where at least ``mostly`` of its tested solutions read so

@@ -85,7 +85,7 @@ class Verdict(StrEnum):
     TASK_RESTRICTED = "task-restricted"
     VARIES_ACROSS = "varies across tasks"
     TOO_FEW_TASKS = "too few tasks"
-    # one trained solution's reading of an ablation (rnnschur.ablation.solutions)
+    # one trained solution's reading of an ablation (rnnschur.studies.solutions)
     STABILIZER = "stabilizer"
     ABSENT = "absent"
     UNDECIDED = "undecided"

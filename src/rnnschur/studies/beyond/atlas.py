@@ -5,7 +5,7 @@ A row of the atlas is one task, network description, construction, N_h and coupl
 (T_RR, T_C→R, T_CC of eq. 5). Its premise is the models that learned their task
 (:mod:`rnnschur.studies.learned`): a row with fewer than ``min_models`` of them says
 :attr:`rnnschur.studies.verdicts.Verdict.TOO_FEW`. Each learned solution reads the removal of the
-block at α on its own (:mod:`rnnschur.ablation.solutions`: fragile, stabilizer, improves, undecided,
+block at α on its own (:mod:`rnnschur.studies.solutions`: fragile, stabilizer, improves, undecided,
 absent in this model); the row's word counts them
 (:func:`rnnschur.studies.restriction.solutions_word`): *fragile* or *stabilizer* where at least
 ``mostly`` (config ``solutions.reproduces``) of the solutions tested read so, *absent* where fewer

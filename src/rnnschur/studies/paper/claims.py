@@ -93,7 +93,7 @@ class Claim:
     mass makes the claim *empty*, not true."""
     reads_block: bool = False
     """Whether the statistic is the harm share of ``block`` alone: one solution then shows the
-    claim by its own reading of that block (:mod:`rnnschur.ablation.solutions`)."""
+    claim by its own reading of that block (:mod:`rnnschur.studies.solutions`)."""
     printed: tuple[tuple[str, str], ...] = ()
     """The paper's printed numbers the claim reads, as (subset, quantity) of
     :data:`rnnschur.studies.paper.reported.REPORTED`: set beside ours in the one-screen table."""

@@ -4,7 +4,7 @@ Each claim of :func:`rnnschur.studies.paper.claims.paper_claims` asks of every l
 this solution show the paper's reading?":
 
 - a claim about one block's harm (``Claim.reads_block``) takes that model's own reading of
-  the block (:mod:`rnnschur.ablation.solutions`): a solution *shows* "harmful" when it reads
+  the block (:mod:`rnnschur.studies.solutions`): a solution *shows* "harmful" when it reads
   *fragile*, "harmless" when it reads *stabilizer*; the opposite reading (or *improves*)
   does not show it, *undecided* is counted apart and does not show it either;
 - any other claim (an ordering, a spread over α, a compound statistic) takes the model's
@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import label
-from rnnschur.ablation.solutions import reading
+from rnnschur.studies.solutions import reading
 from rnnschur.studies.paper import reported as paper
 from rnnschur.studies.paper.claims import (
     DATA,
@@ -268,7 +268,7 @@ def reproduction(
 def reread(ablation: pd.DataFrame, threshold: float, mass_floor: float) -> pd.DataFrame:
     """``ablation`` (an ``ablation.csv`` table) with each row's ``reading`` made again at
     ``threshold`` and ``mass_floor`` from its harm interval (``harm_low``, ``harm_high``) and
-    ``mass_removed`` (:func:`rnnschur.ablation.solutions.reading`); the intact network's rows
+    ``mass_removed`` (:func:`rnnschur.studies.solutions.reading`); the intact network's rows
     keep theirs."""
     intact = ablation["subset"] == "none"
     again = [
