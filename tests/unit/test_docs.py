@@ -76,7 +76,7 @@ def test_every_config_key_a_report_caption_names_is_in_the_config():
     said ``claims.fragile_effect`` long after the key was gone)."""
     import yaml
 
-    schema = yaml.safe_load((REPO / "src" / "rnnschur" / "config.schema.yaml").read_text())
+    schema = yaml.safe_load((REPO / "src" / "rnnschur" / "settings" / "config.schema.yaml").read_text())
     named = set()
     for caption in (REPO / "workflow" / "report").glob("*.rst"):
         named |= set(re.findall(r"``([a-z_]+(?:\.[a-z_]+)+)``", caption.read_text()))

@@ -320,7 +320,7 @@ def test_the_commands_and_the_apis_defaults_are_the_configs():
     from rnnschur import __main__ as cli
     from rnnschur.external.analysis import Settings
 
-    schema = yaml.safe_load((REPO / "src" / "rnnschur" / "config.schema.yaml").read_text())
+    schema = yaml.safe_load((REPO / "src" / "rnnschur" / "settings" / "config.schema.yaml").read_text())
     top = schema["properties"]
 
     def default(*path):
