@@ -30,11 +30,11 @@ import pandas as pd
 
 from rnnschur import tasks
 from rnnschur.ablation import SUBSETS, Analysed, ablated_recurrent, delta_T, evaluate_ablations
-from rnnschur.studies.solutions import Reading
 from rnnschur.network import Network
 from rnnschur.network.rnn import rollout
 from rnnschur.schur import coupling_masks, ordered_real_schur
 from rnnschur.studies.beyond import subspace
+from rnnschur.studies.solutions import Reading
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -8,8 +8,8 @@ import pytest
 from scipy import stats
 from test_claims import PAPER_LIKE, copy_rows, neuro_rows
 
-from rnnschur.studies.solutions import reading
 from rnnschur.studies.paper import claims, reproduction
+from rnnschur.studies.solutions import reading
 from rnnschur.studies.stats import clopper_pearson
 from rnnschur.studies.verdicts import Thresholds, Verdict, harm_share
 

@@ -33,7 +33,6 @@ import pandas as pd
 
 from rnnschur import io
 from rnnschur.ablation import Analysed, Scoring, evaluate_ablations, label, model_ablations
-from rnnschur.studies.solutions import model_reading
 from rnnschur.external import (
     FIGURE_NAMES,
     OPTIONAL_NAMES,
@@ -54,6 +53,7 @@ from rnnschur.settings.schema import default, out_of_bounds
 from rnnschur.settings.seeds import job_rng
 from rnnschur.studies import fixed_point_study
 from rnnschur.studies.beyond import refit, subspace
+from rnnschur.studies.solutions import model_reading
 from rnnschur.studies.verdicts import CHANCE, harm_share
 from rnnschur.tasks import Batch
 

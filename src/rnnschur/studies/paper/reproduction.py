@@ -33,7 +33,6 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import label
-from rnnschur.studies.solutions import reading
 from rnnschur.studies.paper import reported as paper
 from rnnschur.studies.paper.claims import (
     DATA,
@@ -50,6 +49,7 @@ from rnnschur.studies.paper.claims import (
     value,
 )
 from rnnschur.studies.profile import sensitivity
+from rnnschur.studies.solutions import reading
 from rnnschur.studies.stats import clopper_pearson
 from rnnschur.studies.verdicts import Thresholds, Verdict
 
