@@ -192,13 +192,13 @@ BUGS = [
         "equivalence shown by one of its two one-sided tests",
     ),
     (
-        S + "studies/paper/claims.py",
+        S + "studies/paper/claim_tests.py",
         "        if low > claim.bound:\n            return Verdict.HOLDS",
         "        if high > claim.bound:\n            return Verdict.HOLDS",
         "a 'greater' claim holds when the interval merely reaches past the bound",
     ),
     (
-        S + "studies/paper/claims.py",
+        S + "studies/paper/claim_tests.py",
         "        if low > claim.bound or high < -claim.bound:",
         "        if low > claim.bound and high < -claim.bound:",
         "a 'within' claim never fails",
@@ -253,7 +253,7 @@ BUGS = [
         "the ranking counts each ablation twice (ΔFVU and S_ΔT)",
     ),
     (
-        S + "studies/paper/claims.py",
+        S + "studies/paper/claim_tests.py",
         "return sum(math.comb(n, k) for k in range(n_agree, n + 1)) / 2**n if n else np.nan",
         "return sum(math.comb(n, k) for k in range(n_agree + 1, n + 1)) / 2**n if n else np.nan",
         "sign test P(more than n_agree) instead of P(at least n_agree)",
@@ -476,7 +476,7 @@ BUGS = [
         "the across-task MDE without its power term",
     ),
     (
-        S + "studies/paper/claims.py",
+        S + "studies/paper/claim_tests.py",
         "DATA if b.startswith(IMPLIED) and verdict.get(b[len(IMPLIED) :]) != Verdict.HOLDS else b",
         "b",
         "a consequence counted apart where its premise fails",
@@ -814,7 +814,7 @@ BUGS = [
         "a task of too few learned solutions counted in the word across tasks",
     ),
     (
-        S + "studies/paper/claims.py",
+        S + "studies/paper/claim_tests.py",
         "    return float(flags.astype(bool).any()) if len(flags) else np.nan",
         "    return float(flags.astype(bool).all()) if len(flags) else np.nan",
         "a claim's seed counted basis-dependent only where every block it reads is",

@@ -46,14 +46,8 @@ from rnnschur.report import readings
 from rnnschur.report.costs import job_costs
 from rnnschur.report.figures import VERDICT_MARKS
 from rnnschur.settings.schema import default
-from rnnschur.studies.paper.claims import (
-    DATA,
-    PAPER_ALPHA,
-    TASK_NAMES,
-    basis_cell,
-    paper_cell,
-    paper_claims,
-)
+from rnnschur.studies.paper.claim_tables import basis_cell, paper_cell
+from rnnschur.studies.paper.claims import DATA, PAPER_ALPHA, TASK_NAMES, paper_claims
 from rnnschur.studies.paper.confirmation import confirmation_lead
 from rnnschur.studies.paper.reported import reported_value
 from rnnschur.studies.paper.reproduction import (

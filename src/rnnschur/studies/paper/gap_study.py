@@ -373,7 +373,7 @@ def ranking_markdown(table: pd.DataFrame) -> str:
 def best_claims_markdown(claims: pd.DataFrame, ranked: pd.DataFrame, n_best: int = 3) -> str:
     """The paper's claims of the Figure 2 tasks under the paper config and the ``n_best``
     variations nearest the paper (``claims``: the gap study's claims per variation)."""
-    from rnnschur.studies.paper.claims import claims_grid_markdown
+    from rnnschur.studies.paper.claim_tables import claims_grid_markdown
 
     best = [v for v in ranked["variation"] if v in set(claims["variation"]) and v != BASELINE]
     keep = [BASELINE, *best[:n_best]]

@@ -34,20 +34,9 @@ import pandas as pd
 
 from rnnschur.ablation import label
 from rnnschur.studies.paper import reported as paper
-from rnnschur.studies.paper.claims import (
-    DATA,
-    IMPLIED,
-    PAPER_ALPHA,
-    TASK_NAMES,
-    Claim,
-    basis_blocks,
-    basis_cell,
-    basis_line,
-    cell,
-    claim_models,
-    satisfies,
-    value,
-)
+from rnnschur.studies.paper.claim_tables import basis_cell, basis_line
+from rnnschur.studies.paper.claim_tests import basis_blocks, claim_models, satisfies
+from rnnschur.studies.paper.claims import DATA, IMPLIED, PAPER_ALPHA, TASK_NAMES, Claim, cell, value
 from rnnschur.studies.profile import sensitivity
 from rnnschur.studies.solutions import reading
 from rnnschur.studies.stats import clopper_pearson
@@ -190,10 +179,10 @@ def reproduction(
     basis: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """One row per claim whose models the run trained: task, construction, N_h, the claim, its
-    basis (:func:`rnnschur.studies.paper.claims.basis_cell`), the paper's printed numbers and ours
-    (per quantity, median and range over the solutions tested, those where the block is present;
-    over every learned one where none is), the solutions learned, absent, tested, undecided
-    and showing the claim (k of n), the Clopper–Pearson interval of k/n at the thresholds'
+    basis (:func:`rnnschur.studies.paper.claim_tables.basis_cell`), the paper's printed numbers
+    and ours (per quantity, median and range over the solutions tested, those where the block
+    is present; over every learned one where none is), the solutions learned, absent, tested,
+    undecided and showing the claim (k of n), the Clopper–Pearson interval of k/n at the thresholds'
     ``level`` and the word (:func:`claim_word`, ``words``: config ``solutions`` with
     ``min_models``, config ``learned.min_models``); θ and the
     mass floor from ``thresholds``. ``basis``: ``basis_dependence_models.csv`` at one
