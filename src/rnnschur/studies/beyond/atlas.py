@@ -170,7 +170,7 @@ def across_tasks_table(
 
 def with_special(atlas: pd.DataFrame, dose: pd.DataFrame) -> pd.DataFrame:
     """The atlas with its column ``special``: each row's dose-response verdict
-    (:func:`rnnschur.studies.beyond.dose_response.dose_summary`, whose rows are the run's task
+    (:func:`rnnschur.studies.beyond.dose_summary.dose_summary`, whose rows are the run's task
     instances ``<task>__<description>``: load-bearing, a symmetry direction, like any
     perturbation of its size, or why undecided), "not run" where it has no such row."""
     keys = ["instance", "construction", "n_hidden", "block"]
