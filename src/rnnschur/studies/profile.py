@@ -10,6 +10,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from rnnschur.io.text import and_list
 from rnnschur.schur import COUPLING_BLOCKS
 from rnnschur.studies.verdicts import (
     Thresholds,
@@ -151,18 +152,13 @@ def sensitivity(
     return out.reset_index(drop=True)
 
 
-def _join_and(words) -> str:
-    words = list(words)
-    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def sensitivity_markdown(table: pd.DataFrame, keys: list[str]) -> str:
     """A sensitivity table as Markdown, one sentence above it: how many of its rows keep their
     verdict under every halved and doubled setting."""
     moved = int(table["moves"].sum())
     settings = [c for c in table.columns if c not in (*keys, "moves")]
     names = {"θ": "θ", "mass floor": "the mass floor"}
-    varied = _join_and(
+    varied = and_list(
         dict.fromkeys(names[c.split(" = ")[0]] for c in settings if c != "as configured")
     )
     lines = [
