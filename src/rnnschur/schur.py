@@ -269,6 +269,29 @@ def coupling_masks(schur: OrderedSchur, alpha: float) -> dict[str, np.ndarray]:
     }
 
 
+def delta_T(T: np.ndarray, masks: dict[str, np.ndarray], subset: tuple[str, ...]) -> np.ndarray:
+    """ΔT = T − T̃(S): the entries of T in the coupling blocks of S (``masks`` from
+    :func:`coupling_masks`), zeros elsewhere."""
+    chosen = np.zeros_like(T, dtype=bool)
+    for block in subset:
+        chosen |= masks[block]
+    return np.where(chosen, T, 0.0)
+
+
+def ablated_recurrent(W: np.ndarray, schur: OrderedSchur, dT: np.ndarray) -> np.ndarray:
+    """W̃ = W − Q ΔT Qᵀ (= Q T̃ Qᵀ up to the decomposition's rounding)."""
+    return W - schur.Q @ dT @ schur.Q.T
+
+
+def ablated(
+    W: np.ndarray, schur: OrderedSchur, alpha: float, subset: tuple[str, ...]
+) -> np.ndarray:
+    """W̃(S) = Q T̃(S) Qᵀ: ``W`` with the coupling blocks of ``subset`` (S ⊆ Z = {T_RR, T_C→R,
+    T_CC}, eq. 5) removed at the split ``alpha``, as :func:`ablated_recurrent` of
+    :func:`delta_T`."""
+    return ablated_recurrent(W, schur, delta_T(schur.T, coupling_masks(schur, alpha), subset))
+
+
 def coupling_part(schur: OrderedSchur) -> np.ndarray:
     """N: the strictly block-upper couplings of T (eq. 4, T = B + N)."""
     blocks = block_index(schur)

@@ -2,17 +2,16 @@ import numpy as np
 import pytest
 
 from rnnschur import tasks
-from rnnschur.ablation import (
-    SUBSETS,
-    Analysed,
-    Scoring,
-    ablated_recurrent,
-    delta_T,
-    evaluate_ablations,
-)
+from rnnschur.ablation import SUBSETS, Analysed, Scoring, evaluate_ablations
 from rnnschur.network import Network
 from rnnschur.network.rnn import rollout
-from rnnschur.schur import coupling_masks, n_dominant, ordered_real_schur
+from rnnschur.schur import (
+    ablated_recurrent,
+    coupling_masks,
+    delta_T,
+    n_dominant,
+    ordered_real_schur,
+)
 from rnnschur.tasks import metrics
 
 

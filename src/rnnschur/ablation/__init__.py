@@ -19,7 +19,14 @@ import numpy as np
 
 from rnnschur.network import Network
 from rnnschur.network.dynamics import Dynamics
-from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks, n_dominant
+from rnnschur.schur import (
+    COUPLING_BLOCKS,
+    OrderedSchur,
+    ablated_recurrent,
+    coupling_masks,
+    delta_T,
+    n_dominant,
+)
 from rnnschur.settings.seeds import job_rng
 from rnnschur.tasks import Batch, metrics
 from rnnschur.tasks.functional import of
@@ -39,15 +46,6 @@ def label(subset: str) -> str:
     """The paper's name of an ablation set (a :func:`subset_name`): "full", "−T_RR",
     "−T_RR, −T_C→R", ..."""
     return "full" if subset == "none" else "−" + subset.replace("+", ", −").replace("T_CR", "T_C→R")
-
-
-def delta_T(T: np.ndarray, masks: dict[str, np.ndarray], subset: tuple[str, ...]) -> np.ndarray:
-    """ΔT = T − T̃(S): the entries of T in the coupling blocks of S (``masks`` from
-    :func:`rnnschur.schur.coupling_masks`), zeros elsewhere."""
-    chosen = np.zeros_like(T, dtype=bool)
-    for block in subset:
-        chosen |= masks[block]
-    return np.where(chosen, T, 0.0)
 
 
 def other_couplings(T: np.ndarray, others: np.ndarray, norm: float, rng) -> np.ndarray:
@@ -87,11 +85,6 @@ def evaluation_noise(
     rng = job_rng(base_seed, "evaluation noise", *identity)
     n, time, _ = batch.inputs.shape
     return dynamics.drive_noise(sigma) * rng.standard_normal((n, time, n_hidden))
-
-
-def ablated_recurrent(W: np.ndarray, schur: OrderedSchur, dT: np.ndarray) -> np.ndarray:
-    """W̃ = W − Q ΔT Qᵀ (= Q T̃ Qᵀ up to the decomposition's rounding)."""
-    return W - schur.Q @ dT @ schur.Q.T
 
 
 @dataclass(frozen=True)
