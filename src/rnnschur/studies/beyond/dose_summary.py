@@ -11,6 +11,7 @@ import pandas as pd
 
 from rnnschur.io.per_seed import MODEL_KEYS
 from rnnschur.studies.beyond.dose_response import CONTROLS, JUDGED, MATCHED
+from rnnschur.studies.stats import percentile_interval
 from rnnschur.studies.verdicts import (
     SHARE_CAP,
     Thresholds,
@@ -146,7 +147,7 @@ def epsilon_50_interval(
     boot = crossing(curves_by_seed[draws].mean(axis=1), epsilons)
     if np.isnan(boot).mean() > 0.5:
         return point, np.nan, np.nan
-    low, high = np.nanquantile(boot, [level / 2, 1 - level / 2])
+    low, high = percentile_interval(boot[~np.isnan(boot)], level)
     return point, float(low), float(high)
 
 
