@@ -10,7 +10,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from rnnschur.io.text import and_list
+from rnnschur.io.text import and_list, table_lines
 from rnnschur.schur import COUPLING_BLOCKS
 from rnnschur.studies.verdicts import (
     Thresholds,
@@ -165,13 +165,12 @@ def sensitivity_markdown(table: pd.DataFrame, keys: list[str]) -> str:
         f"With {varied} each halved and doubled, {len(table) - moved} of {len(table)} rows keep "
         f"their verdict and {moved} move (marked ⇄).",
         "",
-        "| " + " | ".join([*keys, *settings]) + " |",
-        "|" + "---|" * (len(keys) + len(settings)),
     ]
+    rows = []
     for r in table.itertuples(index=False):
         row = dict(zip(table.columns, r, strict=True))
         mark = " ⇄" if row["moves"] else ""
         cells = [str(row[k]) for k in keys] + [str(row[s]) for s in settings]
         cells[len(keys) - 1] += mark
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+        rows.append(cells)
+    return "\n".join(lines + table_lines([*keys, *settings], rows)) + "\n"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rnnschur.io.text import table_lines
 from rnnschur.studies.paper.claims import DATA, IMPLIED, TASK_NAMES
 from rnnschur.studies.verdicts import Verdict
 
@@ -31,13 +32,9 @@ def claims_grid_markdown(table: pd.DataFrame, column: str, basis: bool = False) 
     values = list(dict.fromkeys(table[column]))
     names = {"n_hidden": "N_h = {}"}
     with_basis = basis and bool(table["basis"].ne(DATA).any())
-    lines = [
-        "| claim | "
-        + ("basis | " if with_basis else "")
-        + " | ".join(names.get(column, "{}").format(v) for v in values)
-        + " |",
-        "|---|" + "---|" * (len(values) + with_basis),
-    ]
+    header = ["claim", *(["basis"] if with_basis else [])]
+    header += [names.get(column, "{}").format(v) for v in values]
+    body = []
     order = {claim: k for k, claim in enumerate(dict.fromkeys(table["claim"]))}
     keys = ["claim", "basis"] if with_basis else ["claim"]
     groups = table.groupby(keys, sort=False)
@@ -47,9 +44,9 @@ def claims_grid_markdown(table: pd.DataFrame, column: str, basis: bool = False) 
             + (f" ({r.n_learned}/{r.n_trained} learned)" if r.n_learned < r.n_trained else "")
             for r in rows.itertuples()
         }
-        first = f"| {key[0]} | " + (f"{basis_cell(key[1])} | " if with_basis else "")
-        lines.append(first + " | ".join(cell.get(v, "—") for v in values) + " |")
-    return "\n".join(lines) + "\n"
+        first = [key[0], *([basis_cell(key[1])] if with_basis else [])]
+        body.append(first + [cell.get(v, "—") for v in values])
+    return "\n".join(table_lines(header, body)) + "\n"
 
 
 def basis_cell(basis: str) -> str:
@@ -85,11 +82,9 @@ def claims_markdown(table: pd.DataFrame, basis_tolerance: float | None = None) -
     it (and, where any is, what that means at ``basis_tolerance``, the run's largest). The
     claims of tasks the run does not train are named in one line below the table, not as
     rows."""
-    lines = [
-        "| task | claim | basis | source | N_h | statistic | per seed | learned | agree | "
-        "mean [interval] | MDE | paper | sign p | verdict |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
+    header = ["task", "claim", "basis", "source", "N_h", "statistic", "per seed", "learned"]
+    header += ["agree", "mean [interval]", "MDE", "paper", "sign p", "verdict"]
+    rows = []
     tested = table[table["n_trained"] > 0]
     for r in tested.itertuples(index=False):
         seeds = ", ".join(f"{v:.3g}" for v in r.per_seed.values()) or "—"
@@ -98,12 +93,25 @@ def claims_markdown(table: pd.DataFrame, basis_tolerance: float | None = None) -
             interval += f" [{r.ci_low:.3g}, {r.ci_high:.3g}]"
         bound = f" {'>' if r.kind == 'greater' else 'within ±'} {r.bound:g}"
         minimum = f"{r.mde:.2g}" if np.isfinite(r.mde) else "—"
-        lines.append(
-            f"| {TASK_NAMES.get(r.task, r.task)} | {r.claim} | {basis_cell(r.basis)} | "
-            f"{r.source} | {int(r.n_hidden)} | {r.statistic}{bound} | {seeds} | "
-            f"{r.n_learned}/{r.n_trained} | {r.n_agree}/{r.n_seeds} | {interval} | {minimum} | "
-            f"{paper_cell(r)} | {r.sign_test_p:.3g} | **{r.verdict}**{_basis_seeds(r)} |"
+        rows.append(
+            [
+                TASK_NAMES.get(r.task, r.task),
+                r.claim,
+                basis_cell(r.basis),
+                r.source,
+                int(r.n_hidden),
+                f"{r.statistic}{bound}",
+                seeds,
+                f"{r.n_learned}/{r.n_trained}",
+                f"{r.n_agree}/{r.n_seeds}",
+                interval,
+                minimum,
+                paper_cell(r),
+                f"{r.sign_test_p:.3g}",
+                f"**{r.verdict}**{_basis_seeds(r)}",
+            ]
         )
+    lines = table_lines(header, rows)
     untested = table[table["n_trained"] == 0]
     if len(untested):
         tasks = ", ".join(TASK_NAMES.get(t, t) for t in dict.fromkeys(untested["task"]))

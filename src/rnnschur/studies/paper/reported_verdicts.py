@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import label
+from rnnschur.io.text import table_lines
 from rnnschur.studies.paper import reported as paper
 from rnnschur.studies.verdicts import Thresholds, block_verdict, point_verdict
 
@@ -86,15 +87,21 @@ def paper_readings_markdown(table: pd.DataFrame, thresholds: Thresholds) -> str:
         f"readings; on the raw score change at {RAW_THRESHOLD:g} (an FVU and an accuracy "
         f"alike) {raw_same} of {len(table)}.",
         "",
-        "| task | block | paper's Δ | SEM | harm share | verdict | raw Δ at "
-        f"{RAW_THRESHOLD:g} | the paper reads | where |",
-        "|---|---|---|---|---|---|---|---|---|",
     ]
-    for r in table.itertuples(index=False):
-        sem = "—" if np.isnan(r.paper_sem) else f"{r.paper_sem:.3g}"
-        lines.append(
-            f"| {r.task} | {label(r.block)} | {r.paper_delta:.3g} | {sem} | "
-            f"{r.harm_share:.3g} | **{r.verdict}** | {r.verdict_raw} | {r.paper_reading} | "
-            f"{r.where} |"
-        )
-    return "\n".join(lines) + "\n"
+    header = ["task", "block", "paper's Δ", "SEM", "harm share", "verdict"]
+    header += [f"raw Δ at {RAW_THRESHOLD:g}", "the paper reads", "where"]
+    rows = [
+        [
+            r.task,
+            label(r.block),
+            f"{r.paper_delta:.3g}",
+            "—" if np.isnan(r.paper_sem) else f"{r.paper_sem:.3g}",
+            f"{r.harm_share:.3g}",
+            f"**{r.verdict}**",
+            r.verdict_raw,
+            r.paper_reading,
+            r.where,
+        ]
+        for r in table.itertuples(index=False)
+    ]
+    return "\n".join(lines + table_lines(header, rows)) + "\n"

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import label
-from rnnschur.io.text import and_list
+from rnnschur.io.text import and_list, table_lines
 from rnnschur.studies.paper import reported as paper
 from rnnschur.studies.paper.claim_tables import basis_cell, basis_line
 from rnnschur.studies.paper.claim_tests import basis_blocks, claim_models, satisfies
@@ -344,17 +344,23 @@ def reproduction_markdown(
     (median and range over solutions), k/n solutions, the exact interval and the word, with
     the rule under it (``glossary``: where the words are defined) and, where the run checked
     the basis dependence at ``basis_tolerance``, what *basis-dependent* means."""
-    lines = [
-        "| task | claim | the paper prints | ours: median (range) | what it means (median) "
-        f"| solutions showing it | {1 - level:.0%} interval of k/n | word |",
-        "|---|---|---|---|---|---|---|---|",
+    header = ["task", "claim", "the paper prints", "ours: median (range)"]
+    header += ["what it means (median)", "solutions showing it"]
+    header += [f"{1 - level:.0%} interval of k/n", "word"]
+    rows = [
+        [
+            task_cell(r),
+            claim_cell(r),
+            r.paper,
+            r.ours,
+            _meaning_cell(r),
+            solutions_cell(r),
+            "—" if np.isnan(r.cp_low) else f"{r.cp_low:.2f}–{r.cp_high:.2f}",
+            f"**{r.word}**",
+        ]
+        for r in table.itertuples(index=False)
     ]
-    for r in table.itertuples(index=False):
-        interval = "—" if np.isnan(r.cp_low) else f"{r.cp_low:.2f}–{r.cp_high:.2f}"
-        lines.append(
-            f"| {task_cell(r)} | {claim_cell(r)} | {r.paper} | {r.ours} | {_meaning_cell(r)} | "
-            f"{solutions_cell(r)} | {interval} | **{r.word}** |"
-        )
+    lines = table_lines(header, rows)
     rules = rule_line(words, glossary)
     if basis_tolerance is not None:
         rules += " " + basis_line(basis_tolerance)
@@ -373,12 +379,10 @@ def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
     runs = list(tables)
     ids = list(dict.fromkeys(i for t in tables.values() for i in t["claim_id"]))
     rows = {run: {r.claim_id: r for r in t.itertuples(index=False)} for run, t in tables.items()}
-    head = "| task, model | claim | the paper prints |"
-    head += "".join(
-        f" {run}: ours, median (range) | {run}: solutions showing it | {run}: word |"
-        for run in runs
-    )
-    lines = [head, "|" + "---|" * (3 + 3 * len(runs))]
+    header = ["task, model", "claim", "the paper prints"]
+    for run in runs:
+        header += [f"{run}: ours, median (range)", f"{run}: solutions showing it", f"{run}: word"]
+    lines = []
     for claim_id in ids:
         first = next(rows[run][claim_id] for run in runs if claim_id in rows[run])
         cells = [task_cell(first), claim_cell(first), first.paper]
@@ -389,8 +393,8 @@ def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
                 continue
             ours = r.ours if _meaning_cell(r) == "—" else f"{r.ours}; {r.meaning}"
             cells += [ours, solutions_cell(r), f"**{r.word}**"]
-        lines.append("| " + " | ".join(str(c) for c in cells) + " |")
-    return "\n".join(lines) + "\n"
+        lines.append(cells)
+    return "\n".join(table_lines(header, lines)) + "\n"
 
 
 PLURAL = {
