@@ -72,19 +72,19 @@ BUGS = [
         "ΔT is the complement of the chosen blocks",
     ),
     (
-        S + "ablation/__init__.py",
+        S + "ablation.py",
         '"delta_fvu": fvu[k] - fvu[full],',
         '"delta_fvu": fvu[full] - fvu[k],',
         "ΔFVU with the sign flipped",
     ),
     (
-        S + "ablation/__init__.py",
+        S + "ablation.py",
         "s_delta_t = metrics.effect_per_mass(fvu - fvu[full], mass)",
         "s_delta_t = metrics.effect_per_mass(fvu, mass)",
         "S_ΔT from FVU instead of ΔFVU",
     ),
     (
-        S + "ablation/__init__.py",
+        S + "ablation.py",
         '"candidate_invariance": stabilizer and bool(mass[k] > scoring.mass_floor),',
         '"candidate_invariance": stabilizer and bool(mass[k] < scoring.mass_floor),',
         "candidate invariance below the mass floor",
@@ -728,7 +728,7 @@ BUGS = [
         "the rotated block left outside its positions (it fills T's lower triangle)",
     ),
     (
-        S + "ablation/__init__.py",
+        S + "ablation.py",
         "        R[order[last]] = np.sign(values[last]) * np.sqrt(max(norm**2 - before, 0.0))",
         "        R[order[last]] = np.sqrt(max(norm**2 - before, 0.0))",
         "the last removed coupling shrunk with the wrong sign",
@@ -880,7 +880,7 @@ BUGS = [
         "a schema default that is a list given as a list (a Settings grid that is not a tuple)",
     ),
     (
-        S + "ablation/__init__.py",
+        S + "ablation.py",
         "check_finite(outputs[full], network)",
         "None",
         "an overflowed float32 rollout (W_hy of 1e39) scored: verdicts read from NaN scores",

@@ -135,7 +135,7 @@ def test_code_is_an_input_each_edit_reruns_what_it_can_change(quick_run):
         figures, "grey segments join S and S ∪ {T_CC}", "grey lines join S and S ∪ {T_CC}"
     ):
         assert dry_run(quick_run) == {}  # a docstring
-    with appended(src / "ablation/__init__.py", "\n\ndef _planted():\n    return 1\n"):
+    with appended(src / "ablation.py", "\n\ndef _planted():\n    return 1\n"):
         jobs = dry_run(quick_run)
     assert jobs["ablate"] == len(quick_models()) + len(quick_gap_models())
     assert not UPSTREAM & set(jobs)
