@@ -4,7 +4,8 @@ For S ⊆ Z = {T_RR, T_C→R, T_CC}: zero the entries of N in the chosen blocks,
 (the spectral blocks B too), rebuild W̃(S) = Q T̃(S) Qᵀ and re-evaluate the original network with
 W_xh and W_hy unchanged. W̃(S) is computed as W − Q ΔT Qᵀ with ΔT = T − T̃(S), so W̃(∅) = W
 exactly. S is an ε-stabilizer on D when d_D(f_W, f_W̃(S)) <= ε. Each trained solution's own
-reading of an ablation is :mod:`rnnschur.studies.solutions`', which this module does not know.
+reading of an ablation is a study's (:mod:`rnnschur.studies.solutions`): this module knows no
+verdict word.
 """
 
 from __future__ import annotations
@@ -38,20 +39,58 @@ SUBSETS: tuple[tuple[str, ...], ...] = tuple(
 
 
 def subset_name(subset: tuple[str, ...]) -> str:
-    """'none', 'T_RR', ..., 'T_RR+T_CR+T_CC'."""
+    """The name of S ⊆ Z = {T_RR, T_C→R, T_CC} (eq. 5) in tables: 'none', 'T_RR', ...,
+    'T_RR+T_CR+T_CC'.
+
+    Parameters
+    ----------
+    subset : tuple of str
+        Names of :data:`rnnschur.schur.COUPLING_BLOCKS`, in their order.
+
+    Returns
+    -------
+    str
+    """
     return "+".join(subset) if subset else "none"
 
 
 def label(subset: str) -> str:
-    """The paper's name of an ablation set (a :func:`subset_name`): "full", "−T_RR",
-    "−T_RR, −T_C→R", ..."""
+    """The paper's name of an ablation set W̃(S) (eq. 5): "full", "−T_RR", "−T_RR, −T_C→R", ...;
+    the one place a block's printed name is built.
+
+    Parameters
+    ----------
+    subset : str
+        A :func:`subset_name`.
+
+    Returns
+    -------
+    str
+    """
     return "full" if subset == "none" else "−" + subset.replace("+", ", −").replace("T_CR", "T_C→R")
 
 
 def other_couplings(T: np.ndarray, others: np.ndarray, norm: float, rng) -> np.ndarray:
-    """ΔT removing entries of T where ``others`` (the other coupling blocks' mask) in a random
-    order until ‖ΔT‖_F = ``norm``: whole entries, the last one shrunk to match; every entry
-    where they hold less than ``norm`` together."""
+    """A removal control of the size of ΔT_S: ΔT removing entries of T where ``others`` (the other
+    coupling blocks of eq. 5) in a random order until ‖ΔT‖_F = ``norm``, whole entries, the
+    last one shrunk to match; every entry where they hold less than ``norm`` together.
+
+    Parameters
+    ----------
+    T : (n, n) ndarray
+        The ordered Schur form's T (eq. 3).
+    others : (n, n) ndarray of bool
+        Where entries may be removed.
+    norm : float
+        The Frobenius norm to reach, ‖ΔT_S‖_F.
+    rng : numpy.random.Generator
+        Draws the order.
+
+    Returns
+    -------
+    (n, n) ndarray
+        ΔT, zero outside ``others``.
+    """
     where = np.flatnonzero(others.ravel())
     order = where[rng.permutation(len(where))]
     values = T.ravel()[order]
@@ -66,8 +105,21 @@ def other_couplings(T: np.ndarray, others: np.ndarray, norm: float, rng) -> np.n
 
 
 def scoring_batch(batch: Batch, task: ModuleType, fvu_steps: str) -> Batch:
-    """The batch as scored: FVU tasks over every step when ``fvu_steps == "all"`` (config key
-    ``ablation.fvu_steps``), else over the task's masked steps."""
+    """The batch as scored: an FVU task (eq. 7) over every step when ``fvu_steps == "all"``
+    (config ``ablation.fvu_steps``), else over the task's masked steps.
+
+    Parameters
+    ----------
+    batch : Batch
+    task : module
+        The task (its ``SCORE``).
+    fvu_steps : str
+        ``"all"`` or ``"masked"``.
+
+    Returns
+    -------
+    Batch
+    """
     if task.SCORE == "fvu" and fvu_steps == "all":
         return Batch(batch.inputs, batch.targets, np.ones_like(batch.mask))
     return batch
@@ -76,10 +128,28 @@ def scoring_batch(batch: Batch, task: ModuleType, fvu_steps: str) -> Batch:
 def evaluation_noise(
     batch: Batch, n_hidden: int, sigma: float, dynamics: Dynamics, base_seed: int, *identity
 ) -> np.ndarray | None:
-    """Hidden noise of standard deviation ``sigma`` for every trial and step of ``batch``
-    (n, time, N_h), in the family's own form (:meth:`Dynamics.drive_noise`), drawn from a
-    generator of the model's ``identity``; None for ``sigma == 0``. One draw is shared by every
-    ablation of the model, so ΔFVU compares networks on the same noise."""
+    """Hidden noise at evaluation: standard deviation ``sigma`` for every trial and step of
+    ``batch``, in the family's own form (:meth:`Dynamics.drive_noise`, added to the drive of
+    eq. 1), drawn from a generator of the model's ``identity``. One draw is shared by every
+    ablation of the model, so ΔFVU compares networks on the same noise.
+
+    Parameters
+    ----------
+    batch : Batch
+    n_hidden : int
+        N_h.
+    sigma : float
+    dynamics : Dynamics
+    base_seed : int
+        The config's seed.
+    *identity
+        What names the model's stream (its task's stream, its seed).
+
+    Returns
+    -------
+    (n, time, N_h) ndarray or None
+        None for ``sigma == 0``.
+    """
     if not sigma:
         return None
     rng = job_rng(base_seed, "evaluation noise", *identity)
@@ -100,14 +170,25 @@ class Scoring:
 
     @classmethod
     def from_config(cls, block: dict) -> Scoring:
-        """From the config's ``ablation`` block (its other keys are not the scoring's)."""
+        """The scoring of the config's ``ablation`` block: ε of d_D ≤ ε, the mass floor of
+        ‖ΔT‖_F/‖T‖_F and the ȳ of FVU (eq. 7).
+
+        Parameters
+        ----------
+        block : dict
+            Config ``ablation`` (its other keys are not the scoring's).
+
+        Returns
+        -------
+        Scoring
+        """
         return cls(**{k: block[k] for k in ("epsilon", "mass_floor", "fvu_mean") if k in block})
 
 
 @dataclass(frozen=True)
 class Analysed:
     """One trained network as every analysis of it reads it: the network (its weights, offsets
-    and description), its ordered real Schur form W = Q T Qᵀ (eq. 2), the held-out trials it is
+    and description), its ordered real Schur form W = Q T Qᵀ (eq. 3), the held-out trials it is
     scored on and its task (what scores them)."""
 
     network: Network
@@ -123,8 +204,22 @@ class Analysed:
     def scored(
         cls, network: Network, schur: OrderedSchur, heldout: Batch, task, fvu_steps: str
     ) -> Analysed:
-        """The network on its held-out set as scored (:func:`scoring_batch`, config
-        ``ablation.fvu_steps``)."""
+        """The network on its held-out set as scored (:func:`scoring_batch`).
+
+        Parameters
+        ----------
+        network : Network
+        schur : OrderedSchur
+            W_hh = Q T Qᵀ (eq. 3).
+        heldout : Batch
+        task : module
+        fvu_steps : str
+            Config ``ablation.fvu_steps``.
+
+        Returns
+        -------
+        Analysed
+        """
         return cls(network, schur, scoring_batch(heldout, task, fvu_steps), task)
 
 
@@ -134,10 +229,22 @@ class RolloutOverflow(ValueError):
 
 
 def check_finite(outputs: np.ndarray, network: Network) -> None:
-    """:class:`RolloutOverflow` where the full network's outputs on the held-out set
-    (``outputs``, the rollout's dtype) hold an inf or NaN, naming that dtype, the largest it
-    holds and the largest entry of each weight matrix: no score, and no verdict, is read from
-    an overflowed rollout."""
+    """No score, and no verdict, is read from an overflowed rollout: the full network's outputs on
+    the held-out set (eq. 2) must be finite.
+
+    Parameters
+    ----------
+    outputs : ndarray
+        The full network's outputs, in the rollout's dtype.
+    network : Network
+        Named in the error by its largest weights.
+
+    Raises
+    ------
+    RolloutOverflow
+        An output is inf or NaN; the error names the dtype, the largest number it holds and the
+        largest entry of each weight matrix.
+    """
     if np.isfinite(outputs).all():
         return
     weights = {"W_xh": network.W_xh, "W_hh": network.W_hh, "W_hy": network.W_hy}
@@ -163,9 +270,25 @@ class SolutionReading(Protocol):
         analysed: Analysed,
         mass_floor: float,
     ) -> list[dict]:
-        """``rows`` with the reading's columns added: ``outputs`` (K, n, time, N_y) are the
-        distinct rollouts of the ablations on the held-out set, ``rollout`` the one of each
-        row, the first row the intact network."""
+        """``rows`` with the reading's columns added.
+
+        Parameters
+        ----------
+        rows : list of dict
+            One per (α, S), from :func:`evaluate_ablations`; the first is the intact network's.
+        rollout : list of int
+            The index into ``outputs`` of each row's rollout.
+        outputs : (K, n, time, N_y) ndarray
+            The distinct rollouts of W̃(S) (eq. 5) on the held-out set.
+        analysed : Analysed
+            The network, its Schur form, the held-out set as scored and the task.
+        mass_floor : float
+            The scoring's floor of removed Schur mass.
+
+        Returns
+        -------
+        list of dict
+        """
 
 
 def model_ablations(
@@ -176,10 +299,27 @@ def model_ablations(
     noise: np.ndarray | None = None,
 ) -> list[dict]:
     """Every ablation of one model as rule ``ablate`` scores it (and an external model's
-    analysis, :mod:`rnnschur.external.analysis`): :func:`evaluate_ablations` of the model on
-    its held-out set as scored (:meth:`Analysed.scored`) with the scoring of the config's
-    ``ablation`` block, this model's own reading ``solution`` and, where the run adds it,
-    hidden ``noise`` at evaluation (:func:`evaluation_noise`)."""
+    analysis): :func:`evaluate_ablations` with the scoring of the config's ``ablation`` block,
+    this model's own reading and, where the run adds it, hidden noise at evaluation.
+
+    Parameters
+    ----------
+    analysed : Analysed
+        On its held-out set as scored (:meth:`Analysed.scored`).
+    alphas : list of float
+        The α grid (eq. 5).
+    ablation : dict
+        Config ``ablation``.
+    solution : SolutionReading
+        This model's own reading (:class:`rnnschur.studies.solutions.Reading`).
+    noise : ndarray, optional
+        (n, time, N_h), :func:`evaluation_noise`.
+
+    Returns
+    -------
+    list of dict
+        :func:`evaluate_ablations`' rows.
+    """
     scoring = Scoring.from_config(ablation)
     return evaluate_ablations(analysed, list(alphas), scoring, noise=noise, solution=solution)
 
@@ -192,39 +332,54 @@ def evaluate_ablations(
     noise: np.ndarray | None = None,
     solution: SolutionReading | None = None,
 ) -> list[dict]:
-    """Score every subset S for every alpha on the held-out set, in one batched rollout of
-    ``network`` (its offsets and description included); the ablations act on W_hh alone.
-    ``forward(W_stack, inputs)``, if given, replaces that rollout (a user's own torch module,
-    :mod:`rnnschur.external.torch_module`; W_xh and W_hy are then not used). ``noise`` (n, time,
-    N_h), if given, is added to the drive of every rollout, the same draw for every subset
-    (hidden noise at evaluation). ``solution``, if given, adds this model's own reading of
-    every ablation (:class:`SolutionReading`; :class:`rnnschur.studies.solutions.Reading`: its
-    harm share with a bootstrap interval over the held-out trials and the word).
+    """Score every W̃(S) = W − Q ΔT_S Qᵀ (eq. 5) for every S ⊆ Z and α on the held-out set, in one
+    batched rollout of the network (its offsets and description included); the ablations act
+    on W_hh alone. Identical ablations (the same ΔT for several alphas, or an empty block) are
+    rolled out once. Six parameters, not a value object: the network as analysed and five
+    independent choices of how it is scored, each optional but the α grid.
 
-    Six parameters, not a value object: the network as analysed and five independent choices
-    of how it is scored, each optional but the α grid.
-
-    Identical ablations (the same ΔT for several alphas, or an empty block) are rolled out once.
-    ``analysed``: the network, its Schur form, the held-out set and the task.
+    Parameters
+    ----------
+    analysed : Analysed
+        The network, its Schur form, the held-out set and the task.
+    alphas : list of float
+        The α grid.
+    scoring : Scoring
+        ε, the mass floor and FVU's ȳ.
+    forward : callable, optional
+        ``forward(W_stack, inputs)`` replaces the rollout (a user's own torch module,
+        :mod:`rnnschur.external.torch_module`; W_xh and W_hy are then not used).
+    noise : (n, time, N_h) ndarray, optional
+        Added to the drive of every rollout, the same draw for every subset (hidden noise at
+        evaluation); needs the built-in rollout.
+    solution : SolutionReading, optional
+        Adds this model's own reading of every ablation
+        (:class:`rnnschur.studies.solutions.Reading`: its harm share with a bootstrap interval
+        over the held-out trials and the word).
 
     Returns
     -------
-    One row per (alpha, subset): ``alpha``, ``subset``, ``n_R``, ``mass_removed``
-    (‖ΔT‖_F/‖T‖_F), ``metric`` (the task's score name), ``score``, ``delta_score`` (score − full
-    score), ``accuracy`` (copy only, else NaN), ``fvu``, ``delta_fvu``, ``s_delta_t`` (eq. 9; NaN
-    where nothing was removed), ``fvu_per_trial`` and ``delta_fvu_per_trial`` (FVU normalised per
-    trial, FVU tasks only), ``functional_score`` and ``functional`` (what the score means in the
-    task's own terms, where the task says: bit or decision accuracy, a frequency error),
-    ``discrepancy`` (d_D: mean squared output difference to the full
-    network over the scored steps), ``sign_disagreement``, ``stabilizer`` (d_D <= ε) and
-    ``candidate_invariance`` (a stabilizer that removes more than the mass floor), by
-    ``scoring``; with ``solution``, ``harm_share``, ``harm_low``, ``harm_high`` and
-    ``reading``.
+    list of dict
+        One row per (alpha, subset): ``alpha``, ``subset``, ``n_R``, ``mass_removed``
+        (‖ΔT‖_F/‖T‖_F), ``metric`` (the task's score name), ``score``, ``delta_score`` (score −
+        full score), ``accuracy`` (eq. 6; copy only, else NaN), ``fvu`` (eq. 7),
+        ``delta_fvu``, ``s_delta_t`` (eq. 9; NaN where nothing was removed),
+        ``fvu_per_trial`` and ``delta_fvu_per_trial`` (FVU normalised per trial, FVU tasks
+        only), ``functional_score`` and ``functional`` (what the score means in the task's
+        own terms, where the task says: bit or decision accuracy, a frequency error),
+        ``discrepancy`` (d_D of §2: mean squared output difference to the full network over
+        the scored steps), ``sign_disagreement``, ``stabilizer`` (d_D ≤ ε) and
+        ``candidate_invariance`` (a stabilizer that removes more than the mass floor), by
+        ``scoring``; with ``solution``, ``harm_share``, ``harm_low``, ``harm_high`` and
+        ``reading``.
 
     Raises
     ------
-    RolloutOverflow : the full network's own rollout overflows its dtype (:func:`check_finite`),
-        before any score is read.
+    RolloutOverflow
+        The full network's own rollout overflows its dtype (:func:`check_finite`), before any
+        score is read.
+    ValueError
+        ``noise`` with ``forward``.
     """
     network, schur, heldout, task = (
         analysed.network,
