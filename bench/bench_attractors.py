@@ -32,7 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run_costs import per_model  # noqa: E402
 
 from rnnschur import io, tasks  # noqa: E402
-from rnnschur.schur import COUPLING_BLOCKS, ablated  # noqa: E402
+from rnnschur.ablation import ablated  # noqa: E402
+from rnnschur.schur import COUPLING_BLOCKS  # noqa: E402
 from rnnschur.studies import attractors, fixed_point_study, fixed_points  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]

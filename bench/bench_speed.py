@@ -29,10 +29,10 @@ import numpy as np
 import pandas as pd
 
 from rnnschur import tasks
-from rnnschur.ablation import SUBSETS, Analysed, evaluate_ablations
+from rnnschur.ablation import SUBSETS, Analysed, ablated_recurrent, delta_T, evaluate_ablations
 from rnnschur.network import Network
 from rnnschur.network.rnn import rollout
-from rnnschur.schur import ablated_recurrent, coupling_masks, delta_T, ordered_real_schur
+from rnnschur.schur import coupling_masks, ordered_real_schur
 from rnnschur.studies.beyond import subspace
 from rnnschur.studies.solutions import Reading
 

@@ -60,13 +60,13 @@ BUGS = [
         "n_R counts blocks, not dimensions",
     ),
     (
-        S + "schur.py",
+        S + "ablation.py",
         "return W - schur.Q @ dT @ schur.Q.T",
         "return W + schur.Q @ dT @ schur.Q.T",
         "ΔT added instead of removed",
     ),
     (
-        S + "schur.py",
+        S + "ablation.py",
         "return np.where(chosen, T, 0.0)",
         "return np.where(chosen, 0.0, T)",
         "ΔT is the complement of the chosen blocks",

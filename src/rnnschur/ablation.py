@@ -20,14 +20,7 @@ import numpy as np
 
 from rnnschur.network import Network
 from rnnschur.network.dynamics import Dynamics
-from rnnschur.schur import (
-    COUPLING_BLOCKS,
-    OrderedSchur,
-    ablated_recurrent,
-    coupling_masks,
-    delta_T,
-    n_dominant,
-)
+from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks, n_dominant
 from rnnschur.settings.seeds import job_rng
 from rnnschur.tasks import Batch, metrics
 from rnnschur.tasks.functional import of
@@ -68,6 +61,71 @@ def label(subset: str) -> str:
     str
     """
     return "full" if subset == "none" else "−" + subset.replace("+", ", −").replace("T_CR", "T_C→R")
+
+
+def delta_T(T: np.ndarray, masks: dict[str, np.ndarray], subset: tuple[str, ...]) -> np.ndarray:
+    """ΔT_S = T − T̃(S): the entries of T in the coupling blocks of S ⊆ {T_RR, T_C→R, T_CC}
+    (eq. 5), zeros elsewhere.
+
+    Parameters
+    ----------
+    T : (n, n) ndarray
+    masks : dict of str to (n, n) ndarray of bool
+        From :func:`rnnschur.schur.coupling_masks`.
+    subset : tuple of str
+        S, names of :data:`rnnschur.schur.COUPLING_BLOCKS` (empty: ΔT = 0).
+
+    Returns
+    -------
+    (n, n) ndarray
+    """
+    chosen = np.zeros_like(T, dtype=bool)
+    for block in subset:
+        chosen |= masks[block]
+    return np.where(chosen, T, 0.0)
+
+
+def ablated_recurrent(W: np.ndarray, schur: OrderedSchur, dT: np.ndarray) -> np.ndarray:
+    """W̃ = W − Q ΔT Qᵀ (= Q (T − ΔT) Qᵀ up to the decomposition's rounding; W itself where
+    ΔT = 0).
+
+    Parameters
+    ----------
+    W : (n, n) ndarray
+        The recurrent weights the Schur form is of.
+    schur : OrderedSchur
+        W = Q T Qᵀ (eq. 3).
+    dT : (n, n) ndarray
+        ΔT, in Schur coordinates (:func:`delta_T`, or a part of it).
+
+    Returns
+    -------
+    (n, n) ndarray
+    """
+    return W - schur.Q @ dT @ schur.Q.T
+
+
+def ablated(
+    W: np.ndarray, schur: OrderedSchur, alpha: float, subset: tuple[str, ...]
+) -> np.ndarray:
+    """W̃(S) = Q T̃(S) Qᵀ, ``W`` with the coupling blocks of S removed at the split α (eq. 5):
+    :func:`ablated_recurrent` of :func:`delta_T`, the one builder of an ablated matrix.
+
+    Parameters
+    ----------
+    W : (n, n) ndarray
+    schur : OrderedSchur
+        W = Q T Qᵀ (eq. 3).
+    alpha : float
+        The split's α.
+    subset : tuple of str
+        S ⊆ Z = {T_RR, T_CR, T_CC} (empty: W itself, to the bit).
+
+    Returns
+    -------
+    (n, n) ndarray
+    """
+    return ablated_recurrent(W, schur, delta_T(schur.T, coupling_masks(schur, alpha), subset))
 
 
 def other_couplings(T: np.ndarray, others: np.ndarray, norm: float, rng) -> np.ndarray:

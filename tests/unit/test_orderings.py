@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rnnschur.ablation import Analysed
+from rnnschur.ablation import Analysed, ablated_recurrent, delta_T
 from rnnschur.network import Network
 from rnnschur.network.dynamics import Dynamics
-from rnnschur.schur import ablated_recurrent, coupling_masks, delta_T, ordered_real_schur
+from rnnschur.schur import coupling_masks, ordered_real_schur
 from rnnschur.studies.beyond import orderings
 from rnnschur.studies.beyond.summaries import basis_dependence, mark_basis_dependent
 from rnnschur.studies.verdicts import Verdict

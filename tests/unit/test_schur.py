@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 from rnnschur.schur import (
     COUPLING_BLOCKS,
     SchurCheckError,
-    ablated,
     block_structure,
     check_schur,
     coupling_masks,
@@ -154,29 +153,6 @@ def test_masks_partition_N(seed, n, alpha):
     assert np.all(np.abs(schur.eigenvalues[:n_R]) >= alpha * schur.spectral_radius * (1 - 1e-12))
     assert np.all(np.abs(schur.eigenvalues[n_R:]) < alpha * schur.spectral_radius)
     assert set(masks) == set(COUPLING_BLOCKS)
-
-
-@settings(max_examples=30, deadline=None)
-@given(seeds, st.integers(min_value=2, max_value=16), st.floats(min_value=0.05, max_value=1.0))
-def test_ablated_removes_exactly_the_chosen_blocks_and_keeps_the_spectrum(seed, n, alpha):
-    """W̃(∅) is W to the bit; W̃(Z), every coupling removed, has Schur form B alone (T − N), so
-    W's eigenvalues; removing one block changes Qᵀ W̃ Q on that block's entries only."""
-    W = random_matrix(seed, n)
-    schur = ordered_real_schur(W)
-    np.testing.assert_array_equal(ablated(W, schur, alpha, ()), W)
-    scale = np.linalg.norm(W) + 1.0
-    B = schur.T - coupling_part(schur)
-    everything = schur.Q.T @ ablated(W, schur, alpha, COUPLING_BLOCKS) @ schur.Q
-    np.testing.assert_allclose(everything, B, atol=1e-12 * scale)
-    masks = coupling_masks(schur, alpha)
-    for block in COUPLING_BLOCKS:
-        moved = schur.T - schur.Q.T @ ablated(W, schur, alpha, (block,)) @ schur.Q
-        np.testing.assert_allclose(
-            np.where(masks[block], moved, 0.0),
-            np.where(masks[block], schur.T, 0.0),
-            atol=1e-12 * scale,
-        )
-        np.testing.assert_allclose(np.where(masks[block], 0.0, moved), 0.0, atol=1e-12 * scale)
 
 
 def test_alpha_out_of_range_is_refused():

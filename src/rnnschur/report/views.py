@@ -9,15 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from rnnschur.ablation import label
+from rnnschur.ablation import ablated, label
 from rnnschur.network import Network
-from rnnschur.schur import (
-    COUPLING_BLOCKS,
-    OrderedSchur,
-    ablated,
-    block_index,
-    n_dominant,
-)
+from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, block_index, n_dominant
 from rnnschur.tasks import Batch
 
 

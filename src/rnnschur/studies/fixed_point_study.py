@@ -149,7 +149,8 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
     alpha, generator, search = study.alpha, study.generator, study.search
     n_trajectories = study.n_trajectories
     from rnnschur import tasks
-    from rnnschur.schur import COUPLING_BLOCKS, ablated, n_dominant
+    from rnnschur.ablation import ablated
+    from rnnschur.schur import COUPLING_BLOCKS, n_dominant
     from rnnschur.studies import attractors
 
     empty = dict.fromkeys(COLUMNS, np.nan)

@@ -23,8 +23,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from rnnschur.ablation import SUBSETS, subset_name
-from rnnschur.schur import OrderedSchur, ablated, coupling_part, ordered_real_schur
+from rnnschur.ablation import SUBSETS, ablated, subset_name
+from rnnschur.schur import OrderedSchur, coupling_part, ordered_real_schur
 
 
 def eigenvector_condition(W: np.ndarray) -> float:

@@ -51,9 +51,9 @@ from types import ModuleType
 
 import numpy as np
 
-from rnnschur.ablation import Analysed, other_couplings
+from rnnschur.ablation import Analysed, ablated_recurrent, delta_T, other_couplings
 from rnnschur.network import Network
-from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, ablated_recurrent, coupling_masks, delta_T
+from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks
 from rnnschur.studies.beyond.refit import refit_readout, split
 from rnnschur.studies.verdicts import harm_share
 from rnnschur.tasks import Batch

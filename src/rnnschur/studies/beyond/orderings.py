@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from rnnschur.ablation import Analysed
+from rnnschur.ablation import Analysed, ablated_recurrent, delta_T
 from rnnschur.schur import (
     OrderedSchur,
     SchurCheckError,
-    ablated_recurrent,
     block_structure,
     check_schur,
     coupling_masks,
-    delta_T,
     n_dominant,
     schur_of,
 )

@@ -16,9 +16,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from rnnschur.ablation import SUBSETS, Analysed, other_couplings, scoring_batch, subset_name
+from rnnschur.ablation import (
+    SUBSETS,
+    Analysed,
+    ablated_recurrent,
+    delta_T,
+    other_couplings,
+    scoring_batch,
+    subset_name,
+)
 from rnnschur.network import Network
-from rnnschur.schur import COUPLING_BLOCKS, ablated_recurrent, coupling_masks, delta_T
+from rnnschur.schur import COUPLING_BLOCKS, coupling_masks
 from rnnschur.tasks import Batch
 
 

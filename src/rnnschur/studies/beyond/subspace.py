@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rnnschur.ablation import SUBSETS, Analysed, subset_name
-from rnnschur.schur import coupling_masks, delta_T
+from rnnschur.ablation import SUBSETS, Analysed, delta_T, subset_name
+from rnnschur.schur import coupling_masks
 from rnnschur.studies.verdicts import Verdict
 from rnnschur.tasks import Batch
 
