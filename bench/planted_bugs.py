@@ -716,7 +716,7 @@ BUGS = [
     ),
     # The dose-response's spectrum-keeping controls.
     (
-        S + "studies/beyond/dose_response.py",
+        S + "studies/beyond/dose_summary.py",
         '            "control_harm": judged.groupby(keys)["harm"].mean(),',
         '            "control_harm": controls.groupby(keys)["harm"].mean(),',
         "the verdicts' control taken over every kind, not the removal alone",
@@ -753,7 +753,7 @@ BUGS = [
         "a solution basis-dependent only if every block it reads is",
     ),
     (
-        S + "studies/paper/claims.py",
+        S + "studies/paper/claim_tests.py",
         'return {b for subset in subsets for b in subset.split("+") if b in BASIS_BLOCKS}',
         'return {b for subset in subsets for b in subset.split("+") if b != "none"}',
         "removing T_C→R counted as hanging on an order inside R or C",
@@ -838,7 +838,7 @@ BUGS = [
         "a block held by one or two solutions read as if enough held it",
     ),
     (
-        S + "studies/paper/claims.py",
+        S + "studies/paper/claim_tests.py",
         '    if "basis_dependent" not in model:  # the run did not check it\n        return np.nan',
         '    if "basis_dependent" not in model:  # the run did not check it\n        return 0.0',
         "a run that never checked the basis dependence counted as checked, none dependent",
