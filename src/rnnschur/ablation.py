@@ -38,7 +38,6 @@ def subset_name(subset: tuple[str, ...]) -> str:
     Parameters
     ----------
     subset : tuple of str
-        Names of :data:`rnnschur.schur.COUPLING_BLOCKS`, in their order.
 
     Returns
     -------
@@ -48,8 +47,8 @@ def subset_name(subset: tuple[str, ...]) -> str:
 
 
 def label(subset: str) -> str:
-    """The paper's name of an ablation set W̃(S) (eq. 5): "full", "−T_RR", "−T_RR, −T_C→R", ...;
-    the one place a block's printed name is built.
+    """The paper's name of an ablation set W̃(S) (eq. 5), the one place it is built: "full",
+    "−T_RR", "−T_RR, −T_C→R", ...
 
     Parameters
     ----------
@@ -86,17 +85,15 @@ def delta_T(T: np.ndarray, masks: dict[str, np.ndarray], subset: tuple[str, ...]
 
 
 def ablated_recurrent(W: np.ndarray, schur: OrderedSchur, dT: np.ndarray) -> np.ndarray:
-    """W̃ = W − Q ΔT Qᵀ (= Q (T − ΔT) Qᵀ up to the decomposition's rounding; W itself where
-    ΔT = 0).
+    """W̃ = W − Q ΔT Qᵀ (= Q (T − ΔT) Qᵀ up to the decomposition's rounding; W where ΔT = 0).
 
     Parameters
     ----------
     W : (n, n) ndarray
-        The recurrent weights the Schur form is of.
     schur : OrderedSchur
         W = Q T Qᵀ (eq. 3).
     dT : (n, n) ndarray
-        ΔT, in Schur coordinates (:func:`delta_T`, or a part of it).
+        ΔT in Schur coordinates (:func:`delta_T`, or a part of it).
 
     Returns
     -------
@@ -129,20 +126,16 @@ def ablated(
 
 
 def other_couplings(T: np.ndarray, others: np.ndarray, norm: float, rng) -> np.ndarray:
-    """A removal control of the size of ΔT_S: ΔT removing entries of T where ``others`` (the other
-    coupling blocks of eq. 5) in a random order until ‖ΔT‖_F = ``norm``, whole entries, the
-    last one shrunk to match; every entry where they hold less than ``norm`` together.
+    """A removal control of the size of ΔT_S: the entries of T where ``others`` (the other
+    coupling blocks of eq. 5) removed in a random order until ‖ΔT‖_F = ``norm``, the last one
+    shrunk to match; every one where they hold less than ``norm`` together.
 
     Parameters
     ----------
     T : (n, n) ndarray
-        The ordered Schur form's T (eq. 3).
     others : (n, n) ndarray of bool
-        Where entries may be removed.
     norm : float
-        The Frobenius norm to reach, ‖ΔT_S‖_F.
     rng : numpy.random.Generator
-        Draws the order.
 
     Returns
     -------
@@ -170,9 +163,7 @@ def scoring_batch(batch: Batch, task: ModuleType, fvu_steps: str) -> Batch:
     ----------
     batch : Batch
     task : module
-        The task (its ``SCORE``).
     fvu_steps : str
-        ``"all"`` or ``"masked"``.
 
     Returns
     -------
@@ -186,22 +177,19 @@ def scoring_batch(batch: Batch, task: ModuleType, fvu_steps: str) -> Batch:
 def evaluation_noise(
     batch: Batch, n_hidden: int, sigma: float, dynamics: Dynamics, base_seed: int, *identity
 ) -> np.ndarray | None:
-    """Hidden noise at evaluation: standard deviation ``sigma`` for every trial and step of
-    ``batch``, in the family's own form (:meth:`Dynamics.drive_noise`, added to the drive of
-    eq. 1), drawn from a generator of the model's ``identity``. One draw is shared by every
-    ablation of the model, so ΔFVU compares networks on the same noise.
+    """Hidden noise at evaluation of standard deviation ``sigma`` for every trial and step, in the
+    family's own form (:meth:`Dynamics.drive_noise`, in the drive of eq. 1), drawn from a
+    generator of the model's ``identity`` (its task's stream, its seed). One draw is shared by
+    every ablation of the model, so ΔFVU compares networks on the same noise.
 
     Parameters
     ----------
     batch : Batch
     n_hidden : int
-        N_h.
     sigma : float
     dynamics : Dynamics
     base_seed : int
-        The config's seed.
     *identity
-        What names the model's stream (its task's stream, its seed).
 
     Returns
     -------
@@ -328,20 +316,17 @@ class SolutionReading(Protocol):
         analysed: Analysed,
         mass_floor: float,
     ) -> list[dict]:
-        """``rows`` with the reading's columns added.
+        """``rows`` (one per (α, S) of :func:`evaluate_ablations`, the intact network's first)
+        with the reading's columns added; ``outputs`` (K, n, time, N_y) are the distinct
+        rollouts of W̃(S) on the held-out set, ``rollout`` the index of each row's.
 
         Parameters
         ----------
         rows : list of dict
-            One per (α, S), from :func:`evaluate_ablations`; the first is the intact network's.
         rollout : list of int
-            The index into ``outputs`` of each row's rollout.
-        outputs : (K, n, time, N_y) ndarray
-            The distinct rollouts of W̃(S) (eq. 5) on the held-out set.
+        outputs : ndarray
         analysed : Analysed
-            The network, its Schur form, the held-out set as scored and the task.
         mass_floor : float
-            The scoring's floor of removed Schur mass.
 
         Returns
         -------
@@ -365,18 +350,14 @@ def model_ablations(
     analysed : Analysed
         On its held-out set as scored (:meth:`Analysed.scored`).
     alphas : list of float
-        The α grid (eq. 5).
     ablation : dict
         Config ``ablation``.
     solution : SolutionReading
-        This model's own reading (:class:`rnnschur.studies.solutions.Reading`).
-    noise : ndarray, optional
-        (n, time, N_h), :func:`evaluation_noise`.
+    noise : (n, time, N_h) ndarray, optional
 
     Returns
     -------
     list of dict
-        :func:`evaluate_ablations`' rows.
     """
     scoring = Scoring.from_config(ablation)
     return evaluate_ablations(analysed, list(alphas), scoring, noise=noise, solution=solution)
