@@ -25,7 +25,6 @@ from pathlib import Path
 
 for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(name, "1")  # one thread, as a job runs: CPU time is then its work
-import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import yaml  # noqa: E402
 
@@ -33,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run_costs import per_model  # noqa: E402
 
 from rnnschur import io, tasks  # noqa: E402
-from rnnschur.ablation import ablated_recurrent  # noqa: E402
-from rnnschur.schur import COUPLING_BLOCKS, coupling_masks  # noqa: E402
+from rnnschur.ablation import ablated  # noqa: E402
+from rnnschur.schur import COUPLING_BLOCKS  # noqa: E402
 from rnnschur.studies import attractors, fixed_point_study, fixed_points  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -67,10 +66,8 @@ def model_costs(results: Path, path: Path, settings: dict) -> dict:
     study = fixed_point_study.Study.from_settings(settings | {"generator": generator})
     search = study.search
     run = attractors.FreeRun(study.max_period, study.free_run, search.unique, search.match)
-    masks = coupling_masks(schur, alpha)
     networks = {"none": network.W_hh} | {
-        b: ablated_recurrent(network.W_hh, schur, np.where(masks[b], schur.T, 0.0))
-        for b in COUPLING_BLOCKS
+        b: ablated(network.W_hh, schur, alpha, (b,)) for b in COUPLING_BLOCKS
     }
     visited = fixed_points.trajectories(network, network.W_hh, heldout.inputs[:64])
     starts = fixed_points.starts(visited, search, fixed_points.state_bounds(network))

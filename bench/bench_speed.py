@@ -8,7 +8,7 @@
    2 draws, 256 trials): the stack of perturbed matrices rolled out in chunks of 64 and of 256
    against one matrix at a time.
 3. The per-solution bootstrap (200 resamples) of that evaluation: the evaluation alone, with
-   the bootstrap from per-trial sums (rnnschur.ablation.solutions.bootstrap_scores) and with every
+   the bootstrap from per-trial sums (rnnschur.studies.solutions.bootstrap_scores) and with every
    resample's rollouts scored again (the former way, kept here as the reference).
 4. Parallel efficiency of the quick preset under `snakemake -c2`: the sum of the jobs' CPU
    time over (wall time x 2), from the rules' benchmark files.
@@ -30,11 +30,11 @@ import pandas as pd
 
 from rnnschur import tasks
 from rnnschur.ablation import SUBSETS, Analysed, ablated_recurrent, delta_T, evaluate_ablations
-from rnnschur.ablation.solutions import Reading
 from rnnschur.network import Network
 from rnnschur.network.rnn import rollout
 from rnnschur.schur import coupling_masks, ordered_real_schur
 from rnnschur.studies.beyond import subspace
+from rnnschur.studies.solutions import Reading
 
 REPO = Path(__file__).resolve().parents[1]
 

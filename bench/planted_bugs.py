@@ -60,31 +60,31 @@ BUGS = [
         "n_R counts blocks, not dimensions",
     ),
     (
-        S + "ablation/__init__.py",
+        S + "ablation.py",
         "return W - schur.Q @ dT @ schur.Q.T",
         "return W + schur.Q @ dT @ schur.Q.T",
         "ΔT added instead of removed",
     ),
     (
-        S + "ablation/__init__.py",
+        S + "ablation.py",
         "return np.where(chosen, T, 0.0)",
         "return np.where(chosen, 0.0, T)",
         "ΔT is the complement of the chosen blocks",
     ),
     (
-        S + "ablation/__init__.py",
+        S + "ablation.py",
         '"delta_fvu": fvu[k] - fvu[full],',
         '"delta_fvu": fvu[full] - fvu[k],',
         "ΔFVU with the sign flipped",
     ),
     (
-        S + "ablation/__init__.py",
+        S + "ablation.py",
         "s_delta_t = metrics.effect_per_mass(fvu - fvu[full], mass)",
         "s_delta_t = metrics.effect_per_mass(fvu, mass)",
         "S_ΔT from FVU instead of ΔFVU",
     ),
     (
-        S + "ablation/__init__.py",
+        S + "ablation.py",
         '"candidate_invariance": stabilizer and bool(mass[k] > scoring.mass_floor),',
         '"candidate_invariance": stabilizer and bool(mass[k] < scoring.mass_floor),',
         "candidate invariance below the mass floor",
@@ -192,13 +192,13 @@ BUGS = [
         "equivalence shown by one of its two one-sided tests",
     ),
     (
-        S + "studies/paper/claims.py",
+        S + "studies/paper/claim_tests.py",
         "        if low > claim.bound:\n            return Verdict.HOLDS",
         "        if high > claim.bound:\n            return Verdict.HOLDS",
         "a 'greater' claim holds when the interval merely reaches past the bound",
     ),
     (
-        S + "studies/paper/claims.py",
+        S + "studies/paper/claim_tests.py",
         "        if low > claim.bound or high < -claim.bound:",
         "        if low > claim.bound and high < -claim.bound:",
         "a 'within' claim never fails",
@@ -253,7 +253,7 @@ BUGS = [
         "the ranking counts each ablation twice (ΔFVU and S_ΔT)",
     ),
     (
-        S + "studies/paper/claims.py",
+        S + "studies/paper/claim_tests.py",
         "return sum(math.comb(n, k) for k in range(n_agree, n + 1)) / 2**n if n else np.nan",
         "return sum(math.comb(n, k) for k in range(n_agree + 1, n + 1)) / 2**n if n else np.nan",
         "sign test P(more than n_agree) instead of P(at least n_agree)",
@@ -476,19 +476,19 @@ BUGS = [
         "the across-task MDE without its power term",
     ),
     (
-        S + "studies/paper/claims.py",
+        S + "studies/paper/claim_tests.py",
         "DATA if b.startswith(IMPLIED) and verdict.get(b[len(IMPLIED) :]) != Verdict.HOLDS else b",
         "b",
         "a consequence counted apart where its premise fails",
     ),
     (
-        S + "ablation/solutions.py",
+        S + "studies/solutions.py",
         "    if low > threshold:",
         "    if low > threshold + 1e-3:",
         "a solution is fragile only 1e-3 above θ",
     ),
     (
-        S + "ablation/solutions.py",
+        S + "studies/solutions.py",
         "    if not mass_removed >= mass_floor:",
         "    if not mass_removed > mass_floor:",
         "a block at the mass floor read as absent",
@@ -500,13 +500,13 @@ BUGS = [
         "the bootstrap interval at twice its error level",
     ),
     (
-        S + "ablation/solutions.py",
+        S + "studies/solutions.py",
         "    residual = (((outputs - targets) ** 2) * w).sum(axis=(-2, -1))  # (K, n)",
         "    residual = (((outputs - targets[::-1]) ** 2) * w).sum(axis=(-2, -1))  # (K, n)",
         "the networks scored on other trials than the targets of the resample",
     ),
     (
-        S + "ablation/solutions.py",
+        S + "studies/solutions.py",
         "(C @ first) ** 2 / np.maximum(C @ weight, 1)",
         "(C @ first) ** 2 / np.maximum(C @ weight, 1) * 0",
         "a resample's FVU normalised around the whole set's mean, not its own",
@@ -524,7 +524,7 @@ BUGS = [
         "the swap a SIGKILL cut left half done by the next save",
     ),
     (
-        S + "ablation/solutions.py",
+        S + "studies/solutions.py",
         "            fvu[(C @ where.T) > 0] = value",
         "            fvu[(C @ where.T) > 1] = value",
         "a resample that picks a diverged trial once read as finite",
@@ -716,7 +716,7 @@ BUGS = [
     ),
     # The dose-response's spectrum-keeping controls.
     (
-        S + "studies/beyond/dose_response.py",
+        S + "studies/beyond/dose_summary.py",
         '            "control_harm": judged.groupby(keys)["harm"].mean(),',
         '            "control_harm": controls.groupby(keys)["harm"].mean(),',
         "the verdicts' control taken over every kind, not the removal alone",
@@ -728,7 +728,7 @@ BUGS = [
         "the rotated block left outside its positions (it fills T's lower triangle)",
     ),
     (
-        S + "ablation/__init__.py",
+        S + "ablation.py",
         "        R[order[last]] = np.sign(values[last]) * np.sqrt(max(norm**2 - before, 0.0))",
         "        R[order[last]] = np.sqrt(max(norm**2 - before, 0.0))",
         "the last removed coupling shrunk with the wrong sign",
@@ -753,7 +753,7 @@ BUGS = [
         "a solution basis-dependent only if every block it reads is",
     ),
     (
-        S + "studies/paper/claims.py",
+        S + "studies/paper/claim_tests.py",
         'return {b for subset in subsets for b in subset.split("+") if b in BASIS_BLOCKS}',
         'return {b for subset in subsets for b in subset.split("+") if b != "none"}',
         "removing T_C→R counted as hanging on an order inside R or C",
@@ -814,7 +814,7 @@ BUGS = [
         "a task of too few learned solutions counted in the word across tasks",
     ),
     (
-        S + "studies/paper/claims.py",
+        S + "studies/paper/claim_tests.py",
         "    return float(flags.astype(bool).any()) if len(flags) else np.nan",
         "    return float(flags.astype(bool).all()) if len(flags) else np.nan",
         "a claim's seed counted basis-dependent only where every block it reads is",
@@ -838,7 +838,7 @@ BUGS = [
         "a block held by one or two solutions read as if enough held it",
     ),
     (
-        S + "studies/paper/claims.py",
+        S + "studies/paper/claim_tests.py",
         '    if "basis_dependent" not in model:  # the run did not check it\n        return np.nan',
         '    if "basis_dependent" not in model:  # the run did not check it\n        return 0.0',
         "a run that never checked the basis dependence counted as checked, none dependent",
@@ -880,13 +880,13 @@ BUGS = [
         "a schema default that is a list given as a list (a Settings grid that is not a tuple)",
     ),
     (
-        S + "ablation/__init__.py",
+        S + "ablation.py",
         "check_finite(outputs[full], network)",
         "None",
         "an overflowed float32 rollout (W_hy of 1e39) scored: verdicts read from NaN scores",
     ),
     (
-        S + "ablation/solutions.py",
+        S + "studies/solutions.py",
         "diverged = np.isnan(ablated) & ~np.isnan(full)",
         "diverged = np.isnan(ablated)",
         "an intact network's NaN score read as every ablation diverged (fragile)",

@@ -46,18 +46,12 @@ import yaml
 
 from rnnschur.ablation import label
 from rnnschur.io import save_text
+from rnnschur.io.text import and_list
 from rnnschur.report.costs import job_costs
 from rnnschur.report.figures import VERDICT_MARKS
-from rnnschur.report.page import joined
 from rnnschur.settings.schema import default
-from rnnschur.studies.paper.claims import (
-    DATA,
-    PAPER_ALPHA,
-    TASK_NAMES,
-    basis_cell,
-    paper_cell,
-    paper_claims,
-)
+from rnnschur.studies.paper.claim_tables import basis_cell, paper_cell
+from rnnschur.studies.paper.claims import DATA, PAPER_ALPHA, TASK_NAMES, paper_claims
 from rnnschur.studies.paper.reported import reported_value
 from rnnschur.studies.paper.reproduction import (
     GLOSSARY,
@@ -329,7 +323,7 @@ def family_claims(folders: dict[str, Path]) -> str:
                 unchecked.append(family)
             for r in table[table["n_trained"] > 0].itertuples(index=False):
                 # keyed by the claim's id: two tasks' claims may read alike
-                names[r.claim_id] = f"{readings.TASK_NAMES.get(r.task, r.task)}: {r.claim}"
+                names[r.claim_id] = f"{TASK_NAMES.get(r.task, r.task)}: {r.claim}"
                 claims.setdefault(r.claim_id, {})[family] = f"{solutions_cell(r)} **{r.word}**"
     if not claims:
         return "*(no run of the families found)*"
@@ -1348,7 +1342,7 @@ def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
         regime_fvus=", ".join(f"{stopped[t]:.2g}" for t in PAPER_TASKS if t in stopped),
         regime_kept=kept,
         regime_total=len(regime_words),
-        regime_failures=f"{joined(failures)} {verb}" if failures else "no failure remains",
+        regime_failures=f"{and_list(failures)} {verb}" if failures else "no failure remains",
         table=headline_table(fresh, full),
         **rule,
     )

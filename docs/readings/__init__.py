@@ -24,10 +24,8 @@ from .claims import (
 from .fixed_points import fixed_point_groups, fixed_point_reading, fixed_point_table
 from .gaps import gap_bottom_line, gap_conclusion, gap_reading
 from .reproduction import claim_name, confirmation_lead, lead, per_task, side_by_side
-from .words import TASK_NAMES
 
 __all__ = [
-    "TASK_NAMES",
     "basis_dependence_reading",
     "basis_reading",
     "checkpoint_reading",

@@ -7,12 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rnnschur.io.text import and_list
 from rnnschur.report.page import BLOCK_NAMES
 from rnnschur.report.page import counted as _count
-from rnnschur.report.page import joined as _join
+from rnnschur.studies.paper.claims import TASK_NAMES
 from rnnschur.studies.verdicts import Verdict
-
-from .words import TASK_NAMES
 
 
 def subspace_reading(summary: pd.DataFrame) -> str:
@@ -35,7 +34,7 @@ def subspace_reading(summary: pd.DataFrame) -> str:
         )
     text += (
         " By row (the verdict of most seeds): "
-        + _join([f"{v} {int(rows[v])}" for v in rows.index])
+        + and_list([f"{v} {int(rows[v])}" for v in rows.index])
         + f" of {len(summary)}."
     )
     if "n_trials" in summary:
@@ -205,7 +204,7 @@ def _operator_sentence(summary: pd.DataFrame) -> str:
         "groups whose block does more harm than those of its Frobenius norm"
     )
     if 0 < len(lost) <= DOSE_NAMED:
-        text += " (" + _join([_group_name(r) for r in lost.itertuples()]) + ")"
+        text += " (" + and_list([_group_name(r) for r in lost.itertuples()]) + ")"
     return text + (
         f"; the largest excess over the Frobenius-matched ones, {_group_name(top)}'s, is "
         f"{top['excess_other_couplings']:+.2g} and {top[column]:+.2g} over the "
@@ -228,8 +227,8 @@ def dose_reading(summary: pd.DataFrame) -> str:
     others = [f"{v} {int(counts[v])}" for v in counts.index if v not in DOSE_ORDER]
     text = (
         f"Of {_count(len(summary), 'block group')} (task, network, N_h and block): "
-        + (_join(decided) if decided else "none is decided")
-        + (f"; the rest: {_join(others)}" if others else "")
+        + (and_list(decided) if decided else "none is decided")
+        + (f"; the rest: {and_list(others)}" if others else "")
         + ". Each is judged on its excess harm over random perturbations of the same norm, "
         "tested at every dose ε over the seeds against ±θ."
     )
@@ -243,11 +242,11 @@ def dose_reading(summary: pd.DataFrame) -> str:
                 f"[{r.excess_ci_low:.2g}, {r.excess_ci_high:.2g}])"
                 for r in rows.itertuples()
             ]
-            named.append(f"{verdict}: " + _join(items))
+            named.append(f"{verdict}: " + and_list(items))
         elif len(rows):  # a long list goes in the table; the sentence counts it by task
             tasks = rows["task"].value_counts()
             by_task = [f"{TASK_NAMES.get(t, t)} {int(n)}" for t, n in tasks.items()]
-            named.append(f"{verdict}, by task: " + _join(by_task) + " (rows in the table)")
+            named.append(f"{verdict}, by task: " + and_list(by_task) + " (rows in the table)")
     for sentence in named:  # one sentence per verdict
         text += " " + sentence[0].upper() + sentence[1:] + "."
     text += _operator_sentence(summary)

@@ -6,13 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rnnschur.io.text import and_list
 from rnnschur.report.page import BLOCK_NAMES
 from rnnschur.report.page import counted as _count
-from rnnschur.report.page import joined as _join
+from rnnschur.studies.paper.claims import TASK_NAMES
 from rnnschur.studies.verdicts import BLOCK_VERDICTS as VERDICTS
 from rnnschur.studies.verdicts import DECIDED, Verdict, far_agreements
 
-from .words import TASK_NAMES, TOO_FEW
+from .words import TOO_FEW
 
 CLAIM_WORDS = (
     (Verdict.HOLDS, ("is met by the whole interval", "are met by the whole interval")),
@@ -46,7 +47,7 @@ def _claim_counts(rows: pd.DataFrame) -> str:
         n = int(counts.get(verdict, 0))
         if n:
             parts.append(f"{n} {words[0] if n == 1 else words[1]}")
-    return _join(parts)
+    return and_list(parts)
 
 
 def _interval(r) -> str:
@@ -84,7 +85,7 @@ def claims_reading(claims: pd.DataFrame) -> str:
             f"{_count(len(implied), 'claim')} implied by another ({_claim_counts(implied)})"
         )
     if apart:
-        text += ". Counted apart, " + _join(apart)
+        text += ". Counted apart, " + and_list(apart)
     text += "."
     if "agreement" in tested:
         compared = tested[tested["agreement"].isin([Verdict.AGREES, Verdict.DIFFERS])]
@@ -175,7 +176,7 @@ def paper_reading_comparison(paper_readings: pd.DataFrame, profile: pd.DataFrame
     text = (
         f"Against the paper's own readings of its dense orthogonal models: "
         f"{len(same)} of {len(same) + n_parted} blocks get the paper's verdict"
-        + (f" ({_join(same)})" if same else "")
+        + (f" ({and_list(same)})" if same else "")
         + "."
     )
     why = {
@@ -285,14 +286,14 @@ def families_reading(
             fragile = int(counts.get(Verdict.FRAGILE, 0))
             parts.append(f"{fragile} of {present} solutions as {family}" + _rest(counts, "fragile"))
         if parts:
-            sentences.append(f"{name} reads fragile in {_join(parts)}.")
+            sentences.append(f"{name} reads fragile in {and_list(parts)}.")
     short = []
     for family, profile in profiles.items():
         rows = profile[profile["verdict"] == TOO_FEW].drop_duplicates("task")
         short += [f"{r.task} as {family} ({r.n_learned}/{r.n_trained})" for r in rows.itertuples()]
     if short:
         sentences.append(
-            f"Too few models learned for a verdict ({_join(short)} learned): those cells say so."
+            f"Too few models learned for a verdict ({and_list(short)} learned): those cells say so."
         )
     return " ".join(sentences)
 
@@ -305,7 +306,7 @@ def scale_reading(profile: pd.DataFrame, full: pd.DataFrame, memory: int = 64) -
     sentences = []
     for construction, rows in profile.groupby("construction", sort=True):
         sizes = sorted(rows["n_hidden"].unique())
-        at = "at N_h = " + _join([str(int(s)) for s in sizes])
+        at = "at N_h = " + and_list([str(int(s)) for s in sizes])
         models = full[full["construction"] == construction]
         learned = [
             f"{int(models[models['n_hidden'] == s]['learned'].sum())}/"
@@ -317,7 +318,7 @@ def scale_reading(profile: pd.DataFrame, full: pd.DataFrame, memory: int = 64) -
             kept = models[(models["n_hidden"] == s) & models["learned"].astype(bool)]["n_R"]
             n_R.append(f"{kept.mean():.1f}" if len(kept) else "—")
         sentences.append(
-            f"{construction}: {_join(learned)} models learned {at}; n_R of the learned models "
+            f"{construction}: {and_list(learned)} models learned {at}; n_R of the learned models "
             f"{', '.join(n_R)} (the task has {memory} dimensions of memory)."
         )
     return " ".join(sentences)

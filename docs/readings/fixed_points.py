@@ -9,8 +9,7 @@ from rnnschur.io.per_seed import MODEL_KEYS
 from rnnschur.report.page import BLOCK_NAMES
 from rnnschur.report.page import counted as _count
 from rnnschur.report.page import joined as _join
-
-from .words import TASK_NAMES
+from rnnschur.studies.paper.claims import TASK_NAMES
 
 ZERO_INPUT = "zero input"
 """The input condition every task has (``rnnschur.studies.fixed_points``); the others are cues."""

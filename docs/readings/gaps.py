@@ -8,8 +8,9 @@ import pandas as pd
 from rnnschur.report.page import BLOCK_NAMES
 from rnnschur.report.page import counted as _count
 from rnnschur.report.page import joined as _join
+from rnnschur.studies.paper.claims import TASK_NAMES
 
-from .words import TASK_NAMES, _times
+from .words import _times
 
 
 def gap_reading(gaps: pd.DataFrame) -> str:

@@ -9,6 +9,7 @@ import re
 import pandas as pd
 
 from rnnschur.ablation import label
+from rnnschur.io.text import and_list
 from rnnschur.studies.paper.claims import TASK_NAMES
 from rnnschur.studies.paper.confirmation import CLAIM_WORDS
 from rnnschur.studies.paper.reproduction import (
@@ -53,7 +54,9 @@ def per_task(table: pd.DataFrame, run: str) -> str:
         if len(bound):
             head += f" ({len(bound)} by construction or implied)"
         if 0 < len(full) <= 2:  # few: named, as the others are
-            head += ": " + _join([f"“{_short(r)}” ({r.k}/{r.n_tested})" for r in full.itertuples()])
+            head += ": " + and_list(
+                [f"“{_short(r)}” ({r.k}/{r.n_tested})" for r in full.itertuples()]
+            )
         rest = []
         for word in WORD_ORDER[1:]:
             named = []
@@ -61,7 +64,7 @@ def per_task(table: pd.DataFrame, run: str) -> str:
                 absent = f", {_block_name(r)} absent in {r.n_absent}" if r.n_absent else ""
                 named.append(f"“{_short(r)}” ({r.k}/{r.n_tested}{absent})")
             if named:
-                rest.append(f"{word}: {_join(named)}")
+                rest.append(f"{word}: {and_list(named)}")
         text = head + ("; " + "; ".join(rest) if rest else "")
         lines.append(f"- **{TASK_NAMES.get(task, task)}**: {text}.")
     return "\n".join(lines)
@@ -76,11 +79,6 @@ def _block_name(r) -> str:
     """The claim's block as the paper names it ('T_C→R'), or 'the block'."""
     block = getattr(r, "block", "")
     return label(block).removeprefix("−") if isinstance(block, str) and block else "the block"
-
-
-def _join(words: list[str]) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
@@ -124,14 +122,14 @@ def lead(tables: dict[str, pd.DataFrame]) -> str:
         bound = t[(t["word"] == Verdict.REPRODUCES) & (t.get("basis", DATA) != DATA)]
         if len(bound) and parts:  # claims no network could fail: counted apart
             parts[0] += f" ({len(bound)} of them true by construction or implied by another claim)"
-        sentences.append(f"Of the {len(t)} claims read at {run}, {_join(parts)}.")
+        sentences.append(f"Of the {len(t)} claims read at {run}, {and_list(parts)}.")
     both = pd.concat(tables.values())
     tested = both[both["word"] != Verdict.UNTESTABLE]
     shown = set(tested.loc[tested["word"] != Verdict.DOES_NOT, "claim_id"])
     never = tested[~tested["claim_id"].isin(shown)].drop_duplicates("claim_id")
     if len(never):
         names = [claim_name(r) for r in never.itertuples(index=False)]
-        sentences.append(f"No run reproduces {_join(names)}.")
+        sentences.append(f"No run reproduces {and_list(names)}.")
     absent = both[both["n_absent"] > both["n_learned"] / 2]
     if len(absent):
         worst = absent.sort_values("n_learned").drop_duplicates("claim_id", keep="last")
@@ -139,7 +137,7 @@ def lead(tables: dict[str, pd.DataFrame]) -> str:
             f"{_block_name(r)} in {r.n_absent} of {r.n_learned} solutions for {claim_name(r)}"
             for r in worst.itertuples(index=False)
         ]
-        sentences.append(f"Absent (below the mass floor): {_join(names)}.")
+        sentences.append(f"Absent (below the mass floor): {and_list(names)}.")
     return " ".join(sentences[:5])
 
 

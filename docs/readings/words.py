@@ -19,7 +19,6 @@ SECONDARY = tuple(word for word in Verdict if word not in PAGE_WORDS)
 """Every other verdict word: the seed means', the agreement's with the paper's numbers and the
 studies' readings of the same models, which the pages leave to the CSV tables they link
 (:func:`listings.extract`)."""
-TASK_NAMES = {"flip_flop": "flip-flop", "context_integration": "context"}
 
 
 def _times(ratio: float) -> str:

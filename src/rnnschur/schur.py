@@ -56,28 +56,66 @@ class OrderedSchur:
 
     @property
     def block_sizes(self) -> np.ndarray:
+        """The size (1 or 2) of each diagonal block of T = B + N (eq. 4).
+
+        Returns
+        -------
+        (k,) ndarray of int
+            Rows of each block, in diagonal order.
+        """
         return np.diff(np.append(self.block_starts, self.T.shape[0]))
 
     @property
     def ordering_eigenvalues(self) -> np.ndarray:
-        """Eigenvalues of the propagator P, 1 − a + a λ (λ itself at a = 1)."""
+        """The eigenvalues that order and split the blocks: those of the propagator
+        P = (1 − a) I + a W, 1 − a + a λ (λ itself at a = 1, eq. 3).
+
+        Returns
+        -------
+        (n,) ndarray of complex
+            In the order of T's diagonal.
+        """
         return propagator_eigenvalues(self.eigenvalues, self.leak)
 
     @property
     def block_moduli(self) -> np.ndarray:
-        """|1 − a + a λ| of each diagonal block (|λ| at a = 1; a 2×2 block's pair shares it)."""
+        """|1 − a + a λ| of each diagonal block, the key of the order (|λ| at a = 1, eq. 3; a 2×2
+        block's pair shares it).
+
+        Returns
+        -------
+        (k,) ndarray of float
+            Non-increasing along the diagonal.
+        """
         return np.abs(self.ordering_eigenvalues[self.block_starts])
 
     @property
     def spectral_radius(self) -> float:
-        """ρ of the ordering operator: ρ(W) at a = 1, ρ(P) for a leaky split."""
+        """ρ of the ordering operator: ρ(W) at a = 1, ρ(P) for a leaky split (the scale of
+        R = {i : |λ_i| ≥ α ρ}, eq. 5).
+
+        Returns
+        -------
+        float
+        """
         return float(np.max(np.abs(self.ordering_eigenvalues)))
 
 
 def block_structure(T: np.ndarray, tol: float = 0.0) -> np.ndarray:
-    """First rows of the diagonal blocks of a quasi-upper-triangular ``T``.
+    """First rows of the diagonal blocks of a quasi-upper-triangular ``T`` (the blocks of B in
+    T = B + N, eq. 4): a 2×2 block starts at ``i`` where ``|T[i+1, i]| > tol``.
 
-    A 2×2 block starts at ``i`` where ``T[i+1, i]`` is non-zero (``|T[i+1, i]| > tol``).
+    Parameters
+    ----------
+    T : (n, n) ndarray
+        Real quasi-upper-triangular.
+    tol : float
+        Sub-diagonal entries at most this large count as zero.
+
+    Returns
+    -------
+    (k,) ndarray of int64
+        Increasing.
     """
     n = T.shape[0]
     starts, i = [], 0
@@ -88,7 +126,21 @@ def block_structure(T: np.ndarray, tol: float = 0.0) -> np.ndarray:
 
 
 def block_eigenvalues(T: np.ndarray, block_starts: np.ndarray) -> np.ndarray:
-    """Eigenvalues of each diagonal block, in diagonal order (pairs: ``+i`` part first)."""
+    """Eigenvalues of each diagonal block of T (eq. 3): a 1×1 block's entry, a 2×2 block's
+    conjugate pair (a + d)/2 ± i √(ad − bc − ((a + d)/2)²).
+
+    Parameters
+    ----------
+    T : (n, n) ndarray
+        Real quasi-upper-triangular.
+    block_starts : (k,) ndarray of int
+        First row of each block (:func:`block_structure`).
+
+    Returns
+    -------
+    (n,) ndarray of complex128
+        In diagonal order, a pair's positive imaginary part first.
+    """
     n = T.shape[0]
     out = np.empty(n, dtype=np.complex128)
     for start, size in zip(block_starts, np.diff(np.append(block_starts, n)), strict=True):
@@ -104,8 +156,8 @@ def block_eigenvalues(T: np.ndarray, block_starts: np.ndarray) -> np.ndarray:
 
 
 def ordered_real_schur(W: np.ndarray, check: bool = True, leak: float = 1.0) -> OrderedSchur:
-    """Real Schur form of ``W`` with diagonal blocks ordered by non-increasing |λ| (eq. 3), or
-    by |1 − a + a λ| for ``leak`` a < 1 (the propagator of a leaky network).
+    """W = Q T Qᵀ with T's diagonal blocks ordered by non-increasing |λ| (eq. 3), or by
+    |1 − a + a λ| for ``leak`` a < 1 (the propagator of a leaky network).
 
     ``scipy.linalg.schur`` gives an unordered real Schur form; a stable selection sort then
     moves, for each position in turn, the remaining block of largest modulus there with LAPACK
@@ -114,9 +166,12 @@ def ordered_real_schur(W: np.ndarray, check: bool = True, leak: float = 1.0) -> 
 
     Parameters
     ----------
-    W : (n, n) real array.
-    check : assert reconstruction, orthogonality and ordering (see :func:`check_schur`).
-    leak : a ∈ (0, 1] of the propagator whose eigenvalue moduli order the blocks.
+    W : (n, n) ndarray
+        Real and finite (the recurrent weights W_hh).
+    check : bool
+        Assert reconstruction, orthogonality and ordering (:func:`check_schur`).
+    leak : float
+        a ∈ (0, 1] of the propagator P = (1 − a) I + a W whose moduli order the blocks.
 
     Returns
     -------
@@ -124,8 +179,10 @@ def ordered_real_schur(W: np.ndarray, check: bool = True, leak: float = 1.0) -> 
 
     Raises
     ------
+    ValueError
+        ``W`` is not square or not finite, or ``leak`` lies outside (0, 1].
     SchurCheckError
-        If ``check`` and a check fails.
+        If ``check`` and a check fails, or ``dtrexc`` cannot reorder.
     """
     W = np.asarray(W, dtype=np.float64)
     if W.ndim != 2 or W.shape[0] != W.shape[1]:
@@ -160,8 +217,22 @@ def ordered_real_schur(W: np.ndarray, check: bool = True, leak: float = 1.0) -> 
 
 
 def schur_of(T: np.ndarray, Q: np.ndarray, leak: float = 1.0) -> OrderedSchur:
-    """The :class:`OrderedSchur` of a real Schur form (T, Q) as LAPACK leaves it: its blocks
-    read from T's sub-diagonal, exact zeros below them, their eigenvalues."""
+    """The :class:`OrderedSchur` of a real Schur form W = Q T Qᵀ (eq. 3) as LAPACK leaves it:
+    its blocks read from T's sub-diagonal, exact zeros below them, their eigenvalues.
+
+    Parameters
+    ----------
+    T : (n, n) ndarray
+        Real quasi-upper-triangular.
+    Q : (n, n) ndarray
+        Orthogonal.
+    leak : float
+        The a of the ordering propagator.
+
+    Returns
+    -------
+    OrderedSchur
+    """
     n = T.shape[0]
     starts = block_structure(T)
     blocks = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
@@ -176,9 +247,22 @@ def schur_of(T: np.ndarray, Q: np.ndarray, leak: float = 1.0) -> OrderedSchur:
 
 
 def check_schur(W: np.ndarray, schur: OrderedSchur, ordered: bool = True) -> None:
-    """Assert ``‖W − QTQᵀ‖_F/‖W‖_F``, ``‖QᵀQ − I‖_F``, the quasi-triangular structure and,
-    where ``ordered``, the non-increasing ordering of the block moduli; raise
-    :class:`SchurCheckError` naming the one that fails."""
+    """Check W = Q T Qᵀ (eq. 3): ‖W − QTQᵀ‖_F/‖W‖_F, ‖QᵀQ − I‖_F, the quasi-triangular
+    structure and, where ``ordered``, the non-increasing block moduli (up to what rounding can
+    move them, :func:`modulus_resolution`).
+
+    Parameters
+    ----------
+    W : (n, n) ndarray
+    schur : OrderedSchur
+    ordered : bool
+        Also check the order.
+
+    Raises
+    ------
+    SchurCheckError
+        Naming the check that fails.
+    """
     Q, T = schur.Q, schur.T
     n = W.shape[0]
     scale = max(np.linalg.norm(W), np.finfo(float).tiny)
@@ -208,11 +292,19 @@ def check_schur(W: np.ndarray, schur: OrderedSchur, ordered: bool = True) -> Non
 
 
 def modulus_resolution(schur: OrderedSchur) -> np.ndarray:
-    """Per diagonal block of T, how far rounding can move its eigenvalue's modulus: n ε ‖T‖_F
-    κ(λ) a, with κ(λ) = 1/|yᴴx| the condition number of the eigenvalue (unit left and right
-    eigenvectors y, x; Wilkinson 1965, §2.8) nearest the block's own, and a the leak (the
-    propagator's eigenvalue 1 − a + aλ moves a times as far). Infinite where yᴴx = 0 (a
-    defective eigenvalue)."""
+    """How far rounding can move each block's modulus |1 − a + a λ| (eq. 3): n ε ‖T‖_F κ(λ) a,
+    with κ(λ) = 1/|yᴴx| the condition number of the eigenvalue nearest the block's own (unit
+    left and right eigenvectors y, x; Wilkinson 1965, §2.8) and a the leak.
+
+    Parameters
+    ----------
+    schur : OrderedSchur
+
+    Returns
+    -------
+    (k,) ndarray of float
+        Per diagonal block; infinite where yᴴx = 0 (a defective eigenvalue).
+    """
     import scipy.linalg
 
     T = schur.T
@@ -228,22 +320,56 @@ def modulus_resolution(schur: OrderedSchur) -> np.ndarray:
 
 
 def block_index(schur: OrderedSchur) -> np.ndarray:
-    """(n,) index of the diagonal block each row of T belongs to."""
+    """The diagonal block of B (eq. 4) each row of T belongs to.
+
+    Parameters
+    ----------
+    schur : OrderedSchur
+
+    Returns
+    -------
+    (n,) ndarray of int
+    """
     return np.repeat(np.arange(len(schur.block_starts)), schur.block_sizes)
 
 
 def check_alpha(alpha: float, alpha_grid) -> None:
-    """ValueError unless the split's α is one of the α grid's: the verdicts are read at α, the
-    ablations computed on the grid (the one check of the config, the command and the API)."""
+    """The split's α (eq. 5) must be one of the α grid's: the verdicts are read at α, the
+    ablations computed on the grid (the one check of the config, the command and the API).
+
+    Parameters
+    ----------
+    alpha : float
+    alpha_grid : sequence of float
+
+    Raises
+    ------
+    ValueError
+        ``alpha`` is not in ``alpha_grid``.
+    """
     if alpha not in tuple(alpha_grid):
         raise ValueError(f"alpha = {alpha} must be one of alpha_grid {list(alpha_grid)}")
 
 
 def n_dominant(schur: OrderedSchur, alpha: float) -> int:
-    """n_R: the number of dimensions in R = {blocks i : |λ_i| >= alpha ρ(W)} (§2; the
-    propagator's moduli and ρ(P) for a leaky split).
+    """n_R = dim R, R = {blocks i : |λ_i| ≥ α ρ(W)} (eq. 5; the propagator's moduli and ρ(P) for a
+    leaky split). The blocks are ordered, so R is a leading set of rows of T; a 2×2 block is
+    never split.
 
-    The blocks are ordered, so R is a leading set of rows of T; a 2×2 block is never split.
+    Parameters
+    ----------
+    schur : OrderedSchur
+    alpha : float
+        α in (0, 1].
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        α outside (0, 1].
     """
     if not 0.0 < alpha <= 1.0:
         raise ValueError(f"alpha must lie in (0, 1], got {alpha}")
@@ -253,10 +379,20 @@ def n_dominant(schur: OrderedSchur, alpha: float) -> int:
 
 
 def coupling_masks(schur: OrderedSchur, alpha: float) -> dict[str, np.ndarray]:
-    """Boolean (n, n) masks of T_RR, T_CR (= T_{C→R}) and T_CC inside N (eq. 5).
+    """Where the coupling blocks of eq. 5 lie in T: N, the strictly block-upper part of T
+    (eq. 4), split by R and C at α into T_RR (couplings among R blocks), T_CR = T_{C→R} (rows
+    of R, columns of C) and T_CC (among C blocks). The three masks partition N's support.
 
-    N is the strictly block-upper part of T. T_RR: couplings among R blocks; T_CR: rows of R,
-    columns of C; T_CC: couplings among C blocks. The three masks partition N's support.
+    Parameters
+    ----------
+    schur : OrderedSchur
+    alpha : float
+        The split's α (:func:`n_dominant`).
+
+    Returns
+    -------
+    dict of str to (n, n) ndarray of bool
+        ``"T_RR"``, ``"T_CR"``, ``"T_CC"``.
     """
     blocks = block_index(schur)
     strictly_block_upper = blocks[:, None] < blocks[None, :]
@@ -270,6 +406,15 @@ def coupling_masks(schur: OrderedSchur, alpha: float) -> dict[str, np.ndarray]:
 
 
 def coupling_part(schur: OrderedSchur) -> np.ndarray:
-    """N: the strictly block-upper couplings of T (eq. 4, T = B + N)."""
+    """N, the strictly block-upper couplings of T (eq. 4, T = B + N).
+
+    Parameters
+    ----------
+    schur : OrderedSchur
+
+    Returns
+    -------
+    (n, n) ndarray
+    """
     blocks = block_index(schur)
     return np.where(blocks[:, None] < blocks[None, :], schur.T, 0.0)

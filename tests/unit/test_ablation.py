@@ -6,13 +6,20 @@ from rnnschur.ablation import (
     SUBSETS,
     Analysed,
     Scoring,
+    ablated,
     ablated_recurrent,
     delta_T,
     evaluate_ablations,
 )
 from rnnschur.network import Network
 from rnnschur.network.rnn import rollout
-from rnnschur.schur import coupling_masks, n_dominant, ordered_real_schur
+from rnnschur.schur import (
+    COUPLING_BLOCKS,
+    coupling_masks,
+    coupling_part,
+    n_dominant,
+    ordered_real_schur,
+)
 from rnnschur.tasks import metrics
 
 
@@ -27,6 +34,28 @@ def model(seed, n=10, N_x=4, N_y=4):
 
 def test_subsets_are_all_eight():
     assert len(SUBSETS) == 8 and SUBSETS[0] == () and len(set(SUBSETS)) == 8
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("alpha", [0.3, 0.9, 1.0])
+def test_ablated_removes_exactly_the_chosen_blocks_and_keeps_the_spectrum(seed, alpha):
+    """W̃(∅) is W to the bit; W̃(Z), every coupling removed, has Schur form B alone (T − N), so
+    W's eigenvalues; removing one block changes Qᵀ W̃ Q on that block's entries only."""
+    _, W, _ = model(seed, n=8 + seed)
+    schur = ordered_real_schur(W)
+    np.testing.assert_array_equal(ablated(W, schur, alpha, ()), W)
+    tol = 1e-12 * (np.linalg.norm(W) + 1.0)
+    B = schur.T - coupling_part(schur)
+    everything = schur.Q.T @ ablated(W, schur, alpha, COUPLING_BLOCKS) @ schur.Q
+    np.testing.assert_allclose(everything, B, atol=tol)
+    masks = coupling_masks(schur, alpha)
+    for block in COUPLING_BLOCKS:
+        moved = schur.T - schur.Q.T @ ablated(W, schur, alpha, (block,)) @ schur.Q
+        inside = masks[block]
+        np.testing.assert_allclose(
+            np.where(inside, moved, 0.0), np.where(inside, schur.T, 0.0), atol=tol
+        )
+        np.testing.assert_allclose(np.where(inside, 0.0, moved), 0.0, atol=tol)
 
 
 def test_ablated_matrix_is_Q_Ttilde_Qt_and_empty_subset_is_W():

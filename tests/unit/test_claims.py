@@ -6,7 +6,7 @@ import pytest
 from scipy import stats
 
 from rnnschur.ablation import SUBSETS, subset_name
-from rnnschur.studies.paper import claims
+from rnnschur.studies.paper import claim_tables, claim_tests, claims
 from rnnschur.studies.verdicts import Thresholds
 
 SUBSET_NAMES = [subset_name(s) for s in SUBSETS]
@@ -77,7 +77,7 @@ THRESHOLDS = Thresholds()  # θ = 0.02 on the harm-share scale, level 0.05
 
 def verdicts(frame, **kw):
     settings = {"theta": 0.02, "much_greater": 10.0} | kw
-    table = claims.evaluate_claims(frame, claims.paper_claims(**settings), THRESHOLDS)
+    table = claim_tests.evaluate_claims(frame, claims.paper_claims(**settings), THRESHOLDS)
     return table.set_index("claim_id")
 
 
@@ -219,24 +219,24 @@ def test_claim_verdict_rules_at_their_edges():
     spread = np.array([-1.0, 0.0, 1.0]) * 1e-3
     half = stats.t.ppf(0.975, 2) * 1e-3 / np.sqrt(3)
     greater = _claim("greater", 0.0, margin=0.02)
-    assert claims.claim_verdict(half + 1e-4 + spread, greater, t) == "holds"
-    assert claims.claim_verdict(-half - 1e-4 + spread, greater, t) == "fails"
-    assert claims.claim_verdict(spread, greater, t) == "equivalent"  # a tie within 0.02
+    assert claim_tests.claim_verdict(half + 1e-4 + spread, greater, t) == "holds"
+    assert claim_tests.claim_verdict(-half - 1e-4 + spread, greater, t) == "fails"
+    assert claim_tests.claim_verdict(spread, greater, t) == "equivalent"  # a tie within 0.02
     wide = np.array([-0.3, 0.0, 0.3])
-    assert claims.claim_verdict(wide, greater, t) == "underpowered"
+    assert claim_tests.claim_verdict(wide, greater, t) == "underpowered"
     no_margin = _claim("greater", 0.0)
-    assert claims.claim_verdict(spread, no_margin, t) == "on the threshold"  # MDE < θ
+    assert claim_tests.claim_verdict(spread, no_margin, t) == "on the threshold"  # MDE < θ
     within = _claim("within", 0.02)
     equal_half = stats.t.ppf(0.95, 2) * 1e-3 / np.sqrt(3)
-    assert claims.claim_verdict(0.02 - equal_half - 1e-4 + spread, within, t) == "holds"
-    assert claims.claim_verdict(0.02 + half + 1e-4 + spread, within, t) == "fails"
-    assert claims.claim_verdict(0.02 + spread, within, t) == "on the threshold"
+    assert claim_tests.claim_verdict(0.02 - equal_half - 1e-4 + spread, within, t) == "holds"
+    assert claim_tests.claim_verdict(0.02 + half + 1e-4 + spread, within, t) == "fails"
+    assert claim_tests.claim_verdict(0.02 + spread, within, t) == "on the threshold"
     with pytest.raises(ValueError, match="kind"):
-        claims.claim_verdict(spread, _claim("less", 0.0), t)
+        claim_tests.claim_verdict(spread, _claim("less", 0.0), t)
     # an exact claim (n_R the same at every α): one seed that breaks it decides
     exact = _claim("within", 0.0)
-    assert claims.claim_verdict(np.array([0.0, 0.0, 0.0]), exact, t) == "holds"
-    assert claims.claim_verdict(np.array([0.0, 1.0, 0.0]), exact, t) == "fails"
+    assert claim_tests.claim_verdict(np.array([0.0, 0.0, 0.0]), exact, t) == "holds"
+    assert claim_tests.claim_verdict(np.array([0.0, 1.0, 0.0]), exact, t) == "fails"
 
 
 @pytest.mark.parametrize("n", range(1, 15))
@@ -245,9 +245,9 @@ def test_sign_test_equals_scipy_stats(n):
     count of seeds up to 14 (beyond, scipy's is off by an ulp: P(X ≥ 8 | n = 15) is 0.5
     exactly)."""
     for n_agree in range(n + 1):
-        assert claims.sign_test(n_agree, n) == float(stats.binom.sf(n_agree - 1, n, 0.5))
-    assert claims.sign_test(8, 15) == 0.5
-    assert claims.sign_test(3, 3) == pytest.approx(0.125)
+        assert claim_tests.sign_test(n_agree, n) == float(stats.binom.sf(n_agree - 1, n, 0.5))
+    assert claim_tests.sign_test(8, 15) == 0.5
+    assert claim_tests.sign_test(3, 3) == pytest.approx(0.125)
 
 
 def test_claims_use_the_paper_size_or_the_largest_trained():
@@ -313,17 +313,17 @@ def test_claims_per_variation_keep_each_variations_own_seeds():
     weak = {s: {"T_CR": (0.01, np.nan), "T_CC": (1.0 + 0.01 * s, np.nan)} for s in range(3)}
     paper = neuro_rows("flip_flop", strong)
     variation = neuro_rows("flip_flop", weak).assign(variation="noisy")
-    table = claims.claims_per_variation(paper, variation, ours, THRESHOLDS)
+    table = claim_tests.claims_per_variation(paper, variation, ours, THRESHOLDS)
     assert set(table["variation"]) == {"paper_config", "noisy"}
     assert not table["task"].eq("copy").any()
     ff = table[table["claim_id"] == "flip_flop_T_CR_above_T_CC"]
     assert len(ff) == 2
     calls = dict(zip(ff["variation"], ff["verdict"], strict=True))
     assert calls == {"paper_config": "holds", "noisy": "fails"}
-    markdown = claims.claims_grid_markdown(table, "variation")
+    markdown = claim_tables.claims_grid_markdown(table, "variation")
     assert "| paper_config | noisy |" in markdown and "3/3 holds | 0/3 fails |" in markdown
     assert "| basis |" not in markdown  # the gap study's grid: no ledger column
-    assert "| basis |" not in claims.claims_grid_markdown(table, "variation", basis=True)
+    assert "| basis |" not in claim_tables.claims_grid_markdown(table, "variation", basis=True)
 
 
 def test_claims_by_size_test_every_size_on_its_own_models():
@@ -341,7 +341,7 @@ def test_claims_by_size_test_every_size_on_its_own_models():
     )
     ours = claims.paper_claims(0.02, 10.0)
     assert verdicts(frame).loc["copy_T_CC_harmless", "n_hidden"] == 72
-    table = claims.claims_by_size(frame, ours, THRESHOLDS)
+    table = claim_tests.claims_by_size(frame, ours, THRESHOLDS)
     cc = table[table["claim_id"] == "copy_T_CC_harmless"].set_index("n_hidden")
     assert cc["verdict"].to_dict() == {72: "holds", 256: "fails"}
     assert cc.loc[256, "n_agree"] == 0 and cc.loc[72, "n_agree"] == 3
@@ -349,7 +349,7 @@ def test_claims_by_size_test_every_size_on_its_own_models():
     assert not table["task"].ne("copy").any()  # no neuroscience model: no neuroscience claim
     cayley = table[table["construction"] == "cayley"]
     assert set(cayley["n_hidden"]) == {128} and (cayley["n_seeds"] == 2).all()
-    markdown = claims.claims_grid_markdown(table, "n_hidden", basis=True)
+    markdown = claim_tables.claims_grid_markdown(table, "n_hidden", basis=True)
     assert "| claim | basis | N_h = 72 | N_h = 128 | N_h = 256 |" in markdown
     cc_line = next(line for line in markdown.splitlines() if "T_CC is harmless" in line)
     assert cc_line.endswith("| data | 3/3 holds | — | 0/3 fails |")
@@ -383,8 +383,8 @@ def test_claims_markdown_names_untested_claims_and_the_paper_agreement():
             copy_rows("cayley", {s: {"none": 0.995 + 0.001 * s} for s in range(3)}, n_R=68),
         ]
     )
-    table = claims.evaluate_claims(frame, claims.paper_claims(0.02, 10.0), THRESHOLDS)
-    text = claims.claims_markdown(table)
+    table = claim_tests.evaluate_claims(frame, claims.paper_claims(0.02, 10.0), THRESHOLDS)
+    text = claim_tables.claims_markdown(table)
     rows = [line for line in text.splitlines() if line.startswith("| ") and "claim |" not in line]
     assert len(rows) == 9 and "nan" not in text and "| 72 |" in text
     assert "Not tested here (8 claims): this run trains no flip-flop, sine, context model." in text
@@ -396,7 +396,7 @@ def test_claims_markdown_names_untested_claims_and_the_paper_agreement():
     assert row["verdict"] == "underpowered"
     assert harmful.endswith("| 0.722: agrees | 0.125 | **underpowered** |")
     assert f"| {row['mde']:.2g} |" in harmful
-    sine = claims.claims_markdown(
+    sine = claim_tables.claims_markdown(
         verdicts(
             neuro_rows("sine", {s: {"T_CC": (1.5, 2.0), "T_CR": (2.0, 9.0)} for s in range(3)})
         ).reset_index()
@@ -418,22 +418,22 @@ def test_the_ledger_counts_the_seeds_whose_reading_is_basis_dependent():
         frame.loc[
             checked & (frame["seed"] == seed) & (frame["subset"] == block), "basis_dependent"
         ] = True
-    table = claims.evaluate_claims(frame, claims.paper_claims(0.02, 10.0), THRESHOLDS)
+    table = claim_tests.evaluate_claims(frame, claims.paper_claims(0.02, 10.0), THRESHOLDS)
     by = table.set_index("claim_id")
     assert by.loc["copy_T_RR_between", ["n_basis_dependent", "n_basis_checked"]].tolist() == [2, 3]
     assert by.loc["copy_T_CC_harmless", "n_basis_dependent"] == 1
     assert by.loc["copy_T_CR_harmful", ["n_basis_dependent", "n_basis_checked"]].tolist() == [0, 3]
-    text = claims.claims_markdown(table, 0.01)
+    text = claim_tables.claims_markdown(table, 0.01)
     line = next(r for r in text.splitlines() if r.startswith("| copy | −T_CC is harmless"))
     assert line.endswith(" (1 of 3 seeds basis-dependent) |")
     assert "within 0.01·ρ of each other" in text and "did not check" not in text
     harmful = next(r for r in text.splitlines() if r.startswith("| copy | −T_C→R is harmful"))
     assert "basis-dependent" not in harmful
-    plain = claims.evaluate_claims(
+    plain = claim_tests.evaluate_claims(
         frame.drop(columns="basis_dependent"), claims.paper_claims(0.02, 10.0), THRESHOLDS
     )
     assert (plain["n_basis_dependent"] == 0).all() and (plain["n_basis_checked"] == 0).all()
-    text = claims.claims_markdown(plain, 0.01)
+    text = claim_tables.claims_markdown(plain, 0.01)
     assert "(1 of 3 seeds basis-dependent)" not in text
     assert "This run did not check the basis dependence" in text
 
@@ -458,7 +458,7 @@ def test_a_consequence_counts_apart_only_where_its_premise_holds():
             copy_rows("dense_orthogonal", steady, n_R=lambda s, a: 60 + int(a > 0.9), n_hidden=128),
         ]
     )
-    table = claims.claims_by_size(frame, claims.paper_claims(0.02, 10.0), THRESHOLDS)
+    table = claim_tests.claims_by_size(frame, claims.paper_claims(0.02, 10.0), THRESHOLDS)
     by = table.set_index(["claim_id", "n_hidden"])
     premise, consequence = (
         "table1_dense_orthogonal_n_R_constant",
@@ -468,7 +468,7 @@ def test_a_consequence_counts_apart_only_where_its_premise_holds():
     assert by.loc[(premise, 128), "verdict"] == "fails"
     assert by.loc[(consequence, 72), "basis"] == f"implied by {premise}"
     assert by.loc[(consequence, 128), "basis"] == "data"
-    lines = claims.claims_grid_markdown(table, "n_hidden", basis=True).splitlines()
+    lines = claim_tables.claims_grid_markdown(table, "n_hidden", basis=True).splitlines()
     rows = [k for k, line in enumerate(lines) if "accuracies do not change with α" in line]
     assert len(rows) == 2 and rows[1] == rows[0] + 1  # one claim, two bases, side by side
     assert "| implied by " in lines[rows[0]] and "| data | — |" in lines[rows[1]]
@@ -486,17 +486,17 @@ def test_a_paper_value_that_differs_from_our_mean_but_lies_among_our_seeds_says_
             "seed_max": max(seeds),
         }
     )
-    cell = claims.paper_cell(row)
+    cell = claim_tables.paper_cell(row)
     assert cell == "0.722: differs (1.2×), within our seeds' range"
     outside = row.copy()
     outside["seed_min"], outside["seed_max"] = 0.8, 0.95
-    assert claims.paper_cell(outside) == "0.722: differs (1.2×)"
+    assert claim_tables.paper_cell(outside) == "0.722: differs (1.2×)"
 
 
 def test_basis_blocks_cover_every_block_a_statistic_reads():
     """Cayley's 'every ablation is inert' reads every set, Table 1's scores read −T_CC across
     α: both can hang on an order inside R or C; −T_C→R harmful reads neither T_RR nor T_CC."""
     ledger = {c.claim_id: c for c in claims.paper_claims(0.02, 10.0)}
-    assert claims.basis_blocks(ledger["copy_cayley_inert"]) == {"T_RR", "T_CC"}
-    assert claims.basis_blocks(ledger["table1_dense_orthogonal_scores_constant"]) == {"T_CC"}
-    assert claims.basis_blocks(ledger["copy_T_CR_harmful"]) == set()
+    assert claim_tests.basis_blocks(ledger["copy_cayley_inert"]) == {"T_RR", "T_CC"}
+    assert claim_tests.basis_blocks(ledger["table1_dense_orthogonal_scores_constant"]) == {"T_CC"}
+    assert claim_tests.basis_blocks(ledger["copy_T_CR_harmful"]) == set()

@@ -7,6 +7,8 @@ import warnings
 
 import pytest
 
+from rnnschur.settings.schema import SCHEMA
+
 from conftest import REPO
 
 PAGES = ("usage", "your_network", "paper", "tasks", "atlas", "beyond", "numerics")
@@ -76,7 +78,7 @@ def test_every_config_key_a_report_caption_names_is_in_the_config():
     said ``claims.fragile_effect`` long after the key was gone)."""
     import yaml
 
-    schema = yaml.safe_load((REPO / "src" / "rnnschur" / "config.schema.yaml").read_text())
+    schema = yaml.safe_load(SCHEMA.read_text())
     named = set()
     for caption in (REPO / "workflow" / "report").glob("*.rst"):
         named |= set(re.findall(r"``([a-z_]+(?:\.[a-z_]+)+)``", caption.read_text()))

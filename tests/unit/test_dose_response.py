@@ -22,6 +22,8 @@ from rnnschur.network import Network
 from rnnschur.network.dynamics import Dynamics
 from rnnschur.schur import coupling_masks, ordered_real_schur
 from rnnschur.studies.beyond import dose_response as dose
+from rnnschur.studies.beyond import dose_summary as judged
+from rnnschur.studies.learned import learned_models
 from rnnschur.studies.verdicts import Thresholds, Verdict
 from rnnschur.tasks import Batch, metrics
 
@@ -73,7 +75,7 @@ def model_rows(kind: str, seed: int, design=DESIGN) -> list[dict]:
 
 def summary(kind: str, seeds=range(6), design=DESIGN) -> pd.DataFrame:
     table = pd.DataFrame([r for s in seeds for r in model_rows(kind, s, design)])
-    return dose.dose_summary(dose.curves(table), Thresholds(), 3).set_index("block")
+    return judged.dose_summary(judged.curves(table), Thresholds(), 3).set_index("block")
 
 
 def test_couplings_the_state_never_visits_are_a_symmetry_direction():
@@ -269,19 +271,19 @@ def test_draws_are_seeded_and_recorded():
 
 def test_epsilon_50_interpolates_where_the_harm_crosses_one_half():
     eps = np.array([0.1, 0.35, 0.75, 1.0])
-    assert dose.epsilon_50(eps, np.array([0.0, 0.2, 0.6, 1.0])) == pytest.approx(
+    assert judged.epsilon_50(eps, np.array([0.0, 0.2, 0.6, 1.0])) == pytest.approx(
         0.35 + 0.3 / 0.4 * 0.4
     )
-    assert np.isnan(dose.epsilon_50(eps, np.array([0.0, 0.1, 0.2, 0.3])))
-    assert dose.epsilon_50(eps, np.array([0.7, 0.8, 0.9, 1.0])) == 0.1
+    assert np.isnan(judged.epsilon_50(eps, np.array([0.0, 0.1, 0.2, 0.3])))
+    assert judged.epsilon_50(eps, np.array([0.7, 0.8, 0.9, 1.0])) == 0.1
 
 
 def test_only_learned_models_are_judged():
     table = pd.DataFrame([r for s in range(3) for r in model_rows("route", s)])
     table.loc[table["seed"] == 0, "full_score"] = 0.5  # seed 0 did not learn (FVU 0.5)
-    kept = dose.learned_models(table, {"route": {"fvu_max": 0.1, "chance_corrected_min": 0.5}})
+    kept = learned_models(table, {"route": {"fvu_max": 0.1, "chance_corrected_min": 0.5}})
     assert set(kept["seed"]) == {1, 2}
-    s = dose.dose_summary(dose.curves(kept), Thresholds(), 3)
+    s = judged.dose_summary(judged.curves(kept), Thresholds(), 3)
     assert set(s["verdict"]) == {Verdict.TOO_FEW}
 
 
@@ -365,7 +367,7 @@ def test_a_diverged_perturbation_counts_as_the_cap_not_as_infinity():
     table = pd.DataFrame([r for r in model_rows("route", 0)])
     control = table.index[table["perturbation"] == "gaussian"][0]
     table.loc[control, "harm"] = np.inf
-    c = dose.curves(table)
+    c = judged.curves(table)
     assert np.isfinite(c["control_harm"]).all() and c["control_high"].max() <= SHARE_CAP
 
 
@@ -416,13 +418,13 @@ def synthetic(block_harm, control_harm, seeds=5, eps=(0.1, 0.35, 0.75, 1.0), rea
     ids=["load_bearing", "milder", "symmetry", "like_any", "one_dose", "mixed"],
 )
 def test_the_verdict_reads_the_excess_at_every_dose(block, control, expected):
-    summary = dose.dose_summary(dose.curves(synthetic(block, control)), Thresholds(), 3)
+    summary = judged.dose_summary(judged.curves(synthetic(block, control)), Thresholds(), 3)
     assert summary["verdict"].iloc[0] == expected
 
 
 def test_epsilon_50_is_the_mean_curves_crossing_with_a_bounded_interval():
     table = synthetic(lambda e: e, lambda e: 0.2 * e)
-    row = dose.dose_summary(dose.curves(table), Thresholds(), 3).iloc[0]
+    row = judged.dose_summary(judged.curves(table), Thresholds(), 3).iloc[0]
     assert row["epsilon_50"] == pytest.approx(0.5, abs=0.01)  # harm = ε crosses 0.5 at 0.5
     assert 0.1 <= row["epsilon_50_ci_low"] <= row["epsilon_50"] <= row["epsilon_50_ci_high"] <= 1
     assert np.isnan(row["control_epsilon_50"])  # the controls never take half
@@ -441,7 +443,7 @@ def test_the_verdicts_reference_is_the_removal_control_only():
         rows += [
             common | {"perturbation": kind, "draw": d, "harm": h} for d, h in enumerate(values)
         ]
-    c = dose.curves(pd.DataFrame(rows)).iloc[0]
+    c = judged.curves(pd.DataFrame(rows)).iloc[0]
     assert c["control_harm"] == pytest.approx(0.3)  # (0.2 + 0.4) / 2
     assert c["other_couplings_norm_ratio"] == 1.0 and bool(c["matched"])
     assert c["other_couplings_harm"] == pytest.approx(0.3)
@@ -453,25 +455,25 @@ def test_a_dose_the_removal_control_cannot_reach_is_unmatched_and_not_judged():
     (the other couplings hold less): that dose is listed unmatched and the verdict comes from
     the others; a planted harm there alone (load-bearing only at ε = 1) then decides nothing."""
     short = lambda seed, e: 0.48 if e == 1.0 else 1.0  # noqa: E731
-    c = dose.curves(synthetic(lambda e: e, lambda e: e, reached=short))
+    c = judged.curves(synthetic(lambda e: e, lambda e: e, reached=short))
     assert c.loc[c["epsilon"] == 1.0, "other_couplings_norm_ratio"].eq(0.48).all()
     assert not c.loc[c["epsilon"] == 1.0, "matched"].any()
-    row = dose.dose_summary(c, Thresholds(), 3).iloc[0]
+    row = judged.dose_summary(c, Thresholds(), 3).iloc[0]
     assert row["unmatched_at"] == "1" and row["verdict"] == Verdict.LIKE_ANY
     assert np.isnan(row["control_harm_at_full"])  # no control of the block's norm at ε = 1
     assert row["norm_ratio_other_couplings"] == pytest.approx((3 + 0.48) / 4)
     harmful_at_full = lambda e: 0.9 if e == 1.0 else 0.0  # noqa: E731
-    at_full = dose.curves(synthetic(harmful_at_full, lambda e: 0.0, reached=short))
-    assert dose.dose_summary(at_full, Thresholds(), 3).iloc[0]["verdict"] != Verdict.LOAD_BEARING
-    matched = dose.curves(synthetic(harmful_at_full, lambda e: 0.0))
-    assert dose.dose_summary(matched, Thresholds(), 3).iloc[0]["verdict"] == Verdict.LOAD_BEARING
+    at_full = judged.curves(synthetic(harmful_at_full, lambda e: 0.0, reached=short))
+    assert judged.dose_summary(at_full, Thresholds(), 3).iloc[0]["verdict"] != Verdict.LOAD_BEARING
+    matched = judged.curves(synthetic(harmful_at_full, lambda e: 0.0))
+    assert judged.dose_summary(matched, Thresholds(), 3).iloc[0]["verdict"] == Verdict.LOAD_BEARING
 
 
 def test_a_block_matched_at_no_dose_in_enough_seeds_is_untestable():
     """Matched in 2 of 5 seeds at every dose: fewer than min_models = 3, no dose is judged."""
     few = lambda seed, e: 1.0 if seed < 2 else 0.5  # noqa: E731
-    row = dose.dose_summary(
-        dose.curves(synthetic(lambda e: e, lambda e: 0.0, reached=few)), Thresholds(), 3
+    row = judged.dose_summary(
+        judged.curves(synthetic(lambda e: e, lambda e: 0.0, reached=few)), Thresholds(), 3
     )
     assert row.iloc[0]["verdict"] == Verdict.UNTESTABLE
     assert row.iloc[0]["unmatched_at"] == "0.1 0.35 0.75 1"
@@ -490,9 +492,9 @@ def test_the_refit_has_its_control_the_removal_controls_first_draw():
     table = synthetic(lambda e: 0.8, lambda e: 0.4)
     first = (table["perturbation"] == "other_couplings") & (table["draw"] == 0)
     table.loc[first, "refit_harm"] = 0.1
-    c = dose.curves(table)
+    c = judged.curves(table)
     assert c["control_recovered"].to_numpy() == pytest.approx(1 - 0.1 / (0.4 + c["harm"] - 0.8))
-    row = dose.dose_summary(c, Thresholds(), 3).iloc[0]
+    row = judged.dose_summary(c, Thresholds(), 3).iloc[0]
     assert row["control_recovered_at_full"] == pytest.approx(
         c.loc[c["epsilon"] == 1.0, "control_recovered"].mean()
     )

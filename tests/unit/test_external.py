@@ -13,9 +13,8 @@ from rnnschur.external import convert, heldout
 from rnnschur.network import Network
 from rnnschur.network.rnn import rollout
 from rnnschur.schur import ordered_real_schur
+from rnnschur.settings.schema import SCHEMA
 from rnnschur.tasks import Batch
-
-from conftest import REPO
 
 
 class Net(nn.Module):
@@ -320,7 +319,7 @@ def test_the_commands_and_the_apis_defaults_are_the_configs():
     from rnnschur import __main__ as cli
     from rnnschur.external.settings import Settings
 
-    schema = yaml.safe_load((REPO / "src" / "rnnschur" / "config.schema.yaml").read_text())
+    schema = yaml.safe_load(SCHEMA.read_text())
     top = schema["properties"]
 
     def default(*path):

@@ -198,3 +198,15 @@ def test_a_zip_bomb_is_refused_from_its_headers_before_it_is_read(tmp_path):
     np.savez(model, W_xh=np.eye(2), W_hh=np.eye(2), W_hy=np.eye(2), X=np.zeros(3))
     with pytest.raises(io.ArtifactError, match=r"model.npz: unknown arrays \['X'\]"):
         load_npz_model(model)
+
+
+def test_a_list_in_a_sentence_names_every_word_once_the_last_after_and():
+    from rnnschur.io.text import and_list
+
+    assert and_list([]) == ""
+    assert and_list(["copy"]) == "copy"
+    assert and_list(["copy", "sine"]) == "copy and sine"
+    words = [f"w{k}" for k in range(5)]
+    said = and_list(iter(words))  # any iterable, read once
+    head, last = said.rsplit(" and ", 1)
+    assert head.split(", ") == words[:-1] and last == words[-1]

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from rnnschur.studies import learned
-from rnnschur.studies.paper import claims
+from rnnschur.studies.paper import claim_tests, claims
 from rnnschur.studies.profile import block_profile
 from rnnschur.studies.verdicts import Thresholds
 
@@ -78,10 +78,10 @@ def test_a_model_that_did_not_learn_enters_no_claim():
     ours = [c for c in claims.paper_claims(0.02, 10) if c.task == "sine"]
     table = rows("sine", "fvu", [0.001, 0.002, 0.95], [2.0, 2.2, 0.01])
     table = learned.mark(table, {"sine": CRITERION})
-    result = claims.evaluate_claims(table, ours, T)
+    result = claim_tests.evaluate_claims(table, ours, T)
     assert (result["n_trained"] == 3).all() and (result["n_learned"] == 2).all()
     assert set(result["verdict"]) == {learned.TOO_FEW}
-    kept = claims.evaluate_claims(table, ours, T, min_models=2)
+    kept = claim_tests.evaluate_claims(table, ours, T, min_models=2)
     assert (kept["verdict"] != learned.TOO_FEW).all()
     assert all(set(r) == {0, 1} for r in kept["per_seed"])
 

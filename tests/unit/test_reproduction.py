@@ -9,8 +9,8 @@ import readings
 from scipy import stats
 from test_claims import PAPER_LIKE, copy_rows, neuro_rows
 
-from rnnschur.ablation.solutions import reading
 from rnnschur.studies.paper import claims, reproduction
+from rnnschur.studies.solutions import reading
 from rnnschur.studies.stats import clopper_pearson
 from rnnschur.studies.verdicts import Thresholds, Verdict, harm_share
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from rnnschur import tasks
-from rnnschur.ablation.solutions import bootstrap_scores, harm_interval, reading
 from rnnschur.external.task import Score
+from rnnschur.studies.solutions import bootstrap_scores, harm_interval, reading
 from rnnschur.studies.verdicts import SHARE_CAP, Verdict
 from rnnschur.tasks import Batch, metrics
 from rnnschur.tasks._neurogym import choice_score

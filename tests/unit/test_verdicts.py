@@ -11,7 +11,7 @@ from scipy.special import stdtrit
 
 from rnnschur.studies import profile as profiles
 from rnnschur.studies import verdicts
-from rnnschur.studies.paper import claims, reported
+from rnnschur.studies.paper import reported, reported_verdicts
 from rnnschur.studies.verdicts import Thresholds, Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,7 +109,7 @@ def test_the_paper_own_numbers_give_the_paper_own_readings():
     which its own spread cannot decide: underpowered, not contradicted. On the raw change at
     0.1 instead, flip-flop −T_CC (ΔFVU 0.0496) comes out harmless: the contradiction the one
     scale removes."""
-    table = claims.paper_readings(Thresholds()).set_index(["task", "block"])
+    table = reported_verdicts.paper_readings(Thresholds()).set_index(["task", "block"])
     assert len(table) == len(reported.READINGS) == 11
     undecidable = {("context_integration", "T_CR")}
     for key, row in table.iterrows():

@@ -85,7 +85,7 @@ def test_readout_refit(quick_run):
     assert (refit.loc[refit["task"] != "copy", ["fixed_score", "refit_score"]] >= 0).all().all()
     # λ comes from the configured grid (the run's config or, absent there, the schema's default).
     config = quick_config(quick_run)["readout_refit"]
-    schema = yaml.safe_load((quick_run / "src/rnnschur/config.schema.yaml").read_text())
+    schema = yaml.safe_load((quick_run / "src/rnnschur/settings/config.schema.yaml").read_text())
     default = schema["properties"]["readout_refit"]["properties"]["ridge_grid"]["default"]
     assert refit["ridge_lambda"].isin(config.get("ridge_grid", default)).all()
     summary = read(quick_run, "readout_refit_summary.csv")

@@ -135,7 +135,7 @@ def test_code_is_an_input_each_edit_reruns_what_it_can_change(quick_run):
         figures, "grey segments join S and S ∪ {T_CC}", "grey lines join S and S ∪ {T_CC}"
     ):
         assert dry_run(quick_run) == {}  # a docstring
-    with appended(src / "ablation/__init__.py", "\n\ndef _planted():\n    return 1\n"):
+    with appended(src / "ablation.py", "\n\ndef _planted():\n    return 1\n"):
         jobs = dry_run(quick_run)
     assert jobs["ablate"] == len(quick_models()) + len(quick_gap_models())
     assert not UPSTREAM & set(jobs)
@@ -275,7 +275,7 @@ def test_every_key_of_a_task_block_is_a_rerun_trigger(quick_run, tmp_path):
     finished = snakemake(quick_run, "-c2", *QUICK)  # what earlier tests left to rerun, first
     assert finished.returncode == 0, finished.stdout[-3000:]
     assert dry_run(quick_run) == {}
-    schema = yaml.safe_load((quick_run / "src/rnnschur/config.schema.yaml").read_text())
+    schema = yaml.safe_load((quick_run / "src/rnnschur/settings/config.schema.yaml").read_text())
     keys = set(schema["$defs"]["task"]["properties"])
     assert keys == set(TASK_KEY_CHANGES), "a task-block key without a planted change here"
     for key, (task, change, needed) in TASK_KEY_CHANGES.items():

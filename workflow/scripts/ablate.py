@@ -6,8 +6,8 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from rnnschur import io  # noqa: E402
 from rnnschur.ablation import Analysed, evaluation_noise, model_ablations  # noqa: E402
-from rnnschur.ablation.solutions import model_reading  # noqa: E402
 from rnnschur.external.task import scoring_task  # noqa: E402
+from rnnschur.studies.solutions import model_reading  # noqa: E402
 
 w, params = snakemake.wildcards, snakemake.params
 network, schur, heldout = io.load_model(

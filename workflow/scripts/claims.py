@@ -9,18 +9,16 @@ import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
 from rnnschur.io import per_seed  # noqa: E402
-from rnnschur.studies.paper.claims import (  # noqa: E402
+from rnnschur.studies.paper.claim_tables import claims_grid_markdown, claims_markdown  # noqa: E402
+from rnnschur.studies.paper.claim_tests import (  # noqa: E402
     CLAIM_KEYS,
     SENSITIVITY_KEYS,
     claims_by_size,
-    claims_grid_markdown,
-    claims_markdown,
     claims_sensitivity,
     evaluate_claims,
-    paper_claims,
-    paper_readings,
-    paper_readings_markdown,
 )
+from rnnschur.studies.paper.claims import paper_claims  # noqa: E402
+from rnnschur.studies.paper.reported_verdicts import paper_readings, paper_readings_markdown  # noqa: E402
 from rnnschur.studies.profile import sensitivity_markdown  # noqa: E402
 from rnnschur.studies.verdicts import Thresholds  # noqa: E402
 

@@ -9,12 +9,9 @@ import pandas as pd  # noqa: E402
 from rnnschur import io  # noqa: E402
 from rnnschur.io import per_seed  # noqa: E402
 from rnnschur.studies import learned  # noqa: E402
-from rnnschur.studies.paper.claims import (  # noqa: E402
-    CLAIM_KEYS,
-    claims_grid_markdown,
-    claims_per_variation,
-    paper_claims,
-)
+from rnnschur.studies.paper.claim_tables import claims_grid_markdown  # noqa: E402
+from rnnschur.studies.paper.claim_tests import CLAIM_KEYS, claims_per_variation  # noqa: E402
+from rnnschur.studies.paper.claims import paper_claims  # noqa: E402
 from rnnschur.studies.paper.gap_study import (  # noqa: E402
     GAP_KEYS,
     best_claims_markdown,

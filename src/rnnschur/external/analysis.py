@@ -33,7 +33,6 @@ import pandas as pd
 
 from rnnschur import io
 from rnnschur.ablation import Analysed, Scoring, evaluate_ablations, model_ablations
-from rnnschur.ablation.solutions import model_reading
 from rnnschur.external import (
     FIGURE_NAMES,
     OPTIONAL_NAMES,
@@ -55,6 +54,7 @@ from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, ordered_real_schur
 from rnnschur.settings.seeds import job_rng
 from rnnschur.studies import fixed_point_study
 from rnnschur.studies.beyond import refit, subspace
+from rnnschur.studies.solutions import model_reading
 from rnnschur.studies.verdicts import harm_share
 from rnnschur.tasks import Batch
 

@@ -1,6 +1,7 @@
-"""A user's own words (a model's name) made inert wherever they are written: one line of
-Markdown, plot text that matplotlib does not parse as math, a CSV cell that a spreadsheet does
-not run as a formula. HTML is :func:`html.escape`'s."""
+"""Words as they are written: a user's own (a model's name) made inert wherever they go (one line
+of Markdown, plot text that matplotlib does not parse as math, a CSV cell that a spreadsheet
+does not run as a formula; HTML is :func:`html.escape`'s), a list in a sentence
+(:func:`and_list`) and the one writer of a Markdown table's syntax (:func:`table_lines`)."""
 
 from __future__ import annotations
 
@@ -32,3 +33,19 @@ def csv_cell(text: str) -> str:
     ``-``, ``@``, tab or carriage return prefixed with ``'`` (read as text, not a formula)."""
     text = str(text)
     return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def and_list(words) -> str:
+    """``words`` as a sentence lists them: 'a', 'a and b', 'a, b and c'; '' for none."""
+    words = list(words)
+    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def table_lines(header: list, rows) -> list[str]:
+    """The lines of a Markdown table: the ``header`` cells, the separator, then one line per
+    row of ``rows`` (each a list of cells); every cell as ``str`` writes it."""
+
+    def line(cells) -> str:
+        return "| " + " | ".join(str(cell) for cell in cells) + " |"
+
+    return [line(header), "|" + "---|" * len(header), *(line(row) for row in rows)]

@@ -36,12 +36,31 @@ class Network:
 
     @property
     def n_hidden(self) -> int:
+        """N_h, the size of h_t in eq. 1.
+
+        Returns
+        -------
+        int
+        """
         return int(self.W_hh.shape[-1])
 
     def rollout(self, inputs: np.ndarray, W_hh: np.ndarray | None = None, **options):
-        """:func:`rnnschur.network.rnn.rollout` of this network on ``inputs``, with ``W_hh`` (a
-        matrix or a stack, e.g. ablated ones) in place of its own where given; ``options``:
-        ``return_hidden``, ``dtype``, ``noise``."""
+        """This network on ``inputs`` (eqs. 1–2, or its family's update and readout:
+        :func:`rnnschur.network.rnn.rollout`), with ``W_hh`` in place of its own where given.
+
+        Parameters
+        ----------
+        inputs : (n, time, N_x) ndarray
+        W_hh : (N_h, N_h) or (K, N_h, N_h) ndarray, optional
+            A matrix or a stack (e.g. ablated ones, W̃(S) of eq. 5).
+        **options
+            ``return_hidden``, ``dtype``, ``noise`` (:func:`rnnschur.network.rnn.rollout`'s).
+
+        Returns
+        -------
+        ndarray or tuple of ndarray
+            The outputs ŷ ((K,) n, time, N_y), and the hidden states where ``return_hidden``.
+        """
         W = self.W_hh if W_hh is None else W_hh
         return rollout(
             self.W_xh, W, self.W_hy, inputs, **self.offsets, dynamics=self.dynamics, **options
@@ -49,7 +68,25 @@ class Network:
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], dynamics: Dynamics = DISCRETE) -> Network:
-        """From a mapping of ``W_xh``, ``W_hh``, ``W_hy`` and any offsets (a user's model)."""
+        """A network from a mapping of ``W_xh``, ``W_hh``, ``W_hy`` (eqs. 1–2) and any offsets (a
+        user's model).
+
+        Parameters
+        ----------
+        arrays : mapping of str to ndarray
+            ``W_hh`` required; ``W_xh``, ``W_hy`` and :data:`OFFSET_KEYS` where present.
+        dynamics : Dynamics
+            How it computes.
+
+        Returns
+        -------
+        Network
+
+        Raises
+        ------
+        KeyError
+            No ``W_hh``.
+        """
         return cls(
             arrays.get("W_xh"),
             arrays["W_hh"],

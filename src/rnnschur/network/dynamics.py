@@ -90,15 +90,32 @@ class Dynamics:
         return self.kind == "leaky_current"
 
     def drive_noise(self, sigma: float) -> float:
-        """The standard deviation of noise added to the drive W_xh x_t that gives hidden noise of
-        standard deviation ``sigma`` in the family's own form: σ inside φ for the rate forms;
-        √a σ on z_t in the current form (Schuessler et al.'s √dt σ), i.e. σ / √a in the drive."""
+        """The standard deviation of noise in the drive W_xh x_t that gives hidden noise
+        ``sigma`` in the family's own form: σ inside φ for the rate forms; √a σ on z_t in the
+        current form (Schuessler et al.'s √dt σ), i.e. σ / √a in the drive.
+
+        Parameters
+        ----------
+        sigma : float
+
+        Returns
+        -------
+        float
+        """
         return sigma / (math.sqrt(self.leak) if self.current_form else 1)
 
     def split_leak(self, split: str = "propagator") -> float:
-        """The a whose propagator orders and splits the Schur blocks under the α split ``split``
-        (one of :data:`SPLITS`): this network's leak for ``"propagator"``, 1 (W_hh's own
-        moduli) for ``"weights"``."""
+        """The a whose propagator P = (1 − a) I + a W_hh orders and splits the Schur blocks (eqs. 3,
+        5) under ``split`` (:data:`SPLITS`): this network's leak, or 1 (W_hh's own moduli).
+
+        Parameters
+        ----------
+        split : str
+
+        Returns
+        -------
+        float
+        """
         if split not in SPLITS:
             raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
         return self.leak if split == "propagator" else 1.0
@@ -130,8 +147,17 @@ class Dynamics:
 
     @classmethod
     def from_config(cls, block: dict | None) -> Dynamics:
-        """From a config block ``{dynamics, leak, nonlinearity, readout, timing}``; any
-        but ``leak`` may be missing (a leaky update needs its leak: no default is guessed)."""
+        """From a config block ``{dynamics, leak, nonlinearity, readout, timing}``; any but ``leak``
+        may be missing (eq. 1's discrete tanh): a leaky update needs its leak, none is guessed.
+
+        Parameters
+        ----------
+        block : dict or None
+
+        Returns
+        -------
+        Dynamics
+        """
         block = block or {}
         kind = block.get("dynamics", "discrete")
         if kind != "discrete" and block.get("leak") is None:
@@ -193,9 +219,17 @@ class Description:
 
     @classmethod
     def of(cls, value) -> Description:
-        """A Description from what a caller gives: one, None (nothing given), an update's name
-        or ``"auto"``, a :class:`Dynamics`, or a mapping of its fields (TypeError naming a
-        field it does not have)."""
+        """A Description from what a caller gives: one, None (nothing given), an update's name or
+        ``"auto"``, a :class:`Dynamics`, or a mapping of its fields.
+
+        Parameters
+        ----------
+        value : Description, None, str, Dynamics or mapping
+
+        Returns
+        -------
+        Description
+        """
         if value is None:
             return cls()
         if isinstance(value, cls):
@@ -223,9 +257,18 @@ class Description:
     def over(self, stored: Dynamics) -> Dynamics:
         """The network to analyse a model as: what is given here over what its file stores
         (``stored``); a whole :class:`Dynamics` given is itself. A leaky update keeps the stored
-        leak only if the file stores that update; otherwise it needs ``leak``. Raises
-        ValueError, naming the option, for a combination that is not a network (a leak without
-        a leaky update, a leaky update without a leak)."""
+        leak only if the file stores that update; otherwise it needs ``leak``. ValueError, naming
+        the option, for a combination that is not a network (a leak without a leaky update, a
+        leaky update without a leak).
+
+        Parameters
+        ----------
+        stored : Dynamics
+
+        Returns
+        -------
+        Dynamics
+        """
         if isinstance(self.dynamics, Dynamics):
             return self.dynamics
         kind, leak = self.dynamics or stored.kind, self.leak
@@ -383,7 +426,18 @@ def catalogue_names(dynamics: Dynamics) -> tuple[str, ...]:
 
 
 def phi(dynamics: Dynamics, u, out=None):
-    """φ(u) elementwise (``out``: where to write, NumPy or torch)."""
+    """φ(u) of eq. 1, elementwise: tanh, relu or softplus log(1 + e^u) (stably, as max(u, 0) +
+    log1p(e^{−|u|})); ``out``: where to write, NumPy or torch.
+
+    Parameters
+    ----------
+    dynamics : Dynamics
+    u, out : ndarray or torch.Tensor
+
+    Returns
+    -------
+    ndarray or torch.Tensor
+    """
     lib = array_library(u)
     if dynamics.nonlinearity == "tanh":
         return lib.tanh(u, out=out)
@@ -398,8 +452,18 @@ def phi(dynamics: Dynamics, u, out=None):
 
 
 def phi_prime_of_phi(dynamics: Dynamics, s):
-    """φ'(u) written through s = φ(u), so BPTT needs only the stored rates: tanh 1 − s²,
-    relu 1{s > 0}, softplus 1 − e^{−s} (the logistic function of u)."""
+    """φ'(u) written through s = φ(u), so BPTT needs only the stored rates: tanh 1 − s², relu
+    1{s > 0}, softplus 1 − e^{−s} (the logistic function of u).
+
+    Parameters
+    ----------
+    dynamics : Dynamics
+    s : ndarray or torch.Tensor
+
+    Returns
+    -------
+    ndarray or torch.Tensor
+    """
     if dynamics.nonlinearity == "tanh":
         return 1.0 - s * s
     if dynamics.nonlinearity == "relu":
@@ -408,7 +472,18 @@ def phi_prime_of_phi(dynamics: Dynamics, s):
 
 
 def propagator_eigenvalues(eigenvalues: np.ndarray, leak: float) -> np.ndarray:
-    """Eigenvalues 1 − a + a λ of P = (1 − a) I + a W_hh (``eigenvalues`` themselves at a = 1)."""
+    """Eigenvalues 1 − a + a λ of P = (1 − a) I + a W_hh, whose moduli order the Schur blocks
+    (eq. 3); ``eigenvalues`` themselves at a = 1.
+
+    Parameters
+    ----------
+    eigenvalues : ndarray
+    leak : float
+
+    Returns
+    -------
+    ndarray
+    """
     if leak == 1.0:
         return eigenvalues
     return (1.0 - leak) + leak * eigenvalues

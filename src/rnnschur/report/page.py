@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import label
+from rnnschur.io.text import and_list
 from rnnschur.schur import COUPLING_BLOCKS
 from rnnschur.studies.verdicts import Verdict
 from rnnschur.tasks import INSTANCE
@@ -28,13 +29,6 @@ BLOCK_NAMES = {block: label(block) for block in COUPLING_BLOCKS}
 def counted(n: int, word: str) -> str:
     """``n`` and ``word``, plural where ``n`` is not 1."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def joined(parts: list[str]) -> str:
-    """``parts`` as a list in words: 'a, b and c'."""
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 COLUMNS = {
@@ -214,7 +208,7 @@ def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame, tasks: pd.DataFrame
         if rows.empty:
             continue
         counts = rows["verdict"].value_counts()
-        tally = joined([f"{v} in {int(counts[v])}" for v in ATLAS_WORDS if counts.get(v, 0) > 0])
+        tally = and_list([f"{v} in {int(counts[v])}" for v in ATLAS_WORDS if counts.get(v, 0) > 0])
         sentence = f"{name}: {tally} of its {len(rows)} groups."
         words = _restriction_words(across[across["subset"] == block], tasks)
         out.append(sentence + (f" Across tasks, {words}." if words else ""))
@@ -243,7 +237,7 @@ def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame, tasks: pd.DataFrame
         n_groups = atlas.drop_duplicates(["label", "description", "n_hidden"]).shape[0]
         out.append(
             f"Too few models learned for a verdict in {len(short)} of the {n_groups} groups "
-            f"({joined(which)} learned): their cells say so and enter no count above."
+            f"({and_list(which)} learned): their cells say so and enter no count above."
         )
     return "\n\n".join(out) + "\n"
 
@@ -277,12 +271,12 @@ def _restriction_words(across: pd.DataFrame, tasks: pd.DataFrame) -> str:
                 shown = stabilizers[:CHANGES_SHOWN] + ([f"{more} more"] if more > 0 else [])
                 n_fragile = len(r.fragile_in.split())
                 name += (
-                    f" (mostly stabilizers: {joined(shown)}; mostly fragile: {n_fragile} "
+                    f" (mostly stabilizers: {and_list(shown)}; mostly fragile: {n_fragile} "
                     f"task{'' if n_fragile == 1 else 's'})"
                 )
             named.append(name)
         if named:
-            parts.append(f"{word} under {joined(named)}")
+            parts.append(f"{word} under {and_list(named)}")
     return "; ".join(parts)
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from rnnschur.ablation import ablated_recurrent, delta_T, label
+from rnnschur.ablation import ablated, label
 from rnnschur.network import Network
-from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, block_index, coupling_masks, n_dominant
+from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, block_index, n_dominant
 from rnnschur.tasks import Batch
 
 
@@ -62,11 +62,10 @@ def rollout_rows(network: Network, schur: OrderedSchur, alpha: float, batch: Bat
     and the paper's names of the ablations, :func:`rnnschur.ablation.label`: ``−T_RR``,
     ``−T_C→R``, ``−T_CC``, whose minus sign no spreadsheet reads as a formula) with ``value``,
     ``target`` and ``mask``."""
-    masks = coupling_masks(schur, alpha)
     W_hh = network.W_hh
     variants = {"full": W_hh}
     for block in COUPLING_BLOCKS:
-        variants[label(block)] = ablated_recurrent(W_hh, schur, delta_T(schur.T, masks, (block,)))
+        variants[label(block)] = ablated(W_hh, schur, alpha, (block,))
     outputs = network.rollout(batch.inputs, np.stack(list(variants.values())))
     mask = batch.line_mask
     return [

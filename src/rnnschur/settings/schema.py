@@ -14,7 +14,7 @@ import copy
 import functools
 from pathlib import Path
 
-SCHEMA = Path(__file__).parents[1] / "config.schema.yaml"
+SCHEMA = Path(__file__).with_name("config.schema.yaml")
 """The schema's file (YAML)."""
 
 

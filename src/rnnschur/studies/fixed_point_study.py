@@ -149,8 +149,8 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
     alpha, generator, search = study.alpha, study.generator, study.search
     n_trajectories = study.n_trajectories
     from rnnschur import tasks
-    from rnnschur.ablation import ablated_recurrent
-    from rnnschur.schur import COUPLING_BLOCKS, coupling_masks, n_dominant
+    from rnnschur.ablation import ablated
+    from rnnschur.schur import COUPLING_BLOCKS, n_dominant
     from rnnschur.studies import attractors
 
     empty = dict.fromkeys(COLUMNS, np.nan)
@@ -163,10 +163,8 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
     def pcs(state):
         return (state - centre) @ components.T
 
-    masks = coupling_masks(schur, alpha)
     networks = {"none": network.W_hh} | {
-        block: ablated_recurrent(network.W_hh, schur, np.where(masks[block], schur.T, 0.0))
-        for block in COUPLING_BLOCKS
+        block: ablated(network.W_hh, schur, alpha, (block,)) for block in COUPLING_BLOCKS
     }
     Q_R = schur.Q[:, : n_dominant(schur, alpha)]
     initial = starts(visited, search, state_bounds(network))

@@ -69,3 +69,16 @@ def join(ablation: pd.DataFrame, models: pd.DataFrame) -> pd.DataFrame:
     if len(missing):
         raise ValueError(f"models.csv lacks the models {missing.to_dict('records')}")
     return out.assign(learned=out["learned"].astype(bool))
+
+
+def learned_models(table: pd.DataFrame, criteria: dict[str, dict]) -> pd.DataFrame:
+    """The rows of ``table`` (a per-model analysis's rows, each with the model's identity, its
+    ``metric`` and the full model's held-out score ``full_score``) of the models that learned
+    their task (:func:`has_learned`, with each task's criterion of ``criteria``)."""
+    full = table.drop_duplicates([*MODEL_KEYS])
+    keep = {
+        tuple(r[k] for k in MODEL_KEYS)
+        for _, r in full.iterrows()
+        if has_learned(r["metric"], r["full_score"], criteria[r["task"]])
+    }
+    return table[[tuple(r) in keep for r in table[[*MODEL_KEYS]].itertuples(index=False)]]

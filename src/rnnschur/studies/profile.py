@@ -10,6 +10,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from rnnschur.io.text import and_list, table_lines
 from rnnschur.schur import COUPLING_BLOCKS
 from rnnschur.studies.verdicts import (
     Thresholds,
@@ -57,7 +58,7 @@ def block_profile(
     log10(error(W̃)/error(W)) (described, not judged), the mean Schur mass removed, the
     models in which the ablation is an ε-stabilizer, n_R and the removed mass as median
     (range) over the models, each solution's own reading counted (``solutions``, from the
-    ``reading`` column of :mod:`rnnschur.ablation.solutions`) and the verdict of
+    ``reading`` column of :mod:`rnnschur.studies.solutions`) and the verdict of
     :func:`block_verdict`; ``n_learned`` of ``n_trained``."""
     rows = block_harms(ablation, alpha)
     out = []
@@ -151,31 +152,25 @@ def sensitivity(
     return out.reset_index(drop=True)
 
 
-def _join_and(words) -> str:
-    words = list(words)
-    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def sensitivity_markdown(table: pd.DataFrame, keys: list[str]) -> str:
     """A sensitivity table as Markdown, one sentence above it: how many of its rows keep their
     verdict under every halved and doubled setting."""
     moved = int(table["moves"].sum())
     settings = [c for c in table.columns if c not in (*keys, "moves")]
     names = {"θ": "θ", "mass floor": "the mass floor"}
-    varied = _join_and(
+    varied = and_list(
         dict.fromkeys(names[c.split(" = ")[0]] for c in settings if c != "as configured")
     )
     lines = [
         f"With {varied} each halved and doubled, {len(table) - moved} of {len(table)} rows keep "
         f"their verdict and {moved} move (marked ⇄).",
         "",
-        "| " + " | ".join([*keys, *settings]) + " |",
-        "|" + "---|" * (len(keys) + len(settings)),
     ]
+    rows = []
     for r in table.itertuples(index=False):
         row = dict(zip(table.columns, r, strict=True))
         mark = " ⇄" if row["moves"] else ""
         cells = [str(row[k]) for k in keys] + [str(row[s]) for s in settings]
         cells[len(keys) - 1] += mark
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+        rows.append(cells)
+    return "\n".join(lines + table_lines([*keys, *settings], rows)) + "\n"

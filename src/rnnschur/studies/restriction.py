@@ -2,7 +2,7 @@
 load-bearing for others (the paper's "task-restricted symmetry"), or the same for all?
 
 Each learned solution reads each single-block ablation at α on its own (``reading`` of
-:mod:`rnnschur.ablation.solutions`: stabilizer, fragile, improves, undecided, absent). Per task, the
+:mod:`rnnschur.studies.solutions`: stabilizer, fragile, improves, undecided, absent). Per task, the
 block's solutions are counted (those where it is absent apart): the share that read *fragile*
 and the share that read *stabilizer*, each with its exact (Clopper–Pearson) interval, and the
 task's word: *fragile* or *stabilizer* where at least ``mostly`` of its tested solutions read so
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from rnnschur.io.text import table_lines
 from rnnschur.studies.profile import block_harms
 from rnnschur.studies.stats import clopper_pearson
 from rnnschur.studies.verdicts import Verdict
@@ -191,18 +192,14 @@ def restriction_markdown(
     """The across-task words, then each task's counts, with the rule in one line."""
     from rnnschur.ablation import label
 
-    lines = [
-        "| family | construction | block | tasks tested | mostly fragile | mostly stabilizers "
-        "| neither | absent | too few learned | across tasks |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-    ]
+    header = ["family", "construction", "block", "tasks tested", "mostly fragile"]
+    header += ["mostly stabilizers", "neither", "absent", "too few learned", "across tasks"]
+    rows = []
     for r in across.itertuples(index=False):
         cells = [r.fragile_in, r.stabilizer_in, r.undecided_in, r.absent_in, r.too_few_in]
-        lines.append(
-            f"| {r.family or '—'} | {r.construction} | {label(r.subset)} | {r.n_tasks} | "
-            + " | ".join(_tasks_cell(c) for c in cells)
-            + f" | **{r.word}** |"
-        )
+        model = [r.family or "—", r.construction, label(r.subset), r.n_tasks]
+        rows.append([*model, *(_tasks_cell(c) for c in cells), f"**{r.word}**"])
+    lines = table_lines(header, rows)
     lines += [
         "",
         f"A task's solutions are *mostly fragile* (or *stabilizers*) when at least {mostly:.0%} "
@@ -212,16 +209,14 @@ def restriction_markdown(
         f"absent (fewer than {min_models} of its solutions hold it), or with fewer than "
         f"{min_models} learned solutions, enters no word.",
         "",
-        "| family | construction | task | N_h | block | tested (absent) | fragile | "
-        "stabilizer | task's solutions |",
-        "|---|---|---|---|---|---|---|---|---|",
     ]
+    header = ["family", "construction", "task", "N_h", "block", "tested (absent)", "fragile"]
+    header += ["stabilizer", "task's solutions"]
+    rows = []
     for r in tasks.itertuples(index=False):
         fragile = _share(r.fragile, r.n_tested, r.fragile_low, r.fragile_high)
         stabilizer = _share(r.stabilizer, r.n_tested, r.stabilizer_low, r.stabilizer_high)
-        model = f"{r.family or '—'} | {r.construction} | {_task(r.task)} | {r.n_hidden}"
-        lines.append(
-            f"| {model} | {label(r.subset)} | {r.n_tested} ({r.n_absent}) | {fragile} | "
-            f"{stabilizer} | {TASK_WORDS[r.word]} |"
-        )
-    return "\n".join(lines) + "\n"
+        model = [r.family or "—", r.construction, _task(r.task), r.n_hidden, label(r.subset)]
+        tested = f"{r.n_tested} ({r.n_absent})"
+        rows.append([*model, tested, fragile, stabilizer, TASK_WORDS[r.word]])
+    return "\n".join(lines + table_lines(header, rows)) + "\n"

@@ -27,7 +27,7 @@ its mean harm share exceeds ``threshold`` θ, *harmless* when the share lies wit
 is set by the paper's own readings: the smallest effect it reads as harmful is flip-flop −T_CC
 (a share of 0.050), the largest it reads as harmless is copy −T_CC (1.00 → 1.00: at most 0.01
 of accuracy at its two digits, 0.02 as a share); θ lies in [0.02, 0.05), at the lower end
-(:func:`paper_readings` checks it). A block whose
+(:func:`rnnschur.studies.paper.reported_verdicts.paper_readings` checks it). A block whose
 removed Schur mass ‖ΔT‖_F/‖T‖_F is below ``mass_floor`` is *empty*: removing nothing is not
 harmlessness.
 
@@ -85,7 +85,7 @@ class Verdict(StrEnum):
     TASK_RESTRICTED = "task-restricted"
     VARIES_ACROSS = "varies across tasks"
     TOO_FEW_TASKS = "too few tasks"
-    # one trained solution's reading of an ablation (rnnschur.ablation.solutions)
+    # one trained solution's reading of an ablation (rnnschur.studies.solutions)
     STABILIZER = "stabilizer"
     ABSENT = "absent"
     UNDECIDED = "undecided"

@@ -43,14 +43,28 @@ ReadySetGo and MotorTiming, ``test1`` and ``test2`` in DualDelayMatchSample."""
 
 
 def choice_score(outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The chance-corrected choice on the masked steps: Cohen's κ of the argmax of the outputs
-    against the actions, (p_o − p_e) / (1 − p_e), with p_o the fraction of masked steps chosen
-    right and p_e = Σ_a p_target(a) p_chosen(a) the fraction a choice independent of the trial
-    would get right. A constant output, always fixating or always one action, has p_o = p_e: it
-    scores exactly 0; a perfect one 1. A plain hit rate would not fail: in ReadySetGo the "go"
-    is one step of a 16–30-step production period, and a network that never goes hits about
-    95 % of them. ``outputs`` may have leading model axes (..., n, T, N_y); NaN where the
-    targets hold a single action (nothing to tell apart)."""
+    """The chance-corrected choice on the masked steps, the NeuroGym tasks' score in place of
+    eqs. 6–7: Cohen's κ of the argmax of the outputs against the actions,
+    κ = (p_o − p_e) / (1 − p_e), with p_o the fraction of masked steps chosen right and
+    p_e = Σ_a p_target(a) p_chosen(a) the fraction a choice independent of the trial would get
+    right. A constant output, always fixating or always one action, has p_o = p_e: it scores
+    exactly 0; a perfect one 1. A plain hit rate would not fail: in ReadySetGo the "go" is one
+    step of a 16–30-step production period, and a network that never goes hits about 95 % of
+    them.
+
+    Parameters
+    ----------
+    outputs : (..., n, T, N_y) ndarray
+        With leading model axes.
+    targets : (n, T, N_y) ndarray
+        One-hot over the actions.
+    mask : (n, T) ndarray
+
+    Returns
+    -------
+    ndarray
+        Shape (...); NaN where the targets hold a single action (nothing to tell apart).
+    """
     chosen = np.argmax(outputs, axis=-1)
     truth = np.argmax(targets, axis=-1)
     weight = mask / mask.sum()
@@ -81,23 +95,74 @@ class NeurogymTask:
     LOSS = "cross_entropy"
 
     def dims(self, **_) -> tuple[int, int]:
+        """(N_x, N_y) of the env: as the workflow checked them (the spec's ``dims``), else read from
+        the env (:func:`check`; imports NeuroGym).
+
+        Returns
+        -------
+        tuple of int
+        """
         if self.dims_checked is not None:
             return tuple(self.dims_checked)
         return check(self.env, self.kwargs)
 
     def generate(self, rng: np.random.Generator, n: int, **_):
+        """``n`` trials as one padded :class:`Batch` (:func:`draw`).
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+        n : int
+
+        Returns
+        -------
+        Batch
+        """
         return draw(rng, n, self.env, self.kwargs)
 
     def score(self, outputs: np.ndarray, batch) -> np.ndarray:
+        """The task's score, κ of the choices (:func:`choice_score`).
+
+        Parameters
+        ----------
+        outputs : (..., n, T, N_y) ndarray
+        batch : Batch
+
+        Returns
+        -------
+        ndarray
+            Shape (...).
+        """
         return choice_score(outputs, batch.targets, batch.mask)
 
     def draw_trials(self, rng: np.random.Generator, n: int) -> Trials:
-        """``n`` trials, unpadded (:func:`draw_trials`): a training set drawn once."""
+        """``n`` trials, unpadded (:func:`draw_trials`): a training set drawn once.
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+        n : int
+
+        Returns
+        -------
+        Trials
+        """
         return draw_trials(rng, n, self.env, self.kwargs)
 
     def heldout_performance(self, base_seed: int, heldout: Batch, outputs: np.ndarray):
         """:func:`trial_performance` on the held-out set of this task (drawn by
-        :func:`rnnschur.tasks.draw_heldout` from ``base_seed``)."""
+        :func:`rnnschur.tasks.draw_heldout` from ``base_seed``).
+
+        Parameters
+        ----------
+        base_seed : int
+        heldout : Batch
+        outputs : (n, T, N_y) ndarray
+
+        Returns
+        -------
+        (n,) ndarray
+        """
         from rnnschur.settings.seeds import job_rng
         from rnnschur.tasks import task_of
 
@@ -106,8 +171,18 @@ class NeurogymTask:
 
 
 def task(name: str, spec: dict) -> NeurogymTask:
-    """The NeuroGym task ``name`` of the spec ``{"env", "kwargs", "dims"}`` (kwargs and dims
-    optional) a config block ``tasks.<name>.neurogym`` gives."""
+    """The NeuroGym task ``name`` of the spec a config block ``tasks.<name>.neurogym`` gives.
+
+    Parameters
+    ----------
+    name : str
+    spec : dict
+        ``{"env", "kwargs", "dims"}`` (kwargs and dims optional).
+
+    Returns
+    -------
+    NeurogymTask
+    """
     dims = spec.get("dims")
     return NeurogymTask(
         name, spec["env"], dict(spec.get("kwargs", {})), tuple(dims) if dims else None
@@ -141,21 +216,61 @@ def _import_neurogym():
 
 
 def make(env: str, kwargs: dict):
-    """The env's unwrapped trial generator."""
+    """The env's unwrapped trial generator (imports NeuroGym, without its plotting).
+
+    Parameters
+    ----------
+    env : str
+        The NeuroGym env's id.
+    kwargs : dict
+        Its keyword arguments.
+
+    Returns
+    -------
+    neurogym env
+    """
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return _import_neurogym().make(env, **kwargs).unwrapped
 
 
 def draw(rng: np.random.Generator, n: int, env: str, kwargs: dict) -> Batch:
-    """``n`` trials of the env, seeded from ``rng`` (the same rng state, the same trials):
-    inputs the observations, targets one-hot over the actions, mask the response periods,
-    padded to the longest trial (padding: zero inputs, zero targets, mask 0)."""
+    """``n`` trials of the env, seeded from ``rng`` (the same rng state, the same trials): inputs
+    the observations, targets one-hot over the actions, mask the response periods, padded to
+    the longest trial (padding: zero inputs, zero targets, mask 0).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    n : int
+    env : str
+        The NeuroGym env's id.
+    kwargs : dict
+        Its keyword arguments.
+
+    Returns
+    -------
+    Batch
+    """
     return draw_trials(rng, n, env, kwargs).batch(0, n)
 
 
 def draw_trials(rng: np.random.Generator, n: int, env: str, kwargs: dict) -> Trials:
-    """``n`` trials of the env, seeded from ``rng`` as :func:`draw` seeds it, unpadded."""
+    """``n`` trials of the env, seeded from ``rng`` as :func:`draw` seeds it, unpadded.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    n : int
+    env : str
+        The NeuroGym env's id.
+    kwargs : dict
+        Its keyword arguments.
+
+    Returns
+    -------
+    Trials
+    """
     trials = make(env, kwargs)
     trials.seed(int(rng.integers(2**31 - 1)))
     obs, actions, masks = [], [], []
@@ -181,20 +296,43 @@ def draw_trials(rng: np.random.Generator, n: int, env: str, kwargs: dict) -> Tri
 def trial_performance(
     rng: np.random.Generator, n: int, env: str, kwargs: dict, batch: Batch, outputs: np.ndarray
 ) -> np.ndarray:
-    """NeuroGym's own per-trial correctness (``info["performance"]``) of a network's outputs
-    on the ``n`` trials :func:`draw` drew from ``rng`` (the same rng state; ``batch`` is what it
-    drew): the env is seeded as :func:`draw` seeds it and stepped with the network's choice
-    (the argmax of ``outputs`` (n, T, N_y)) at each step until it ends the trial (a response
-    in the decision period, or the trial's last step), then draws the next trial as it does when
-    an agent plays it. The observations do not depend on the actions in these envs, so each
-    trial's inputs must equal ``batch``'s: a ValueError where they do not (the replay is not
-    of the held-out trials). Returns (n,) performance, 0 or 1 in the battery's envs.
+    """NeuroGym's own per-trial correctness (``info["performance"]``) of a network's outputs on
+    the ``n`` trials :func:`draw` drew from ``rng``, reported beside κ (:func:`choice_score`),
+    not judged. The env is seeded as :func:`draw` seeds it and stepped with the network's
+    choice (the argmax of ``outputs``) at each step until it ends the trial (a response in the
+    decision period, or the trial's last step), then draws the next trial as it does when an
+    agent plays it. The observations do not depend on the actions in these envs, so each
+    trial's inputs must equal ``batch``'s.
 
     What an env counts is its own: in PerceptualDecisionMaking the first non-fixation action in
     the decision period, right or wrong; in ReadySetGo a "go" within the production window; in
     GoNogo NeuroGym resets a no-go trial's performance to 0 when the trial starts, so a
     withheld response counts 0 there too (not chance-corrected: an always-answering network
-    scores about a half in the two-choice envs)."""
+    scores about a half in the two-choice envs).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        In the state :func:`draw` was given.
+    n : int
+    env : str
+        The NeuroGym env's id.
+    kwargs : dict
+        Its keyword arguments.
+    batch : Batch
+        What :func:`draw` drew.
+    outputs : (n, T, N_y) ndarray
+
+    Returns
+    -------
+    (n,) ndarray
+        0 or 1 in the battery's envs.
+
+    Raises
+    ------
+    ValueError
+        A trial's inputs differ from ``batch``'s (the replay is not of the held-out trials).
+    """
     trials = make(env, kwargs)
     trials.seed(int(rng.integers(2**31 - 1)))
     chosen = np.argmax(outputs, axis=-1)
@@ -213,8 +351,25 @@ def trial_performance(
 
 
 def check(env: str, kwargs: dict) -> tuple[int, int]:
-    """(N_x, N_y) of a NeuroGym task; ValueError naming what is wrong (an unknown env id with
-    close names, a kwarg the env does not take, an env whose actions are not discrete)."""
+    """(N_x, N_y) of a NeuroGym task, checked before any job starts.
+
+    Parameters
+    ----------
+    env : str
+        The NeuroGym env's id.
+    kwargs : dict
+        Its keyword arguments.
+
+    Returns
+    -------
+    tuple of int
+
+    Raises
+    ------
+    ValueError
+        Naming what is wrong: an unknown env id (with close names), a kwarg the env does not
+        take, an env whose actions are not discrete.
+    """
     known = _import_neurogym().all_envs()
     if env not in known:
         close = difflib.get_close_matches(env, known, n=3, cutoff=0.4)

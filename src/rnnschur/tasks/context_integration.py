@@ -50,7 +50,13 @@ PARAMETERS = {
 
 
 def dims(**_) -> tuple[int, int]:
-    """(N_x, N_y) = (4, 1): two context cues and two evidence lines → one decision line."""
+    """(N_x, N_y) = (4, 1): two context cues and two evidence lines → one decision line.
+
+    Returns
+    -------
+    tuple of int
+        (N_x, N_y).
+    """
     return 4, 1
 
 
@@ -65,7 +71,33 @@ def generate(
     input_noise: float = 0.05,
     variant: str = "source",
 ) -> Batch:
-    """``n`` trials of fixation + stimulus + delay + decision steps."""
+    """``n`` trials of fixation + stimulus + delay + decision steps (module docstring): the target
+    is 0 before the decision and sgn(c_cued) during it.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The held-out set's or a training step's stream.
+    n : int
+        Trials.
+    fixation, stimulus, delay, decision : int
+        Steps of each epoch.
+    coherences : tuple of float
+        Each evidence line's coherence is drawn from ±these.
+    input_noise : float
+        Std of the evidence noise.
+    variant : str
+        ``"source"`` or ``"legacy"`` (module docstring).
+
+    Returns
+    -------
+    Batch
+
+    Raises
+    ------
+    ValueError
+        An unknown variant.
+    """
     if variant not in VARIANTS:
         raise ValueError(f"context_integration variant must be one of {VARIANTS}, got {variant!r}")
     length = fixation + stimulus + delay + decision
@@ -93,5 +125,18 @@ def generate(
 
 
 def score(outputs: np.ndarray, batch: Batch) -> np.ndarray:
-    """FVU over the masked steps (eq. 7)."""
+    """FVU over the masked steps (eq. 7), the task's ``SCORE``.
+
+    Parameters
+    ----------
+    outputs : (..., n, time, N_y) ndarray
+        ŷ, with leading model axes (a stack of ablated networks).
+    batch : Batch
+        The trials scored: their targets and mask.
+
+    Returns
+    -------
+    ndarray
+        Shape (...).
+    """
     return fvu(outputs, batch.targets, batch.mask)

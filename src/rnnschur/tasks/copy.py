@@ -27,14 +27,43 @@ PARAMETERS = {
 
 
 def dims(symbol_dim: int = 8, **_) -> tuple[int, int]:
-    """(N_x, N_y): one input and one output line per symbol coordinate."""
+    """(N_x, N_y): one input and one output line per symbol coordinate.
+
+    Parameters
+    ----------
+    symbol_dim : int
+        d.
+
+    Returns
+    -------
+    tuple of int
+    """
     return symbol_dim, symbol_dim
 
 
 def generate(
     rng: np.random.Generator, n: int, n_symbols: int = 8, symbol_dim: int = 8, n_lags: int = 128
 ) -> Batch:
-    """``n`` copy trials of length ``n_symbols + n_lags``; the mask covers the replay lags."""
+    """``n`` copy trials of length ``n_symbols + n_lags`` (module docstring): the symbols as
+    input, then their cyclic replay as target; the mask covers the replay lags L of eq. 6.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The held-out set's or a training step's stream.
+    n : int
+        Trials.
+    n_symbols : int
+        s, symbols per sequence.
+    symbol_dim : int
+        d, coordinates per symbol.
+    n_lags : int
+        |L|, replay lags scored.
+
+    Returns
+    -------
+    Batch
+    """
     symbols = random_signs(rng, (n, n_symbols, symbol_dim))
     time = n_symbols + n_lags
     inputs = np.zeros((n, time, symbol_dim))
@@ -48,5 +77,18 @@ def generate(
 
 
 def score(outputs: np.ndarray, batch: Batch) -> np.ndarray:
-    """Replay accuracy Acc_rc over the masked steps (outputs may be a stack (..., n, time, N_y))."""
+    """The replay accuracy Acc_rc over the masked lags (eq. 6), the task's ``SCORE``.
+
+    Parameters
+    ----------
+    outputs : (..., n, time, N_y) ndarray
+        ŷ, with leading model axes (a stack of ablated networks).
+    batch : Batch
+        The trials scored: their targets and mask.
+
+    Returns
+    -------
+    ndarray
+        Shape (...).
+    """
     return replay_accuracy(outputs, batch.targets, batch.mask)

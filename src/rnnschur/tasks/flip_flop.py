@@ -62,7 +62,17 @@ PARAMETERS = {
 
 
 def dims(n_bits: int = 3, **_) -> tuple[int, int]:
-    """(N_x, N_y) = (n_bits, n_bits)."""
+    """(N_x, N_y) = (n_bits, n_bits): one input and one output line per bit.
+
+    Parameters
+    ----------
+    n_bits : int
+
+    Returns
+    -------
+    tuple of int
+        (N_x, N_y).
+    """
     return n_bits, n_bits
 
 
@@ -78,8 +88,39 @@ def generate(
     input_noise: float = 0.0,
     variant: str = "source",
 ) -> Batch:
-    """``n`` trials of ``length`` steps. ``gap_offset`` is the grace period of the source
-    variant (and the offset added to every gap in both)."""
+    """``n`` trials of ``length`` steps (module docstring): pulses in, each line's held sign out.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The held-out set's or a training step's stream.
+    n : int
+        Trials.
+    n_bits : int
+        Input and output lines.
+    length : int
+        Steps per trial.
+    gap_min, gap_max : int
+        The pulse gaps' range before the offset.
+    gap_offset : int
+        Steps added to every gap; in the source variant also the grace period.
+    pulse_amplitude : float
+        Pulse height.
+    input_noise : float
+        Std of Gaussian noise added to every input.
+    variant : str
+        ``"source"`` or ``"legacy"``.
+
+    Returns
+    -------
+    Batch
+        With a mask per output line (n, time, n_bits).
+
+    Raises
+    ------
+    ValueError
+        An unknown variant.
+    """
     if variant == "source":
         pulses, targets, mask = _source(rng, n, n_bits, length, gap_min, gap_max, gap_offset)
     elif variant == "legacy":
@@ -101,9 +142,23 @@ def pulse_times(
     gap_max: int,
     grace: int,
 ) -> np.ndarray:
-    """Onsets (n, P) of the shared pulse train of the source variant, P enough to pass
-    ``length``: 0, 1 + grace, ..., (n_bits − 1)(1 + grace), then gaps grace + ⌊U[gap_min,
-    gap_max)⌋."""
+    """Onsets of the shared pulse train of the source variant: 0, 1 + grace, ...,
+    (n_bits − 1)(1 + grace), then gaps grace + ⌊U[gap_min, gap_max)⌋.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The held-out set's or a training step's stream.
+    n : int
+        Trials.
+    n_bits, length, gap_min, gap_max, grace : int
+        As :func:`generate`'s (``grace`` its ``gap_offset``).
+
+    Returns
+    -------
+    (n, P) ndarray of int
+        P enough to pass ``length``.
+    """
     n_random = (length - 1) // (grace + gap_min) + 1
     first = np.full((n, n_bits - 1), 1 + grace)
     later = grace + uniform_steps(rng, gap_min, gap_max, (n, n_random))
@@ -126,10 +181,20 @@ def _source(rng, n, n_bits, length, gap_min, gap_max, grace):
 
 
 def held_targets(pulses: np.ndarray, grace: int) -> tuple[np.ndarray, np.ndarray]:
-    """(targets, mask), each (n, time, n_bits), of the source variant for the pulses (n, time,
-    n_bits): a line's target is the sign of its last pulse from ``grace`` steps after it on;
-    the pulse step and the ``grace`` − 1 after it, and every step before the line's first pulse,
-    have target 0 and mask 0."""
+    """The source variant's targets and mask: a line's target is the sign of its last pulse from
+    ``grace`` steps after it on; the pulse step and the ``grace`` − 1 after it, and every step
+    before the line's first pulse, have target 0 and mask 0.
+
+    Parameters
+    ----------
+    pulses : (n, time, n_bits) ndarray
+    grace : int
+
+    Returns
+    -------
+    tuple of ndarray
+        (targets, mask), each (n, time, n_bits).
+    """
     steps = np.arange(pulses.shape[1])[None, :, None]
     # The last pulse so far and its sign in one running maximum: 2·(its step) + (sign > 0),
     # −1 before the first.
@@ -155,5 +220,18 @@ def _legacy(rng, n, n_bits, length, gap_min, gap_max, gap_offset):
 
 
 def score(outputs: np.ndarray, batch: Batch) -> np.ndarray:
-    """FVU over the masked entries (eq. 7)."""
+    """FVU over the masked entries (eq. 7), the task's ``SCORE``.
+
+    Parameters
+    ----------
+    outputs : (..., n, time, N_y) ndarray
+        ŷ, with leading model axes (a stack of ablated networks).
+    batch : Batch
+        The trials scored: their targets and mask.
+
+    Returns
+    -------
+    ndarray
+        Shape (...).
+    """
     return fvu(outputs, batch.targets, batch.mask)

@@ -24,7 +24,22 @@ def _weights(targets: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def sign_accuracy(outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """The flip-flop's bits: the rate at which sgn(ŷ) equals the ±1 target over the masked
-    entries whose target is not 0."""
+    entries whose target is not 0 (eq. 6 on the held bits).
+
+    Parameters
+    ----------
+    outputs : (..., n, time, N_y) ndarray
+        ŷ, with leading model axes (a stack of ablated networks).
+    targets : (n, time, N_y) ndarray
+        y.
+    mask : (n, time) or (n, time, N_y) ndarray
+        1 where scored.
+
+    Returns
+    -------
+    ndarray
+        Shape (...).
+    """
     weight = _weights(targets, mask)
     return ((np.sign(outputs) == targets) * weight).sum(axis=(-3, -2, -1)) / weight.sum()
 
@@ -32,7 +47,22 @@ def sign_accuracy(outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray) ->
 def decision_accuracy(outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """The context task's decisions: per trial, whether the sign of the mean output over its
     scored steps of nonzero target (the decision period) is the target's sign; the rate over
-    the trials that have such steps."""
+    the trials that have such steps (eq. 6 on one decision per trial).
+
+    Parameters
+    ----------
+    outputs : (..., n, time, N_y) ndarray
+        ŷ, with leading model axes (a stack of ablated networks).
+    targets : (n, time, N_y) ndarray
+        y.
+    mask : (n, time) or (n, time, N_y) ndarray
+        1 where scored.
+
+    Returns
+    -------
+    ndarray
+        Shape (...).
+    """
     weight = _weights(targets, mask)
     decided = weight.sum(axis=(-2, -1)) > 0
     said = np.sign((outputs * weight).sum(axis=(-2, -1))[..., decided])
@@ -44,8 +74,19 @@ FREQUENCY_GRID = np.arange(0.005, 0.5, 0.0025)
 
 
 def dominant_frequency(signal: np.ndarray, grid: np.ndarray = FREQUENCY_GRID) -> np.ndarray:
-    """The frequency of ``grid`` with the most power in each trial's signal (..., n, time, 1),
-    its mean removed: argmax_f |Σ_t (y_t − ȳ) e^{−2πi f t}|²; shape (..., n)."""
+    """The frequency of ``grid`` with the most power in each trial's signal, its mean removed:
+    argmax_f |Σ_t (y_t − ȳ) e^{−2πi f t}|².
+
+    Parameters
+    ----------
+    signal : (..., n, time, 1) ndarray
+    grid : ndarray
+        Cycles per step.
+
+    Returns
+    -------
+    (..., n) ndarray
+    """
     y = signal[..., 0] - signal[..., 0].mean(axis=-1, keepdims=True)
     basis = np.exp(-2j * np.pi * np.outer(np.arange(y.shape[-1]), grid))
     return grid[np.argmax(np.abs(y @ basis), axis=-1)]
@@ -54,7 +95,23 @@ def dominant_frequency(signal: np.ndarray, grid: np.ndarray = FREQUENCY_GRID) ->
 def frequency_error(outputs: np.ndarray, targets: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """The sine task's frequency: the mean over trials of |f̂(ŷ) − f̂(y)| / f̂(y), the relative
     error of the output's dominant frequency against the target's (the same grid for both: 0
-    for a perfect output). Every step counts (the sine task scores every step)."""
+    for a perfect output), beside its FVU (eq. 7). Every step counts (the sine task scores
+    every step).
+
+    Parameters
+    ----------
+    outputs : (..., n, time, N_y) ndarray
+        ŷ, with leading model axes (a stack of ablated networks).
+    targets : (n, time, N_y) ndarray
+        y.
+    mask : (n, time) or (n, time, N_y) ndarray
+        1 where scored.
+
+    Returns
+    -------
+    ndarray
+        Shape (...).
+    """
     wanted = dominant_frequency(targets)
     return (np.abs(dominant_frequency(outputs) - wanted) / wanted).mean(axis=-1)
 
@@ -70,6 +127,17 @@ function (outputs, targets, mask)."""
 
 
 def of(task: ModuleType) -> tuple[str, Callable] | None:
-    """(name, function) of the functional score of a task module, or None where it has none
-    (a NeuroGym task's choice score is functional already; a user's own score)."""
+    """The functional score a task is read by, beside eq. 6 or 7.
+
+    Parameters
+    ----------
+    task : module
+        A task's generator module.
+
+    Returns
+    -------
+    tuple of (str, callable) or None
+        Its name and function (outputs, targets, mask); None where the task has none (a
+        NeuroGym task's choice score is functional already; a user's own score).
+    """
     return FUNCTIONAL.get(getattr(task, "__name__", "").rpartition(".")[2])

@@ -59,13 +59,28 @@ PARAMETERS = {
 
 
 def dims(**_) -> tuple[int, int]:
-    """(N_x, N_y) = (1, 1)."""
+    """(N_x, N_y) = (1, 1): the ready and set pulses, the bump.
+
+    Returns
+    -------
+    tuple of int
+        (N_x, N_y).
+    """
     return 1, 1
 
 
 def bump(width: int) -> np.ndarray:
-    """The target bump g(t), t = 0..width−1: a Gaussian density of σ = width/16 centred at
-    width/2."""
+    """The target bump g(t) = exp(−(t − w/2)² / 2σ²) / √(2πσ²), t = 0..w−1, σ = w/16.
+
+    Parameters
+    ----------
+    width : int
+        w.
+
+    Returns
+    -------
+    (width,) ndarray
+    """
     sigma = width / 16
     t = np.arange(width)
     return np.exp(-((t - width / 2) ** 2) / (2 * sigma**2)) / np.sqrt(2 * np.pi * sigma**2)
@@ -82,7 +97,30 @@ def generate(
     decision: int = 10,
     pulse_width: int = 10,
 ) -> Batch:
-    """``n`` trials of fixation_max + 2·stimulus + 2·interval_max + decision steps."""
+    """``n`` trials of fixation_max + 2·stimulus + 2·interval_max + decision steps (module
+    docstring): ready and set t_s apart, the bump peaking t_s after set.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The held-out set's or a training step's stream.
+    n : int
+        Trials.
+    fixation_min, fixation_max : int
+        Fixation ~ ⌊U[min, max)⌋ steps.
+    stimulus : int
+        Steps of each pulse.
+    interval_min, interval_max : int
+        t_s ~ ⌊U[min, max)⌋ steps.
+    decision : int
+        Steps scored after the bump.
+    pulse_width : int
+        w of :func:`bump`.
+
+    Returns
+    -------
+    Batch
+    """
     if interval_min < pulse_width // 2:
         raise ValueError(
             f"ready_set_go: interval_min {interval_min} must be at least pulse_width // 2 = "
@@ -105,5 +143,18 @@ def generate(
 
 
 def score(outputs: np.ndarray, batch: Batch) -> np.ndarray:
-    """FVU over the masked steps (eq. 7)."""
+    """FVU over the masked steps (eq. 7), the task's ``SCORE``.
+
+    Parameters
+    ----------
+    outputs : (..., n, time, N_y) ndarray
+        ŷ, with leading model axes (a stack of ablated networks).
+    batch : Batch
+        The trials scored: their targets and mask.
+
+    Returns
+    -------
+    ndarray
+        Shape (...).
+    """
     return fvu(outputs, batch.targets, batch.mask)

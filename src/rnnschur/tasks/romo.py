@@ -55,15 +55,37 @@ PARAMETERS = {
 
 
 def dims(**_) -> tuple[int, int]:
-    """(N_x, N_y) = (1, 1)."""
+    """(N_x, N_y) = (1, 1): the two stimuli, the decision.
+
+    Returns
+    -------
+    tuple of int
+        (N_x, N_y).
+    """
     return 1, 1
 
 
 def amplitudes(
     rng: np.random.Generator, n: int, low: float, high: float, min_difference: float
 ) -> np.ndarray:
-    """(n, 2) pairs (f1, f2) ~ U[low, high]², each pair redrawn until |f1 − f2| ≥
-    ``min_difference``."""
+    """Pairs (f1, f2) ~ U[low, high]², each redrawn until |f1 − f2| ≥ ``min_difference``.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    n : int
+    low, high : float
+    min_difference : float
+
+    Returns
+    -------
+    (n, 2) ndarray
+
+    Raises
+    ------
+    ValueError
+        ``min_difference`` not below ``high − low``.
+    """
     if min_difference >= high - low:
         raise ValueError(
             f"romo: min_difference {min_difference} must be below amplitude_max − amplitude_min "
@@ -91,7 +113,30 @@ def generate(
     amplitude_max: float = 1.5,
     min_difference: float = 0.2,
 ) -> Batch:
-    """``n`` trials of fixation_max + 2·stimulus + delay_max + decision_delay + decision steps."""
+    """``n`` trials of fixation_max + 2·stimulus + delay_max + decision_delay + decision steps
+    (module docstring): the target +1 if f1 > f2, else −1, on the decision steps alone.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The held-out set's or a training step's stream.
+    n : int
+        Trials.
+    fixation_min, fixation_max : int
+        Fixation ~ ⌊U[min, max)⌋ steps.
+    stimulus : int
+        Steps of each stimulus.
+    delay_min, delay_max : int
+        The delay between them ~ ⌊U[min, max)⌋ steps.
+    decision_delay, decision : int
+        Steps before and of the decision.
+    amplitude_min, amplitude_max, min_difference : float
+        :func:`amplitudes`'.
+
+    Returns
+    -------
+    Batch
+    """
     length = fixation_max + 2 * stimulus + delay_max + decision_delay + decision
     fixation = uniform_steps(rng, fixation_min, fixation_max, n)
     delay = uniform_steps(rng, delay_min, delay_max, n)
@@ -109,5 +154,18 @@ def generate(
 
 
 def score(outputs: np.ndarray, batch: Batch) -> np.ndarray:
-    """FVU over the masked steps (eq. 7)."""
+    """FVU over the masked steps (eq. 7), the task's ``SCORE``.
+
+    Parameters
+    ----------
+    outputs : (..., n, time, N_y) ndarray
+        ŷ, with leading model axes (a stack of ablated networks).
+    batch : Batch
+        The trials scored: their targets and mask.
+
+    Returns
+    -------
+    ndarray
+        Shape (...).
+    """
     return fvu(outputs, batch.targets, batch.mask)

@@ -32,12 +32,28 @@ PARAMETERS = {
 
 
 def dims(**_) -> tuple[int, int]:
-    """(N_x, N_y) = (1, 1)."""
+    """(N_x, N_y) = (1, 1): the cue and the sine.
+
+    Returns
+    -------
+    tuple of int
+        (N_x, N_y).
+    """
     return 1, 1
 
 
 def frequency(x: np.ndarray, freq_min: float = 0.04, freq_range: float = 0.16) -> np.ndarray:
-    """Cycles per step for the cue value x ∈ [0, 1]."""
+    """f = freq_min + freq_range·x, cycles per step, for the cue value x ∈ [0, 1].
+
+    Parameters
+    ----------
+    x : ndarray
+    freq_min, freq_range : float
+
+    Returns
+    -------
+    ndarray
+    """
     return freq_min + freq_range * x
 
 
@@ -50,7 +66,28 @@ def generate(
     freq_range: float = 0.16,
     input_noise: float = 0.0,
 ) -> Batch:
-    """``n`` trials of ``length`` steps with a constant cue input."""
+    """``n`` trials of ``length`` steps with a constant cue input x + ``input_offset``,
+    x ~ U[0, 1], and the target sin(2π f t) (:func:`frequency`); every step scored.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The held-out set's or a training step's stream.
+    n : int
+        Trials.
+    length : int
+        Steps per trial.
+    input_offset : float
+        Added to the cue.
+    freq_min, freq_range : float
+        :func:`frequency`'s.
+    input_noise : float
+        Std of Gaussian noise on the cue.
+
+    Returns
+    -------
+    Batch
+    """
     x = rng.uniform(0.0, 1.0, size=n)
     inputs = np.repeat((x + input_offset)[:, None, None], length, axis=1)
     t = np.arange(length)
@@ -61,5 +98,18 @@ def generate(
 
 
 def score(outputs: np.ndarray, batch: Batch) -> np.ndarray:
-    """FVU over the masked steps (eq. 7)."""
+    """FVU over the masked steps (eq. 7), the task's ``SCORE``.
+
+    Parameters
+    ----------
+    outputs : (..., n, time, N_y) ndarray
+        ŷ, with leading model axes (a stack of ablated networks).
+    batch : Batch
+        The trials scored: their targets and mask.
+
+    Returns
+    -------
+    ndarray
+        Shape (...).
+    """
     return fvu(outputs, batch.targets, batch.mask)

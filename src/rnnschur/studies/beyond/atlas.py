@@ -5,7 +5,7 @@ A row of the atlas is one task, network description, construction, N_h and coupl
 (T_RR, T_C→R, T_CC of eq. 5). Its premise is the models that learned their task
 (:mod:`rnnschur.studies.learned`): a row with fewer than ``min_models`` of them says
 :attr:`rnnschur.studies.verdicts.Verdict.TOO_FEW`. Each learned solution reads the removal of the
-block at α on its own (:mod:`rnnschur.ablation.solutions`: fragile, stabilizer, improves, undecided,
+block at α on its own (:mod:`rnnschur.studies.solutions`: fragile, stabilizer, improves, undecided,
 absent in this model); the row's word counts them
 (:func:`rnnschur.studies.restriction.solutions_word`): *fragile* or *stabilizer* where at least
 ``mostly`` (config ``solutions.reproduces``) of the solutions tested read so, *absent* where fewer
@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur import tasks
+from rnnschur.io.text import table_lines
 from rnnschur.studies.profile import PROFILE_KEYS, block_harms, block_profile
 from rnnschur.studies.restriction import solutions_word
 from rnnschur.studies.stats import benjamini_hochberg, p_greater, tost
@@ -170,7 +171,7 @@ def across_tasks_table(
 
 def with_special(atlas: pd.DataFrame, dose: pd.DataFrame) -> pd.DataFrame:
     """The atlas with its column ``special``: each row's dose-response verdict
-    (:func:`rnnschur.studies.beyond.dose_response.dose_summary`, whose rows are the run's task
+    (:func:`rnnschur.studies.beyond.dose_summary.dose_summary`, whose rows are the run's task
     instances ``<task>__<description>``: load-bearing, a symmetry direction, like any
     perturbation of its size, or why undecided), "not run" where it has no such row."""
     keys = ["instance", "construction", "n_hidden", "block"]
@@ -199,15 +200,11 @@ def atlas_markdown(table: pd.DataFrame) -> str:
         f"{len(decided)} of {len(table)} rows are fragile or stabilizer. The tests over seeds "
         "(t intervals, Benjamini–Hochberg) are the CSV's secondary columns.",
         "",
-        "| task | construction | description | N_h | learned | "
-        + " | ".join(
-            f"{b}: harm (fragile, stabilizers of tested) word (mass)"
-            + ("; special? (dose-response)" if "special" in table else "")
-            for b in blocks
-        )
-        + " |",
-        "|---|---|---|---|---|" + "---|" * len(blocks),
     ]
+    special = "; special? (dose-response)" if "special" in table else ""
+    header = ["task", "construction", "description", "N_h", "learned"]
+    header += [f"{b}: harm (fragile, stabilizers of tested) word (mass){special}" for b in blocks]
+    body = []
     keys = ["task", "construction", "description", "n_hidden"]
     for key, rows in table.groupby(keys, sort=False):
         cells = []
@@ -228,11 +225,9 @@ def atlas_markdown(table: pd.DataFrame) -> str:
                 f"{absent}) **{r['verdict']}** ({r['mass_removed']:.2g}){special}"
             )
         first = rows.iloc[0]
-        lines.append(
-            f"| {key[0]} | {key[1]} | {first['words']} | {key[3]} | "
-            f"{first['n_learned']}/{first['n_trained']} | " + " | ".join(cells) + " |"
-        )
-    return "\n".join(lines) + "\n"
+        learned = f"{first['n_learned']}/{first['n_trained']}"
+        body.append([key[0], key[1], first["words"], key[3], learned, *cells])
+    return "\n".join(lines + table_lines(header, body)) + "\n"
 
 
 def across_markdown(across: pd.DataFrame) -> str:
@@ -255,21 +250,22 @@ def across_markdown(across: pd.DataFrame) -> str:
         "show it task-restricted) or underpowered. `all`: each task's models of every "
         "description as one group.",
         "",
-        "| block | description | construction | N_h | tasks | harm [interval] | τ | I² | "
-        "p (tasks differ) | prediction interval | MDE | verdict |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
+    header = ["block", "description", "construction", "N_h", "tasks", "harm [interval]", "τ"]
+    header += ["I²", "p (tasks differ)", "prediction interval", "MDE", "verdict"]
+    rows = []
     for r in across.itertuples():
         if r.k < 3:
-            estimate = "— | — | — | — | — | —"
+            estimate = ["—"] * 6
         else:
-            estimate = (
-                f"{r.mean:.3g} [{r.ci_low:.3g}, {r.ci_high:.3g}] | {r.tau:.3g} | "
-                f"{r.i_squared:.0%} | {r.p_heterogeneity:.2g} | [{r.pi_low:.3g}, {r.pi_high:.3g}]"
-                f" | {r.mde:.2g}"
-            )
-        lines.append(
-            f"| {r.block} | {r.words} | {r.construction} | {r.n_hidden} | {r.k} | {estimate} | "
-            f"**{r.verdict}** |"
-        )
-    return "\n".join(lines) + "\n"
+            estimate = [
+                f"{r.mean:.3g} [{r.ci_low:.3g}, {r.ci_high:.3g}]",
+                f"{r.tau:.3g}",
+                f"{r.i_squared:.0%}",
+                f"{r.p_heterogeneity:.2g}",
+                f"[{r.pi_low:.3g}, {r.pi_high:.3g}]",
+                f"{r.mde:.2g}",
+            ]
+        model = [r.block, r.words, r.construction, r.n_hidden, r.k]
+        rows.append([*model, *estimate, f"**{r.verdict}**"])
+    return "\n".join(lines + table_lines(header, rows)) + "\n"

@@ -23,8 +23,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from rnnschur.ablation import SUBSETS, ablated_recurrent, delta_T, subset_name
-from rnnschur.schur import OrderedSchur, coupling_masks, coupling_part, ordered_real_schur
+from rnnschur.ablation import SUBSETS, ablated, subset_name
+from rnnschur.schur import OrderedSchur, coupling_part, ordered_real_schur
 
 
 def eigenvector_condition(W: np.ndarray) -> float:
@@ -50,8 +50,7 @@ def schur_route(W: np.ndarray, alpha: float, subsets: list[tuple[str, ...]]) -> 
     """(len(subsets), n, n): W̃(S) for each S through one fresh ordered real Schur
     decomposition of W (the paper's ablation)."""
     schur = ordered_real_schur(W)
-    masks = coupling_masks(schur, alpha)
-    return np.stack([ablated_recurrent(W, schur, delta_T(schur.T, masks, s)) for s in subsets])
+    return np.stack([ablated(W, schur, alpha, s) for s in subsets])
 
 
 def eigen_route_CR(W: np.ndarray, alpha: float) -> np.ndarray:

@@ -179,12 +179,13 @@ def readout_refit(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame
 
 def dose_response(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]:
     """Dose-response: the verdict per block and model group over the seeds
-    (:func:`rnnschur.studies.beyond.dose_response.dose_summary`, on the settings' ``verdicts``), and
-    the curves its figure draws (:func:`rnnschur.studies.beyond.dose_response.curves`)."""
-    from rnnschur.studies.beyond import dose_response as dose
+    (:func:`rnnschur.studies.beyond.dose_summary.dose_summary`, on the settings' ``verdicts``), and
+    the curves its figure draws (:func:`rnnschur.studies.beyond.dose_summary.curves`)."""
+    from rnnschur.studies.beyond import dose_summary as dose
+    from rnnschur.studies.learned import learned_models
     from rnnschur.studies.verdicts import Thresholds
 
-    curves = dose.curves(dose.learned_models(table, settings["learned"]))
+    curves = dose.curves(learned_models(table, settings["learned"]))
     thresholds = Thresholds(**settings["verdicts"])
     return {
         "summary": dose.dose_summary(curves, thresholds, settings["min_models"]),
@@ -276,8 +277,8 @@ def fixed_points(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFrame]
     """Fixed points: :func:`fixed_point_summary` over the learned models (each task's criterion
     of the settings' ``learned``), and their ``fate`` rows (one per model, condition and
     ablation: the per-solution readings)."""
-    from rnnschur.studies.beyond.dose_response import learned_models
     from rnnschur.studies.fixed_point_study import ATTRACTOR_COLUMNS
+    from rnnschur.studies.learned import learned_models
 
     fates = learned_models(table[table["record"] == "fate"], settings["learned"])
     columns = [
@@ -297,7 +298,7 @@ def basis_dependence(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFr
     mass floor, *basis-dependent* where the spread exceeds θ, "—" otherwise. Per task,
     construction, N_h, tolerance and block (``summary``): the models, those absent and
     basis-dependent, and the median and largest spread over the models present."""
-    from rnnschur.studies.beyond.dose_response import learned_models
+    from rnnschur.studies.learned import learned_models
 
     theta = settings["verdicts"]["threshold"]
     floor = settings["verdicts"]["mass_floor"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rnnschur.io.text import table_lines
 from rnnschur.studies.paper.reproduction import solutions_cell, task_cell
 from rnnschur.studies.verdicts import Verdict
 
@@ -90,21 +91,29 @@ def confirmation_markdown(table: pd.DataFrame, level: float = 0.05) -> str:
     lines = [
         f"Of {len(table)} predicted claims: {said}.",
         "",
-        "| task, model | claim | predicted (solutions showing it) | fresh solutions showing it "
-        f"| {1 - level:.0%} interval of k/n | fresh word | predicted fraction inside | outcome |",
-        "|---|---|---|---|---|---|---|---|",
     ]
+    header = [
+        "task, model",
+        "claim",
+        "predicted (solutions showing it)",
+        "fresh solutions showing it",
+        f"{1 - level:.0%} interval of k/n",
+        "fresh word",
+        "predicted fraction inside",
+        "outcome",
+    ]
+    rows = []
     for r in table.itertuples(index=False):
         fresh = solutions_cell(r)
         # three digits: an upper end of 0.9975 is not 1, which the inside column reads
         interval = "—" if np.isnan(r.cp_low) else f"{r.cp_low:.3f}–{r.cp_high:.3f}"
         absent = f", {r.predicted_absent} absent" if r.predicted_absent else ""
         inside = "—" if pd.isna(r.consistent) else ("yes" if r.consistent else "no")
-        lines.append(
-            f"| {task_cell(r)} | {r.claim} | {r.predicted} ({r.predicted_k}/{r.predicted_n}"
-            f"{absent}) | {fresh} | {interval} | {r.word} | {inside} | **{r.outcome}** |"
+        predicted = f"{r.predicted} ({r.predicted_k}/{r.predicted_n}{absent})"
+        rows.append(
+            [task_cell(r), r.claim, predicted, fresh, interval, r.word, inside, f"**{r.outcome}**"]
         )
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + table_lines(header, rows)) + "\n"
 
 
 CLAIM_WORDS = (Verdict.REPRODUCES, Verdict.PARTLY, Verdict.DOES_NOT)

@@ -13,6 +13,7 @@ import pandas as pd
 
 from rnnschur.ablation import label
 from rnnschur.io import text
+from rnnschur.io.text import table_lines
 from rnnschur.studies.paper import reported as paper
 from rnnschur.studies.stats import percentile_interval
 from rnnschur.tasks import INSTANCE
@@ -168,19 +169,22 @@ def gap_markdown(table: pd.DataFrame) -> str:
     where it is empty)."""
     if table.empty:
         return NO_LEARNED_MODEL
-    lines = [
-        "| number | paper | variation | mean | seeds (range) | paper in range | moves |",
-        "|---|---|---|---|---|---|---|",
-    ]
+    header = ["number", "paper", "variation", "mean", "seeds (range)", "paper in range", "moves"]
+    rows = []
     for r in table.itertuples(index=False):
-        subset = label(r.subset)
         values = ", ".join(f"{v:.3g}" for v in r.per_seed.values())
-        lines.append(
-            f"| {r.task} {subset} {r.quantity} | {r.paper_value:.3g} | {r.variation} | "
-            f"{r.mean:.3g} | {values} ({r.min:.3g} … {r.max:.3g}) | "
-            f"{'yes' if r.paper_in_range else 'no'} | {r.moves} |"
+        rows.append(
+            [
+                f"{r.task} {label(r.subset)} {r.quantity}",
+                f"{r.paper_value:.3g}",
+                r.variation,
+                f"{r.mean:.3g}",
+                f"{values} ({r.min:.3g} … {r.max:.3g})",
+                "yes" if r.paper_in_range else "no",
+                r.moves,
+            ]
         )
-    return "\n".join(lines) + "\n"
+    return "\n".join(table_lines(header, rows)) + "\n"
 
 
 FIGURE2_TASKS = ("flip_flop", "sine", "context_integration")
@@ -340,40 +344,49 @@ def ranking_markdown(table: pd.DataFrame) -> str:
         f"paper config's spread would land {floor:.2f} decades from the paper by chance (95 % "
         f"of draws within {floor_95:.2f}): the noise floor.",
         "",
-        "| rank | variation | seeds | tasks | distance [95 % interval] (decades) | "
-        "paper config, same numbers | every number (full FVU, ΔFVU, S_ΔT) | flip-flop | sine | "
-        "context | in seed range | least learned | full FVU flip-flop, sine, context | "
-        "paper's order |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
+    header = ["rank", "variation", "seeds", "tasks", "distance [95 % interval] (decades)"]
+    header += ["paper config, same numbers", "every number (full FVU, ΔFVU, S_ΔT)"]
+    header += ["flip-flop", "sine", "context", "in seed range", "least learned"]
+    header += ["full FVU flip-flop, sine, context", "paper's order"]
 
     def cell(value: float, fmt: str = ".2f") -> str:
         return "—" if np.isnan(value) else format(value, fmt)
 
-    partial = False
+    rows = []
     for r in table.itertuples(index=False):
-        if not r.all_tasks and not partial:  # a distance over fewer numbers: its own ranking
-            partial = True
-            lines.append(
-                "| | *variations of only some of the Figure 2 tasks, ranked among themselves "
-                "(a distance over fewer numbers is not compared with one over all)* |" + " |" * 12
-            )
         fvus = ", ".join(cell(getattr(r, f"fvu_{t}"), ".3g") for t in FIGURE2_TASKS)
-        lines.append(
-            f"| {r.rank} | {r.variation} | {r.seeds} | {r.tasks} | {cell(r.distance)} "
-            f"[{cell(r.distance_low)}, {cell(r.distance_high)}] | "
-            f"{cell(r.paper_config_distance)} | {cell(r.all_numbers_distance)} | "
-            + " | ".join(cell(getattr(r, f"distance_{t}")) for t in FIGURE2_TASKS)
-            + f" | {r.n_in_range}/{r.n_numbers} | {r.n_learned}/{r.n_trained} | {fvus} | "
-            f"{r.fvu_order} |"
+        rows.append(
+            [
+                r.rank,
+                r.variation,
+                r.seeds,
+                r.tasks,
+                f"{cell(r.distance)} [{cell(r.distance_low)}, {cell(r.distance_high)}]",
+                cell(r.paper_config_distance),
+                cell(r.all_numbers_distance),
+                *(cell(getattr(r, f"distance_{t}")) for t in FIGURE2_TASKS),
+                f"{r.n_in_range}/{r.n_numbers}",
+                f"{r.n_learned}/{r.n_trained}",
+                fvus,
+                r.fvu_order,
+            ]
         )
-    return "\n".join(lines) + "\n"
+    ranked = table_lines(header, rows)
+    partial = [k for k, whole in enumerate(table["all_tasks"]) if not whole]
+    if partial:  # a distance over fewer numbers: its own ranking, under a line that spans
+        ranked.insert(
+            2 + partial[0],
+            "| | *variations of only some of the Figure 2 tasks, ranked among themselves "
+            "(a distance over fewer numbers is not compared with one over all)* |" + " |" * 12,
+        )
+    return "\n".join(lines + ranked) + "\n"
 
 
 def best_claims_markdown(claims: pd.DataFrame, ranked: pd.DataFrame, n_best: int = 3) -> str:
     """The paper's claims of the Figure 2 tasks under the paper config and the ``n_best``
     variations nearest the paper (``claims``: the gap study's claims per variation)."""
-    from rnnschur.studies.paper.claims import claims_grid_markdown
+    from rnnschur.studies.paper.claim_tables import claims_grid_markdown
 
     best = [v for v in ranked["variation"] if v in set(claims["variation"]) and v != BASELINE]
     keep = [BASELINE, *best[:n_best]]

@@ -158,7 +158,7 @@ READINGS = (
 )
 """How the paper reads each single-block ablation of its dense orthogonal models (task, block,
 reading, where it says so): the readings a verdict scale must give back from the paper's own
-numbers (:func:`rnnschur.studies.paper.claims.paper_readings`)."""
+numbers (:func:`rnnschur.studies.paper.reported_verdicts.paper_readings`)."""
 
 
 def reported_sem(task: str, subset: str, quantity: str) -> float:

@@ -4,7 +4,7 @@ Each claim of :func:`rnnschur.studies.paper.claims.paper_claims` asks of every l
 this solution show the paper's reading?":
 
 - a claim about one block's harm (``Claim.reads_block``) takes that model's own reading of
-  the block (:mod:`rnnschur.ablation.solutions`): a solution *shows* "harmful" when it reads
+  the block (:mod:`rnnschur.studies.solutions`): a solution *shows* "harmful" when it reads
   *fragile*, "harmless" when it reads *stabilizer*; the opposite reading (or *improves*)
   does not show it, *undecided* is counted apart and does not show it either;
 - any other claim (an ordering, a spread over α, a compound statistic) takes the model's
@@ -31,23 +31,13 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import label
-from rnnschur.ablation.solutions import reading
+from rnnschur.io.text import table_lines
 from rnnschur.studies.paper import reported as paper
-from rnnschur.studies.paper.claims import (
-    DATA,
-    IMPLIED,
-    PAPER_ALPHA,
-    TASK_NAMES,
-    Claim,
-    basis_blocks,
-    basis_cell,
-    basis_line,
-    cell,
-    claim_models,
-    satisfies,
-    value,
-)
+from rnnschur.studies.paper.claim_tables import basis_cell, basis_line
+from rnnschur.studies.paper.claim_tests import basis_blocks, claim_models, satisfies
+from rnnschur.studies.paper.claims import DATA, IMPLIED, PAPER_ALPHA, TASK_NAMES, Claim, cell, value
 from rnnschur.studies.profile import sensitivity
+from rnnschur.studies.solutions import reading
 from rnnschur.studies.stats import clopper_pearson
 from rnnschur.studies.verdicts import Thresholds, Verdict
 
@@ -188,10 +178,10 @@ def reproduction(
     basis: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """One row per claim whose models the run trained: task, construction, N_h, the claim, its
-    basis (:func:`rnnschur.studies.paper.claims.basis_cell`), the paper's printed numbers and ours
-    (per quantity, median and range over the solutions tested, those where the block is present;
-    over every learned one where none is), the solutions learned, absent, tested, undecided
-    and showing the claim (k of n), the Clopper–Pearson interval of k/n at the thresholds'
+    basis (:func:`rnnschur.studies.paper.claim_tables.basis_cell`), the paper's printed numbers
+    and ours (per quantity, median and range over the solutions tested, those where the block
+    is present; over every learned one where none is), the solutions learned, absent, tested,
+    undecided and showing the claim (k of n), the Clopper–Pearson interval of k/n at the thresholds'
     ``level`` and the word (:func:`claim_word`, ``words``: config ``solutions`` with
     ``min_models``, config ``learned.min_models``); θ and the
     mass floor from ``thresholds``. ``basis``: ``basis_dependence_models.csv`` at one
@@ -266,7 +256,7 @@ def reproduction(
 def reread(ablation: pd.DataFrame, threshold: float, mass_floor: float) -> pd.DataFrame:
     """``ablation`` (an ``ablation.csv`` table) with each row's ``reading`` made again at
     ``threshold`` and ``mass_floor`` from its harm interval (``harm_low``, ``harm_high``) and
-    ``mass_removed`` (:func:`rnnschur.ablation.solutions.reading`); the intact network's rows
+    ``mass_removed`` (:func:`rnnschur.studies.solutions.reading`); the intact network's rows
     keep theirs."""
     intact = ablation["subset"] == "none"
     again = [
@@ -352,17 +342,23 @@ def reproduction_markdown(
     (median and range over solutions), k/n solutions, the exact interval and the word, with
     the rule under it (``glossary``: where the words are defined) and, where the run checked
     the basis dependence at ``basis_tolerance``, what *basis-dependent* means."""
-    lines = [
-        "| task | claim | the paper prints | ours: median (range) | what it means (median) "
-        f"| solutions showing it | {1 - level:.0%} interval of k/n | word |",
-        "|---|---|---|---|---|---|---|---|",
+    header = ["task", "claim", "the paper prints", "ours: median (range)"]
+    header += ["what it means (median)", "solutions showing it"]
+    header += [f"{1 - level:.0%} interval of k/n", "word"]
+    rows = [
+        [
+            task_cell(r),
+            claim_cell(r),
+            r.paper,
+            r.ours,
+            _meaning_cell(r),
+            solutions_cell(r),
+            "—" if np.isnan(r.cp_low) else f"{r.cp_low:.2f}–{r.cp_high:.2f}",
+            f"**{r.word}**",
+        ]
+        for r in table.itertuples(index=False)
     ]
-    for r in table.itertuples(index=False):
-        interval = "—" if np.isnan(r.cp_low) else f"{r.cp_low:.2f}–{r.cp_high:.2f}"
-        lines.append(
-            f"| {task_cell(r)} | {claim_cell(r)} | {r.paper} | {r.ours} | {_meaning_cell(r)} | "
-            f"{solutions_cell(r)} | {interval} | **{r.word}** |"
-        )
+    lines = table_lines(header, rows)
     rules = rule_line(words, glossary)
     if basis_tolerance is not None:
         rules += " " + basis_line(basis_tolerance)

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import SUBSETS, label, subset_name
+from rnnschur.io.text import table_lines
 from rnnschur.studies import learned
 from rnnschur.studies.paper import reported as paper
 from rnnschur.studies.stats import sem
@@ -294,9 +295,8 @@ def markdown(frame: pd.DataFrame, formats: dict[str, str] | None = None) -> str:
             return str(int(value))
         return format(value, formats.get(column, "")) if column in formats else str(value)
 
-    lines = ["| " + " | ".join(frame.columns) + " |", "|" + "---|" * len(frame.columns)]
-    for row in frame.itertuples(index=False):
-        lines.append(
-            "| " + " | ".join(cell(c, v) for c, v in zip(frame.columns, row, strict=True)) + " |"
-        )
-    return "\n".join(lines) + "\n"
+    rows = [
+        [cell(c, v) for c, v in zip(frame.columns, row, strict=True)]
+        for row in frame.itertuples(index=False)
+    ]
+    return "\n".join(table_lines(list(frame.columns), rows)) + "\n"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,6 +26,9 @@ from rnnschur.settings.seeds import job_rng
 from rnnschur.studies.stats import percentile_interval
 from rnnschur.studies.verdicts import SHARE_CAP, Verdict, harm_share
 from rnnschur.tasks import Batch
+
+if TYPE_CHECKING:
+    from rnnschur.ablation import Analysed
 
 READINGS = (
     Verdict.STABILIZER,
@@ -41,12 +45,47 @@ class Reading:
     """How one solution's ablations are read (config ``verdicts.threshold`` and ``level``,
     ``solutions.bootstrap``): θ, the interval's error level, the number of bootstrap
     resamples and the seed of their generator. The mass floor is the scoring's
-    (:class:`rnnschur.ablation.Scoring`)."""
+    (:class:`rnnschur.ablation.Scoring`); :meth:`read` adds the reading to the
+    ablation's rows."""
 
     threshold: float = 0.02
     level: float = 0.05
     n_boot: int = 200
     seed: int = 0
+
+    def read(
+        self,
+        rows: list[dict],
+        rollout: list[int],
+        outputs: np.ndarray,
+        analysed: Analysed,
+        mass_floor: float,
+    ) -> list[dict]:
+        """``rows`` (one per ablation, :func:`rnnschur.ablation.evaluate_ablations`) with this
+        solution's reading of each: ``harm_share``, its bootstrap interval ``harm_low`` and
+        ``harm_high`` over the held-out trials, and the word ``reading`` (module docstring;
+        empty for the intact network). ``outputs`` (K, n, time, N_y) are the distinct rollouts
+        on ``analysed``'s held-out set, ``rollout`` the one of each row (the intact network's
+        is the first row's)."""
+        task, heldout, full = analysed.task, analysed.heldout, rollout[0]
+        boot = bootstrap_scores(
+            task, outputs, heldout, self.n_boot, np.random.default_rng(self.seed)
+        )
+        low, high = harm_interval(task.SCORE, boot[:, full], boot, self.level)
+        score = np.array([row["score"] for row in rows])
+        share = harm_share(task.SCORE, score[0], score)
+        return [
+            row
+            | {
+                "harm_share": h,
+                "harm_low": low[k],
+                "harm_high": high[k],
+                "reading": ""
+                if row["subset"] == "none"
+                else reading(low[k], high[k], row["mass_removed"], self.threshold, mass_floor),
+            }
+            for row, k, h in zip(rows, rollout, share, strict=True)
+        ]
 
 
 def model_reading(verdicts: dict, n_boot: int, base_seed: int, stream: str, seed) -> Reading:
