@@ -301,8 +301,8 @@ BUGS = [
         "PsychRNN's LSTM file read as a Basic RNN (its unused W_rec)",
     ),
     (
-        S + "external/api.py",
-        '        convert.refuse_unreadable(f"torch module {name}", module.state_dict())',
+        S + "external/reading.py",
+        '    convert.refuse_unreadable(f"torch module {name}", state)',
         "        pass",
         "a live GRU module run as it computes (recurrent=) with its stacked gates",
     ),
@@ -385,7 +385,7 @@ BUGS = [
         "response mask one step too long",
     ),
     (
-        S + "external/analysis.py",
+        S + "external/summary.py",
         "value >= MISUSE_FVU if",
         "value >= 10 * MISUSE_FVU if",
         "misuse warning only at FVU 5",
@@ -610,8 +610,8 @@ BUGS = [
     ),
     (
         S + "external/verify.py",
-        '    if "h0" not in model:',
-        '    if "h0" in model:',
+        '    if "h0" not in network.offsets:',
+        '    if "h0" in network.offsets:',
         "the initial state named as a cause where the model has one",
     ),
     (
@@ -826,9 +826,9 @@ BUGS = [
         "an external model's bootstrap drawn from its name (the workflow's stream is external)",
     ),
     (
-        S + "external/analysis.py",
-        '        "fvu_steps": "masked",',
-        '        "fvu_steps": "all",',
+        S + "external/settings.py",
+        '    ablation = {**config["ablation"], "fvu_steps": "masked"}',
+        '    ablation = {**config["ablation"], "fvu_steps": "all"}',
         "an external model scored on every step, not on its held-out set's own mask",
     ),
     (
@@ -862,7 +862,7 @@ BUGS = [
         "an atlas row's median harm taken over solutions where the block is absent too",
     ),
     (
-        S + "external/analysis.py",
+        S + "external/settings.py",
         'epsilon: float = _from_schema("ablation.epsilon")',
         'epsilon: float = _from_schema("ablation.mass_floor")',
         "analyse()'s ε read from the mass floor's key (both 0.01 in the schema)",

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 
 from rnnschur.io.per_seed import MODEL_KEYS
+from rnnschur.io.text import and_list
 from rnnschur.report.page import BLOCK_NAMES
 from rnnschur.report.page import counted as _count
-from rnnschur.report.page import joined as _join
 from rnnschur.studies.paper.claims import TASK_NAMES
 
 ZERO_INPUT = "zero input"
@@ -142,7 +142,7 @@ def _breaks(rows: pd.DataFrame) -> str:
         out += (
             f" Of its {first['transitions']:g} transitions between attractors (each pulse from "
             f"each attractor; {first['transitions_correct_intact']:g} land right intact), "
-            f"{_join(each)}."
+            f"{and_list(each)}."
         )
     replays = rows[rows["replay_trials"].notna()]
     if len(replays):
@@ -202,7 +202,7 @@ def fixed_point_reading(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
                 created = [f"{BLOCK_NAMES[r.block]} in {r.new}" for r in rows.itertuples() if r.new]
                 text = f"{where}, no stable point in any of its {_pairs(n, conditions)}"
                 if created:
-                    text += f"; a removal creates one in {_join(created)}"
+                    text += f"; a removal creates one in {and_list(created)}"
             else:
                 text = (
                     f"{where}, stable points in {first['with_points']} of its "
@@ -225,7 +225,7 @@ def fixed_point_reading(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
         sentence = f"{name}: " + "; ".join(parts) + "."
         sentence += _breaks(model[model["inputs"] == ZERO_INPUT])
         if recovered:
-            sentence += f" A refit readout recovers {_join(recovered)} harm."
+            sentence += f" A refit readout recovers {and_list(recovered)} harm."
         out.append(sentence)
     return " ".join(out)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from rnnschur.io.text import and_list
 from rnnschur.report.page import BLOCK_NAMES
 from rnnschur.report.page import counted as _count
-from rnnschur.report.page import joined as _join
 from rnnschur.studies.paper.claims import TASK_NAMES
 
 from .words import _times
@@ -53,7 +53,7 @@ def gap_reading(gaps: pd.DataFrame) -> str:
             closest = f", closest {c['variation']} {c['mean']:.3g}"
         fvus.append(f"{r.task} {r.mean:.3g} against {r.paper_value:.3g} ({words}{closest})")
     if fvus:
-        text += f" Full-model FVU, the paper config's against the paper's: {_join(fvus)}."
+        text += f" Full-model FVU, the paper config's against the paper's: {and_list(fvus)}."
     return text
 
 
@@ -121,7 +121,7 @@ def gap_bottom_line(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
     text = (
         f"Bottom line: the paper config matches {len(matched)} of the paper's "
         f"{len(effects)} Figure 2 effects (ΔFVU) within a factor {MATCH:g}"
-        + (f" ({_join(matched)})" if matched else "")
+        + (f" ({and_list(matched)})" if matched else "")
         + f", at a distance of {base['distance']:.2f} decades "
         f"[{base['distance_low']:.2f}, {base['distance_high']:.2f}] against the "
         f"{base['noise_floor']:.2f} (95 % ≤ {base['noise_floor_95']:.2f}) by which an exact "
@@ -142,16 +142,16 @@ def gap_bottom_line(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
     most = max((len(c) for c in counts.values()), default=0)
     if most > len(matched):
         tops = [v for v in ranking["variation"] if len(counts.get(v, [])) == most]
-        text += f". The most effects matched, {most} each, by {_join(tops)}"
+        text += f". The most effects matched, {most} each, by {and_list(tops)}"
         for top in tops:  # one sentence each
-            text += f". Under {top}: {_join(counts[top])}"
+            text += f". Under {top}: {and_list(counts[top])}"
             short = gaps[(gaps["variation"] == top) & (gaps["n_seeds"] < gaps["n_trained"])]
             short = short.drop_duplicates("task")
             if len(short):
                 learned = [
                     f"{r.task} learned in {r.n_seeds} of {r.n_trained}" for r in short.itertuples()
                 ]
-                text += f" (but {_join(learned)})"
+                text += f" (but {and_list(learned)})"
     return text + "."
 
 
@@ -206,7 +206,7 @@ def gap_conclusion(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
     if remaining:
         text = (
             f"No variation brings {_count(len(remaining), 'number')} within a factor of 2 of "
-            f"the paper's: {_join(remaining)}."
+            f"the paper's: {and_list(remaining)}."
         )
     else:
         n_variations = figure2["variation"].nunique() - 1
@@ -231,13 +231,13 @@ def gap_conclusion(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
         if parts:
             text += (
                 " Of its numbers, each of the nearest moves (against the paper config): "
-                + _join(parts)
+                + and_list(parts)
                 + "."
             )
     ordered = ranking[ranking["fvu_order"] == "yes"]["variation"].tolist()
     text += (
         " The paper's order of full FVUs (sine < flip-flop < context) is kept by "
-        + (_join(ordered) if ordered else "no variation")
+        + (and_list(ordered) if ordered else "no variation")
         + "."
     )
     copy = gaps[(gaps["task"] == "copy") & gaps["quantity"].isin(["n_R", "accuracy"])]
@@ -245,7 +245,7 @@ def gap_conclusion(ranking: pd.DataFrame, gaps: pd.DataFrame) -> str:
     parts = []
     for (_, quantity), rows in copy.groupby(["subset", "quantity"], sort=False):
         name = "n_R" if quantity == "n_R" else "−T_C→R accuracy"
-        values = _join([f"{r.variation} {r.mean:.3g}" for r in rows.itertuples(index=False)])
+        values = and_list([f"{r.variation} {r.mean:.3g}" for r in rows.itertuples(index=False)])
         parts.append(f"{name} paper {rows['paper_value'].iloc[0]:.3g}, {values}")
     if parts:
         text += f" Copy (Figure 1): {'; '.join(parts)}."

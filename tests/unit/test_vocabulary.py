@@ -13,7 +13,7 @@ import pytest
 from readings.reproduction import WORD_ORDER
 from readings.words import PAGE_WORDS, SECONDARY
 
-from rnnschur.ablation.solutions import READINGS
+from rnnschur.studies.solutions import READINGS
 from rnnschur.studies.verdicts import Verdict
 
 from conftest import REPO

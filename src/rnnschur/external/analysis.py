@@ -68,7 +68,7 @@ def block_verdicts(ablation: pd.DataFrame, alpha: float, metric: str) -> pd.Data
     :func:`rnnschur.studies.verdicts.harm_share`) with its interval over the held-out trials, d_D,
     whether the ablation is an ε-stabiliser (d_D ≤ ε, the ablation table's ``stabilizer``)
     and the verdict: this model's own reading of the removal, as the workflow reads every
-    trained solution (the ablation table's ``reading``, :mod:`rnnschur.ablation.solutions`):
+    trained solution (the ablation table's ``reading``, :mod:`rnnschur.studies.solutions`):
     *fragile*, *stabilizer*, *improves*, *undecided* or *absent*. The columns that matter stand
     at both ends (the block, the word and the harm share first, its interval and the score's
     change last), where a printed table that pandas cuts short in the middle still shows them."""
