@@ -303,7 +303,7 @@ BUGS = [
     (
         S + "external/reading.py",
         '    convert.refuse_unreadable(f"torch module {name}", state)',
-        "        pass",
+        "    pass",
         "a live GRU module run as it computes (recurrent=) with its stacked gates",
     ),
     (

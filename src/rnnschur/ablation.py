@@ -11,7 +11,8 @@ verdict word.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from itertools import combinations
 from types import ModuleType
 from typing import Protocol
@@ -21,6 +22,7 @@ import numpy as np
 from rnnschur.network import Network
 from rnnschur.network.dynamics import Dynamics
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks, n_dominant
+from rnnschur.settings.schema import default
 from rnnschur.settings.seeds import job_rng
 from rnnschur.tasks import Batch, metrics
 from rnnschur.tasks.functional import of
@@ -205,13 +207,12 @@ def evaluation_noise(
 
 @dataclass(frozen=True)
 class Scoring:
-    """How an ablation is judged (config key ``ablation``): S is an ε-stabilizer when d_D <=
-    ``epsilon``, a candidate invariance when it also removes more than ``mass_floor`` of the
-    Schur mass; ``fvu_mean`` is the ȳ of the FVU's normaliser
-    (:func:`rnnschur.tasks.metrics.fvu`)."""
+    """How an ablation is judged (config ``ablation``, defaults the schema's): S is an
+    ε-stabilizer when d_D <= ``epsilon``, a candidate invariance when it also removes more than
+    ``mass_floor`` of the Schur mass; ``fvu_mean``: the ȳ of :func:`rnnschur.tasks.metrics.fvu`."""
 
-    epsilon: float = 0.01
-    mass_floor: float = 0.01
+    epsilon: float = field(default_factory=partial(default, "ablation.epsilon"))
+    mass_floor: float = field(default_factory=partial(default, "ablation.mass_floor"))
     fvu_mean: str = "pooled"
 
     @classmethod
@@ -366,7 +367,7 @@ def model_ablations(
 def evaluate_ablations(
     analysed: Analysed,
     alphas: list[float],
-    scoring: Scoring = Scoring(),
+    scoring: Scoring | None = None,
     forward: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
     noise: np.ndarray | None = None,
     solution: SolutionReading | None = None,
@@ -383,8 +384,8 @@ def evaluate_ablations(
         The network, its Schur form, the held-out set and the task.
     alphas : list of float
         The α grid.
-    scoring : Scoring
-        ε, the mass floor and FVU's ȳ.
+    scoring : Scoring, optional
+        ε, the mass floor and FVU's ȳ (default: the schema's).
     forward : callable, optional
         ``forward(W_stack, inputs)`` replaces the rollout (a user's own torch module,
         :mod:`rnnschur.external.torch_module`; W_xh and W_hy are then not used).
@@ -420,6 +421,7 @@ def evaluate_ablations(
     ValueError
         ``noise`` with ``forward``.
     """
+    scoring = scoring or Scoring()
     network, schur, heldout, task = (
         analysed.network,
         analysed.schur,

@@ -405,6 +405,7 @@ def test_each_default_is_read_from_its_own_config_key(monkeypatch):
         "schur_split": "weights",
         "readout_refit.validation_fraction": 0.021,
         "readout_refit.ridge_grid": [0.022],
+        "verdicts.power": 0.823,
     }
     properties = copy.deepcopy(schema._schema())
     for key, value in planted.items():
@@ -425,3 +426,11 @@ def test_each_default_is_read_from_its_own_config_key(monkeypatch):
     flags = {**cli.settings_of(args), "alpha_grid": tuple(args.alpha_grid)}
     for name in set(flags) & set(SETTING_KEYS):
         assert flags[name] == as_read(planted[SETTING_KEYS[name]]), name
+    # the method's and the studies' own defaults come from the same keys
+    from rnnschur.ablation import Scoring
+    from rnnschur.studies.solutions import Reading
+    from rnnschur.studies.verdicts import Thresholds
+
+    assert (Scoring().epsilon, Scoring().mass_floor) == (0.011, 0.012)
+    assert Thresholds() == Thresholds(0.013, 0.012, 0.014, 0.823)
+    assert (Reading().threshold, Reading().level, Reading().n_boot) == (0.013, 0.014, 25)

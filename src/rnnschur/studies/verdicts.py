@@ -45,12 +45,14 @@ the (1 − ``level``) interval of the reproduced mean, else it *differs* by the 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from rnnschur.settings.schema import default
 from rnnschur.studies.stats import mde, reml_tau2, t_interval, tost
 
 if TYPE_CHECKING:  # an ablation job scores with this module and never builds a table
@@ -132,10 +134,10 @@ class Thresholds:
     block is empty, the tests' error level and the power the minimum detectable effect is
     computed at."""
 
-    threshold: float = 0.02
-    mass_floor: float = 0.01
-    level: float = 0.05
-    power: float = 0.8
+    threshold: float = field(default_factory=partial(default, "verdicts.threshold"))
+    mass_floor: float = field(default_factory=partial(default, "ablation.mass_floor"))
+    level: float = field(default_factory=partial(default, "verdicts.level"))
+    power: float = field(default_factory=partial(default, "verdicts.power"))
 
     @classmethod
     def from_config(cls, config: dict) -> Thresholds:
