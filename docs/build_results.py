@@ -46,7 +46,6 @@ import yaml
 
 from rnnschur.ablation import label
 from rnnschur.io import save_text
-from rnnschur.io.text import and_list
 from rnnschur.report.costs import job_costs
 from rnnschur.report.figures import VERDICT_MARKS
 from rnnschur.settings.schema import default
@@ -1297,7 +1296,7 @@ def headline_table(fresh: pd.DataFrame, full_budget: pd.DataFrame) -> str:
     short = pd.read_csv(HEADLINE).set_index("claim_id")["short"]
     budget = full_budget.set_index("claim_id")
     lines = [
-        "task | claim | paper | ours | k/n: 50 seeds·fresh | [word](docs/glossary.md)",
+        "task | claim | paper | ours, fresh | k/n: 50 seeds·fresh | [fresh word](docs/glossary.md)",
         "---|---|---|---|---|---",
     ]
     for r in fresh[fresh["claim_id"].isin(short.index)].itertuples(index=False):
@@ -1320,19 +1319,23 @@ def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
     data_words = ", ".join(
         f"{counts[w]} {PLURAL_WORDS[w]}" for w in PLURAL_WORDS if counts.get(w, 0)
     )
-    ours, stopped = full_fvus(paper), full_fvus(regime)
+    ours, stopped = full_fvus(confirm), full_fvus(regime)
     printed = {t: reported_value(t, "none", "fvu") for t in PAPER_TASKS}
     fvu_pairs = ", ".join(
         f"{TASK_NAMES[t]} {ours[t]:.2g}/{printed[t]:g}" for t in PAPER_TASKS if t in ours
     )
     regime_words = regime_pairs(regime)
     kept = sum(before == r.word for r, _, before in regime_words)
-    failures = [
-        f"{readings.claim_name(r)} ({r.k}/{r.n_tested})"
-        for r, _, before in regime_words
-        if r.word == Verdict.DOES_NOT and before == Verdict.DOES_NOT
-    ]
-    verb = "does not reproduce" if len(failures) == 1 else "do not reproduce"
+    not_before = [r.word for r, _, before in regime_words if before == Verdict.DOES_NOT]
+    stays_not = sum(word == Verdict.DOES_NOT for word in not_before)
+    that = "the one that does not" if len(not_before) == 1 else f"the {len(not_before)} that do not"
+    failures = (
+        ""
+        if not not_before
+        else f", {that} reproduce among them"
+        if stays_not == len(not_before)
+        else f", {stays_not} of {that} reproduce among them"
+    )
     rule, full = word_rule(), pd.read_csv(FULL_BUDGET)
     text = SUMMARY.read_text().format(
         n_data=len(data),
@@ -1342,7 +1345,7 @@ def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
         regime_fvus=", ".join(f"{stopped[t]:.2g}" for t in PAPER_TASKS if t in stopped),
         regime_kept=kept,
         regime_total=len(regime_words),
-        regime_failures=f"{and_list(failures)} {verb}" if failures else "no failure remains",
+        regime_failures=failures,
         table=headline_table(fresh, full),
         **rule,
     )
@@ -1362,7 +1365,7 @@ def word_rule() -> dict:
 
 PLURAL_WORDS = {
     Verdict.REPRODUCES: "reproduce",
-    Verdict.PARTLY: "reproduce partly",
+    Verdict.PARTLY: "partly",
     Verdict.DOES_NOT: "do not",
     Verdict.UNTESTABLE: "untestable",
 }
