@@ -1328,7 +1328,9 @@ def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
     kept = sum(before == r.word for r, _, before in regime_words)
     not_before = [r.word for r, _, before in regime_words if before == Verdict.DOES_NOT]
     stays_not = sum(word == Verdict.DOES_NOT for word in not_before)
-    that = "the one that does not" if len(not_before) == 1 else f"the {len(not_before)} that do not"
+    that = {1: "the one that does not", 2: "both that do not"}.get(
+        len(not_before), f"the {len(not_before)} that do not"
+    )
     failures = (
         ""
         if not not_before
