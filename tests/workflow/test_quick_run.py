@@ -590,17 +590,19 @@ def test_every_result_says_what_made_it(quick_run):
 
 
 def test_the_run_records_the_invocation_that_made_it(quick_run):
-    """run.json (the workflow's onsuccess handler): the one invocation that made the run, from
-    a copy of the workflow that is no git checkout, so no commit to name (and the pages say
-    so), with the version that ran it."""
+    """run.json (the workflow's onsuccess handler): the invocation that made the run first
+    (tests that rerun jobs in the shared run append theirs), each from a copy of the workflow
+    that is no git checkout, so no commit to name (and the pages say so), with the version
+    that ran it, in the order they ran."""
     import datetime
 
     import rnnschur
 
-    (made,) = json.loads((quick_run / "results/quick/run.json").read_text())["invocations"]
-    assert made["commit"] is None and made["dirty"] is None
-    assert made["rnnschur"] == rnnschur.__version__
-    assert datetime.datetime.fromisoformat(made["date"]) <= datetime.datetime.now(datetime.UTC)
+    made = json.loads((quick_run / "results/quick/run.json").read_text())["invocations"]
+    assert made and all(m["commit"] is None and m["dirty"] is None for m in made)
+    assert {m["rnnschur"] for m in made} == {rnnschur.__version__}
+    dates = [datetime.datetime.fromisoformat(m["date"]) for m in made]
+    assert dates == sorted(dates) and dates[-1] <= datetime.datetime.now(datetime.UTC)
 
 
 def test_every_job_has_a_log_and_a_timing_file(quick_run):
