@@ -11,8 +11,7 @@ verdict word.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import partial
+from dataclasses import dataclass
 from itertools import combinations
 from types import ModuleType
 from typing import Protocol
@@ -22,7 +21,7 @@ import numpy as np
 from rnnschur.network import Network
 from rnnschur.network.dynamics import Dynamics
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, coupling_masks, n_dominant
-from rnnschur.settings.schema import default
+from rnnschur.settings.schema import field as schema_field
 from rnnschur.settings.seeds import job_rng
 from rnnschur.tasks import Batch, metrics
 from rnnschur.tasks.functional import of
@@ -211,8 +210,8 @@ class Scoring:
     ε-stabilizer when d_D <= ``epsilon``, a candidate invariance when it also removes more than
     ``mass_floor`` of the Schur mass; ``fvu_mean``: the ȳ of :func:`rnnschur.tasks.metrics.fvu`."""
 
-    epsilon: float = field(default_factory=partial(default, "ablation.epsilon"))
-    mass_floor: float = field(default_factory=partial(default, "ablation.mass_floor"))
+    epsilon: float = schema_field("ablation.epsilon")
+    mass_floor: float = schema_field("ablation.mass_floor")
     fvu_mean: str = "pooled"
 
     @classmethod

@@ -16,13 +16,8 @@ import numpy as np
 from rnnschur.external.task import SCORES
 from rnnschur.network.dynamics import SPLITS
 from rnnschur.schur import check_alpha
-from rnnschur.settings.schema import default, out_of_bounds
-
-
-def _from_schema(key: str):
-    """A :class:`Settings` field whose default is the schema's for config key ``key``, read
-    when a Settings is made (:func:`rnnschur.settings.schema.default`)."""
-    return dataclasses.field(default_factory=lambda: default(key), metadata={"key": key})
+from rnnschur.settings.schema import field as schema_field
+from rnnschur.settings.schema import out_of_bounds
 
 
 @dataclass(frozen=True)
@@ -31,21 +26,21 @@ class Settings:
     the same key (:func:`rnnschur.settings.schema.default`), as a workflow run reads it."""
 
     score: str = "fvu"
-    alpha: float = _from_schema("alpha")
-    alpha_grid: tuple[float, ...] = _from_schema("alpha_grid")
-    epsilon: float = _from_schema("ablation.epsilon")
-    mass_floor: float = _from_schema("ablation.mass_floor")
-    threshold: float = _from_schema("verdicts.threshold")
-    level: float = _from_schema("verdicts.level")
-    n_boot: int = _from_schema("solutions.bootstrap")
-    subspace_components: int = _from_schema("subspace_control.n_components")
-    subspace_draws: int = _from_schema("subspace_control.n_draws")
-    subspace_trials: int = _from_schema("subspace_control.n_trials")
-    subspace_variance: float = _from_schema("subspace_control.variance")
-    seed: int = _from_schema("base_seed")
-    split: str = _from_schema("schur_split")
-    validation_fraction: float = _from_schema("readout_refit.validation_fraction")
-    ridge_grid: tuple[float, ...] = _from_schema("readout_refit.ridge_grid")
+    alpha: float = schema_field("alpha")
+    alpha_grid: tuple[float, ...] = schema_field("alpha_grid")
+    epsilon: float = schema_field("ablation.epsilon")
+    mass_floor: float = schema_field("ablation.mass_floor")
+    threshold: float = schema_field("verdicts.threshold")
+    level: float = schema_field("verdicts.level")
+    n_boot: int = schema_field("solutions.bootstrap")
+    subspace_components: int = schema_field("subspace_control.n_components")
+    subspace_draws: int = schema_field("subspace_control.n_draws")
+    subspace_trials: int = schema_field("subspace_control.n_trials")
+    subspace_variance: float = schema_field("subspace_control.variance")
+    seed: int = schema_field("base_seed")
+    split: str = schema_field("schur_split")
+    validation_fraction: float = schema_field("readout_refit.validation_fraction")
+    ridge_grid: tuple[float, ...] = schema_field("readout_refit.ridge_grid")
     fixed_points: bool = (
         False  # the fixed-point study (rnnschur.studies.fixed_points), intact and ablated
     )

@@ -11,6 +11,7 @@ here too, by the workflow's checks and before an external model's analysis.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 from pathlib import Path
 
@@ -35,6 +36,12 @@ def default(key: str) -> object:
         raise KeyError(f"config key {key}: the schema gives no default")
     value = copy.deepcopy(node["default"])
     return tuple(value) if isinstance(value, list) else value
+
+
+def field(key: str):
+    """A dataclass field whose default is the schema's for config key ``key``, read when an
+    instance takes the default (:func:`default`), not at import; ``metadata["key"]`` names it."""
+    return dataclasses.field(default_factory=functools.partial(default, key), metadata={"key": key})
 
 
 BOUNDS = {

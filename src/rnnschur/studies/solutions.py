@@ -16,14 +16,13 @@ so h compares networks on one draw). With θ the threshold of config ``verdicts`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import partial
+from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rnnschur.settings.schema import default
+from rnnschur.settings.schema import field as schema_field
 from rnnschur.settings.seeds import job_rng
 from rnnschur.studies.stats import percentile_interval
 from rnnschur.studies.verdicts import SHARE_CAP, Verdict, harm_share
@@ -50,9 +49,9 @@ class Reading:
     (:class:`rnnschur.ablation.Scoring`); :meth:`read` adds the reading to the
     ablation's rows."""
 
-    threshold: float = field(default_factory=partial(default, "verdicts.threshold"))
-    level: float = field(default_factory=partial(default, "verdicts.level"))
-    n_boot: int = field(default_factory=partial(default, "solutions.bootstrap"))
+    threshold: float = schema_field("verdicts.threshold")
+    level: float = schema_field("verdicts.level")
+    n_boot: int = schema_field("solutions.bootstrap")
     seed: int = 0
 
     def read(

@@ -45,14 +45,13 @@ the (1 − ``level``) interval of the reproduced mean, else it *differs* by the 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
-from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rnnschur.settings.schema import default
+from rnnschur.settings.schema import field as schema_field
 from rnnschur.studies.stats import mde, reml_tau2, t_interval, tost
 
 if TYPE_CHECKING:  # an ablation job scores with this module and never builds a table
@@ -134,10 +133,10 @@ class Thresholds:
     block is empty, the tests' error level and the power the minimum detectable effect is
     computed at."""
 
-    threshold: float = field(default_factory=partial(default, "verdicts.threshold"))
-    mass_floor: float = field(default_factory=partial(default, "ablation.mass_floor"))
-    level: float = field(default_factory=partial(default, "verdicts.level"))
-    power: float = field(default_factory=partial(default, "verdicts.power"))
+    threshold: float = schema_field("verdicts.threshold")
+    mass_floor: float = schema_field("ablation.mass_floor")
+    level: float = schema_field("verdicts.level")
+    power: float = schema_field("verdicts.power")
 
     @classmethod
     def from_config(cls, config: dict) -> Thresholds:
