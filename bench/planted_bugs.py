@@ -863,8 +863,8 @@ BUGS = [
     ),
     (
         S + "external/settings.py",
-        'epsilon: float = _from_schema("ablation.epsilon")',
-        'epsilon: float = _from_schema("ablation.mass_floor")',
+        'epsilon: float = schema_field("ablation.epsilon")',
+        'epsilon: float = schema_field("ablation.mass_floor")',
         "analyse()'s ε read from the mass floor's key (both 0.01 in the schema)",
     ),
     (
