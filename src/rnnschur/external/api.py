@@ -131,19 +131,21 @@ def analyse(
     if read.module is not None:
         from rnnschur.external import torch_module
 
-        if read.recurrent is not None:
-            # a torch module run as it computes: its own forward, with W unchanged, must
-            # reproduce the held-out outputs (where the file has them) before it scores any
-            # ablation; the description, where given or found, only orders the split
-            run_as = torch_module.run_as_computed(read, time_first, batch, outputs, tolerance)
-            outputs, source = run_as.outputs, run_as.source
-        elif outputs is None:  # the model's own outputs: its own forward's
-            outputs = torch_module.own_outputs(read.module, batch.inputs, time_first)
-            source = "the module's own forward"
+        if read.recurrent is not None:  # a torch module run as it computes
+            run_as = torch_module.run_as_computed(read, time_first, batch)
+        if outputs is None:  # the model's own outputs: its own forward's
+            outputs = (
+                run_as.outputs
+                if run_as is not None
+                else torch_module.own_outputs(read.module, batch.inputs, time_first)
+            )
+            source = verify.MODULE_FORWARD
     own = verify.OwnOutputs(batch.inputs, outputs, source, tolerance, read.torch)
     if run_as is not None:
-        error, largest = run_as.error, run_as.max_error
-        verification = verify.of_module(read.network, description, own, error, largest)
+        # its own forward, with W unchanged, must reproduce the held-out outputs (where the
+        # file has them) before it scores any ablation; the description, where given or
+        # found, only orders the split
+        verification = verify.of_module(read.network, description, own, run_as)
     else:  # the rollout as described against the model's own outputs
         verification = verify.resolve_description(read.network, description, own)
         if found_before is not None:

@@ -28,7 +28,6 @@ from pathlib import Path
 
 import numpy as np
 
-from rnnschur.external import verify
 from rnnschur.external.arrays import real_array
 from rnnschur.io import ArtifactError
 from rnnschur.io import require as _require
@@ -316,75 +315,38 @@ def check_forward(forward, W: np.ndarray, heldout, path) -> None:
     )
 
 
-def verify_module(
-    net,
-    batch,
-    outputs: np.ndarray | None,
-    time_first: bool,
-    tolerance: float,
-) -> tuple[float | None, float | None]:
-    """The module's own forward, as built and with W unchanged, against the model's own
-    ``outputs`` (the held-out file's): (relative RMS error, max error), or (None, None) when
-    there are none. :class:`rnnschur.external.verify.RolloutMismatch` when it misses them: the
-    computation that would score the ablations is not the trained network. The message names
-    the layout flag where the other layout does reproduce them."""
-    if outputs is None:
-        return None, None
-    ours = own_outputs(net, batch.inputs, time_first)
-    error = verify.relative_rms(ours, outputs)
-    if error <= tolerance:
-        return error, float(np.max(np.abs(ours - outputs)))
-    try:
-        other = verify.relative_rms(own_outputs(net, batch.inputs, not time_first), outputs)
-    except Exception:  # the other layout may not even run
-        other = float("inf")
-    hint = (
-        f"With the other input layout (time_first={not time_first}) it does: relative RMS "
-        f"error {other:.2g}."
-        if other <= tolerance
-        else "Check how the module was built: constructor arguments a state_dict does not "
-        "store (init_kwargs=..., e.g. dt and tau), its input layout (time_first=True or not), its "
-        "biases, and which variable its readout reads."
-    )
-    raise verify.RolloutMismatch(
-        f"the module's own forward, as built, does not reproduce the model's own outputs "
-        f"(held-out outputs, {len(outputs)} trials): relative RMS error {error:.3g}, tolerance "
-        f"{tolerance:g}. It is what would score every ablation, so none was run. {hint}"
-    )
-
-
 @dataclass(frozen=True)
 class ModuleRun:
     """A torch module run as it computes: its ``name`` in the summary, its recurrent matrix
     ``W_hh`` (the parameter ``recurrent``), ``forward(W_stack, inputs)`` with that parameter
-    swapped (:func:`module_forward`), its bias parameters (:func:`biases`), its own forward's
-    errors against the model's own outputs (:func:`verify_module`; None where there are none)
-    and the ``outputs`` a description is checked against (``source``: whose they are)."""
+    swapped (:func:`module_forward`), its bias parameters (:func:`biases`), its input layout
+    and its own ``outputs`` on the held-out inputs with W unchanged, which
+    :func:`rnnschur.external.verify.of_module` checks against the model's own outputs before
+    any ablation runs; ``other_layout()``: its outputs with the other input layout (for the
+    message where they miss)."""
 
     name: str
     W_hh: np.ndarray
     forward: Callable[[np.ndarray, np.ndarray], np.ndarray]
     biases: dict[str, float]
-    error: float | None
-    max_error: float | None
+    time_first: bool
     outputs: np.ndarray
-    source: str
+    other_layout: Callable[[], np.ndarray]
 
 
-def run_as_computed(read, time_first: bool, batch, outputs, tolerance: float) -> ModuleRun:
+def run_as_computed(read, time_first: bool, batch) -> ModuleRun:
     """The module of ``read`` (a :class:`rnnschur.external.reading.UserModel` with its
     ``recurrent`` parameter) ready to score every ablation as it computes: its forward runs on
-    the held-out set (:func:`check_forward`, errors naming the model) and, with W unchanged,
-    reproduces the model's own ``outputs`` where the set has them (:func:`verify_module`),
-    before any ablation runs; without them its own outputs stand in for the description's
-    check."""
+    the held-out set (:func:`check_forward`, errors naming the model), and its own outputs
+    there, with W unchanged, are kept for the verification."""
     net, recurrent, where = read.module, read.recurrent, read.name
     W_hh = recurrent_matrix(net, recurrent)
     forward = module_forward(net, recurrent, time_first)
     check_forward(forward, W_hh, batch, where)
-    error, largest = verify_module(net, batch, outputs, time_first, tolerance)
-    source = "held-out outputs"
-    if outputs is None:
-        outputs, source = own_outputs(net, batch.inputs, time_first), "the module's own forward"
+    outputs = own_outputs(net, batch.inputs, time_first)
     name = f"torch module {type(net).__name__}"
-    return ModuleRun(name, W_hh, forward, biases(net, recurrent), error, largest, outputs, source)
+
+    def other_layout() -> np.ndarray:
+        return own_outputs(net, batch.inputs, not time_first)
+
+    return ModuleRun(name, W_hh, forward, biases(net, recurrent), time_first, outputs, other_layout)

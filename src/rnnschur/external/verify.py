@@ -434,12 +434,49 @@ def _resolve(network: Network, given: Description, own: OwnOutputs, runs_module:
     return require_reproduced(network, dynamics, own)
 
 
-def of_module(
-    network: Network, given: Description, own: OwnOutputs, error: float | None, largest
-) -> Verification:
-    """The verification of a torch module run as it computes: its own forward's ``error`` and
-    ``largest`` against the model's own outputs (None: there were none), and the description
-    that orders its split, checked on the mapped arrays against ``own`` where it can be."""
+MODULE_FORWARD = "the module's own forward"
+"""Where the outputs a module's description is checked against came from when the held-out
+set has none (:class:`OwnOutputs` ``source``)."""
+
+
+def module_errors(run, own: OwnOutputs) -> tuple[float | None, float | None]:
+    """A torch module's own forward, as built and with W unchanged (``run``, a
+    :class:`rnnschur.external.torch_module.ModuleRun`), against the model's own outputs
+    (``own``, the held-out file's): (relative RMS error, max error), or (None, None) when
+    there are none (its own forward stands in for them). :class:`RolloutMismatch` when it
+    misses them: the computation that would score the ablations is not the trained network.
+    The message names the layout flag where the other layout does reproduce them."""
+    if own.source == MODULE_FORWARD:
+        return None, None
+    error = relative_rms(run.outputs, own.outputs)
+    if error <= own.tolerance:
+        return error, float(np.max(np.abs(run.outputs - own.outputs)))
+    try:
+        other = relative_rms(run.other_layout(), own.outputs)
+    except Exception:  # the other layout may not even run
+        other = float("inf")
+    hint = (
+        f"With the other input layout (time_first={not run.time_first}) it does: relative RMS "
+        f"error {other:.2g}."
+        if other <= own.tolerance
+        else "Check how the module was built: constructor arguments a state_dict does not "
+        "store (init_kwargs=..., e.g. dt and tau), its input layout (time_first=True or not), its "
+        "biases, and which variable its readout reads."
+    )
+    raise RolloutMismatch(
+        f"the module's own forward, as built, does not reproduce the model's own outputs "
+        f"(held-out outputs, {len(own.outputs)} trials): relative RMS error {error:.3g}, "
+        f"tolerance {own.tolerance:g}. It is what would score every ablation, so none was run. "
+        f"{hint}"
+    )
+
+
+def of_module(network: Network, given: Description, own: OwnOutputs, run) -> Verification:
+    """The verification of a torch module run as it computes (``run``, a
+    :class:`rnnschur.external.torch_module.ModuleRun`): its own forward against the model's own
+    outputs (:func:`module_errors`), before any ablation runs, and the description that orders
+    its split, checked on the mapped arrays against ``own`` where it can be."""
+    error, largest = module_errors(run, own)
     checked = resolve_description(network, given, own, runs_module=True)
     return Verification(
         checked.dynamics,
