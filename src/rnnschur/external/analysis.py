@@ -49,8 +49,7 @@ from rnnschur.io import text
 from rnnschur.io.per_seed import MODEL_KEYS
 from rnnschur.network import Network
 from rnnschur.network.dynamics import Dynamics
-from rnnschur.report import views
-from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, ordered_real_schur
+from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, ordered_real_schur, spectrum_rows
 from rnnschur.settings.seeds import job_rng
 from rnnschur.studies import fixed_point_study
 from rnnschur.studies.beyond import refit, subspace
@@ -301,7 +300,9 @@ def run(
         f"[1/5] ordered real Schur form of W_hh (N_h = {network.n_hidden}; {runs_as}, "
         f"blocks ordered by the moduli of {split_operator(dynamics, settings.split)})"
     )
-    schur = ordered_real_schur(network.W_hh, leak=dynamics.split_leak(settings.split))
+    leak = dynamics.split_leak(settings.split)
+    schur = ordered_real_schur(network.W_hh, leak=leak)
+    eigenvalues, _ = spectrum_rows(schur, settings.alpha)
     progress(f"[2/5] all 8 coupling subsets at alpha = {list(settings.alpha_grid)}")
     blocks = per_model_settings(settings)
     # this network's own reading of each ablation, its bootstrap from the stream of external
@@ -338,7 +339,6 @@ def run(
         points = fixed_point_study.model_rows(network, schur, heldout, "external", study)
         points = pd.DataFrame(points)
     progress("[5/5] tables done")
-    eigenvalues, _ = views.spectrum_rows(schur, settings.alpha)
     return assemble(
         Parts(name, runs_as, verification, settings, schur),
         Tables(pd.DataFrame(rows), pd.DataFrame(eigenvalues), controls, refits, points),

@@ -1,8 +1,7 @@
-"""What the descriptive figures show of one model: its ordered spectrum and |T|, and example
-held-out trials of the full network and of each single-block ablation.
-
-Each function returns rows (dicts) for one model; the per-model rules write them and a
-collecting rule joins the models' files.
+"""What the descriptive figures show of one model beside its spectrum
+(:func:`rnnschur.schur.spectrum_rows`): example held-out trials of the full network and of
+each single-block ablation, as rows (dicts) the per-model rule writes and a collecting rule
+joins.
 """
 
 from __future__ import annotations
@@ -11,49 +10,8 @@ import numpy as np
 
 from rnnschur.ablation import ablated, label
 from rnnschur.network import Network
-from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, block_index, n_dominant
+from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur
 from rnnschur.tasks import Batch
-
-
-def spectrum_rows(schur: OrderedSchur, alpha: float) -> tuple[list[dict], list[dict]]:
-    """(eigenvalues, |T|) of one model.
-
-    eigenvalues: one row per eigenvalue λ of W_hh in Schur order with ``index``, ``block``,
-    ``real``, ``imag``; both moduli, each with the ρ it is compared with: ``modulus_W`` = |λ|
-    and ``rho_W`` = ρ(W_hh), ``modulus_P`` = |1 − a + a λ| and ``rho_P`` = ρ(P) of the
-    propagator P = (1 − a) I + a W_hh that orders and splits the blocks (``leak`` = a; a = 1,
-    the paper's and the weights split: P = W_hh); ``in_R`` = modulus_P ≥ ``alpha`` · rho_P (the
-    α split of eq. 3). |T|: one row per entry ``i``, ``j``, ``abs_T``, with ``n_R`` so a plot
-    can draw the R/C blocks.
-    """
-    n = schur.T.shape[0]
-    n_R = n_dominant(schur, alpha)
-    blocks = block_index(schur)
-    moduli_W = np.abs(schur.eigenvalues)
-    moduli_P = np.abs(schur.ordering_eigenvalues)
-    eigenvalues = [
-        {
-            "index": k,
-            "block": int(blocks[k]),
-            "real": float(z.real),
-            "imag": float(z.imag),
-            "modulus_W": float(moduli_W[k]),
-            "rho_W": float(moduli_W.max()),
-            "modulus_P": float(moduli_P[k]),
-            "rho_P": float(schur.spectral_radius),
-            "leak": float(schur.leak),
-            "in_R": k < n_R,
-            "alpha": alpha,
-        }
-        for k, z in enumerate(schur.eigenvalues)
-    ]
-    abs_T = np.abs(schur.T)
-    entries = [
-        {"i": i, "j": j, "abs_T": float(abs_T[i, j]), "n_R": n_R}
-        for i in range(n)
-        for j in range(n)
-    ]
-    return eigenvalues, entries
 
 
 def rollout_rows(network: Network, schur: OrderedSchur, alpha: float, batch: Batch) -> list[dict]:
