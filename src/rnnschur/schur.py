@@ -431,6 +431,18 @@ def spectrum_rows(schur: OrderedSchur, alpha: float) -> tuple[list[dict], list[d
     the paper's and the weights split: P = W_hh); ``in_R`` = modulus_P ≥ ``alpha`` · rho_P (the
     α split of eq. 3). |T|: one row per entry ``i``, ``j``, ``abs_T``, with ``n_R`` so a plot
     can draw the R/C blocks.
+
+    Parameters
+    ----------
+    schur : OrderedSchur
+        The model's ordered real Schur form.
+    alpha : float
+        The threshold α of the split (eq. 3).
+
+    Returns
+    -------
+    (list of dict, list of dict)
+        The eigenvalue rows and the |T| rows.
     """
     n = schur.T.shape[0]
     n_R = n_dominant(schur, alpha)

@@ -9,7 +9,8 @@ from torch import nn
 
 from rnnschur.external import convert, verify
 from rnnschur.network import Network
-from rnnschur.network.dynamics import CATALOGUE, Dynamics, catalogue_names
+from rnnschur.network.catalogue import CATALOGUE, catalogue_names
+from rnnschur.network.dynamics import Dynamics
 
 
 class PaperRNN(nn.Module):

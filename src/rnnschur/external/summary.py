@@ -11,7 +11,8 @@ import pandas as pd
 
 from rnnschur.ablation import label
 from rnnschur.io import text
-from rnnschur.network.dynamics import Dynamics, catalogue_names
+from rnnschur.network.catalogue import catalogue_names
+from rnnschur.network.dynamics import Dynamics
 from rnnschur.schur import OrderedSchur
 from rnnschur.studies.verdicts import CHANCE
 

@@ -20,13 +20,8 @@ from rnnschur.external import heldout as heldout_sets
 from rnnschur.external.arrays import AnalysisWarning  # noqa: F401 (its home here)
 from rnnschur.io import ArtifactError
 from rnnschur.network import Network
-from rnnschur.network.dynamics import (
-    CatalogueEntry,
-    Description,
-    Dynamics,
-    catalogue_name,
-    every_description,
-)
+from rnnschur.network.catalogue import CatalogueEntry, catalogue_name, every_description
+from rnnschur.network.dynamics import Description, Dynamics
 
 TOLERANCE = 1e-3
 """The largest relative RMS error ‖ŷ_rollout − ŷ_model‖ / ‖ŷ_model‖ (over every entry) at
@@ -322,7 +317,7 @@ def search(
     outputs: np.ndarray,
     n_trials: int = SEARCH_TRIALS,
 ) -> list[Candidate]:
-    """Every description there is (:func:`rnnschur.network.dynamics.every_description`), each with
+    """Every description there is (:func:`rnnschur.network.catalogue.every_description`), each with
     its best leak, ranked by how close its rollout comes to ``outputs`` on the first ``n_trials``
     trials: the closest first and, among rollouts equally close (within 2×), a catalogue
     entry before an unnamed one and a discrete update before a leaky one."""

@@ -12,9 +12,10 @@ forms' state h_t is their rate, so they read it (``rate``). The output timing (`
 ŷ_t = W_hy r_t + b_y (``after`` the step's update) or ŷ_t = W_hy r_{t-1} + b_y (``before`` it,
 r_0 read from the initial state). The paper's network is ``discrete`` tanh, no biases, read
 ``after``; Schuessler et al.'s ``RNN_Net`` is ``leaky_current`` tanh read from the ``state``
-``before`` the update (:data:`CATALOGUE`). ``discrete`` is ``leaky`` with a = 1. Around a fixed
-point with φ' = 1 each update's one-step propagator is P = (1 − a) I + a W_hh: it has W_hh's
-Schur vectors, and its eigenvalues are 1 − a + a λ; the readout and timing do not change it.
+``before`` the update (:data:`rnnschur.network.catalogue.CATALOGUE`). ``discrete`` is
+``leaky`` with a = 1. Around a fixed point with φ' = 1 each update's one-step propagator is
+P = (1 − a) I + a W_hh: it has W_hh's Schur vectors, and its eigenvalues are 1 − a + a λ; the
+readout and timing do not change it.
 
 Every function here works on NumPy arrays and on torch tensors alike (operators and the
 functions both libraries name the same way), so the rollout, the training step and a check
@@ -131,8 +132,14 @@ class Dynamics:
         return self.timing == "before"
 
     def describe(self) -> str:
-        """E.g. 'discrete tanh', 'leaky relu (a = 0.2)' or 'leaky_current tanh (a = 0.2),
-        readout of the state, taken before the update'."""
+        """The description in words, as the summaries and figure titles print it.
+
+        Returns
+        -------
+        str
+            E.g. 'discrete tanh', 'leaky relu (a = 0.2)' or 'leaky_current tanh (a = 0.2),
+            readout of the state, taken before the update'.
+        """
         text = f"{self.kind} {self.nonlinearity}"
         if self.kind != "discrete":
             text += f" (a = {self.leak:g})"
@@ -141,7 +148,13 @@ class Dynamics:
         return text
 
     def as_dict(self) -> dict:
-        """The description under :data:`FIELDS`, as it is stored and configured."""
+        """The description as it is stored and configured.
+
+        Returns
+        -------
+        dict
+            {field: value} under :data:`FIELDS` (kind, leak, φ, readout, timing).
+        """
         values = (self.kind, self.leak, self.nonlinearity, self.readout, self.timing)
         return dict(zip(FIELDS, values, strict=True))
 
@@ -300,7 +313,22 @@ class Description:
 
 def check_types(where: str, values: Mapping, types: dict[str, tuple]) -> None:
     """TypeError naming the first of ``values`` whose type is not among its ``types`` (a bool
-    is no number), e.g. ``description: leak='0.2' is a str; expected a number or None``."""
+    is no number), e.g. ``description: leak='0.2' is a str; expected a number or None``.
+
+    Parameters
+    ----------
+    where : str
+        What the values are given to, the message's first words.
+    values : Mapping
+        {name: value}.
+    types : dict
+        {name: tuple of allowed types}; ``numbers.Real`` reads "a number".
+
+    Returns
+    -------
+    None
+        Raises TypeError on the first value of a wrong type.
+    """
     for name, allowed in types.items():
         value = values[name]
         if (isinstance(value, bool) and bool not in allowed) or not isinstance(value, allowed):
@@ -311,118 +339,6 @@ def check_types(where: str, values: Mapping, types: dict[str, tuple]) -> None:
             raise TypeError(
                 f"{where}: {name}={value!r} is a {type(value).__name__}; expected {expected}"
             )
-
-
-@dataclass(frozen=True)
-class CatalogueEntry:
-    """A network of the field as a description without its leak (:meth:`with_leak` adds it):
-    the update, φ, the readout and the timing, and the code it was checked against."""
-
-    name: str
-    kind: str
-    nonlinearity: str
-    readout: str
-    timing: str
-    source: str
-
-    def with_leak(self, leak: float = 1.0) -> Dynamics:
-        return Dynamics(self.kind, leak, self.nonlinearity, self.readout, self.timing)
-
-
-CATALOGUE = (
-    CatalogueEntry(
-        "paper",
-        "discrete",
-        "tanh",
-        "rate",
-        "after",
-        "the paper's eqs. (1-2): h_t = tanh(W_xh x_t + W_hh h_{t-1}), y_t = W_hy h_t",
-    ),
-    CatalogueEntry(
-        "torch_rnn",
-        "discrete",
-        "tanh",
-        "rate",
-        "after",
-        "torch.nn.RNN (h_t = tanh(W_ih x_t + b_ih + W_hh h_{t-1} + b_hh), its output h_t) "
-        "with an nn.Linear readout; nonlinearity='relu' gives discrete relu",
-    ),
-    CatalogueEntry(
-        "neurogym_ctrnn",
-        "leaky",
-        "relu",
-        "rate",
-        "after",
-        "the CTRNN of the NeuroGym and Neuromatch tutorials (input2h, h2h: h = (1 - alpha) h "
-        "+ alpha relu(input2h(x) + h2h(h)), alpha = dt/tau; fc reads the new h)",
-    ),
-    CatalogueEntry(
-        "schuessler_rnn_net",
-        "leaky_current",
-        "tanh",
-        "state",
-        "before",
-        "Schuessler et al. 2024, frschu/aligned_oblique_in_rnns notebooks/rnn_model_dt.py, "
-        "RNN_Net.rnn_forward: h = (1 - dt) h + dt (W_hh tanh(h) + W_ih x), the state recorded "
-        "before each step's update and read by the linear decoder (dt < 1)",
-    ),
-    CatalogueEntry(
-        "psychrnn_basic",
-        "leaky_current",
-        "relu",
-        "rate",
-        "after",
-        "PsychRNN's Basic model, murraylab/PsychRNN psychrnn/backend/models/basic.py: state = "
-        "(1 - alpha) state + alpha (relu(state) W_rec^T + x W_in^T + b_rec), output = "
-        "relu(state) W_out^T + b_out after each update",
-    ),
-    CatalogueEntry(
-        "nn4n_ctrnn",
-        "leaky_current",
-        "relu",
-        "rate",
-        "after",
-        "nn4n 1.1's CTRNN (PyPI nn4n, nn4n/layer/recurrent_layer.py): v = (1 - alpha) v + alpha "
-        "(hidden_layer(relu(v)) + input_layer(u)), alpha = dt/tau, readout_layer reads relu(v) "
-        "after each update; the form of PsychRNN's Basic, with two biases to sum (b_h = "
-        "input_layer.bias + hidden_layer.bias). Its state_dict does not store dt and tau; "
-        "its save file does (kwargs)",
-    ),
-)
-"""The networks of the field this project checked against their own code."""
-
-
-def every_description() -> tuple[CatalogueEntry, ...]:
-    """Every update × φ × readout × timing there is (24), each named after the catalogue's entry
-    it equals where one does (the first: ``paper`` before ``torch_rnn``)."""
-    named = {}
-    for entry in CATALOGUE:
-        named.setdefault((entry.kind, entry.nonlinearity, entry.readout, entry.timing), entry)
-    out = []
-    for kind in KINDS:
-        for nonlinearity in NONLINEARITIES:
-            for readout in READOUTS if kind == "leaky_current" else ("rate",):
-                for timing in TIMINGS:
-                    key = (kind, nonlinearity, readout, timing)
-                    out.append(named.get(key) or CatalogueEntry("", *key, ""))
-    return tuple(out)
-
-
-def catalogue_name(dynamics: Dynamics) -> str | None:
-    """The name of the catalogue's first entry ``dynamics`` is (any leak), or None."""
-    names = catalogue_names(dynamics)
-    return names[0] if names else None
-
-
-def catalogue_names(dynamics: Dynamics) -> tuple[str, ...]:
-    """Every catalogue entry of the form ``dynamics`` is (any leak): PsychRNN's Basic and nn4n's
-    CTRNN share one."""
-    key = (dynamics.kind, dynamics.nonlinearity, dynamics.readout, dynamics.timing)
-    return tuple(
-        entry.name
-        for entry in CATALOGUE
-        if (entry.kind, entry.nonlinearity, entry.readout, entry.timing) == key
-    )
 
 
 def phi(dynamics: Dynamics, u, out=None):
@@ -490,7 +406,17 @@ def propagator_eigenvalues(eigenvalues: np.ndarray, leak: float) -> np.ndarray:
 
 
 def array_library(array):
-    """numpy for arrays, torch for tensors."""
+    """The library whose functions act on ``array``.
+
+    Parameters
+    ----------
+    array : numpy.ndarray or torch.Tensor
+
+    Returns
+    -------
+    module
+        numpy for arrays, torch for tensors.
+    """
     if isinstance(array, np.ndarray | np.generic):
         return np
     return sys.modules["torch"]  # a tensor: torch is loaded (this module never imports it)
