@@ -385,7 +385,7 @@ BUGS = [
         "response mask one step too long",
     ),
     (
-        S + "external/summary.py",
+        S + "external/result.py",
         "value >= MISUSE_FVU if",
         "value >= 10 * MISUSE_FVU if",
         "misuse warning only at FVU 5",

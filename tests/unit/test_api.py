@@ -251,7 +251,7 @@ def test_fixed_points_on_request_saved_loaded_and_summarised(schuessler, tmp_pat
     files = result.save(out)
     assert files["fixed_points_csv"] == out / "fixed_points.csv"
     np.savez(tmp_path / "weights.npz", **model)
-    loaded = rnnschur.external.analysis.Result.load(out, tmp_path / "weights.npz")
+    loaded = rnnschur.external.result.Result.load(out, tmp_path / "weights.npz")
     pd.testing.assert_frame_equal(loaded.fixed_points, pd.read_csv(out / "fixed_points.csv"))
     assert len(loaded.fixed_points) == len(table)
     # the command writes the same table (--fixed-points)

@@ -12,7 +12,7 @@ from rnnschur import __main__ as cli
 from rnnschur import io
 from rnnschur.ablation import Analysed, evaluate_ablations
 from rnnschur.external import convert
-from rnnschur.external.summary import misuse_warning
+from rnnschur.external.result import misuse_warning
 from rnnschur.external.task import Score
 from rnnschur.network import Network
 from rnnschur.network.dynamics import Dynamics

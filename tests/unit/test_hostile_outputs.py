@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import rnnschur
-from rnnschur.external import OUTPUT_NAMES, analysis, saving
+from rnnschur.external import OUTPUT_NAMES, saving
+from rnnschur.external.result import Result
 from rnnschur.network.rnn import rollout
 from rnnschur.report import figures
 from rnnschur.tasks import flip_flop
@@ -75,12 +76,7 @@ def test_a_hostile_name_is_inert_in_every_file(model, kind, tmp_path):
     if "$" in name:  # drawn as written: the escaped dollars render as dollars
         assert title.startswith(name.replace("$", r"\$"))
         figures.png(result.plot())  # renders (a '$\frac$' parsed as math raises here)
-    assert (
-        analysis.Result.load(tmp_path / "out", _weights(model, tmp_path))
-        .ablation["model"]
-        .eq(name)
-        .all()
-    )
+    assert Result.load(tmp_path / "out", _weights(model, tmp_path)).ablation["model"].eq(name).all()
 
 
 def _weights(model, tmp_path):

@@ -100,7 +100,7 @@ def test_a_fresh_kernel_draws_the_profile_without_a_magic(tmp_path):
 
 def test_analyse_documents_what_it_returns():
     doc = " ".join(rnnschur.analyse.__doc__.split())
-    assert "Returns ------- rnnschur.external.analysis.Result" in doc
+    assert "Returns ------- rnnschur.external.result.Result" in doc
     assert "in a notebook ``result`` shows itself as HTML" in doc
 
 

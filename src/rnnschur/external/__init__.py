@@ -16,13 +16,13 @@ TABLE_NAMES = (
     "analysis.json",
 )
 """What the analysis of one model computes (the workflow's job ``external_tables``, from the
-per-model rules' files; :meth:`rnnschur.external.analysis.Result.save_tables`)."""
+per-model rules' files; :meth:`rnnschur.external.result.Result.save_tables`)."""
 FIGURE_NAMES = ("profile.pdf", "profile.png")
 """Its profile figure, drawn from ``ablation.csv`` (job ``external_profile``)."""
 SUMMARY_NAMES = ("summary.md", "summary.html")
 """Its summaries, from the tables and the figure (job ``external_summary``)."""
 OUTPUT_NAMES = TABLE_NAMES + FIGURE_NAMES + SUMMARY_NAMES
-"""Every file an analysis of one model writes (:meth:`rnnschur.external.analysis.Result.save`;
+"""Every file an analysis of one model writes (:meth:`rnnschur.external.result.Result.save`;
 the workflow's rules declare theirs from the three lists above), ``readout_refit.csv`` with
 a fitting set and ``fixed_points.csv`` when asked for (:data:`OPTIONAL_NAMES`)."""
 OPTIONAL_NAMES = ("readout_refit.csv", "fixed_points.csv")

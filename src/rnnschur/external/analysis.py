@@ -18,14 +18,9 @@ the profile figure and the summaries.
 
 from __future__ import annotations
 
-import base64
-import dataclasses
-import json
 import os
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -33,22 +28,12 @@ import pandas as pd
 
 from rnnschur import io
 from rnnschur.ablation import Analysed, Scoring, evaluate_ablations, model_ablations
-from rnnschur.external import (
-    FIGURE_NAMES,
-    OPTIONAL_NAMES,
-    OUTPUT_NAMES,
-    SUMMARY_NAMES,
-    TABLE_NAMES,
-    saving,
-)
+from rnnschur.external.result import Result, misuse_warning, split_operator
 from rnnschur.external.settings import Settings, per_model_settings
-from rnnschur.external.summary import misuse_warning, split_operator, summary_html, summary_markdown
 from rnnschur.external.task import EXTERNAL, Score
 from rnnschur.external.verify import Verification
-from rnnschur.io import text
 from rnnschur.io.per_seed import MODEL_KEYS
 from rnnschur.network import Network
-from rnnschur.network.dynamics import Dynamics
 from rnnschur.schur import COUPLING_BLOCKS, OrderedSchur, ordered_real_schur, spectrum_rows
 from rnnschur.settings.seeds import job_rng
 from rnnschur.studies import fixed_point_study
@@ -79,179 +64,6 @@ def block_verdicts(ablation: pd.DataFrame, alpha: float, metric: str) -> pd.Data
         [*middle, "harm_low", "harm_high", "delta_score"]
     ]
     return out.reset_index(drop=True)
-
-
-def output_files(out: str | os.PathLike, names: tuple[str, ...] = OUTPUT_NAMES) -> dict[str, Path]:
-    """The files of ``names`` (default all that :meth:`Result.save` writes for a model's own
-    rollout) in the folder ``out``, keyed by name with ``.`` as ``_``."""
-    return {name.replace(".", "_"): Path(out) / name for name in names}
-
-
-@dataclass(frozen=True, repr=False)
-class Result:
-    """The paper's analysis of one model: its description and how the rollout was verified,
-    the ordered Schur form and, as DataFrames, the ablation of all 8 subsets at every α, the
-    verdict per coupling block, the spectrum, the subspace control and the readout refit (None
-    where not run). Files only on :meth:`save`; :meth:`plot` draws the profile. In a notebook
-    it displays as HTML (the verification line, the profile, the verdicts and the ablation
-    table's head); its text form is one line (no Q, no T)."""
-
-    name: str
-    network: str
-    dynamics: Dynamics
-    verification: Verification
-    settings: Settings
-    schur: OrderedSchur
-    ablation: pd.DataFrame
-    verdicts: pd.DataFrame
-    spectrum: pd.DataFrame
-    subspace_control: pd.DataFrame | None
-    readout_refit: pd.DataFrame | None
-    shapes: dict
-    warning: str | None = None
-    fixed_points: pd.DataFrame | None = None
-
-    def summary(self) -> str:
-        """The summary in Markdown (the verification line first)."""
-        return summary_markdown(self)
-
-    def __repr__(self) -> str:
-        state = "verified" if self.verification.verified else "NOT verified"
-        return (
-            f"<rnnschur Result {self.name!r}: {self.network}, N_h = {self.shapes['N_h']}, "
-            f"{state}; {len(self.ablation)} ablation rows; verdicts "
-            + ", ".join(f"{r.subset} {r.verdict}" for r in self.verdicts.itertuples())
-            + ">"
-        )
-
-    def _repr_html_(self) -> str:
-        """The notebook's display: :func:`summary_html`'s body, with the ablation table's head."""
-        from rnnschur.report import figures
-
-        png = base64.b64encode(figures.png(self.plot())).decode("ascii")
-        head = self.ablation[np.isclose(self.ablation["alpha"], self.settings.alpha)]
-        return summary_html(self, png, page=False) + (
-            f"<h3>ablation.csv at α = {self.settings.alpha:g} (of {len(self.ablation)} rows)</h3>"
-            + head.to_html(index=False, float_format=lambda v: f"{v:.4g}", na_rep="—")
-        )
-
-    def plot(self):
-        """The ablation profile at the settings' α as a matplotlib figure."""
-        from rnnschur.report import figures
-
-        return figures.fig_external_profile(self.ablation, self.settings.alpha, self.name)
-
-    def save(self, out: str | os.PathLike, force: bool = False) -> dict[str, Path]:
-        """Write every table, the Schur form, the profile and the summaries into ``out``: the
-        workflow's three jobs of one external model (:meth:`save_tables`, :meth:`save_profile`,
-        :meth:`save_summary`) in one call.
-
-        A folder that already holds files of this analysis is refused (:class:`FileExistsError`
-        naming them) unless ``force``; then they are all replaced, so no file of an earlier
-        model is left beside the new ones. Written whole or not at all, whatever signal
-        arrives (:mod:`rnnschur.external.saving`): every file is first written into a hidden
-        folder inside ``out``, then the set is swapped into place; a failure, Ctrl-C or SIGTERM
-        before that leaves ``out`` as it was, and the next save undoes what a SIGKILL left."""
-        out = Path(out).expanduser()
-        saving.refuse_earlier_results(out, force)
-        out.mkdir(parents=True, exist_ok=True)
-        with saving.terminate_as_exit():
-            staging = saving.staging_folder(out)
-            try:
-                files = self.save_tables(staging)
-                files |= self.save_profile(staging)
-                files |= self.save_summary(staging)
-                return saving.replace_outputs(out, files, force)
-            finally:
-                shutil.rmtree(staging, ignore_errors=True)
-
-    def save_tables(self, out: str | os.PathLike) -> dict[str, Path]:
-        """The computed part: the Schur form, every table, the verification record and
-        ``analysis.json`` (what :meth:`load` needs to rebuild this result)."""
-        files = output_files(out, TABLE_NAMES)
-        if self.subspace_control is None:
-            del files["subspace_control_csv"]
-        io.save_schur(files["schur_npz"], self.schur)
-        # a name a spreadsheet would run as a formula (=, +, -, @ first) is written as text
-        io.save_csv(files["ablation_csv"], self.ablation.assign(model=text.csv_cell(self.name)))
-        io.save_csv(files["spectrum_csv"], self.spectrum)
-        io.save_csv(files["verdicts_csv"], self.verdicts)
-        if self.subspace_control is not None:
-            io.save_csv(files["subspace_control_csv"], self.subspace_control)
-        optional = output_files(out, OPTIONAL_NAMES)
-        for key, table in (
-            ("readout_refit_csv", self.readout_refit),
-            ("fixed_points_csv", self.fixed_points),
-        ):
-            if table is not None:
-                files[key] = optional[key]
-                io.save_csv(files[key], table)
-        io.save_json(files["verification_json"], self.verification.as_dict())
-        record = {
-            "name": self.name,
-            "network": self.network,
-            "dynamics": self.dynamics.as_dict(),
-            "settings": dataclasses.asdict(self.settings),
-            "shapes": self.shapes,
-            "warning": self.warning,
-            "verification": self.verification.record(),
-        }
-        io.save_json(files["analysis_json"], record)
-        return files
-
-    def save_profile(self, out: str | os.PathLike) -> dict[str, Path]:
-        """The profile figure (:meth:`plot`) as PDF and PNG."""
-        from rnnschur.report import figures
-
-        files = output_files(out, FIGURE_NAMES)
-        figures.save(self.plot(), [files["profile_pdf"], files["profile_png"]])
-        return files
-
-    def save_summary(self, out: str | os.PathLike) -> dict[str, Path]:
-        """The summaries: Markdown, and one HTML page that embeds ``profile.png`` (written by
-        :meth:`save_profile`)."""
-        files = output_files(out, SUMMARY_NAMES)
-        io.save_text(files["summary_md"], self.summary())
-        png = base64.b64encode((Path(out) / "profile.png").read_bytes()).decode("ascii")
-        io.save_text(files["summary_html"], summary_html(self, png))
-        return files
-
-    @classmethod
-    def load(cls, out: str | os.PathLike, weights: str | os.PathLike) -> Result:
-        """The result :meth:`save_tables` wrote into ``out``, its Schur form checked against the
-        model's W_hh (``weights``: the model's ``.npz``)."""
-        out = Path(out)
-        record = json.loads((out / "analysis.json").read_text())
-        dynamics = Dynamics.from_config(record["dynamics"])
-        settings = record["settings"]
-        settings = Settings(**{**settings, "alpha_grid": tuple(settings["alpha_grid"])})
-
-        def table(name: str) -> pd.DataFrame | None:
-            path = out / name
-            if not path.is_file():
-                return None
-            try:
-                return pd.read_csv(path)
-            except pd.errors.EmptyDataError:  # a table without rows (no block had mass)
-                return pd.DataFrame()
-
-        W_hh = io.load_npz(weights, ("W_hh",))["W_hh"]
-        return cls(
-            record["name"],
-            record["network"],
-            dynamics,
-            Verification.from_record(dynamics, record["verification"]),
-            settings,
-            io.load_schur(out / "schur.npz", W_hh),
-            table("ablation.csv").assign(model=record["name"]),
-            table("verdicts.csv"),
-            table("spectrum.csv"),
-            table("subspace_control.csv"),
-            table("readout_refit.csv"),
-            record["shapes"],
-            record["warning"],
-            table("fixed_points.csv"),
-        )
 
 
 def run(

@@ -83,7 +83,7 @@ def analyse(
 
     Returns
     -------
-    rnnschur.external.analysis.Result
+    rnnschur.external.result.Result
         The analysis, in memory: ``verification`` (what was checked against the model's own
         outputs), ``schur`` (the ordered Schur form), the DataFrames ``ablation`` (all 8 subsets
         at every α), ``verdicts`` (per coupling block), ``spectrum``, ``subspace_control``,

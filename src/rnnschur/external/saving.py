@@ -1,7 +1,7 @@
 """A folder of results written as one set: never a mix of two analyses, never fewer files than
 before, whatever signal arrives (Ctrl-C, ``kill``, a scheduler's SIGTERM, SIGKILL).
 
-:meth:`rnnschur.external.analysis.Result.save` writes every new file into a hidden staging
+:meth:`rnnschur.external.result.Result.save` writes every new file into a hidden staging
 folder inside ``out`` (:func:`staging_folder`), then :func:`replace_outputs` swaps the set in:
 
 1. the folder's lock is taken: an exclusive ``flock`` on :data:`LOCK`, which the system releases
