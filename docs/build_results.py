@@ -1291,8 +1291,8 @@ def values(cell: str) -> str:
 def headline_table(fresh: pd.DataFrame, full_budget: pd.DataFrame) -> str:
     """README's table of the claims that rest on data: task, the claim in a few words
     (:data:`HEADLINE`), the paper's numbers, ours on the fresh seeds (median), the solutions
-    showing it at 50 seeds and on the fresh seeds (k/n), and the fresh word (its rule in the
-    glossary)."""
+    showing it at 50 seeds and on the fresh seeds (k/n; :func:`fresh_counts`), and the fresh
+    word (its rule in the glossary)."""
     short = pd.read_csv(HEADLINE).set_index("claim_id")["short"]
     budget = full_budget.set_index("claim_id")
     lines = [
@@ -1303,9 +1303,36 @@ def headline_table(fresh: pd.DataFrame, full_budget: pd.DataFrame) -> str:
         b = budget.loc[r.claim_id]
         lines.append(
             f"{TASK_NAMES.get(r.task, r.task)} | {short[r.claim_id]} | {values(r.paper)} | "
-            f"{values(r.ours)} | {int(b['k'])}/{int(b['n'])}·{r.k}/{r.n_tested} | **{r.word}**"
+            f"{values(r.ours)} | {int(b['k'])}/{int(b['n'])}·{fresh_counts(r)} | **{r.word}**"
         )
     return "\n".join(lines)
+
+
+def fresh_counts(r) -> str:
+    """A fresh claim's k/n (solutions showing it of those tested), with what sets n apart from
+    the solutions trained: the learned ones where some did not learn, the absent ones, and how
+    many of those tested read basis-dependent (where the run checked it): '6/10 (10
+    basis-dependent)', '0/1 (9 absent)'."""
+    notes = [f"{r.n_learned} of {r.n_trained} learned"] if r.n_learned < r.n_trained else []
+    notes += [f"{r.n_absent} absent"] if r.n_absent else []
+    if getattr(r, "n_basis_dependent", 0):
+        notes.append(f"{r.n_basis_dependent} {Verdict.BASIS_DEPENDENT}")
+    return f"{r.k}/{r.n_tested}" + (f" ({', '.join(notes)})" if notes else "")
+
+
+def n_r_values(fresh: pd.DataFrame) -> dict:
+    """The n_R claims' numbers for the first screen's line on what their word covers: ours on
+    the fresh seeds and the paper's (each as the table prints it, joined by 'and')."""
+    rows = fresh[fresh["claim_id"].isin(N_R_CLAIMS)]
+    return {
+        "n_r_ours": " and ".join(values(v) for v in rows["ours"]),
+        "n_r_paper": " and ".join(values(v) for v in rows["paper"]),
+    }
+
+
+N_R_CLAIMS = ("table1_dense_orthogonal_n_R_constant", "table1_cayley_n_R_constant")
+"""The claims that n_R does not change with α: their word covers the invariance, not n_R's
+value beside the paper's."""
 
 
 def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
@@ -1349,6 +1376,7 @@ def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
         regime_total=len(regime_words),
         regime_failures=failures,
         table=headline_table(fresh, full),
+        **n_r_values(fresh),
         **rule,
     )
     return text.strip()
