@@ -1290,19 +1290,19 @@ def values(cell: str) -> str:
 
 def headline_table(fresh: pd.DataFrame, full_budget: pd.DataFrame) -> str:
     """README's table of the claims that rest on data: task, the claim in a few words
-    (:data:`HEADLINE`), the paper's numbers, ours on the fresh seeds (median), the solutions
+    (:data:`HEADLINE`), the paper's numbers → ours on the fresh seeds (median), the solutions
     showing it at 50 seeds and on the fresh seeds (k/n; :func:`fresh_counts`), and the fresh
     word (its rule in the glossary)."""
     short = pd.read_csv(HEADLINE).set_index("claim_id")["short"]
     budget = full_budget.set_index("claim_id")
     lines = [
-        "task | claim | paper | ours, fresh | k/n: 50 seeds·fresh | [fresh word](docs/glossary.md)",
-        "---|---|---|---|---|---",
+        "task | claim | paper→ours, fresh | k/n: 50 seeds·fresh | [fresh word](docs/glossary.md)",
+        "---|---|---|---|---",
     ]
     for r in fresh[fresh["claim_id"].isin(short.index)].itertuples(index=False):
         b = budget.loc[r.claim_id]
         lines.append(
-            f"{TASK_NAMES.get(r.task, r.task)} | {short[r.claim_id]} | {values(r.paper)} | "
+            f"{TASK_NAMES.get(r.task, r.task)} | {short[r.claim_id]} | {values(r.paper)}→"
             f"{values(r.ours)} | {int(b['k'])}/{int(b['n'])}·{fresh_counts(r)} | **{r.word}**"
         )
     return "\n".join(lines)
@@ -1318,21 +1318,6 @@ def fresh_counts(r) -> str:
     if getattr(r, "n_basis_dependent", 0):
         notes.append(f"{r.n_basis_dependent} {Verdict.BASIS_DEPENDENT}")
     return f"{r.k}/{r.n_tested}" + (f" ({', '.join(notes)})" if notes else "")
-
-
-def n_r_values(fresh: pd.DataFrame) -> dict:
-    """The n_R claims' numbers for the first screen's line on what their word covers: ours on
-    the fresh seeds and the paper's (each as the table prints it, joined by 'and')."""
-    rows = fresh[fresh["claim_id"].isin(N_R_CLAIMS)]
-    return {
-        "n_r_ours": " and ".join(values(v) for v in rows["ours"]),
-        "n_r_paper": " and ".join(values(v) for v in rows["paper"]),
-    }
-
-
-N_R_CLAIMS = ("table1_dense_orthogonal_n_R_constant", "table1_cayley_n_R_constant")
-"""The claims that n_R does not change with α: their word covers the invariance, not n_R's
-value beside the paper's."""
 
 
 def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
@@ -1376,7 +1361,6 @@ def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
         regime_total=len(regime_words),
         regime_failures=failures,
         table=headline_table(fresh, full),
-        **n_r_values(fresh),
         **rule,
     )
     return text.strip()
@@ -1415,7 +1399,10 @@ def confirmation_summary(folder: Path) -> str:
     lead_text = readings.confirmation_lead(pd.read_csv(path), where)
     lead_text = lead_text.replace("(docs/preregistration.md)", "(preregistration.md)")
     costs = costs_line(folder)
-    return f"{lead_text}\n\n{table(folder, 'confirmation.md').strip()}\n\n{costs}"
+    short = pd.read_csv(HEADLINE).set_index("claim_id")["short"].to_dict()
+    fresh = pd.read_csv(folder / "tables" / "reproduction.csv")
+    basis = readings.fresh_basis_line(fresh, short)
+    return f"{lead_text}\n\n{table(folder, 'confirmation.md').strip()}\n\n{basis}\n\n{costs}"
 
 
 def costs_line(folder: Path) -> str:
