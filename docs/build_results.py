@@ -1290,22 +1290,34 @@ def values(cell: str) -> str:
 
 def headline_table(fresh: pd.DataFrame, full_budget: pd.DataFrame) -> str:
     """README's table of the claims that rest on data: task, the claim in a few words
-    (:data:`HEADLINE`), the paper's numbers, ours on the fresh seeds (median), the solutions
-    showing it at 50 seeds and on the fresh seeds (k/n), and the fresh word (its rule in the
-    glossary)."""
+    (:data:`HEADLINE`), the paper's numbers → ours on the fresh seeds (median), the solutions
+    showing it at 50 seeds and on the fresh seeds (k/n; :func:`fresh_counts`), and the fresh
+    word (its rule in the glossary)."""
     short = pd.read_csv(HEADLINE).set_index("claim_id")["short"]
     budget = full_budget.set_index("claim_id")
     lines = [
-        "task | claim | paper | ours, fresh | k/n: 50 seeds·fresh | [fresh word](docs/glossary.md)",
-        "---|---|---|---|---|---",
+        "task | claim | paper→ours, fresh | k/n: 50 seeds·fresh | [fresh word](docs/glossary.md)",
+        "---|---|---|---|---",
     ]
     for r in fresh[fresh["claim_id"].isin(short.index)].itertuples(index=False):
         b = budget.loc[r.claim_id]
         lines.append(
-            f"{TASK_NAMES.get(r.task, r.task)} | {short[r.claim_id]} | {values(r.paper)} | "
-            f"{values(r.ours)} | {int(b['k'])}/{int(b['n'])}·{r.k}/{r.n_tested} | **{r.word}**"
+            f"{TASK_NAMES.get(r.task, r.task)} | {short[r.claim_id]} | {values(r.paper)}→"
+            f"{values(r.ours)} | {int(b['k'])}/{int(b['n'])}·{fresh_counts(r)} | **{r.word}**"
         )
     return "\n".join(lines)
+
+
+def fresh_counts(r) -> str:
+    """A fresh claim's k/n (solutions showing it of those tested), with what sets n apart from
+    the solutions trained: the learned ones where some did not learn, the absent ones, and how
+    many of those tested read basis-dependent (where the run checked it): '6/10 (10
+    basis-dependent)', '0/1 (9 absent)'."""
+    notes = [f"{r.n_learned} of {r.n_trained} learned"] if r.n_learned < r.n_trained else []
+    notes += [f"{r.n_absent} absent"] if r.n_absent else []
+    if getattr(r, "n_basis_dependent", 0):
+        notes.append(f"{r.n_basis_dependent} {Verdict.BASIS_DEPENDENT}")
+    return f"{r.k}/{r.n_tested}" + (f" ({', '.join(notes)})" if notes else "")
 
 
 def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
@@ -1387,7 +1399,10 @@ def confirmation_summary(folder: Path) -> str:
     lead_text = readings.confirmation_lead(pd.read_csv(path), where)
     lead_text = lead_text.replace("(docs/preregistration.md)", "(preregistration.md)")
     costs = costs_line(folder)
-    return f"{lead_text}\n\n{table(folder, 'confirmation.md').strip()}\n\n{costs}"
+    short = pd.read_csv(HEADLINE).set_index("claim_id")["short"].to_dict()
+    fresh = pd.read_csv(folder / "tables" / "reproduction.csv")
+    basis = readings.fresh_basis_line(fresh, short)
+    return f"{lead_text}\n\n{table(folder, 'confirmation.md').strip()}\n\n{basis}\n\n{costs}"
 
 
 def costs_line(folder: Path) -> str:

@@ -23,7 +23,14 @@ from .claims import (
 )
 from .fixed_points import fixed_point_groups, fixed_point_reading, fixed_point_table
 from .gaps import gap_bottom_line, gap_conclusion, gap_reading
-from .reproduction import claim_name, confirmation_lead, lead, per_task, side_by_side
+from .reproduction import (
+    claim_name,
+    confirmation_lead,
+    fresh_basis_line,
+    lead,
+    per_task,
+    side_by_side,
+)
 
 __all__ = [
     "basis_dependence_reading",
@@ -37,6 +44,7 @@ __all__ = [
     "fixed_point_groups",
     "fixed_point_reading",
     "fixed_point_table",
+    "fresh_basis_line",
     "gap_bottom_line",
     "gap_conclusion",
     "gap_reading",

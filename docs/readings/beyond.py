@@ -9,9 +9,10 @@ import pandas as pd
 
 from rnnschur.io.text import and_list
 from rnnschur.report.page import BLOCK_NAMES
-from rnnschur.report.page import counted as _count
 from rnnschur.studies.paper.claims import TASK_NAMES
 from rnnschur.studies.verdicts import Verdict
+
+from .words import counted as _count
 
 
 def subspace_reading(summary: pd.DataFrame) -> str:

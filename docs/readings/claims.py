@@ -8,12 +8,12 @@ import pandas as pd
 
 from rnnschur.io.text import and_list
 from rnnschur.report.page import BLOCK_NAMES
-from rnnschur.report.page import counted as _count
 from rnnschur.studies.paper.claims import TASK_NAMES
 from rnnschur.studies.verdicts import BLOCK_VERDICTS as VERDICTS
 from rnnschur.studies.verdicts import DECIDED, Verdict, far_agreements
 
 from .words import TOO_FEW
+from .words import counted as _count
 
 CLAIM_WORDS = (
     (Verdict.HOLDS, ("is met by the whole interval", "are met by the whole interval")),

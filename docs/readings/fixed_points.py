@@ -8,8 +8,9 @@ import pandas as pd
 from rnnschur.io.per_seed import MODEL_KEYS
 from rnnschur.io.text import and_list
 from rnnschur.report.page import BLOCK_NAMES
-from rnnschur.report.page import counted as _count
 from rnnschur.studies.paper.claims import TASK_NAMES
+
+from .words import counted as _count
 
 ZERO_INPUT = "zero input"
 """The input condition every task has (``rnnschur.studies.fixed_points``); the others are cues."""

@@ -7,10 +7,10 @@ import pandas as pd
 
 from rnnschur.io.text import and_list
 from rnnschur.report.page import BLOCK_NAMES
-from rnnschur.report.page import counted as _count
 from rnnschur.studies.paper.claims import TASK_NAMES
 
 from .words import _times
+from .words import counted as _count
 
 
 def gap_reading(gaps: pd.DataFrame) -> str:

@@ -189,3 +189,22 @@ def confirmation_lead(table: pd.DataFrame, preregistration: str) -> str:
         f"{len(missed)} not confirmed): with ten solutions one moves k/n by 0.1, so a word near "
         "the 0.2 or 0.8 cut can flip by chance."
     )
+
+
+def fresh_basis_line(table: pd.DataFrame, names: dict[str, str]) -> str:
+    """Beside a confirmation: how many of the fresh solutions tested read basis-dependent, per
+    claim where any does (``names``: claim id → the claim in a few words, README's), from the
+    fresh run's one-screen table (``reproduction.csv``); that the run did not check it, where
+    it did not. Checked after the preregistration, so exploratory."""
+    if not table.get("basis_checked", pd.Series([False])).astype(bool).any():
+        return "These fresh solutions were not checked for basis dependence."
+    some = table[table["n_basis_dependent"] > 0]
+    named = [
+        f"{TASK_NAMES.get(r.task, r.task)} {names.get(r.claim_id, _short(r))} "
+        f"({r.n_basis_dependent}/{r.n_basis_checked})"
+        for r in some.itertuples(index=False)
+    ]
+    return (
+        "*Basis-dependent* fresh solutions (checked after the preregistration): "
+        f"{and_list(named) if named else 'none'}{'; none elsewhere' if named else ''}."
+    )

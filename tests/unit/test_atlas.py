@@ -16,7 +16,8 @@ import yaml
 from snakemake.utils import update_config
 
 from rnnschur import tasks
-from rnnschur.report.page import COLUMNS, atlas_page, atlas_reading
+from rnnschur.io.text import fill, templates
+from rnnschur.report.page import COLUMNS, atlas_page, atlas_parts
 from rnnschur.settings.schema import read_schema
 from rnnschur.studies.beyond.atlas import (
     across_markdown,
@@ -33,6 +34,21 @@ from rnnschur.studies.verdicts import Thresholds, Verdict
 from conftest import long_sentences
 
 REPO = Path(__file__).resolve().parents[2]
+TEMPLATES = REPO / "workflow" / "templates"
+
+
+def atlas_reading(atlas, across, tasks) -> str:
+    """What rule atlas writes in atlas_readings.md: its template's sentences filled with the
+    atlas's numbers, one paragraph each."""
+    sentences = templates((TEMPLATES / "atlas_readings.md").read_text())
+    return "\n\n".join(fill(sentences, p) for p in atlas_parts(atlas, across, tasks)) + "\n"
+
+
+def page(atlas, readings, figures) -> str:
+    """What rule atlas_page writes: its template with the readings, figures and table."""
+    return atlas_page(atlas, readings, figures, (TEMPLATES / "atlas.html").read_text())
+
+
 SCHEMA = read_schema()
 
 
@@ -311,9 +327,11 @@ def test_the_sentences_say_what_the_solutions_of_each_task_show():
     groups["t5__d2"]["learned"] = [True] + [False] * 4
     atlas, across, text = planted_atlas(groups)
     lines = text.split("\n\n")
-    assert lines[0].startswith("Read solution by solution: 33 of the 36 rows are fragile")
+    assert lines[0].startswith(
+        "Read solution by solution: 33 of the 36 rows are decided, mostly fragile or mostly"
+    )
     rr = next(line for line in lines if line.startswith("−T_RR"))
-    assert "fragile in 11 and too few learned models in 1 of its 12 groups" in rr
+    assert "mostly fragile in 11 and too few learned models in 1 of its 12 groups" in rr
     assert rr.endswith(" Across tasks, universal under d1 and d2.")
     cr = next(line for line in lines if line.startswith("−T_C→R"))
     five = "(5 of 5 tested)"
@@ -321,7 +339,8 @@ def test_the_sentences_say_what_the_solutions_of_each_task_show():
         f"d1 (mostly stabilizers: t3 {five}, t4 {five} and t5 {five}; mostly fragile: 3 tasks) "
         f"and d2 (mostly stabilizers: t3 {five} and t4 {five}; mostly fragile: 3 tasks)"
     )
-    assert "fragile in 6, stabilizer in 5" in cr and f"task-restricted under {restricted}" in cr
+    assert "mostly fragile in 6, mostly stabilizers in 5" in cr
+    assert f"task-restricted under {restricted}" in cr
     cc = next(line for line in lines if line.startswith("−T_CC"))
     assert "universal under d2" in cc and "harmless across tasks under d1" in cc
     # the random-effects estimate stays beside, secondary: t5 as d2 too few learned there
@@ -330,10 +349,9 @@ def test_the_sentences_say_what_the_solutions_of_each_task_show():
     assert by.loc[("T_CR", "all"), "p_heterogeneity"] < 1e-6
     change = next(line for line in lines if line.startswith("As d2 against d1"))
     # fragile or stabilizer under both: t0..t4, 3 blocks = 15; T_CC changes in each of 5 tasks
-    assert "10 of the 15 rows fragile or stabilizer under both keep their word, 5 change (" in (
-        change
-    )
-    assert "t0 −T_CC stabilizer → fragile" in change and "and 2 more)" in change
+    kept = "10 of the 15 rows decided under both keep their word"
+    assert f"{kept}, 5 change (" in change
+    assert "t0 −T_CC mostly stabilizers → mostly fragile" in change and "and 2 more)" in change
     assert "; 3 more are so under one only (3 under d1, 0 as d2)." in change
     assert "in 1 of the 12 groups (t5 · d2 · N_h 64 (1/5) learned)" in text
     assert "every one" not in change  # fragile and stabilizer both
@@ -345,8 +363,13 @@ def test_the_sentences_say_what_the_solutions_of_each_task_show():
     }
     text = planted_atlas(only_fragile)[2]
     change = next(line for line in text.split("\n\n") if line.startswith("As d2"))
-    assert "6 of the 6 rows fragile or stabilizer under both keep their word, 0 change, " in change
-    assert "every one fragile under both;" in change
+    kept = "6 of the 6 rows decided under both keep their word"
+    assert f"{kept}, 0 change, " in change
+    assert "every one mostly fragile under both;" in change
+    # one meaning per word: a group whose solutions split is "neither", and no word across
+    cc = next(line for line in text.split("\n\n") if line.startswith("−T_CC"))
+    assert cc.startswith("−T_CC: neither in 6 of its 6 groups. Across tasks, no word under d1")
+    assert "undecided" not in text and "fragile in 6" not in text.replace("mostly fragile", "")
 
 
 def test_a_task_restricted_block_shows_how_many_solutions_each_task_rests_on():
@@ -382,7 +405,8 @@ def test_one_task_under_three_descriptions_is_not_a_reading_across_tasks():
 
 def test_two_tasks_read_across_tasks_by_their_solutions():
     """Two tasks are enough for the counted words (the random-effects estimate needs three);
-    a mixture that is neither (one task's solutions split) reads undecided."""
+    a mixture that is neither (one task's solutions split) gets no word across tasks (the CSV
+    keeps the code's *undecided*: on the page that word is one solution's interval's)."""
     groups = {"t0__d1": {"T_RR": FRAGILE, "T_CR": HARMLESS, "T_CC": NOISY}}
     groups["t1__d1"] = {"T_RR": FRAGILE, "T_CR": HARMLESS, "T_CC": FRAGILE}
     atlas, across, text = planted_atlas(groups)
@@ -390,7 +414,7 @@ def test_two_tasks_read_across_tasks_by_their_solutions():
     lines = {line.split(":")[0]: line for line in text.split("\n\n")}
     assert "Across tasks, universal under d1." in lines["−T_RR"]
     assert "Across tasks, harmless across tasks under d1." in lines["−T_C→R"]
-    assert "Across tasks, undecided under d1." in lines["−T_CC"]
+    assert "Across tasks, no word under d1 (a task reads neither" in lines["−T_CC"]
 
 
 def test_the_across_task_table_in_markdown():
@@ -417,10 +441,11 @@ def chromium() -> str | None:
 
 def test_the_page_holds_the_readings_the_figures_and_every_row():
     atlas = table({"a__d1": {"T_RR": FRAGILE, "T_CR": HARMLESS, "T_CC": NOISY}})
-    page = atlas_page(atlas, "First.\n\nSecond <b>.", {"fig_atlas": ("A caption", b"\x89PNG")})
-    assert page.count("<tr>") == 1 + len(atlas)
-    assert "<p>Second &lt;b&gt;.</p>" in page and "A caption" in page
-    assert "data:image/png;base64,iVBORw" in page
+    html = page(atlas, "First.\n\nSecond <b>.", {"fig_atlas": ("A caption", b"\x89PNG")})
+    assert html.count("<tr>") == 1 + len(atlas)
+    assert "<p>Second &lt;b&gt;.</p>" in html and "A caption" in html
+    assert "data:image/png;base64,iVBORw" in html
+    assert f"<h2>The table ({len(atlas)} rows; click a heading to sort)</h2>" in html
 
 
 @pytest.mark.skipif(
@@ -448,7 +473,7 @@ def test_the_page_loads_sorts_and_shows_its_figures_in_chromium(tmp_path, capsys
         pngs[name] = ("caption", (tmp_path / f"{name}.png").read_bytes())
     path = tmp_path / "atlas.html"
     tasks = task_readings(planted_ablation(groups), 0.9, 0.8, 3)
-    path.write_text(atlas_page(atlas, atlas_reading(atlas, restriction(tasks), tasks), pngs))
+    path.write_text(page(atlas, atlas_reading(atlas, restriction(tasks), tasks), pngs))
     browser = chromium()
     assert browser, "RNNSCHUR_REQUIRE_BROWSER is set, but no Chromium is installed"
     flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000"]

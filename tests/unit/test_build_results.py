@@ -594,3 +594,16 @@ def test_a_block_links_its_long_tables_and_gives_them_back(tmp_path, monkeypatch
         f"c{n - 1}",
         "holds",
     ]
+
+
+def test_the_readme_tables_fresh_counts_say_what_sets_n_apart():
+    """Planted rows of a fresh one-screen table: k/n alone; with the absent solutions; with
+    those that did not learn and the basis-dependent ones."""
+    from types import SimpleNamespace as Row
+
+    plain = Row(k=6, n_tested=10, n_trained=10, n_learned=10, n_absent=0, n_basis_dependent=0)
+    assert build_results.fresh_counts(plain) == "6/10"
+    absent = Row(**{**vars(plain), "k": 0, "n_tested": 1, "n_absent": 9})
+    assert build_results.fresh_counts(absent) == "0/1 (9 absent)"
+    both = Row(**{**vars(plain), "k": 2, "n_tested": 9, "n_learned": 9, "n_basis_dependent": 6})
+    assert build_results.fresh_counts(both) == "2/9 (9 of 10 learned, 6 basis-dependent)"

@@ -1,8 +1,9 @@
 """The published pages' budget of words, and where their sentences are written: the pages that
 docs/build_results.py generates (docs/quick.md, docs/results.md, docs/results/*.md) keep their
 share of the 30,000 words README.md, docs/*.md and docs/results/*.md may hold together, no page
-over 5,000, their long listings CSV tables they link (docs/data/); and no library function
-exists only to write the pages' text (that is docs/readings/'s)."""
+over 5,000, their long listings CSV tables they link (docs/data/); no library function
+exists only to write the pages' text (that is docs/readings/'s), and none writes sentences at
+all (a run's own are its templates', workflow/templates/)."""
 
 import ast
 import re
@@ -126,6 +127,79 @@ def test_no_library_function_writes_text_for_the_pages_alone():
     src = REPO / "src" / "rnnschur"
     assert page_only_text_functions(src, writers, library_users(REPO)) == []
     assert not (src / "report" / "readings.py").exists()
+
+
+SENTENCE = re.compile(r"(?:^|[.:;] )[A-Z][\w'’]*(?:[,;:]? [\w'’()−-]+){3,}\.(?:\s|$)")
+"""A sentence in a string: a capitalised word and at least three more, then a full stop."""
+MESSAGES = {"warn", "warning", "error", "info", "print", "exit"}
+"""Calls whose text is a message to the person running the code, not a page's."""
+
+
+def sentence_writers(src: Path) -> list[str]:
+    """The functions of the library in ``src`` that write sentences: annotated ``-> str``,
+    building no table (no call of ``markdown`` or ``table_lines``: a table's one line of key is
+    the table's), with a :data:`SENTENCE` among their strings, their docstring, exceptions,
+    assertions and :data:`MESSAGES` aside."""
+    found = []
+    for path in sorted(src.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        for function in ast.walk(tree):
+            returns = getattr(function, "returns", None)
+            if not isinstance(function, ast.FunctionDef) or getattr(returns, "id", "") != "str":
+                continue
+            aside, table = set(), False
+            if ast.get_docstring(function) is not None:
+                aside.add(id(function.body[0].value))
+            for node in ast.walk(function):
+                called = isinstance(node, ast.Call) and getattr(
+                    node.func, "attr", getattr(node.func, "id", "")
+                )
+                if isinstance(node, ast.Raise | ast.Assert) or (
+                    called and (called in MESSAGES or called.endswith("Error"))
+                ):
+                    aside |= {id(inner) for inner in ast.walk(node)}
+                table = table or called in ("markdown", "table_lines")
+            strings = [
+                node.value
+                for node in ast.walk(function)
+                if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            ]
+            ids = [
+                id(node)
+                for node in ast.walk(function)
+                if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            ]
+            if not table and any(
+                SENTENCE.search(s) for s, i in zip(strings, ids, strict=True) if i not in aside
+            ):
+                module = ".".join(path.relative_to(src.parent).with_suffix("").parts)
+                found.append(f"{module}.{function.name}")
+    return found
+
+
+def test_no_library_function_writes_sentences():
+    """The atlas's sentences and the paper-vs-reproduced lines are the rule scripts' templates'
+    (workflow/templates/), filled with the numbers the library computes."""
+    assert sentence_writers(REPO / "src" / "rnnschur") == []
+
+
+def test_the_rule_finds_a_planted_sentence(tmp_path):
+    """Planted: a library function returning a sentence is found, used by the workflow or not;
+    one that builds a table under its key line, or raises the sentence, is not."""
+    src = tmp_path / "rnnschur"
+    (src / "report").mkdir(parents=True)
+    (src / "report" / "words.py").write_text(
+        "def summary(n: int) -> str:\n"
+        '    """What it says."""\n'
+        "    return 'No claim of the paper holds here.'\n\n\n"
+        "def keyed(n: int) -> str:\n"
+        "    return markdown(n) + 'Each row is one claim of the paper.'\n\n\n"
+        "def refused(n: int) -> str:\n"
+        "    raise ValueError('The value is not a number here.')\n\n\n"
+        "def fine(n: int) -> str:\n"
+        "    return f'{n} claims'\n"
+    )
+    assert sentence_writers(src) == ["rnnschur.report.words.summary"]
 
 
 def test_the_rule_finds_a_planted_sentence_writer(tmp_path):

@@ -473,3 +473,26 @@ def test_basis_dependence_reading_names_where_the_order_moves_a_reading():
         "reading is basis-dependent in: copy dense_orthogonal −T_RR in 2 of 3 (spread up to 0.031)."
     )
     assert "N_h" not in text and "0.5" not in text  # N_h = 56 is not the largest: not read
+
+
+def test_the_fresh_basis_line_counts_each_claim_with_basis_dependent_solutions():
+    """Planted: of three claims, two have basis-dependent fresh solutions (3 of 10, 1 of 1):
+    both named with their counts, in README's few words where it has them; a run that did not
+    check says so; none dependent says none."""
+    table = pd.DataFrame(
+        {
+            "claim_id": ["a", "b", "c"],
+            "task": ["copy", "sine", "flip_flop"],
+            "claim": ["A long claim: its rule", "B claim (note)", "C claim"],
+            "basis_checked": [True, True, True],
+            "n_basis_checked": [10, 1, 10],
+            "n_basis_dependent": [3, 1, 0],
+        }
+    )
+    line = readings.fresh_basis_line(table, {"a": "A short"})
+    assert "copy A short (3/10) and sine B claim (1/1); none elsewhere." in line
+    assert "flip-flop" not in line and long_sentences(line) == []
+    none = readings.fresh_basis_line(table.assign(n_basis_dependent=0), {})
+    assert none.endswith("(checked after the preregistration): none.")
+    unchecked = readings.fresh_basis_line(table.assign(basis_checked=False), {})
+    assert unchecked == "These fresh solutions were not checked for basis dependence."

@@ -150,3 +150,21 @@ def test_a_block_held_by_fewer_than_min_models_solutions_reads_absent():
     tasks = task_readings(table(three, two), 0.9, MOSTLY, MIN_MODELS).set_index("task")
     assert tasks["word"].to_dict() == {"a": Verdict.STABILIZER, "b": Verdict.ABSENT}
     assert tasks.loc["b", ["n_tested", "fragile"]].tolist() == [2, 2]
+
+
+def test_the_table_gives_a_mixture_no_word_and_a_task_held_by_too_few_its_own():
+    """Planted: one task mostly fragile, one whose solutions split, one whose block too few
+    solutions hold: the across cell says no word (not *undecided*, one solution's word on the
+    pages), the third task's cell *held by too few* (not *absent*, one solution's status)."""
+    ablation = table(
+        rows("a", "T_CC", ["fragile"] * 5),
+        rows("b", "T_CC", ["fragile"] * 2 + ["stabilizer"] * 3),
+        rows("c", "T_CC", ["fragile"] * 2 + ["absent"] * 3),
+    )
+    tasks = task_readings(ablation, 0.9, MOSTLY, MIN_MODELS)
+    across = restriction(tasks)
+    assert across["word"].tolist() == [Verdict.UNDECIDED]  # the CSV keeps the code's word
+    text = restriction_markdown(tasks, across, MOSTLY, MIN_MODELS)
+    assert "| −T_CC | 2 | a | — | b | c | — | no word |" in text
+    assert "| c | 64 | −T_CC | 2 (3) | 2/2" in text and "| held by too few |" in text
+    assert "undecided" not in text and "| absent |" not in text

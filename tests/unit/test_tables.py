@@ -4,7 +4,17 @@ beside the models that learned."""
 import numpy as np
 import pandas as pd
 
+from rnnschur.io.text import fill, templates
 from rnnschur.studies.paper import tables
+
+from conftest import REPO
+
+
+def agreement_text(frame: pd.DataFrame) -> str:
+    """The sentences of rule paper_vs_reproduced: its template filled with ``frame``'s
+    numbers."""
+    template = REPO / "workflow" / "templates" / "paper_vs_reproduced.md"
+    return fill(templates(template.read_text()), tables.agreement_parts(frame))
 
 
 def test_markdown_prints_whole_numbers_as_integers_and_gaps_as_dashes():
@@ -36,7 +46,6 @@ def test_paper_vs_reproduced_counts_only_the_models_that_learned():
 
 
 def test_the_agreement_reading_names_each_difference_in_a_sentence_of_its_own():
-    from rnnschur.studies.paper.tables import agreement_reading
     from rnnschur.studies.verdicts import Verdict
 
     rows = [
@@ -48,7 +57,7 @@ def test_the_agreement_reading_names_each_difference_in_a_sentence_of_its_own():
     columns = ["task", "subset", "quantity", "construction", "alpha", "reproduced_mean"]
     columns += ["paper_value", "factor", "agreement"]
     frame = pd.DataFrame(rows, columns=columns).assign(n_hidden=72, paper_n_hidden=72)
-    text = agreement_reading(frame)
+    text = agreement_text(frame)
     assert text.startswith(
         "Of the 3 distinct numbers of the paper with a reproduced interval beside them "
         "(Table 1's three α of the same models count once, 3 comparisons in all), 1 agree"
@@ -66,10 +75,10 @@ def test_the_agreement_reading_names_each_difference_in_a_sentence_of_its_own():
         for a, w in ((0.85, Verdict.AGREES), (0.9, Verdict.AGREES), (0.95, Verdict.DIFFERS))
     ]
     frame = pd.DataFrame(table1, columns=columns).assign(n_hidden=72, paper_n_hidden=72)
-    text = agreement_reading(frame)
+    text = agreement_text(frame)
     assert text.startswith("Of the 1 distinct numbers") and "), 0 agree" in text
     assert "and 1 differ." in text and "3 comparisons in all" in text
-    small = agreement_reading(frame.assign(n_hidden=16))
+    small = agreement_text(frame.assign(n_hidden=16))
     assert "other sizes than the paper's (copy N_h = 16 (the paper's 72))" in small
 
 

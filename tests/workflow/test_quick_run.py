@@ -757,8 +757,6 @@ def test_every_generated_sentence_is_at_most_three_lines(quick_run):
     no sentence past three lines of 100 characters (long lists go in tables)."""
     import readings
 
-    from rnnschur.studies.paper.tables import agreement_reading
-
     t = tables(quick_run)
     read = lambda name: pd.read_csv(t / f"{name}.csv")  # noqa: E731
     texts = {
@@ -775,7 +773,6 @@ def test_every_generated_sentence_is_at_most_three_lines(quick_run):
         "paper readings": readings.paper_reading_comparison(
             read("paper_readings"), read("block_profile")
         ),
-        "agreement": agreement_reading(read("paper_vs_reproduced")),
     }
     for name, text in texts.items():
         assert text.strip(), name

@@ -104,9 +104,11 @@ rule table1:
 
 
 rule paper_vs_reproduced:
-    """Every number of the paper beside the reproduced mean and spread over seeds."""
+    """Every number of the paper beside the reproduced mean and spread over seeds, with the
+    sentences of workflow/templates/paper_vs_reproduced.md above them."""
     input:
-        f"{TABLES}/ablation.csv",
+        ablation=f"{TABLES}/ablation.csv",
+        template=str(ROOT / "workflow" / "templates" / "paper_vs_reproduced.md"),
     output:
         csv=report(
             f"{TABLES}/paper_vs_reproduced.csv",

@@ -9,7 +9,8 @@ rule atlas:
     of removing the block, counted, and the row's word (beside them, over seeds: the mean harm,
     its interval and the verdict at the atlas's false-discovery rate); per block and
     description, one random-effects estimate across the tasks (secondary); what the atlas says,
-    in sentences with their counts, across tasks from the task restriction."""
+    in sentences with their counts (workflow/templates/atlas_readings.md), across tasks from the
+    task restriction."""
     input:
         ablation=f"{TABLES}/ablation.csv",
         restriction=f"{TABLES}/task_restriction.csv",
@@ -18,6 +19,7 @@ rule atlas:
         special=(
             [f"{TABLES}/dose_response_summary.csv"] if "dose_response" in beyond_analyses() else []
         ),
+        template=str(ROOT / "workflow" / "templates" / "atlas_readings.md"),
     output:
         csv=report(f"{TABLES}/atlas.csv", caption="../report/atlas.rst", category="Atlas"),
         md=f"{TABLES}/atlas.md",
@@ -51,12 +53,14 @@ rule atlas:
 
 
 rule atlas_page:
-    """The atlas as one static HTML page: its sentences, its figures and its sortable table."""
+    """The atlas as one static HTML page (workflow/templates/atlas.html): its sentences, its
+    figures and its sortable table."""
     input:
         atlas=f"{TABLES}/atlas.csv",
         readings=f"{TABLES}/atlas_readings.md",
         fig_atlas=f"{FIGURES}/fig_atlas.png",
         fig_atlas_shift=f"{FIGURES}/fig_atlas_shift.png",
+        template=str(ROOT / "workflow" / "templates" / "atlas.html"),
     output:
         report(f"{R}/atlas.html", caption="../report/atlas_page.rst", category="Atlas"),
     log:

@@ -1,14 +1,18 @@
 """Rule atlas: the coupling atlas's table read solution by solution, its random-effects estimate
-across tasks (secondary), their Markdown and what they say."""
+across tasks (secondary), their Markdown and what they say (its template's sentences filled
+with the table's numbers)."""
 
 import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
+from pathlib import Path  # noqa: E402
+
 import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
-from rnnschur.report.page import atlas_reading  # noqa: E402
+from rnnschur.io.text import fill, templates  # noqa: E402
+from rnnschur.report.page import atlas_parts  # noqa: E402
 from rnnschur.studies.beyond.atlas import (  # noqa: E402
     across_markdown,
     across_tasks_table,
@@ -40,4 +44,6 @@ io.save_text(snakemake.output.across_md, across_markdown(across))
 # across tasks, the words are the task restriction's: each task's solutions counted
 restriction = pd.read_csv(snakemake.input.restriction, keep_default_na=False)
 tasks = pd.read_csv(snakemake.input.restriction_tasks, keep_default_na=False)
-io.save_text(snakemake.output.readings, atlas_reading(atlas, restriction, tasks))
+sentences = templates(Path(snakemake.input.template).read_text())
+parts = atlas_parts(atlas, restriction, tasks)
+io.save_text(snakemake.output.readings, "\n\n".join(fill(sentences, p) for p in parts) + "\n")

@@ -1,4 +1,5 @@
-"""Rule atlas_page: the coupling atlas as one static HTML page."""
+"""Rule atlas_page: the coupling atlas as one static HTML page, its template's
+(workflow/templates/atlas.html)."""
 
 import sys
 
@@ -17,6 +18,9 @@ figures = {
     for name in ("fig_atlas", "fig_atlas_shift")
 }
 page = atlas_page(
-    pd.read_csv(snakemake.input.atlas), Path(snakemake.input.readings).read_text(), figures
+    pd.read_csv(snakemake.input.atlas),
+    Path(snakemake.input.readings).read_text(),
+    figures,
+    Path(snakemake.input.template).read_text(),
 )
 io.save_text(snakemake.output[0], page)

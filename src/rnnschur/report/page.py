@@ -1,34 +1,34 @@
-"""The coupling atlas as one static HTML page, readable without Python: what the atlas says
-(its sentences, :func:`atlas_reading`, also the workflow's ``atlas_readings.md``), its figures
-and its table, sortable by any column in the browser.
+"""The coupling atlas as one static HTML page, readable without Python, and the numbers of what
+the atlas says (:func:`atlas_parts`: the workflow fills its sentences, workflow/templates/
+atlas_readings.md, into ``atlas_readings.md``): the page (:func:`atlas_page`) is its template's
+(workflow/templates/atlas.html) with those sentences, the figures and the table, sortable by
+any column in the browser.
 
 One self-contained file: the figures are embedded (PNG as data URIs), the sorting is a few
-lines of plain JavaScript, nothing is fetched. ``#sort=<column>`` (``-<column>`` descending)
-in the page's address sorts the table on load; a click on a column's header sorts by it (a
-second click reverses it); cells without a value sort last either way.
+lines of plain JavaScript in the template, nothing is fetched. ``#sort=<column>``
+(``-<column>`` descending) in the page's address sorts the table on load; a click on a
+column's header sorts by it (a second click reverses it); cells without a value sort last
+either way.
 """
 
 from __future__ import annotations
 
 import base64
 import html
+from string import Template
 
 import numpy as np
 import pandas as pd
 
 from rnnschur.ablation import label
-from rnnschur.io.text import and_list
 from rnnschur.schur import COUPLING_BLOCKS
 from rnnschur.studies.verdicts import Verdict
 from rnnschur.tasks import INSTANCE
 
 TOO_FEW = Verdict.TOO_FEW
 BLOCK_NAMES = {block: label(block) for block in COUPLING_BLOCKS}
-
-
-def counted(n: int, word: str) -> str:
-    """``n`` and ``word``, plural where ``n`` is not 1."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+Part = tuple[str, dict]
+"""A sentence's template name and its fields (:func:`rnnschur.io.text.fill`)."""
 
 
 COLUMNS = {
@@ -54,52 +54,6 @@ COLUMNS = {
 }
 """The table's columns on the page, in order, with their headings."""
 
-SCRIPT = """
-function sortBy(column, descending) {
-  const table = document.getElementById("atlas");
-  const head = Array.from(table.tHead.rows[0].cells);
-  const index = head.findIndex(cell => cell.dataset.column === column);
-  if (index < 0) return;
-  const body = table.tBodies[0];
-  const rows = Array.from(body.rows);
-  const key = row => {
-    const cell = row.cells[index];
-    return cell.dataset.value === undefined ? cell.textContent : Number(cell.dataset.value);
-  };
-  rows.sort((a, b) => {
-    const x = key(a), y = key(b);
-    if (typeof x === "number" && typeof y === "number") {
-      if (isNaN(x) || isNaN(y)) return isNaN(x) - isNaN(y);  // no value: last, either way
-      return descending ? y - x : x - y;
-    }
-    const order = String(x).localeCompare(String(y));
-    return descending ? -order : order;
-  });
-  rows.forEach(row => body.appendChild(row));
-  table.dataset.sorted = (descending ? "-" : "") + column;
-}
-document.querySelectorAll("#atlas th").forEach(th => th.addEventListener("click", () => {
-  const table = document.getElementById("atlas");
-  sortBy(th.dataset.column, table.dataset.sorted === th.dataset.column);
-}));
-const wanted = new URLSearchParams(location.hash.slice(1)).get("sort");
-if (wanted) sortBy(wanted.replace(/^-/, ""), wanted.startsWith("-"));
-window.addEventListener("load", () => {
-  const shown = Array.from(document.images).filter(i => i.complete && i.naturalWidth > 0);
-  document.body.dataset.figuresShown = shown.length;
-});
-"""
-
-STYLE = """
-body { font-family: sans-serif; max-width: 1400px; margin: 2em auto; padding: 0 1em; }
-table { border-collapse: collapse; font-size: 0.85em; }
-th { cursor: pointer; background: #eee; position: sticky; top: 0; }
-th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; }
-td.fragile { background: #f4c7c3; } td.stabilizer, td.harmless { background: #c9e3f6; }
-td.too-few { background: #ddd; color: #555; }
-img { max-width: 100%; }
-"""
-
 
 def _cell(column: str, value) -> str:
     """One cell: numbers with their value for sorting, verdicts with their class."""
@@ -116,38 +70,35 @@ def _cell(column: str, value) -> str:
     return f"<td>{text}</td>"
 
 
-def atlas_page(atlas: pd.DataFrame, readings: str, figures: dict[str, tuple[str, bytes]]) -> str:
-    """The page: a title, the readings (one paragraph per blank-line-separated block), the
-    figures (``{name: (caption, png bytes)}``) and the table (one row per row of ``atlas``)."""
+def atlas_page(
+    atlas: pd.DataFrame, readings: str, figures: dict[str, tuple[str, bytes]], template: str
+) -> str:
+    """The page: ``template`` (a :class:`string.Template`, workflow/templates/atlas.html) with
+    the readings (``$readings``: one paragraph per blank-line-separated block), the figures
+    (``$figures``, from ``{name: (caption, png bytes)}``), the number of rows (``$n_rows``) and
+    the table (``$table``: one row per row of ``atlas``)."""
     paragraphs = [p.strip() for p in readings.split("\n\n") if p.strip()]
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        "<title>The coupling atlas</title>",
-        f"<style>{STYLE}</style></head><body>",
-        "<h1>The coupling atlas</h1>",
-        "<h2>What it says</h2>",
-        *[f"<p>{html.escape(p)}</p>" for p in paragraphs],
-        "<h2>Figures</h2>",
-    ]
+    shown = []
     for name, (caption, png) in figures.items():
         data = base64.b64encode(png).decode("ascii")
-        parts += [
+        shown += [
             f'<figure id="{html.escape(name)}"><img alt="{html.escape(name)}" '
             f'src="data:image/png;base64,{data}">',
             f"<figcaption>{html.escape(caption)}</figcaption></figure>",
         ]
     columns = [c for c in COLUMNS if c in atlas.columns]
     head = "".join(f'<th data-column="{c}">{html.escape(COLUMNS[c])}</th>' for c in columns)
-    parts += [
-        f"<h2>The table ({len(atlas)} rows; click a heading to sort)</h2>",
-        f'<table id="atlas"><thead><tr>{head}</tr></thead><tbody>',
-    ]
+    rows = [f'<table id="atlas"><thead><tr>{head}</tr></thead><tbody>']
     for row in atlas[columns].itertuples(index=False):
         cells = "".join(_cell(c, v) for c, v in zip(columns, row, strict=True))
-        parts.append(f"<tr>{cells}</tr>")
-    parts += ["</tbody></table>", f"<script>{SCRIPT}</script>", "</body></html>"]
-    return "\n".join(parts) + "\n"
+        rows.append(f"<tr>{cells}</tr>")
+    rows.append("</tbody></table>")
+    return Template(template).substitute(
+        readings="\n".join(f"<p>{html.escape(p)}</p>" for p in paragraphs),
+        figures="\n".join(shown),
+        n_rows=len(atlas),
+        table="\n".join(rows),
+    )
 
 
 def _task_label(task: str, construction: str, constructions: set[str]) -> str:
@@ -159,43 +110,43 @@ CHANGES_SHOWN = 3
 """At most this many changed words (or tasks) are named in a sentence; more are counted."""
 
 
-ATLAS_WORDS = (
-    Verdict.FRAGILE,
-    Verdict.STABILIZER,
-    Verdict.UNDECIDED,
-    Verdict.ABSENT,
-    Verdict.TOO_FEW,
-)
-"""A row of the atlas's words, in the order the sentences count them."""
+ATLAS_WORDS = {
+    Verdict.FRAGILE: "row_fragile",
+    Verdict.STABILIZER: "row_stabilizer",
+    Verdict.UNDECIDED: "row_undecided",
+    Verdict.ABSENT: "row_absent",
+    Verdict.TOO_FEW: "row_too_few",
+}
+"""A row's words (its ``verdict``: its group's solutions counted), in the order the sentences
+count them, each with its template (the words a row is given on the page: mostly fragile,
+mostly stabilizers, neither, held by too few solutions, too few learned models)."""
 ROW_DECIDED = (Verdict.FRAGILE, Verdict.STABILIZER)
 """The words of a row whose solutions mostly read alike."""
-ACROSS_WORDS = (
-    Verdict.UNIVERSAL,
-    Verdict.HARMLESS_ACROSS,
-    Verdict.TASK_RESTRICTED,
-    Verdict.UNDECIDED,
-)
-"""The words across tasks the sentences name, in order (*too few tasks* is left out)."""
+ACROSS_WORDS = {
+    Verdict.UNIVERSAL: "across_universal",
+    Verdict.HARMLESS_ACROSS: "across_harmless",
+    Verdict.TASK_RESTRICTED: "across_restricted",
+    Verdict.UNDECIDED: "across_undecided",
+}
+"""The words across tasks the sentences name, in order, with their templates (*too few tasks*
+is left out; the code's *undecided* across tasks is given no word on the page)."""
 
 
-def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame, tasks: pd.DataFrame) -> str:
-    """What the coupling atlas (``atlas.csv``, its rows read solution by solution) says, in
-    sentences with their counts: per block its words' tally over the groups and, from the task
-    restriction (``across``, :func:`rnnschur.studies.restriction.restriction`, and its per-task
-    counts ``tasks``, :func:`rnnschur.studies.restriction.task_readings`: each task's solutions
-    counted, one family per description), the descriptions under which it is *universal*, *harmless
-    across tasks*, *task-restricted* (naming the tasks mostly stabilizers, each with its counts) or
-    *undecided*; the dose-response study's verdicts; how often a word changes between the
+def atlas_parts(atlas: pd.DataFrame, across: pd.DataFrame, tasks: pd.DataFrame) -> list[Part]:
+    """What the coupling atlas (``atlas.csv``, its rows read solution by solution) says, as the
+    numbers of its paragraphs (each a part of workflow/templates/atlas_readings.md): per block
+    its rows' words counted over the groups and, from the task restriction (``across``,
+    :func:`rnnschur.studies.restriction.restriction`, and its per-task counts ``tasks``,
+    :func:`rnnschur.studies.restriction.task_readings`: each task's solutions counted, one
+    family per description), the descriptions under which it is *universal*, *harmless across
+    tasks*, *task-restricted* (naming the tasks mostly stabilizers, each with its counts) or
+    none of these; the dose-response study's verdicts; how often a word changes between the
     first description and each other one, and between the sizes, for the same task; the groups
     whose models did not learn. A group is one task, construction, description and N_h."""
     if atlas.empty:
-        return "The atlas has no rows: the run trained no model."
-    out = []
+        return [("empty", {})]
     decided = atlas["verdict"].isin(ROW_DECIDED)
-    out.append(
-        f"Read solution by solution: {int(decided.sum())} of the {len(atlas)} rows are fragile "
-        "or stabilizer (at least the config's share of their tested solutions read so)."
-    )
+    out: list[Part] = [("decided", {"decided": int(decided.sum()), "rows": len(atlas)})]
     constructions = {t: set(rows["construction"]) for t, rows in atlas.groupby("task", sort=False)}
     atlas = atlas.assign(
         label=[
@@ -208,41 +159,45 @@ def atlas_reading(atlas: pd.DataFrame, across: pd.DataFrame, tasks: pd.DataFrame
         if rows.empty:
             continue
         counts = rows["verdict"].value_counts()
-        tally = and_list([f"{v} in {int(counts[v])}" for v in ATLAS_WORDS if counts.get(v, 0) > 0])
-        sentence = f"{name}: {tally} of its {len(rows)} groups."
-        words = _restriction_words(across[across["subset"] == block], tasks)
-        out.append(sentence + (f" Across tasks, {words}." if words else ""))
+        tally = [
+            (part, {"n": int(counts[v])}) for v, part in ATLAS_WORDS.items() if counts.get(v, 0)
+        ]
+        fields = {"block": name, "tally": tally, "n_groups": len(rows)}
+        words = _restriction_parts(across[across["subset"] == block], tasks)
+        out.append(("block_across", fields | {"across": words}) if words else ("block", fields))
     if "special" in atlas:  # the dose-response study's verdict of each row, counted
-        parts = []
+        blocks = []
         for block, name in BLOCK_NAMES.items():
             counts = atlas.loc[atlas["block"] == block, "special"].value_counts()
             if len(counts):
-                tally = ", ".join(f"{v} in {int(n)}" for v, n in counts.items())
-                parts.append(f"{name} {tally} of {int(counts.sum())} groups")
+                tally = [("special_count", {"word": v, "n": int(n)}) for v, n in counts.items()]
+                fields = {"block": name, "tally": tally, "n_groups": int(counts.sum())}
+                blocks.append(("special_block", fields))
         symmetric = int((atlas["special"] == Verdict.SYMMETRY).sum())
-        out.append(
-            "Special? The dose-response study sets each block against a removal of other "
-            "couplings of its size: "
-            + " ".join(f"{part}." for part in parts)
-            + f" {symmetric or 'No'} group{'' if symmetric == 1 else 's'} a symmetry direction."
-        )
-    out += _atlas_changes(atlas, "description", "under", "as")
-    out += _atlas_changes(atlas, "n_hidden", "at N_h =", "at N_h =")
+        kind = {0: "symmetry_none", 1: "symmetry_one"}.get(symmetric, "symmetry_many")
+        out.append(("special", {"blocks": blocks, "symmetric": (kind, {"n": symmetric})}))
+    out += _atlas_changes(atlas, "description")
+    out += _atlas_changes(atlas, "n_hidden")
     short = atlas[atlas["verdict"] == TOO_FEW].drop_duplicates(["label", "description", "n_hidden"])
     if len(short):
-        which = [
-            f"{r.label} · {r.description} · N_h {r.n_hidden} ({r.n_learned}/{r.n_trained})"
-            for r in short.itertuples()
-        ]
+        keys = ("label", "description", "n_hidden", "n_learned", "n_trained")
+        which = [("short_group", {k: getattr(r, k) for k in keys}) for r in short.itertuples()]
         n_groups = atlas.drop_duplicates(["label", "description", "n_hidden"]).shape[0]
-        out.append(
-            f"Too few models learned for a verdict in {len(short)} of the {n_groups} groups "
-            f"({and_list(which)} learned): their cells say so and enter no count above."
-        )
-    return "\n\n".join(out) + "\n"
+        out.append(("too_few", {"n_short": len(short), "n_groups": n_groups, "groups": which}))
+    return out
 
 
-def _restriction_words(across: pd.DataFrame, tasks: pd.DataFrame) -> str:
+def _family(family: str, construction: str, kinds: bool) -> Part:
+    """A family's name (the tasks as configured where it has none), with its construction where
+    the families have several."""
+    name = "family" if family else "family_configured"
+    fields = {"family": family} if family else {}
+    if kinds:
+        return f"{name}_construction", fields | {"construction": construction}
+    return name, fields
+
+
+def _restriction_parts(across: pd.DataFrame, tasks: pd.DataFrame) -> list[Part]:
     """One block's words across tasks (the task restriction's, per description), each with
     the descriptions it holds under (with the construction where there are several); a
     task-restricted one names its tasks whose solutions are mostly stabilizers, each with its
@@ -252,73 +207,70 @@ def _restriction_words(across: pd.DataFrame, tasks: pd.DataFrame) -> str:
     kinds = across["construction"].nunique() > 1
     counts = tasks.set_index(["family", "construction", "subset", "task"])
     parts = []
-    for word in ACROSS_WORDS:
+    for word, template in ACROSS_WORDS.items():
         named = []
         for r in across[across["word"] == word].itertuples():
-            name = (r.family or "the tasks as configured") + (
-                f" ({r.construction})" if kinds else ""
-            )
+            family = _family(r.family, r.construction, kinds)
             if word == Verdict.TASK_RESTRICTED:
                 stabilizers = []
                 for task in r.stabilizer_in.split():
                     c = counts.loc[(r.family, r.construction, r.subset, task)]
-                    absent = f", {c.n_absent} absent" if c.n_absent else ""
-                    stabilizers.append(
-                        f"{task.partition(INSTANCE)[0]} ({c.stabilizer} of {c.n_tested} "
-                        f"tested{absent})"
-                    )
+                    fields = {"task": task.partition(INSTANCE)[0], "k": c.stabilizer}
+                    fields |= {"n": c.n_tested, "absent": c.n_absent}
+                    kind = "stabilizer_task_absent" if c.n_absent else "stabilizer_task"
+                    stabilizers.append((kind, fields))
                 more = len(stabilizers) - CHANGES_SHOWN
-                shown = stabilizers[:CHANGES_SHOWN] + ([f"{more} more"] if more > 0 else [])
-                n_fragile = len(r.fragile_in.split())
-                name += (
-                    f" (mostly stabilizers: {and_list(shown)}; mostly fragile: {n_fragile} "
-                    f"task{'' if n_fragile == 1 else 's'})"
+                shown = stabilizers[:CHANGES_SHOWN] + (
+                    [("more_tasks", {"n": more})] if more > 0 else []
                 )
-            named.append(name)
+                n_fragile = len(r.fragile_in.split())
+                fragile = ("fragile_task" if n_fragile == 1 else "fragile_tasks", {"n": n_fragile})
+                family = (
+                    "restricted",
+                    {"family": family, "stabilizers": shown, "fragile": fragile},
+                )
+            named.append(family)
         if named:
-            parts.append(f"{word} under {and_list(named)}")
-    return "; ".join(parts)
+            parts.append((template, {"families": named}))
+    return parts
 
 
-def _atlas_changes(atlas: pd.DataFrame, column: str, before: str, after: str) -> list[str]:
+def _atlas_changes(atlas: pd.DataFrame, column: str) -> list[Part]:
     """Per value of ``column`` after the first (a description's key, or an N_h): for how many
-    (task, block, other keys) fragile or stabilizer under both the word is the same as under
-    the first value, which changed, and how many are so under one of the two only."""
+    (task, block, other keys) mostly fragile or mostly stabilizers under both the word is the
+    same as under the first value, which changed, and how many are so under one of the two
+    only."""
     values = list(dict.fromkeys(atlas[column]))
     if len(values) < 2:
         return []
     others = [c for c in ("label", "description", "n_hidden") if c != column]
     decided = atlas[atlas["verdict"].isin(ROW_DECIDED)]
     first = decided[decided[column] == values[0]].set_index(others + ["block"])["verdict"]
-    sentences = []
+    word = {v: f"word_{v}" for v in ROW_DECIDED}
+    parts = []
     for value in values[1:]:
         now = decided[decided[column] == value].set_index(others + ["block"])["verdict"]
         both = first.index.intersection(now.index)
         if len(both) == 0:
-            sentences.append(
-                f"No row is fragile or stabilizer both {before} {values[0]} and {after} {value}."
-            )
+            parts.append((f"none_both_{column}", {"first": values[0], "value": value}))
             continue
         changed = [k for k in both if first[k] != now[k]]
-        text = (
-            f"{after.capitalize()} {value} against {values[0]}: {len(both) - len(changed)} of "
-            f"the {len(both)} rows fragile or stabilizer under both keep their word, "
-            f"{len(changed)} change"
-        )
-        if changed:
-            shown = [f"{k[0]} {BLOCK_NAMES[k[-1]]} {first[k]} → {now[k]}" for k in changed]
-            more = len(changed) - CHANGES_SHOWN
-            text += (
-                f" ({', '.join(shown[:CHANGES_SHOWN])}{f' and {more} more' if more > 0 else ''})"
-            )
+        changes = [
+            ("change", {"task": k[0], "block": BLOCK_NAMES[k[-1]]}) for k in changed[:CHANGES_SHOWN]
+        ]
+        for (_, fields), k in zip(changes, changed, strict=False):
+            fields |= {"before": (word[first[k]], {}), "after": (word[now[k]], {})}
+        more = len(changed) - CHANGES_SHOWN
+        shown = ("changed_more" if more > 0 else "changed", {"changes": changes, "more": more})
+        shown = shown if changed else ("nothing", {})
         kinds = set(first[both]) | set(now[both])
-        if len(kinds) == 1:  # agreement where nothing else was decided compares little
-            text += f", every one {kinds.pop()} under both"
+        # agreement where nothing else was decided compares little
+        alike = ("alike", {"word": (word[kinds.pop()], {})}) if len(kinds) == 1 else ("nothing", {})
         only_first = len(first.index.difference(now.index))
         only_now = len(now.index.difference(first.index))
-        text += (
-            f"; {only_first + only_now} more are so under one only ({only_first} {before} "
-            f"{values[0]}, {only_now} {after} {value})"
-        )
-        sentences.append(text + ".")
-    return sentences
+        fields = {"value": value, "first": values[0], "kept": len(both) - len(changed)}
+        fields |= {"both": len(both), "n_changed": len(changed), "changed": shown}
+        fields |= {"alike": alike, "n_one": only_first + only_now}
+        fields |= {"only_first": only_first, "only_now": only_now}
+        parts.append((f"change_{column}", fields))
+    return parts

@@ -17,7 +17,8 @@ is a family of its own, never pooled with another as if it were a seed):
 - *task-restricted*: some tasks' solutions are mostly stabilizers and others' mostly fragile;
 - *universal*: every tested task's solutions are mostly fragile;
 - *harmless across tasks*: every tested task's solutions are mostly stabilizers;
-- *undecided*: any other mixture (a task whose solutions split, beside tasks of one kind);
+- *undecided*: any other mixture (a task whose solutions split, beside tasks of one kind; the
+  table gives it no word: on the pages *undecided* is one solution's interval's);
 - *too few tasks*: fewer than two tasks tested.
 
 A task whose block is absent, or whose learned solutions are too few, is named apart and enters
@@ -42,10 +43,11 @@ TASK_WORDS = {
     Verdict.FRAGILE: "mostly fragile",
     Verdict.STABILIZER: "mostly stabilizers",
     Verdict.UNDECIDED: "neither",
-    Verdict.ABSENT: "absent",
+    Verdict.ABSENT: "held by too few",
     Verdict.TOO_FEW: "too few learned",
 }
-"""How the table says a task's word (the CSV keeps the reading's own word)."""
+"""How the table says a task's word (the CSV keeps the reading's own word): counts of its
+solutions, not one solution's reading (docs/glossary.md, *Across tasks*)."""
 FAMILY = ["family", "construction", "subset"]
 """A row of the across-task table: a family of networks and a coupling block."""
 NAMED = ["fragile_in", "stabilizer_in", "undecided_in"]
@@ -193,20 +195,22 @@ def restriction_markdown(
     from rnnschur.ablation import label
 
     header = ["family", "construction", "block", "tasks tested", "mostly fragile"]
-    header += ["mostly stabilizers", "neither", "absent", "too few learned", "across tasks"]
+    header += ["mostly stabilizers", "neither", "held by too few", "too few learned"]
+    header += ["across tasks"]
     rows = []
     for r in across.itertuples(index=False):
         cells = [r.fragile_in, r.stabilizer_in, r.undecided_in, r.absent_in, r.too_few_in]
         model = [r.family or "—", r.construction, label(r.subset), r.n_tasks]
-        rows.append([*model, *(_tasks_cell(c) for c in cells), f"**{r.word}**"])
+        word = "no word" if r.word == Verdict.UNDECIDED else f"**{r.word}**"
+        rows.append([*model, *(_tasks_cell(c) for c in cells), word])
     lines = table_lines(header, rows)
     lines += [
         "",
         f"A task's solutions are *mostly fragile* (or *stabilizers*) when at least {mostly:.0%} "
         "of those tested read so; *task-restricted*: some tasks mostly stabilizers, others "
         "mostly fragile; *universal*: every task mostly fragile; *harmless across tasks*: "
-        "every task mostly stabilizers; *undecided*: any other mixture. A task whose block is "
-        f"absent (fewer than {min_models} of its solutions hold it), or with fewer than "
+        "every task mostly stabilizers; no word: any other mixture. A task whose block is "
+        f"held by too few (fewer than {min_models} of its solutions hold it), or with fewer than "
         f"{min_models} learned solutions, enters no word.",
         "",
     ]

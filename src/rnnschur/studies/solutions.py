@@ -6,12 +6,14 @@ of :mod:`rnnschur.studies.verdicts` with an interval from that model's own held-
 percentile bootstrap over trials (every ablation of one resample scored on the same trials,
 so h compares networks on one draw). With θ the threshold of config ``verdicts``:
 
-- *absent*: the block holds less Schur mass than the floor **in this model**; nothing is
-  removed, so the ablation says nothing about the block;
 - *stabilizer*: the interval lies within ±θ (the paper's ε-stabilizer, on the harm scale);
 - *fragile*: the interval lies above θ;
 - *improves*: the interval lies below −θ;
 - *undecided*: the interval straddles ±θ.
+
+Before any interval, the status *absent* (:data:`NOT_READ`): the block holds less Schur mass
+than the floor **in this model**; nothing is removed, so the ablation says nothing about the
+block and no word is read.
 """
 
 from __future__ import annotations
@@ -36,9 +38,11 @@ READINGS = (
     Verdict.FRAGILE,
     Verdict.IMPROVES,
     Verdict.UNDECIDED,
-    Verdict.ABSENT,
 )
-"""The words of one solution's reading, in the order tables count them."""
+"""The words of one solution's reading of its interval, in the order tables count them."""
+NOT_READ = Verdict.ABSENT
+"""The status of an ablation whose block holds less Schur mass than the floor: no interval is
+read (the ``reading`` column holds it beside the four words)."""
 
 
 @dataclass(frozen=True)
@@ -210,7 +214,7 @@ def reading(
     ``high``] of its harm share and the Schur mass it removes; *undecided* where the interval
     is undefined (a full model with no learned performance)."""
     if not mass_removed >= mass_floor:
-        return Verdict.ABSENT
+        return NOT_READ
     if np.isnan(low) or np.isnan(high):
         return Verdict.UNDECIDED
     if low > threshold:

@@ -182,13 +182,16 @@ def paper_vs_reproduced_markdown(table: pd.DataFrame) -> str:
     return markdown(display)
 
 
-def agreement_reading(table: pd.DataFrame) -> str:
-    """What the paper-vs-reproduced table says: how many of the paper's numbers the reproduced
-    intervals hold, then a sentence for each that differs (with its factor; its α where the
-    number is compared at more than one) and for each agreement more than a factor of 2 off."""
+def agreement_parts(table: pd.DataFrame) -> tuple[str, dict]:
+    """What the paper-vs-reproduced table says, as the numbers of its sentences (the
+    ``reading`` of a templates file, :func:`rnnschur.io.text.fill`; the workflow's is
+    workflow/templates/paper_vs_reproduced.md): how many of the paper's numbers the reproduced
+    intervals hold; the sizes that are not the paper's; each number that differs (with its
+    factor; its α where the number is compared at more than one); each agreement more than a
+    factor of 2 off."""
     compared = table[table["agreement"].isin([Verdict.AGREES, Verdict.DIFFERS])]
     if compared.empty:
-        return "No number of the paper can be set beside a reproduced interval here."
+        return "reading", {"sentences": [("nothing", {})]}
     differs = compared[compared["agreement"] == Verdict.DIFFERS]
     # one comparison per number of the same models: Table 1's three α count once, and differ
     # where they differ at any α
@@ -197,43 +200,49 @@ def agreement_reading(table: pd.DataFrame) -> str:
         lambda words: Verdict.DIFFERS if (words == Verdict.DIFFERS).any() else Verdict.AGREES
     )
     n_differ = int((distinct == Verdict.DIFFERS).sum())
-    text = (
-        f"Of the {len(distinct)} distinct numbers of the paper with a reproduced interval beside "
-        f"them (Table 1's three α of the same models count once, {len(compared)} comparisons "
-        f"in all), {len(distinct) - n_differ} agree (to the paper's printed precision, inside "
-        f"the 95 % t interval of our seeds' mean) and {n_differ} differ."
-    )
+    sentences = [
+        (
+            "count",
+            {
+                "n_distinct": len(distinct),
+                "n_compared": len(compared),
+                "n_agree": len(distinct) - n_differ,
+                "n_differ": n_differ,
+            },
+        )
+    ]
     other = compared[compared["n_hidden"] != compared["paper_n_hidden"]]
     if len(other):
-        sizes = ", ".join(
-            f"{t} N_h = {n} (the paper's {p})"
+        sizes = [
+            ("size", {"task": t, "n_hidden": n, "paper_n_hidden": p})
             for (t, n, p), _ in other.groupby(["task", "n_hidden", "paper_n_hidden"])
-        )
-        text += (
-            f" This run trains other sizes than the paper's ({sizes}): those comparisons set "
-            "networks of different sizes side by side."
-        )
+        ]
+        sentences.append(("other_sizes", {"sizes": sizes}))
     # α named where the same number is compared at more than one α
     several = compared.groupby(keys[:4])["alpha"].transform("nunique") > 1
     named_alpha = dict(zip(compared.index, several | (compared["alpha"] != 0.9), strict=True))
     for i, r in zip(differs.index, differs.itertuples(index=False), strict=True):  # one each
-        alpha = f", α = {r.alpha:g}" if named_alpha[i] else ""
-        text += (
-            f" Differs: {r.task} {label(r.subset)} {r.quantity} ({r.construction}{alpha}), "
-            f"{r.reproduced_mean:.3g} against {r.paper_value:.3g}, {r.factor:.2g}×."
-        )
+        sentences.append(("differs_at_alpha" if named_alpha[i] else "differs", _number_fields(r)))
     far = far_agreements(compared, "reproduced_mean")
     if len(far):
-        text += (
-            f" Of the agreements, {len(far)} are more than a factor of 2 off, agreeing only "
-            "because our interval is wide."
-        )
-        for r in far.itertuples(index=False):
-            text += (
-                f" Wide: {r.task} {label(r.subset)} {r.quantity} ({r.construction}), "
-                f"{r.reproduced_mean:.3g} against {r.paper_value:.3g}, {r.factor:.2g}×."
-            )
-    return text
+        sentences.append(("far", {"n_far": len(far)}))
+        sentences += [("wide", _number_fields(r)) for r in far.itertuples(index=False)]
+    return "reading", {"sentences": sentences}
+
+
+def _number_fields(r) -> dict:
+    """One compared number's fields: its task, block, quantity, models, α, our mean, the
+    paper's and their ratio."""
+    return {
+        "task": r.task,
+        "block": label(r.subset),
+        "quantity": r.quantity,
+        "construction": r.construction,
+        "alpha": r.alpha,
+        "mean": r.reproduced_mean,
+        "paper": r.paper_value,
+        "factor": r.factor,
+    }
 
 
 def model_summary(metas: list[dict], criteria: dict[str, dict]) -> pd.DataFrame:
