@@ -1,11 +1,18 @@
 """Shared helpers: run the real snakemake on a copy of the workflow in a temporary folder."""
 
 import functools
+import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+# One thread per test process for the libraries that start one per core (OpenBLAS, torch): the
+# suite runs two workers on two cores. Snakemake's jobs set their own (the rule's threads).
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+_NUMPY_FIRST = "numpy" in sys.modules
 
 import numpy as np
 import pandas as pd
