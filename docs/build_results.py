@@ -1291,19 +1291,20 @@ def values(cell: str) -> str:
 def headline_table(fresh: pd.DataFrame, full_budget: pd.DataFrame) -> str:
     """README's table of the claims that rest on data: task, the claim in a few words
     (:data:`HEADLINE`), the paper's numbers → ours on the fresh seeds (median), the solutions
-    showing it at 50 seeds and on the fresh seeds (k/n; :func:`fresh_counts`), and the fresh
-    word (its rule in the glossary)."""
+    showing it on the fresh seeds (k/n with its notes, :func:`fresh_counts`) and at 50 seeds,
+    and the fresh word (its rule in the glossary)."""
     short = pd.read_csv(HEADLINE).set_index("claim_id")["short"]
     budget = full_budget.set_index("claim_id")
     lines = [
-        "task | claim | paper→ours, fresh | k/n: 50 seeds·fresh | [fresh word](docs/glossary.md)",
+        "task | claim | paper→ours, fresh | k/n: fresh·50 seeds "
+        "| [word, fresh](docs/glossary.md#the-headline-words)",
         "---|---|---|---|---",
     ]
     for r in fresh[fresh["claim_id"].isin(short.index)].itertuples(index=False):
         b = budget.loc[r.claim_id]
         lines.append(
             f"{TASK_NAMES.get(r.task, r.task)} | {short[r.claim_id]} | {values(r.paper)}→"
-            f"{values(r.ours)} | {int(b['k'])}/{int(b['n'])}·{fresh_counts(r)} | **{r.word}**"
+            f"{values(r.ours)} | {fresh_counts(r)}·{int(b['k'])}/{int(b['n'])} | **{r.word}**"
         )
     return "\n".join(lines)
 
@@ -1334,21 +1335,21 @@ def first_screen(paper: Path, confirm: Path, regime: Path) -> str:
     ours, stopped = full_fvus(confirm), full_fvus(regime)
     printed = {t: reported_value(t, "none", "fvu") for t in PAPER_TASKS}
     fvu_pairs = ", ".join(
-        f"{TASK_NAMES[t]} {ours[t]:.2g}/{printed[t]:g}" for t in PAPER_TASKS if t in ours
+        f"{TASK_NAMES[t]} {printed[t]:g}→{ours[t]:.2g}" for t in PAPER_TASKS if t in ours
     )
     regime_words = regime_pairs(regime)
     kept = sum(before == r.word for r, _, before in regime_words)
     not_before = [r.word for r, _, before in regime_words if before == Verdict.DOES_NOT]
     stays_not = sum(word == Verdict.DOES_NOT for word in not_before)
-    that = {1: "the one that does not", 2: "both that do not"}.get(
-        len(not_before), f"the {len(not_before)} that do not"
+    that = {1: "the failure", 2: "both failures"}.get(
+        len(not_before), f"the {len(not_before)} failures"
     )
     failures = (
         ""
         if not not_before
-        else f", {that} reproduce among them"
+        else f", {that} included"
         if stays_not == len(not_before)
-        else f", {stays_not} of {that} reproduce among them"
+        else f", {stays_not} of {that} included"
     )
     rule, full = word_rule(), pd.read_csv(FULL_BUDGET)
     text = SUMMARY.read_text().format(
