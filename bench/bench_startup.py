@@ -5,6 +5,10 @@ snakemake's `script:` preamble (import snakemake's io containers, which unpickli
 `snakemake` object needs) and the script's module-level imports — timed as the best of 3
 runs, with the bare interpreter's start-up beside it. One thread, as the jobs run.
 
+Then what every snakemake start pays for the rules' code fingerprints
+(workflow/lib/code_fingerprint.py: every rule script's, and each figure's own): a fresh
+interpreter computing them all, best of 3.
+
 Give several source trees (e.g. a `git worktree` of an older commit and this one) to compare
 them in one run. Usage: python bench/bench_startup.py [TREE ...]
 """
@@ -57,6 +61,38 @@ def loaded_heavy(source: str, tree: Path = REPO) -> str:
     return out.stdout.strip() or "-"
 
 
+FINGERPRINTS = """
+import sys, time
+from pathlib import Path
+root = Path(sys.argv[1]); sys.path[:0] = [str(root / "src"), str(root / "workflow" / "lib")]
+from code_fingerprint import fingerprint
+from rnnschur.report.figures import WHERE
+start = time.perf_counter()
+for script in sorted((root / "workflow" / "scripts").glob("*.py")):
+    fingerprint(script, root / "src")
+for figure, module in sorted(WHERE.items()):
+    fingerprint(root / "workflow/scripts/figure.py", root / "src", (module,), ((module, figure),))
+print(time.perf_counter() - start)
+"""
+
+
+def fingerprint_seconds(tree: Path, repeat: int = 3) -> float:
+    """Seconds a fresh interpreter takes to compute every rule script's and every figure's code
+    fingerprint in ``tree`` (its imports not counted), the best of ``repeat``."""
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", FINGERPRINTS, str(tree)],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
+        ).stdout
+        for _ in range(repeat)
+    ]
+    return min(float(out) for out in runs)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("trees", nargs="*", type=Path, default=[REPO])
@@ -78,6 +114,12 @@ def main() -> None:
             heavy = loaded_heavy(source, tree.resolve()).replace("matplotlib", "mpl")
             cells.append(f"{best_of(source, tree.resolve()):6.2f} {heavy[:13]:>13s}")
         print(f"{name:24s}" + "".join(cells))
+    times = {tree: fingerprint_seconds(tree.resolve()) for tree in args.trees}
+    first = times[args.trees[0]]
+    print(
+        "code fingerprints per snakemake start: "
+        + "; ".join(f"{tree} {t:.3f} s ({t / first:.2f}x)" for tree, t in times.items())
+    )
 
 
 if __name__ == "__main__":
