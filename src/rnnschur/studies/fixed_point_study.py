@@ -145,7 +145,10 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
     row their counts and matching to the intact network's (:func:`attractor_columns`); for the
     flip-flop under zero input the transition table (a ``transition`` row per intact attractor
     and pulse, :func:`rnnschur.studies.attractors.transitions`) and its counts; for the copy task
-    the replay orbits of the first held-out trials (:func:`replay_columns`)."""
+    the replay orbits of the first held-out trials (:func:`replay_columns`). The free runs come
+    first: the points they settle on are where the search starts besides its own starts. A
+    removal of an empty block leaves W to the bit: its network reuses the intact one's
+    search, free runs, transitions, replay and oscillation."""
     alpha, generator, search = study.alpha, study.generator, study.search
     n_trajectories = study.n_trajectories
     from rnnschur import tasks
@@ -169,27 +172,36 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
     Q_R = schur.Q[:, : n_dominant(schur, alpha)]
     initial = starts(visited, search, state_bounds(network))
     free_run = attractors.FreeRun(study.max_period, study.free_run, search.unique, search.match)
+    source = {a: "none" if np.array_equal(W, network.W_hh) else a for a, W in networks.items()}
     own = {
         ablation: visited
-        if ablation == "none"
+        if source[ablation] == "none"
         else trajectories(network, W, heldout.inputs[: len(visited)])
         for ablation, W in networks.items()
     }
     rows = []
     for name, x in input_conditions(task, heldout.inputs, generator, study.n_cues).items():
-        found, limits = {}, {}
+        found, limits, unsettled, tables, replays, rings = {}, {}, {}, {}, {}, {}
         for ablation, W in networks.items():
-            points = find(network, W, x, initial, search)
-            found[ablation] = points
+            if source[ablation] == ablation:
+                limits[ablation], unsettled[ablation] = attractors.find(
+                    network, W, x, orbit_starts(own[ablation], initial, search), free_run
+                )
+                settled = [a.limit.states[-1] for a in limits[ablation] if a.limit.period == 1]
+                settled = np.reshape(settled, (-1, W.shape[0]))
+                found[ablation] = find(network, W, x, initial, search, settled)
+            mine = source[ablation]
+            points = found[mine]
             u = drive(network, x)
-            limits[ablation], unsettled = attractors.find(
-                network, W, x, orbit_starts(own[ablation], initial, search), free_run
-            )
-            rows += attractor_rows(limits[ablation], pcs, ablation, name, empty)
-            extra = attractor_columns(limits["none"], limits[ablation], unsettled, search.match)
+            rows += attractor_rows(limits[mine], pcs, ablation, name, empty)
+            extra = attractor_columns(limits["none"], limits[mine], unsettled[mine], search.match)
             if tasks.task_of(task) == "flip_flop" and name == ZERO_INPUT:
                 amplitude = generator.get("pulse_amplitude", 1.0)
-                table = attractors.transitions(network, W, limits["none"], amplitude, free_run)
+                if mine not in tables:
+                    tables[mine] = attractors.transitions(
+                        network, W, limits["none"], amplitude, free_run
+                    )
+                table = tables[mine]
                 rows += [
                     empty | {"record": "transition", "ablation": ablation, "condition": name} | r
                     for r in table
@@ -202,7 +214,10 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
                 }
             if tasks.task_of(task) == "copy" and name == ZERO_INPUT:
                 trials = heldout.inputs[: attractors.REPLAY_TRIALS]
-                extra |= replay_columns(network, W, trials, generator.get("n_symbols", 8), free_run)
+                if mine not in replays:
+                    n_symbols = generator.get("n_symbols", 8)
+                    replays[mine] = replay_columns(network, W, trials, n_symbols, free_run)
+                extra |= replays[mine]
             for k, p in enumerate(points):
                 stable = p.stability == "stable"
                 J = jacobian(network.dynamics, W, u, p.state) if stable else None
@@ -228,7 +243,9 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
                 )
             fate = fates(found["none"], points, search.match)
             cued = cued_frequency(task, x, generator)
-            frequency, amplitude = (np.nan,) * 2 if np.isnan(cued) else oscillation(network, W, x)
+            if mine not in rings:
+                rings[mine] = (np.nan,) * 2 if np.isnan(cued) else oscillation(network, W, x)
+            frequency, amplitude = rings[mine]
             count = {s: sum(p.stability == s for p in points) for s in STABILITIES}
             rows.append(
                 empty
