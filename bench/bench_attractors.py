@@ -109,7 +109,7 @@ def main() -> None:
     args = parser.parse_args()
     studies = yaml.safe_load((REPO / "presets" / "studies.yaml").read_text())
     config = yaml.safe_load((REPO / "config.yaml").read_text())
-    settings = studies["fixed_points"] | {"alpha": config["alpha"]}
+    settings = studies["fixed_points"] | {"alpha": config["alpha"], "ablation": config["ablation"]}
     paths = sorted(
         (args.results / "beyond" / "fixed_points" / (args.task or "")).rglob("seed*.csv")
     )

@@ -106,8 +106,10 @@ class Study:
     """One model's fixed-point study: the split's ``alpha``, its task's ``generator`` settings
     (the sine task's cues, the flip-flop's pulse amplitude, the copy task's symbols), the
     :class:`Search`, the sine task's ``n_cues``, the ``n_trajectories`` held-out trials drawn in
-    the figure, and the free run of :mod:`rnnschur.studies.attractors`: the longest period
-    ``max_period`` of a cycle and the ``free_run`` steps an orbit gets to settle."""
+    the figure, the free run of :mod:`rnnschur.studies.attractors` (the longest period
+    ``max_period`` of a cycle and the ``free_run`` steps an orbit gets to settle) and the
+    ``mass_floor`` of the Schur mass under which a block is absent (config key
+    ``ablation.mass_floor``; :mod:`rnnschur.studies.solutions`)."""
 
     alpha: float
     generator: dict
@@ -116,14 +118,18 @@ class Study:
     n_trajectories: int = 8
     max_period: int = 16
     free_run: int = 4096
+    mass_floor: float = 0.0
 
     @classmethod
     def from_settings(cls, settings: dict) -> Study:
-        """From a job's settings: config key ``fixed_points`` with ``alpha`` and ``generator``."""
+        """From a job's settings: config key ``fixed_points`` with ``alpha``, ``generator`` and
+        ``ablation`` (its ``mass_floor``)."""
         fields = Search.__dataclass_fields__
         search = Search(**{k: v for k, v in settings.items() if k in fields})
         own = ("n_cues", "n_trajectories", "max_period", "free_run")
         extra = {k: settings[k] for k in own if k in settings}
+        if "mass_floor" in settings.get("ablation", {}):
+            extra["mass_floor"] = settings["ablation"]["mass_floor"]
         return cls(settings["alpha"], dict(settings["generator"]), search, **extra)
 
 
@@ -146,15 +152,17 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
     flip-flop under zero input the transition table (a ``transition`` row per intact attractor
     and pulse, :func:`rnnschur.studies.attractors.transitions`) and its counts; for the copy task
     the replay orbits of the first held-out trials (:func:`replay_columns`). The free runs come
-    first: the points they settle on are where the search starts besides its own starts. A
-    removal of an empty block leaves W to the bit: its network reuses the intact one's
-    search, free runs, transitions, replay and oscillation."""
+    first: the points they settle on are where the search starts besides its own starts. The
+    removal of an absent block (less Schur mass than ``study.mass_floor``: nothing is removed,
+    as the ablation reads it) or of an empty one (W̃ = W to the bit) reuses the intact
+    network's search, free runs, transitions, replay and oscillation."""
     alpha, generator, search = study.alpha, study.generator, study.search
     n_trajectories = study.n_trajectories
     from rnnschur import tasks
-    from rnnschur.ablation import ablated
-    from rnnschur.schur import COUPLING_BLOCKS, n_dominant
+    from rnnschur.ablation import ablated, delta_T
+    from rnnschur.schur import COUPLING_BLOCKS, coupling_masks, n_dominant
     from rnnschur.studies import attractors
+    from rnnschur.tasks.metrics import schur_mass_removed
 
     empty = dict.fromkeys(COLUMNS, np.nan)
     visited = trajectories(network, network.W_hh, heldout.inputs[: max(n_trajectories, 64)])
@@ -172,7 +180,13 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
     Q_R = schur.Q[:, : n_dominant(schur, alpha)]
     initial = starts(visited, search, state_bounds(network))
     free_run = attractors.FreeRun(study.max_period, study.free_run, search.unique, search.match)
-    source = {a: "none" if np.array_equal(W, network.W_hh) else a for a, W in networks.items()}
+    masks = coupling_masks(schur, alpha)
+    mass = {b: schur_mass_removed(delta_T(schur.T, masks, (b,)), schur.T) for b in COUPLING_BLOCKS}
+    absent = {b for b in COUPLING_BLOCKS if not mass[b] >= study.mass_floor}
+    source = {
+        a: "none" if a in absent or np.array_equal(W, network.W_hh) else a
+        for a, W in networks.items()
+    }
     own = {
         ablation: visited
         if source[ablation] == "none"
