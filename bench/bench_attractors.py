@@ -4,7 +4,7 @@ For each model a finished run's fixed_points jobs read (RESULTS/beyond/fixed_poi
 <construction>/n<N_h>/seed<k>.csv), in one process, one model after another, the study itself
 (`fixed_point_study.model_rows`, with the settings of presets/studies.yaml's `fixed_points`; the
 quick studies layer keeps them) with the CPU seconds of its parts counted as it calls them: the
-fixed-point search (`fixed_points.find` under each input, intact and with each block removed)
+fixed-point search (`fixed_points.search_from` under each input, intact and with each block removed)
 and the free runs (`attractors.find` from the held-out end states, perturbed copies and the
 search's starts; the flip-flop's transition table; the copy task's replay orbits; the sine
 task's cued oscillation). Per task, construction and N_h: the median seconds per model of each
@@ -41,7 +41,7 @@ REPO = Path(__file__).resolve().parents[1]
 TARGET = 0.5
 """The most (search + free runs) / training the study may take per model group."""
 PARTS = {
-    "search_s": [(fixed_point_study, "find")],
+    "search_s": [(fixed_point_study, "search_from")],
     "free_runs_s": [
         (attractors, "find"),
         (attractors, "transitions"),

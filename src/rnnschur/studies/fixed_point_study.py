@@ -17,10 +17,10 @@ from rnnschur.studies.fixed_points import (
     departure_from_normality,
     drive,
     fates,
-    find,
     jacobian,
     oscillation,
     overlap_with_R,
+    search_from,
     starts,
     state_bounds,
     trajectories,
@@ -203,7 +203,8 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
                 )
                 settled = [a.limit.states[-1] for a in limits[ablation] if a.limit.period == 1]
                 settled = np.reshape(settled, (-1, W.shape[0]))
-                found[ablation] = find(network, W, x, initial, search, settled)
+                begin = np.concatenate([initial, settled])
+                found[ablation] = search_from(network, W, x, begin, search)
             mine = source[ablation]
             points = found[mine]
             u = drive(network, x)

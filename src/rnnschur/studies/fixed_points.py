@@ -221,29 +221,30 @@ def midpoints(stable: np.ndarray, seed: int = 0) -> np.ndarray:
 
 
 def find(
-    network: Network,
-    W: np.ndarray,
-    x: np.ndarray,
-    starts: np.ndarray,
-    search: Search,
-    settled: np.ndarray | None = None,
+    network: Network, W: np.ndarray, x: np.ndarray, starts: np.ndarray, search: Search
 ) -> list[Point]:
     """The fixed and slow points of ``network`` with recurrent matrix ``W`` (its own, or an
-    ablated one) under the constant input ``x``, from ``starts`` (K, N_h) and then from the
-    midpoints between the stable points they reach (:func:`midpoints`; the saddles between
-    attractors): the minima the search reaches with q/N_h below ``search.q_slow``, one per
-    neighbourhood of ``search.unique``, the slowest first; fixed below ``search.q_fixed``.
-    The search runs from each start and from ``settled``, states where the map run freely
-    ends (a stable point's basin leads there): given (the free runs' points,
-    :mod:`rnnschur.studies.attractors`), or where it ends :data:`SETTLE_STEPS` steps from each
-    start. Each start's convergence is judged on its own (:func:`minimise`)."""
+    ablated one) under the constant input ``x`` (:func:`search_from`), from ``starts`` (K, N_h)
+    and from where the map, run freely for :data:`SETTLE_STEPS` steps from each, ends (a stable
+    point's basin leads there)."""
+    settled = starts
+    for _ in range(SETTLE_STEPS):
+        settled = step(network.dynamics, W, drive(network, x), settled)
+    settled = settled[np.isfinite(settled).all(axis=1)]
+    return search_from(network, W, x, np.concatenate([starts, settled]), search)
+
+
+def search_from(
+    network: Network, W: np.ndarray, x: np.ndarray, starts: np.ndarray, search: Search
+) -> list[Point]:
+    """The fixed and slow points of ``network`` with recurrent matrix ``W`` under the constant
+    input ``x``, from exactly ``starts`` (K, N_h) and then from the midpoints between the
+    stable points they reach (:func:`midpoints`; the saddles between attractors): the minima
+    the search reaches with q/N_h below ``search.q_slow``, one per neighbourhood of
+    ``search.unique``, the slowest first; fixed below ``search.q_fixed``. Each start's
+    convergence is judged on its own (:func:`minimise`)."""
     dynamics, u = network.dynamics, drive(network, x)
-    if settled is None:
-        settled = starts
-        for _ in range(SETTLE_STEPS):
-            settled = step(dynamics, W, u, settled)
-        settled = settled[np.isfinite(settled).all(axis=1)]
-    states, q = minimise(dynamics, W, u, np.concatenate([starts, settled]), search)
+    states, q = minimise(dynamics, W, u, starts, search)
     N = W.shape[0]
     reached = [i for i in _unique(states, q, search.unique) if q[i] / N < search.q_fixed]
     attracting = [
