@@ -649,8 +649,8 @@ BUGS = [
     # The fixed points: the Jacobian and the map they are found on.
     (
         S + "studies/fixed_points.py",
-        "    J = slopes[:, None] * W\n",
-        "    J = W\n",
+        "    J = slopes[:, :, None] * W\n",
+        "    J = np.ones_like(slopes)[:, :, None] * W\n",
         "the φ′ factor dropped from the Jacobian",
     ),
     (
@@ -661,9 +661,9 @@ BUGS = [
     ),
     (
         S + "studies/fixed_points.py",
-        "        Jr = (1 - a) * r + a * slopes * (r @ W)",
-        "        Jr = (1 - a) * r + a * (slopes * r) @ W",
-        "the current form's speed gradient with φ′ on the wrong side of W",
+        "a * W * slopes[:, None, :]",
+        "a * W * slopes[:, :, None]",
+        "the current form's Jacobian with φ′ on the wrong side of W",
     ),
     (
         S + "studies/fixed_points.py",
@@ -680,8 +680,8 @@ BUGS = [
     ),
     (
         S + "studies/attractors.py",
-        "return (p + shift) / T,",
-        "return p / T,",
+        "(p + shift) / T, np.nan)",
+        "p / T, np.nan)",
         "an oscillation's frequency read at its spectrum's bin, not interpolated",
     ),
     (

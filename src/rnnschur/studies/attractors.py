@@ -10,9 +10,12 @@ window of :data:`WINDOW` steps, the module calls it
 - an *oscillation* (quasi-periodic: an invariant circle) when it is neither and, for
   :data:`STEADY_WINDOWS` windows in a row, its spread about its mean changes by less than
   :data:`SPREAD_CHANGE` from one window to the next, so does its
-  nearest recurrence (:func:`recurrence`: an orbit closing slowly on a cycle is not one), its
-  dominant Fourier peak (the power of every unit's spectrum, summed, the Hann window) holds
-  :data:`PEAK_SHARE` of the power and stays where it was; the frequency is that peak's;
+  nearest recurrence (:func:`nearest_recurrence`: an orbit closing slowly on a cycle is not
+  one), its dominant Fourier peak (:func:`spectrum_peaks`) holds :data:`PEAK_SHARE` of the
+  power and stays where it was; the frequency is that peak's. These three are read in the
+  orbit's coordinates along :data:`SKETCH` fixed orthonormal directions (:func:`sketch`; every
+  unit where N_h ≤ :data:`SKETCH`), the same for every window and orbit: a cycle's test, run on
+  every unit, is exact, an oscillation's statistics need only be steady;
 - *not settled* when the budget of ``free_run`` steps ends first.
 
 Two limit sets are one when they are the same kind with the same period and their orbit
@@ -47,6 +50,16 @@ PEAK_SHARE = 0.5
 ORBIT_STATES = 64
 """The states of an oscillation's window its limit set keeps (:func:`around`), to draw and match."""
 KINDS = ("point", "cycle", "oscillation", "unsettled")
+SKETCH = 8
+"""Directions an orbit's window is read along to tell an oscillation (:func:`sketch`)."""
+
+
+def sketch(N: int) -> np.ndarray:
+    """(N, min(N, :data:`SKETCH`)) orthonormal columns: the identity where N ≤ :data:`SKETCH`,
+    else the Q of a Gaussian matrix of seed 0 (the same directions in every run)."""
+    if N <= SKETCH:
+        return np.eye(N)
+    return np.linalg.qr(np.random.default_rng(0).standard_normal((N, SKETCH)))[0]
 
 
 @dataclass(frozen=True)
@@ -80,25 +93,33 @@ class LimitSet:
     end: int
 
 
-def spectrum_peak(window: np.ndarray) -> tuple[float, float]:
-    """(frequency in cycles per step, share of the power) of the dominant peak of an orbit's
-    window (T, N_h): every unit's power spectrum under a Hann window, summed; the peak
+def spectrum_peaks(windows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(frequency in cycles per step, share of the power) of the dominant peak of each orbit's
+    window (M, T, N_h): every unit's power spectrum under a Hann window, summed; the peak
     interpolated by a parabola through its log power and its neighbours; the share is the power
-    of the five bins about the peak over all but the mean's bin."""
-    T = len(window)
-    power = np.sum(
-        np.abs(np.fft.rfft((window - window.mean(0)) * np.hanning(T)[:, None], axis=0)) ** 2, axis=1
-    )
-    power[0] = 0.0
-    total = power.sum()
-    if not total > 0:
-        return np.nan, 0.0
-    p = int(np.argmax(power))
-    shift = 0.0
-    if 0 < p < len(power) - 1 and np.all(power[p - 1 : p + 2] > 0):
-        a, b, c = np.log(power[p - 1 : p + 2])
-        shift = 0.5 * (a - c) / (a - 2 * b + c) if a - 2 * b + c != 0 else 0.0
-    return (p + shift) / T, float(power[max(p - 2, 0) : p + 3].sum() / total)
+    of the five bins about the peak over all but the mean's bin (NaN and 0 where an orbit does
+    not move)."""
+    M, T = windows.shape[:2]
+    centred = (windows - windows.mean(axis=1, keepdims=True)) * np.hanning(T)[:, None]
+    spectra = np.fft.rfft(centred, axis=1)
+    power = np.sum(spectra.real**2 + spectra.imag**2, axis=2)
+    power[:, 0] = 0.0
+    total = power.sum(axis=1)
+    p = np.argmax(power, axis=1)
+    rows = np.arange(M)
+    inside = (p > 0) & (p < power.shape[1] - 1)
+    left, right = np.where(inside, p - 1, p), np.where(inside, p + 1, p)
+    a, b, c = power[rows, left], power[rows, p], power[rows, right]
+    inside &= (a > 0) & (b > 0) & (c > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        la, lb, lc = np.log(a), np.log(b), np.log(c)
+        curvature = la - 2 * lb + lc
+        shift = np.where(inside & (curvature != 0), 0.5 * (la - lc) / curvature, 0.0)
+    near = np.abs(np.arange(power.shape[1])[None, :] - p[:, None]) <= 2
+    moving = total > 0
+    with np.errstate(invalid="ignore"):
+        share = np.where(moving, np.sum(power * near, axis=1) / total, 0.0)
+    return np.where(moving, (p + shift) / T, np.nan), share
 
 
 def around(window: np.ndarray, frequency: float) -> np.ndarray:
@@ -109,68 +130,104 @@ def around(window: np.ndarray, frequency: float) -> np.ndarray:
     return window[order[np.linspace(0, len(window) - 1, ORBIT_STATES).astype(int)]]
 
 
-def recurrence(window: np.ndarray, max_period: int) -> tuple[int, float]:
-    """(the smallest k ≤ ``max_period`` with ‖s_{t+k} − s_t‖ below :data:`TOLERANCE` over the
-    window, 0 if none; the least over k of the largest such distance): an orbit closing on a
-    cycle brings the second down window after window, a quasi-periodic one does not."""
-    nearest = np.inf
+def _rms(difference: np.ndarray) -> np.ndarray:
+    """The RMS per unit over the last axis."""
+    return np.sqrt(np.mean(difference**2, axis=-1))
+
+
+def periods(windows: np.ndarray, max_period: int) -> np.ndarray:
+    """The smallest k ≤ ``max_period`` with ‖s_{t+k} − s_t‖ below :data:`TOLERANCE` over each
+    orbit's whole window (M, T, N_h), 0 if none: tried only where the window's first and last
+    states are within it of the states k steps after and before (the window's largest distance
+    is at least theirs)."""
+    out = np.zeros(len(windows), int)
     for k in range(1, max_period + 1):
-        distance = np.sqrt(np.mean((window[k:] - window[:-k]) ** 2, axis=1)).max()
-        if distance < TOLERANCE:
-            return k, float(distance)
-        nearest = min(nearest, float(distance))
-    return 0, nearest
+        first = _rms(windows[:, k] - windows[:, 0])
+        last = _rms(windows[:, -1] - windows[:, -1 - k])
+        tried = np.flatnonzero((out == 0) & (first < TOLERANCE) & (last < TOLERANCE))
+        if len(tried):
+            distance = _rms(windows[tried, k:] - windows[tried, :-k]).max(axis=1)
+            out[tried[distance < TOLERANCE]] = k
+    return out
+
+
+def nearest_recurrence(windows: np.ndarray, max_period: int) -> np.ndarray:
+    """The least over k ≤ ``max_period`` of the largest ‖s_{t+k} − s_t‖ over each orbit's window
+    (M, T, N_h): an orbit closing on a cycle brings it down window after window, a
+    quasi-periodic one does not."""
+    squared = []
+    for k in range(1, max_period + 1):
+        difference = windows[:, k:] - windows[:, :-k]
+        squared.append(np.einsum("mtn,mtn->mt", difference, difference).max(axis=1))
+    return np.sqrt(np.min(squared, axis=0) / windows.shape[2])
 
 
 def settle(
     dynamics, W: np.ndarray, u: np.ndarray, starts: np.ndarray, free_run: FreeRun
 ) -> list[LimitSet]:
     """The limit set each orbit from ``starts`` (K, N_h) reaches under the constant drive ``u``
-    (module docstring), window after window until it is judged or the budget ends."""
+    (module docstring), window after window until it is judged or the budget ends. The orbits
+    run stacked, each judged on its own window alone; an orbit leaves the stack once judged.
+    Its nearest recurrence is measured only in a window whose spectral peak holds
+    :data:`PEAK_SHARE` (the other windows cannot be an oscillation's), so an oscillation
+    shows it in each of its :data:`STEADY_WINDOWS` + 1 windows; the spread, spectrum and
+    nearest recurrence in the :func:`sketch` coordinates."""
     K, N = starts.shape
     out: list[LimitSet | None] = [None] * K
     S, active = np.array(starts, float), np.arange(K)
-    before: dict[int, tuple[float, float, float, int]] = {}
+    was = np.full((K, 3), np.nan)  # the last window's spread, frequency, nearest recurrence
+    steady = np.zeros(K, int)
     window = np.empty((K, WINDOW, N))
+    directions = sketch(N)
     for chunk in range(max(free_run.budget // WINDOW, 1)):
         for t in range(WINDOW):
             S = step(dynamics, W, u, S)
             window[: len(active), t] = S
-        end, still = (chunk + 1) * WINDOW, []
+        end, orbits = (chunk + 1) * WINDOW, window[: len(active)]
+        finite = np.isfinite(orbits).all(axis=(1, 2))
+        period = np.zeros(len(active), int)
+        period[finite] = periods(orbits if finite.all() else orbits[finite], free_run.max_period)
+        now = np.full((len(active), 3), np.nan)
+        share = np.zeros(len(active))
+        open_ = np.flatnonzero(finite & (period == 0))
+        if len(open_):
+            chosen = orbits if len(open_) == len(active) else orbits[open_]
+            candidates = (chosen.reshape(-1, N) @ directions).reshape(len(open_), WINDOW, -1)
+            now[open_, 1], share[open_] = spectrum_peaks(candidates)
+            centred = candidates - candidates.mean(axis=1, keepdims=True)
+            now[open_, 0] = np.sqrt(np.einsum("mtn,mtn->m", centred, centred) / centred[0].size)
+            peaked = share[open_] >= PEAK_SHARE
+            if peaked.any():
+                chosen = candidates if peaked.all() else candidates[peaked]
+                now[open_[peaked], 2] = nearest_recurrence(chosen, free_run.max_period)
+        before = was[active]
+        same = (
+            (np.abs(now[:, 0] - before[:, 0]) <= SPREAD_CHANGE * now[:, 0])
+            & (now[:, 2] >= (1 - SPREAD_CHANGE) * before[:, 2])
+            & (share >= PEAK_SHARE)
+            & (np.abs(now[:, 1] - before[:, 1]) <= 1 / WINDOW)
+        )
+        steady[active] = np.where(same, steady[active] + 1, 0)
+        was[active] = now
+        still = []
         for j, i in enumerate(active):
-            orbit = window[j]
-            if not np.isfinite(orbit).all():
+            orbit, k = orbits[j], period[j]
+            if not finite[j]:
                 out[i] = LimitSet("unsettled", 0, np.nan, orbit[-1:].copy(), end)
-                continue
-            k, nearest = recurrence(orbit, free_run.max_period)
-            if k:
+            elif k:
                 kind = "point" if k == 1 else "cycle"
                 out[i] = LimitSet(kind, k, 0.0 if k == 1 else 1 / k, orbit[-k:].copy(), end)
-                continue
-            frequency, share = spectrum_peak(orbit)
-            spread = float(np.sqrt(np.mean((orbit - orbit.mean(0)) ** 2)))
-            steady = 0
-            if i in before:
-                was_spread, was_frequency, was_nearest, steady = before[i]
-                same = (
-                    abs(spread - was_spread) <= SPREAD_CHANGE * spread
-                    and nearest >= (1 - SPREAD_CHANGE) * was_nearest
-                    and share >= PEAK_SHARE
-                    and abs(frequency - was_frequency) <= 1 / WINDOW
-                )
-                steady = steady + 1 if same else 0
-                if steady == STEADY_WINDOWS:
-                    out[i] = LimitSet("oscillation", 0, frequency, around(orbit, frequency), end)
-                    continue
-            before[i] = (spread, frequency, nearest, steady)
-            still.append(j)
+            elif steady[i] == STEADY_WINDOWS:
+                f = float(now[j, 1])
+                out[i] = LimitSet("oscillation", 0, f, around(orbit, f), end)
+            else:
+                still.append(j)
         if not still:
             return out
         keep = np.array(still)
         S, active = S[keep], active[keep]
-        window[: len(keep)] = window[keep]
     for j, i in enumerate(active):
-        out[i] = LimitSet("unsettled", 0, np.nan, window[j, -1:].copy(), end)
+        out[i] = LimitSet("unsettled", 0, np.nan, S[j : j + 1].copy(), end)
     return out
 
 

@@ -17,10 +17,10 @@ from rnnschur.studies.fixed_points import (
     departure_from_normality,
     drive,
     fates,
-    find,
     jacobian,
     oscillation,
     overlap_with_R,
+    search_from,
     starts,
     state_bounds,
     trajectories,
@@ -106,8 +106,10 @@ class Study:
     """One model's fixed-point study: the split's ``alpha``, its task's ``generator`` settings
     (the sine task's cues, the flip-flop's pulse amplitude, the copy task's symbols), the
     :class:`Search`, the sine task's ``n_cues``, the ``n_trajectories`` held-out trials drawn in
-    the figure, and the free run of :mod:`rnnschur.studies.attractors`: the longest period
-    ``max_period`` of a cycle and the ``free_run`` steps an orbit gets to settle."""
+    the figure, the free run of :mod:`rnnschur.studies.attractors` (the longest period
+    ``max_period`` of a cycle and the ``free_run`` steps an orbit gets to settle) and the
+    ``mass_floor`` of the Schur mass under which a block is absent (config key
+    ``ablation.mass_floor``; :mod:`rnnschur.studies.solutions`)."""
 
     alpha: float
     generator: dict
@@ -116,14 +118,18 @@ class Study:
     n_trajectories: int = 8
     max_period: int = 16
     free_run: int = 4096
+    mass_floor: float = 0.0
 
     @classmethod
     def from_settings(cls, settings: dict) -> Study:
-        """From a job's settings: config key ``fixed_points`` with ``alpha`` and ``generator``."""
+        """From a job's settings: config key ``fixed_points`` with ``alpha``, ``generator`` and
+        ``ablation`` (its ``mass_floor``)."""
         fields = Search.__dataclass_fields__
         search = Search(**{k: v for k, v in settings.items() if k in fields})
         own = ("n_cues", "n_trajectories", "max_period", "free_run")
         extra = {k: settings[k] for k in own if k in settings}
+        if "mass_floor" in settings.get("ablation", {}):
+            extra["mass_floor"] = settings["ablation"]["mass_floor"]
         return cls(settings["alpha"], dict(settings["generator"]), search, **extra)
 
 
@@ -145,13 +151,18 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
     row their counts and matching to the intact network's (:func:`attractor_columns`); for the
     flip-flop under zero input the transition table (a ``transition`` row per intact attractor
     and pulse, :func:`rnnschur.studies.attractors.transitions`) and its counts; for the copy task
-    the replay orbits of the first held-out trials (:func:`replay_columns`)."""
+    the replay orbits of the first held-out trials (:func:`replay_columns`). The free runs come
+    first: the points they settle on are where the search starts besides its own starts. The
+    removal of an absent block (less Schur mass than ``study.mass_floor``: nothing is removed,
+    as the ablation reads it) or of an empty one (W̃ = W to the bit) reuses the intact
+    network's search, free runs, transitions, replay and oscillation."""
     alpha, generator, search = study.alpha, study.generator, study.search
     n_trajectories = study.n_trajectories
     from rnnschur import tasks
-    from rnnschur.ablation import ablated
-    from rnnschur.schur import COUPLING_BLOCKS, n_dominant
+    from rnnschur.ablation import ablated, delta_T
+    from rnnschur.schur import COUPLING_BLOCKS, coupling_masks, n_dominant
     from rnnschur.studies import attractors
+    from rnnschur.tasks.metrics import schur_mass_removed
 
     empty = dict.fromkeys(COLUMNS, np.nan)
     visited = trajectories(network, network.W_hh, heldout.inputs[: max(n_trajectories, 64)])
@@ -169,27 +180,43 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
     Q_R = schur.Q[:, : n_dominant(schur, alpha)]
     initial = starts(visited, search, state_bounds(network))
     free_run = attractors.FreeRun(study.max_period, study.free_run, search.unique, search.match)
+    masks = coupling_masks(schur, alpha)
+    mass = {b: schur_mass_removed(delta_T(schur.T, masks, (b,)), schur.T) for b in COUPLING_BLOCKS}
+    absent = {b for b in COUPLING_BLOCKS if not mass[b] >= study.mass_floor}
+    source = {
+        a: "none" if a in absent or np.array_equal(W, network.W_hh) else a
+        for a, W in networks.items()
+    }
     own = {
         ablation: visited
-        if ablation == "none"
+        if source[ablation] == "none"
         else trajectories(network, W, heldout.inputs[: len(visited)])
         for ablation, W in networks.items()
     }
     rows = []
     for name, x in input_conditions(task, heldout.inputs, generator, study.n_cues).items():
-        found, limits = {}, {}
+        found, limits, unsettled, tables, replays, rings = {}, {}, {}, {}, {}, {}
         for ablation, W in networks.items():
-            points = find(network, W, x, initial, search)
-            found[ablation] = points
+            if source[ablation] == ablation:
+                limits[ablation], unsettled[ablation] = attractors.find(
+                    network, W, x, orbit_starts(own[ablation], initial, search), free_run
+                )
+                settled = [a.limit.states[-1] for a in limits[ablation] if a.limit.period == 1]
+                settled = np.reshape(settled, (-1, W.shape[0]))
+                begin = np.concatenate([initial, settled])
+                found[ablation] = search_from(network, W, x, begin, search)
+            mine = source[ablation]
+            points = found[mine]
             u = drive(network, x)
-            limits[ablation], unsettled = attractors.find(
-                network, W, x, orbit_starts(own[ablation], initial, search), free_run
-            )
-            rows += attractor_rows(limits[ablation], pcs, ablation, name, empty)
-            extra = attractor_columns(limits["none"], limits[ablation], unsettled, search.match)
+            rows += attractor_rows(limits[mine], pcs, ablation, name, empty)
+            extra = attractor_columns(limits["none"], limits[mine], unsettled[mine], search.match)
             if tasks.task_of(task) == "flip_flop" and name == ZERO_INPUT:
                 amplitude = generator.get("pulse_amplitude", 1.0)
-                table = attractors.transitions(network, W, limits["none"], amplitude, free_run)
+                if mine not in tables:
+                    tables[mine] = attractors.transitions(
+                        network, W, limits["none"], amplitude, free_run
+                    )
+                table = tables[mine]
                 rows += [
                     empty | {"record": "transition", "ablation": ablation, "condition": name} | r
                     for r in table
@@ -202,7 +229,10 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
                 }
             if tasks.task_of(task) == "copy" and name == ZERO_INPUT:
                 trials = heldout.inputs[: attractors.REPLAY_TRIALS]
-                extra |= replay_columns(network, W, trials, generator.get("n_symbols", 8), free_run)
+                if mine not in replays:
+                    n_symbols = generator.get("n_symbols", 8)
+                    replays[mine] = replay_columns(network, W, trials, n_symbols, free_run)
+                extra |= replays[mine]
             for k, p in enumerate(points):
                 stable = p.stability == "stable"
                 J = jacobian(network.dynamics, W, u, p.state) if stable else None
@@ -228,7 +258,9 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
                 )
             fate = fates(found["none"], points, search.match)
             cued = cued_frequency(task, x, generator)
-            frequency, amplitude = (np.nan,) * 2 if np.isnan(cued) else oscillation(network, W, x)
+            if mine not in rings:
+                rings[mine] = (np.nan,) * 2 if np.isnan(cued) else oscillation(network, W, x)
+            frequency, amplitude = rings[mine]
             count = {s: sum(p.stability == s for p in points) for s in STABILITIES}
             rows.append(
                 empty

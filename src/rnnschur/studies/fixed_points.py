@@ -10,7 +10,8 @@ state s (h of the rate forms, z of the current form), u = W_xh x + b_h:
     leaky_current  F(z) = (1 − a) z + a (W φ(z) + u)
 
 Its fixed points s* = F(s*) are the zeros of the speed q(s) = ½‖F(s) − s‖²; a slow point has a
-small q that is not zero. q's gradient is (J − I)ᵀ (F(s) − s), with the Jacobian
+small q that is not zero. The search takes damped Newton's steps d = −(J − I)⁻¹ (F(s) − s), a
+descent direction of q (its gradient is (J − I)ᵀ (F(s) − s)), with the Jacobian
 
     discrete       J = diag(φ′(W h + u)) W
     leaky          J = (1 − a) I + a diag(φ′(W h + u)) W
@@ -45,9 +46,9 @@ class Search:
     n_starts : states the search starts from, sampled from the network's own held-out
         trajectories; noise : the standard deviation of the noise added to them, relative to
         the states' RMS; q_fixed : the speed below which a point is fixed, per unit
-        (q/N_h; the L-BFGS search is polished by Newton steps, so a true fixed point reaches
-        rounding error); q_slow : below which a point that is not fixed is slow;
-        max_iterations : of the L-BFGS search; unique : the RMS distance per unit under which
+        (q/N_h; Newton's steps take a true fixed point to rounding error); q_slow : below
+        which a point that is not fixed is slow; max_iterations : damped Newton's steps per
+        start (:func:`minimise`); unique : the RMS distance per unit under which
         two points are one; match : the RMS distance per unit under which an ablated network's
         stable point is the intact one's, kept; seed : of the starts' sampling."""
 
@@ -55,7 +56,7 @@ class Search:
     noise: float = 0.01
     q_fixed: float = 1e-14
     q_slow: float = 1e-6
-    max_iterations: int = 3000
+    max_iterations: int = 100
     unique: float = 1e-3
     match: float = 0.05
     seed: int = 0
@@ -84,68 +85,76 @@ def _slopes(dynamics: Dynamics, W: np.ndarray, u: np.ndarray, S: np.ndarray) -> 
 
 def jacobian(dynamics: Dynamics, W: np.ndarray, u: np.ndarray, s: np.ndarray) -> np.ndarray:
     """J = ∂F/∂s at the state s (N_h,) (module docstring)."""
-    a, slopes = dynamics.leak, _slopes(dynamics, W, u, s[None])[0]
-    if dynamics.current_form:
-        return (1 - a) * np.eye(len(s)) + a * W * slopes[None, :]
-    J = slopes[:, None] * W
-    return J if a == 1 else (1 - a) * np.eye(len(s)) + a * J
+    return jacobians(dynamics, W, u, s[None])[0]
 
 
-def speed(
-    dynamics: Dynamics, W: np.ndarray, u: np.ndarray, S: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """q(s) = ½‖F(s) − s‖² of each row of S (K,) and its gradient (J − I)ᵀ (F(s) − s) (K, N_h),
-    without forming J."""
+def jacobians(dynamics: Dynamics, W: np.ndarray, u: np.ndarray, S: np.ndarray) -> np.ndarray:
+    """J at each row of S (K, N_h): (K, N_h, N_h)."""
     a, slopes = dynamics.leak, _slopes(dynamics, W, u, S)
-    r = step(dynamics, W, u, S) - S
-    if dynamics.current_form:  # Jᵀ r = (1 − a) r + a φ′ ⊙ (Wᵀ r)
-        Jr = (1 - a) * r + a * slopes * (r @ W)
-    else:  # Jᵀ r = (1 − a) r + a Wᵀ (φ′ ⊙ r)
-        Jr = (slopes * r) @ W
-        Jr = Jr if a == 1 else (1 - a) * r + a * Jr
-    return 0.5 * np.sum(r * r, axis=1), Jr - r
+    if dynamics.current_form:
+        return (1 - a) * np.eye(W.shape[0]) + a * W * slopes[:, None, :]
+    J = slopes[:, :, None] * W
+    return J if a == 1 else (1 - a) * np.eye(W.shape[0]) + a * J
 
 
-def _newton(dynamics, W, u, s, steps: int = 30) -> np.ndarray:
-    """s polished by Newton's steps on F(s) − s = 0, each kept only if it lowers q (a slow point
-    or a singular J − I stays where the search left it)."""
-    q = speed(dynamics, W, u, s[None])[0][0]
-    for _ in range(steps):
-        if q == 0:
-            break
-        residual = step(dynamics, W, u, s[None])[0] - s
-        try:
-            trial = s - np.linalg.solve(jacobian(dynamics, W, u, s) - np.eye(len(s)), residual)
-        except np.linalg.LinAlgError:
-            break
-        q_trial = speed(dynamics, W, u, trial[None])[0][0]
-        if not q_trial < q:
-            break
-        s, q = trial, q_trial
-    return s
+BACKTRACKS = 20
+"""The times :func:`minimise` halves a Newton step that does not lower q before the start stops."""
+
+
+def _solve(A: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """A⁻¹ r of each pair in the stacks A (K, N, N), r (K, N); NaN where A is singular."""
+    try:
+        return np.linalg.solve(A, r[..., None])[..., 0]
+    except np.linalg.LinAlgError:
+        out = np.full_like(r, np.nan)
+        for k in range(len(r)):
+            try:
+                out[k] = np.linalg.solve(A[k], r[k])
+            except np.linalg.LinAlgError:
+                pass
+        return out
 
 
 def minimise(dynamics: Dynamics, W: np.ndarray, u: np.ndarray, starts: np.ndarray, search: Search):
-    """The states the speed's minimisation reaches from each start (K, N_h): L-BFGS on the sum
-    of the starts' speeds (independent, so one search of K·N_h variables), then Newton's steps
-    for each (:func:`_newton`). Returns (states, q)."""
-    from scipy.optimize import minimize
-
-    K, N = starts.shape
-
-    def total(flat):
-        q, gradient = speed(dynamics, W, u, flat.reshape(K, N))
-        return float(q.sum()), gradient.ravel()
-
-    result = minimize(
-        total,
-        starts.ravel(),
-        jac=True,
-        method="L-BFGS-B",
-        options={"maxiter": search.max_iterations, "gtol": 1e-14, "ftol": 1e-300, "maxcor": 10},
-    )
-    states = np.array([_newton(dynamics, W, u, s) for s in result.x.reshape(K, N)])
-    return states, speed(dynamics, W, u, states)[0]
+    """The states damped Newton's steps on F(s) − s = 0 reach from each start (K, N_h), every
+    start its own iteration (stacked only to share the calls): the step d = −(J − I)⁻¹ (F(s) − s)
+    is a descent direction of q (∇q · d = −‖F(s) − s‖²), halved up to :data:`BACKTRACKS` times
+    until q falls; below ``search.q_fixed`` only the full step is tried (a fixed point is
+    polished to rounding error). A start stops when no step lowers its q (a fixed point, a slow
+    point, a singular J − I) or after ``search.max_iterations`` steps. Returns (states, q)."""
+    S = np.array(starts, float)
+    K, N = S.shape
+    r = step(dynamics, W, u, S) - S
+    q = 0.5 * np.sum(r * r, axis=1)
+    active = np.flatnonzero(np.isfinite(q) & (q > 0))
+    for _ in range(search.max_iterations):
+        if not len(active):
+            break
+        s, q_s = S[active], q[active]
+        d = -_solve(jacobians(dynamics, W, u, s) - np.eye(N), r[active])
+        moved = np.zeros(len(active), bool)
+        pending = np.isfinite(d).all(axis=1)
+        tries = np.where(q_s / N < search.q_fixed, 1, BACKTRACKS + 1)
+        scale = 1.0
+        for attempt in range(BACKTRACKS + 1):
+            pending &= attempt < tries
+            idx = np.flatnonzero(pending)
+            if not len(idx):
+                break
+            trial = s[idx] + scale * d[idx]
+            r_trial = step(dynamics, W, u, trial) - trial
+            q_trial = 0.5 * np.sum(r_trial * r_trial, axis=1)
+            better = q_trial < q_s[idx]
+            taken = idx[better]
+            S[active[taken]], r[active[taken]], q[active[taken]] = (
+                trial[better],
+                r_trial[better],
+                q_trial[better],
+            )
+            moved[taken], pending[taken] = True, False
+            scale /= 2
+        active = active[moved & (q[active] > 0)]
+    return S, q
 
 
 def stability(eigenvalues: np.ndarray) -> tuple[str, int]:
@@ -158,11 +167,12 @@ def stability(eigenvalues: np.ndarray) -> tuple[str, int]:
 
 
 def readout(network: Network, s: np.ndarray) -> np.ndarray:
-    """ŷ = W_hy r + b_y at the state s (N_h,): r = s (the rate forms, or a current form read
-    from its state), φ(z) (a current form read from its rate)."""
+    """ŷ = W_hy r + b_y at the state s (N_h,), or at each row of states (..., N_h): r = s (the
+    rate forms, or a current form read from its state), φ(z) (a current form read from its
+    rate)."""
     dynamics = network.dynamics
     r = phi(dynamics, s) if dynamics.current_form and not dynamics.reads_state else s
-    y = network.W_hy @ r
+    y = r @ network.W_hy.T
     return y + network.offsets["b_y"] if "b_y" in network.offsets else y
 
 
@@ -171,7 +181,7 @@ def _unique(states: np.ndarray, q: np.ndarray, tolerance: float) -> list[int]:
     order = np.argsort(q, kind="stable")
     kept: list[int] = []
     for i in order:
-        if all(np.sqrt(np.mean((states[i] - states[j]) ** 2)) > tolerance for j in kept):
+        if np.all(np.sqrt(np.mean((states[kept] - states[i]) ** 2, axis=1)) > tolerance):
             kept.append(int(i))
     return kept
 
@@ -214,19 +224,27 @@ def find(
     network: Network, W: np.ndarray, x: np.ndarray, starts: np.ndarray, search: Search
 ) -> list[Point]:
     """The fixed and slow points of ``network`` with recurrent matrix ``W`` (its own, or an
-    ablated one) under the constant input ``x``, from ``starts`` (K, N_h) and then from the
-    midpoints between the stable points they reach (:func:`midpoints`; the saddles between
-    attractors): the minima the search reaches with q/N_h below ``search.q_slow``, one per
-    neighbourhood of ``search.unique``, the slowest first; fixed below ``search.q_fixed``.
-    The search runs from each start and from where the map, run freely for
-    :data:`SETTLE_STEPS` steps from it, ends (a stable point's basin leads there). Each start's
-    convergence is judged on its own (its own q after Newton's polish)."""
-    dynamics, u = network.dynamics, drive(network, x)
+    ablated one) under the constant input ``x`` (:func:`search_from`), from ``starts`` (K, N_h)
+    and from where the map, run freely for :data:`SETTLE_STEPS` steps from each, ends (a stable
+    point's basin leads there)."""
     settled = starts
     for _ in range(SETTLE_STEPS):
-        settled = step(dynamics, W, u, settled)
+        settled = step(network.dynamics, W, drive(network, x), settled)
     settled = settled[np.isfinite(settled).all(axis=1)]
-    states, q = minimise(dynamics, W, u, np.concatenate([starts, settled]), search)
+    return search_from(network, W, x, np.concatenate([starts, settled]), search)
+
+
+def search_from(
+    network: Network, W: np.ndarray, x: np.ndarray, starts: np.ndarray, search: Search
+) -> list[Point]:
+    """The fixed and slow points of ``network`` with recurrent matrix ``W`` under the constant
+    input ``x``, from exactly ``starts`` (K, N_h) and then from the midpoints between the
+    stable points they reach (:func:`midpoints`; the saddles between attractors): the minima
+    the search reaches with q/N_h below ``search.q_slow``, one per neighbourhood of
+    ``search.unique``, the slowest first; fixed below ``search.q_fixed``. Each start's
+    convergence is judged on its own (:func:`minimise`)."""
+    dynamics, u = network.dynamics, drive(network, x)
+    states, q = minimise(dynamics, W, u, starts, search)
     N = W.shape[0]
     reached = [i for i in _unique(states, q, search.unique) if q[i] / N < search.q_fixed]
     attracting = [
@@ -371,7 +389,7 @@ def oscillation(
     readout settles: amplitude below 1e-6) and half its peak-to-peak range."""
     inputs = np.broadcast_to(np.asarray(x, float), (1, steps, len(x)))
     s = trajectories(network, W, inputs)[0, transient:]
-    y = np.array([readout(network, state)[0] for state in s])
+    y = readout(network, s)[:, 0]
     amplitude = 0.5 * float(np.ptp(y))
     if not amplitude > 1e-6:
         return np.nan, amplitude
