@@ -12,11 +12,10 @@ from pathlib import Path
 # suite runs two workers on two cores. Snakemake's jobs set their own (the rule's threads).
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
-_NUMPY_FIRST = "numpy" in sys.modules
 
-import numpy as np
-import pandas as pd
-import pytest
+import numpy as np  # noqa: E402  (after the threads are set)
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 # the page writer's modules (docs/readings/, docs/listings.py), as docs/build_results.py finds them

@@ -122,8 +122,8 @@ def test_changing_a_task_generator_reruns_that_task_only(quick_run):
 def test_code_is_an_input_each_edit_reruns_what_it_can_change(quick_run):
     """Real edits of the library (the quick run's own copy of src/): Figure 1's drawing
     function reruns Figure 1 alone; the ablation code the ablations and below, never the
-    training; the sine generator sine's data and models only; a comment, a docstring or the
-    README nothing."""
+    training; the sine generator sine's data and models only; a sentence template the rule that
+    fills it alone; a comment, a docstring or the README nothing."""
     src = quick_run / "src/rnnschur"
     figures = src / "report/figures/paper.py"
     with replaced(figures, "(4.2 * cols, 3.3 * rows + 0.6)", "(4.3 * cols, 3.3 * rows + 0.6)"):
@@ -146,6 +146,9 @@ def test_code_is_an_input_each_edit_reruns_what_it_can_change(quick_run):
     gap = [m for m in quick_gap_models() if m.startswith("sine__")]
     assert jobs["heldout"] == 1 + len(gap) and jobs["train"] == 1 + len(gap)
     assert jobs["ablate"] == 2 + len(gap)
+    sentences = quick_run / "workflow/templates/paper_vs_reproduced.md"  # a sentence template
+    with replaced(sentences, "No number of the paper can be", "No number of the paper is"):
+        assert set(dry_run(quick_run)) == {"paper_vs_reproduced", "all"}
     readme = quick_run / "README.md"
     readme.write_text((REPO / "README.md").read_text() + "\nmore words\n")
     try:

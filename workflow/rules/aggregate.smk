@@ -108,7 +108,6 @@ rule paper_vs_reproduced:
     sentences of workflow/templates/paper_vs_reproduced.md above them."""
     input:
         ablation=f"{TABLES}/ablation.csv",
-        template=str(ROOT / "workflow" / "templates" / "paper_vs_reproduced.md"),
     output:
         csv=report(
             f"{TABLES}/paper_vs_reproduced.csv",
@@ -131,6 +130,7 @@ rule paper_vs_reproduced:
     params:
         code=code("paper_vs_reproduced.py"),
         verdicts=verdict_settings(),
+        template=template("paper_vs_reproduced.md"),
     script:
         "../scripts/paper_vs_reproduced.py"
 

@@ -19,7 +19,6 @@ rule atlas:
         special=(
             [f"{TABLES}/dose_response_summary.csv"] if "dose_response" in beyond_analyses() else []
         ),
-        template=str(ROOT / "workflow" / "templates" / "atlas_readings.md"),
     output:
         csv=report(f"{TABLES}/atlas.csv", caption="../report/atlas.rst", category="Atlas"),
         md=f"{TABLES}/atlas.md",
@@ -48,6 +47,7 @@ rule atlas:
         min_models=config["learned"]["min_models"],
         mostly=config["solutions"]["reproduces"],
         words={k: v["words"] for k, v in config.get("atlas", {}).get("descriptions", {}).items()},
+        template=template("atlas_readings.md"),
     script:
         "../scripts/atlas.py"
 
@@ -60,7 +60,6 @@ rule atlas_page:
         readings=f"{TABLES}/atlas_readings.md",
         fig_atlas=f"{FIGURES}/fig_atlas.png",
         fig_atlas_shift=f"{FIGURES}/fig_atlas_shift.png",
-        template=str(ROOT / "workflow" / "templates" / "atlas.html"),
     output:
         report(f"{R}/atlas.html", caption="../report/atlas_page.rst", category="Atlas"),
     log:
@@ -76,6 +75,7 @@ rule atlas_page:
         runtime=5,
     params:
         code=code("atlas_page.py"),
+        template=template("atlas.html"),
         captions=lambda w: {
             name: FIGURE_REGISTRY[name].caption for name in ("fig_atlas", "fig_atlas_shift")
         },

@@ -35,6 +35,16 @@ GAP_STUDY = instances.expand_gap_study(config)  # its models: task instances <ta
 # a model trained elsewhere: task instance external__<name>, one model, its N_h read from its file
 EXTERNAL = instances.expand_external(config)
 STYLE = config_lib.style_settings(ROOT / "workflow" / "style.mplstyle")  # every figure's param
+
+
+def template(name):
+    """The text of the sentence template workflow/templates/``name``, a param of the rule that
+    fills it: an edit of its sentences reruns that rule, a run moved elsewhere nothing. Given
+    as a function, so that snakemake does not read its {fields} as wildcards."""
+    text = (ROOT / "workflow" / "templates" / name).read_text()
+    return lambda wildcards: text
+
+
 LIBRARY = Path(task_registry.__file__).resolve().parents[2]  # the rnnschur the jobs import
 
 

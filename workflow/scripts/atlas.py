@@ -6,7 +6,6 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from pathlib import Path  # noqa: E402
 
 import pandas as pd  # noqa: E402
 
@@ -44,6 +43,6 @@ io.save_text(snakemake.output.across_md, across_markdown(across))
 # across tasks, the words are the task restriction's: each task's solutions counted
 restriction = pd.read_csv(snakemake.input.restriction, keep_default_na=False)
 tasks = pd.read_csv(snakemake.input.restriction_tasks, keep_default_na=False)
-sentences = templates(Path(snakemake.input.template).read_text())
+sentences = templates(snakemake.params.template)
 parts = atlas_parts(atlas, restriction, tasks)
 io.save_text(snakemake.output.readings, "\n\n".join(fill(sentences, p) for p in parts) + "\n")

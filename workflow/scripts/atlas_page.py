@@ -21,6 +21,6 @@ page = atlas_page(
     pd.read_csv(snakemake.input.atlas),
     Path(snakemake.input.readings).read_text(),
     figures,
-    Path(snakemake.input.template).read_text(),
+    snakemake.params.template,
 )
 io.save_text(snakemake.output[0], page)

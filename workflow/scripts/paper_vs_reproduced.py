@@ -6,7 +6,6 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from pathlib import Path  # noqa: E402
 
 import pandas as pd  # noqa: E402
 
@@ -23,5 +22,5 @@ from rnnschur.studies.paper.tables import (  # noqa: E402
 level = snakemake.params.verdicts["level"]
 table = paper_vs_reproduced(pd.read_csv(snakemake.input.ablation), level)
 per_seed.save(snakemake.output.csv, snakemake.output.per_seed, table, NUMBER_KEYS)
-sentences = fill(templates(Path(snakemake.input.template).read_text()), agreement_parts(table))
+sentences = fill(templates(snakemake.params.template), agreement_parts(table))
 io.save_text(snakemake.output.md, sentences + "\n\n" + paper_vs_reproduced_markdown(table))
