@@ -202,12 +202,13 @@ def agreement_parts(table: pd.DataFrame) -> tuple[str, dict]:
     n_differ = int((distinct == Verdict.DIFFERS).sum())
     sentences = [
         (
-            "count",
+            "count" if n_differ else "count_all",
             {
                 "n_distinct": len(distinct),
                 "n_compared": len(compared),
                 "n_agree": len(distinct) - n_differ,
                 "n_differ": n_differ,
+                "n_differ_compared": len(differs),
             },
         )
     ]
