@@ -64,7 +64,8 @@ def test_the_agreement_reading_names_each_difference_in_a_sentence_of_its_own():
     )
     assert "), 1 agree" in text
     assert (
-        "and 2 differ. Differs: copy full n_R (dense_orthogonal, α = 0.85), 13 against 64" in text
+        "and 2 differ (2 of the comparisons, each below). Differs: copy full n_R "
+        "(dense_orthogonal, α = 0.85), 13 against 64" in text
     )
     assert " Differs: copy −T_C→R accuracy (cayley), 0.5 against 0.64, 0.78×." in text
     sentences = text.split(". ")
@@ -77,9 +78,14 @@ def test_the_agreement_reading_names_each_difference_in_a_sentence_of_its_own():
     frame = pd.DataFrame(table1, columns=columns).assign(n_hidden=72, paper_n_hidden=72)
     text = agreement_text(frame)
     assert text.startswith("Of the 1 distinct numbers") and "), 0 agree" in text
-    assert "and 1 differ." in text and "3 comparisons in all" in text
+    assert "and 1 differ (1 of the comparisons, each below)." in text
+    assert "3 comparisons in all" in text and text.count("Differs:") == 1
     small = agreement_text(frame.assign(n_hidden=16))
     assert "other sizes than the paper's (copy N_h = 16 (the paper's 72))" in small
+    # where every number agrees the count says so, with no differing count
+    agreeing = agreement_text(frame[frame["agreement"] == Verdict.AGREES])
+    assert agreeing.startswith("Each of the 1 distinct numbers of the paper")
+    assert "differ" not in agreeing.lower()
 
 
 def test_paper_in_range_reads_the_paper_to_its_printed_precision():
