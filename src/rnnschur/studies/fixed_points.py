@@ -227,9 +227,9 @@ def find(
     ablated one) under the constant input ``x`` (:func:`search_from`), from ``starts`` (K, N_h)
     and from where the map, run freely for :data:`SETTLE_STEPS` steps from each, ends (a stable
     point's basin leads there)."""
-    settled = starts
+    settled, u = starts, drive(network, x)
     for _ in range(SETTLE_STEPS):
-        settled = step(network.dynamics, W, drive(network, x), settled)
+        settled = step(network.dynamics, W, u, settled)
     settled = settled[np.isfinite(settled).all(axis=1)]
     return search_from(network, W, x, np.concatenate([starts, settled]), search)
 
