@@ -70,6 +70,42 @@ def test_a_rotation_held_by_tanh_oscillates_at_its_angle():
     assert found[0].n_starts == 16
 
 
+def test_later_orbits_on_a_proven_oscillation_join_it_without_the_wait():
+    """The rotation's circle again, from 3 · FIRST_WAVE starts: the first wave proves the
+    oscillation in STEADY_WINDOWS + 1 windows; the later orbits, on the same circle, are judged
+    as soon as one window shows them on it, take the proven limit set's states and add to its
+    orbits: one attractor of all the starts."""
+    g, f0 = 1.02, (np.sqrt(5) - 1) / 20
+    c, s = np.cos(2 * np.pi * f0), np.sin(2 * np.pi * f0)
+    W = g * np.array([[c, -s], [s, c]])
+    starts = uniform(2, 3 * at.FIRST_WAVE)
+    limits = at.settle(DISCRETE, W, np.zeros(2), starts, RUN)
+    first, later = limits[: at.FIRST_WAVE], limits[at.FIRST_WAVE :]
+    assert {limit.kind for limit in limits} == {"oscillation"}
+    assert min(limit.end for limit in first) >= (at.STEADY_WINDOWS + 1) * at.WINDOW
+    assert max(limit.end for limit in later) < min(limit.end for limit in first)
+    assert all(any(limit.states is known.states for known in first) for limit in later)
+    found, unsettled = at.find(network(W), W, np.zeros(1), starts, RUN)
+    assert unsettled == 0 and [a.n_starts for a in found] == [len(starts)]
+
+
+def test_an_orbit_is_on_a_known_oscillation_by_the_tests_that_merge_two():
+    """:func:`on_known` on a circle of radius 1 at f = (√5 − 1)/20 a step (irrational: a window's
+    phases fill the circle): the same circle at another phase is on it; the same orbit read at
+    a frequency 3/WINDOW away, or a circle of radius 1.2 (orbit distance 0.2/√2 > match), is
+    not."""
+    f, t = (np.sqrt(5) - 1) / 20, np.arange(at.WINDOW)
+
+    def circle(radius, phase):
+        angle = 2 * np.pi * (f * t + phase)
+        return radius * np.stack([np.cos(angle), np.sin(angle)], axis=1)
+
+    known = [at.LimitSet("oscillation", 0, f, at.around(circle(1.0, 0.0), f), at.WINDOW)]
+    orbits = np.stack([circle(1.0, 0.37), circle(1.0, 0.37), circle(1.2, 0.0)])
+    frequencies = np.array([f, f + 3 / at.WINDOW, f])
+    assert at.on_known(orbits, frequencies, known, 0.05).tolist() == [0, -1, -1]
+
+
 def test_a_point_a_long_cycle_and_an_unsettled_orbit_are_told_apart():
     """W = 0.5·I contracts to the origin: a point. W = −2·I with max_period 1 holds a cycle
     longer than the bound: its spread stays and its one spectral peak, at 1/2 cycle per step,

@@ -18,6 +18,11 @@ window of :data:`WINDOW` steps, the module calls it
   every unit, is exact, an oscillation's statistics need only be steady;
 - *not settled* when the budget of ``free_run`` steps ends first.
 
+An oscillation proves itself steady once: an orbit that, in any window, lies on one already
+proven (:func:`on_known`: the tests by which two limit sets are one) is that oscillation at
+once. So that most orbits find one proven, :func:`settle` runs the first :data:`FIRST_WAVE`
+orbits before the rest.
+
 Two limit sets are one when they are the same kind with the same period and their orbit
 distance (:func:`orbit_distance`: a cycle found at any phase is one cycle) is small. An
 ablation's limit sets are matched to the intact network's as its stable points are
@@ -50,6 +55,9 @@ PEAK_SHARE = 0.5
 ORBIT_STATES = 64
 """The states of an oscillation's window its limit set keeps (:func:`around`), to draw and match."""
 KINDS = ("point", "cycle", "oscillation", "unsettled")
+FIRST_WAVE = 16
+"""Orbits :func:`settle` runs before the rest, which need not wait to prove an oscillation
+steady where they lie on one of the first's."""
 SKETCH = 8
 """Directions an orbit's window is read along to tell an oscillation (:func:`sketch`)."""
 
@@ -166,12 +174,53 @@ def settle(
     dynamics, W: np.ndarray, u: np.ndarray, starts: np.ndarray, free_run: FreeRun
 ) -> list[LimitSet]:
     """The limit set each orbit from ``starts`` (K, N_h) reaches under the constant drive ``u``
-    (module docstring), window after window until it is judged or the budget ends. The orbits
-    run stacked, each judged on its own window alone; an orbit leaves the stack once judged.
-    Its nearest recurrence is measured only in a window whose spectral peak holds
-    :data:`PEAK_SHARE` (the other windows cannot be an oscillation's), so an oscillation
-    shows it in each of its :data:`STEADY_WINDOWS` + 1 windows; the spread, spectrum and
-    nearest recurrence in the :func:`sketch` coordinates."""
+    (module docstring), window after window until it is judged or the budget ends: the first
+    :data:`FIRST_WAVE` orbits, then the rest (:func:`_settle`), which are judged at once where
+    they lie on an oscillation an orbit before them proved steady."""
+    known: list[LimitSet] = []
+    first = _settle(dynamics, W, u, starts[:FIRST_WAVE], free_run, known)
+    if len(starts) <= FIRST_WAVE:
+        return first
+    return first + _settle(dynamics, W, u, starts[FIRST_WAVE:], free_run, known)
+
+
+def on_known(
+    orbits: np.ndarray, frequencies: np.ndarray, known: list[LimitSet], match: float
+) -> np.ndarray:
+    """For each orbit's window (M, T, N_h), its spectral peak at ``frequencies`` (M,), the index
+    of the first of the ``known`` oscillations it lies on, −1 if none: the tests by which
+    :func:`distinct` makes two limit sets one (the frequency within 2/:data:`WINDOW`, the
+    :func:`orbit_distance` of their :func:`around` states within ``match``), all orbits at once."""
+    out = np.full(len(orbits), -1)
+    T, N = orbits.shape[1:]
+    steps = np.arange(T)
+    picks = np.linspace(0, T - 1, ORBIT_STATES).astype(int)
+    for index, limit in enumerate(known):
+        tried = np.flatnonzero((out < 0) & (np.abs(frequencies - limit.frequency) <= 2 / WINDOW))
+        if not len(tried):
+            continue
+        phases = (frequencies[tried, None] * steps[None, :]) % 1.0
+        order = np.argsort(phases, axis=1, kind="stable")[:, picks]
+        a = orbits.reshape(-1, N)[(tried[:, None] * T + order).ravel()].reshape(len(tried), -1, N)
+        b = limit.states
+        squared = np.sum(a**2, 2)[:, :, None] + np.sum(b**2, 1)[None, None, :] - 2 * a @ b.T
+        d = np.sqrt(np.maximum(squared, 0.0) / N)
+        distance = np.maximum(d.min(axis=2).mean(axis=1), d.min(axis=1).mean(axis=1))
+        out[tried[distance <= match]] = index
+    return out
+
+
+def _settle(
+    dynamics, W: np.ndarray, u: np.ndarray, starts: np.ndarray, free_run: FreeRun, known: list
+) -> list[LimitSet]:
+    """:func:`settle` of one wave of orbits. They run stacked, each judged on its own window
+    alone; an orbit leaves the stack once judged. Its nearest recurrence is measured only in a
+    window whose spectral peak holds :data:`PEAK_SHARE` (the other windows cannot be an
+    oscillation's), so an oscillation shows it in each of its :data:`STEADY_WINDOWS` + 1
+    windows; the spread, spectrum and nearest recurrence in the :func:`sketch` coordinates. An
+    orbit proved an oscillation joins ``known``; an orbit whose peaked window lies on one of
+    ``known`` (:func:`on_known`) is that oscillation without the wait, its states and frequency
+    the known one's: it adds an orbit to the attractor, never an attractor of its own."""
     K, N = starts.shape
     out: list[LimitSet | None] = [None] * K
     S, active = np.array(starts, float), np.arange(K)
@@ -209,6 +258,10 @@ def settle(
         )
         steady[active] = np.where(same, steady[active] + 1, 0)
         was[active] = now
+        on = np.full(len(active), -1)
+        peaked = np.flatnonzero((share >= PEAK_SHARE) & (steady[active] < STEADY_WINDOWS))
+        if known and len(peaked):
+            on[peaked] = on_known(orbits[peaked], now[peaked, 1], known, free_run.match)
         still = []
         for j, i in enumerate(active):
             orbit, k = orbits[j], period[j]
@@ -220,6 +273,10 @@ def settle(
             elif steady[i] == STEADY_WINDOWS:
                 f = float(now[j, 1])
                 out[i] = LimitSet("oscillation", 0, f, around(orbit, f), end)
+                known.append(out[i])
+            elif on[j] >= 0:
+                limit = known[on[j]]
+                out[i] = LimitSet("oscillation", 0, limit.frequency, limit.states, end)
             else:
                 still.append(j)
         if not still:
