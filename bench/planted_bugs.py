@@ -85,8 +85,8 @@ BUGS = [
     ),
     (
         S + "ablation.py",
-        '"candidate_invariance": stabilizer and bool(mass[k] > scoring.mass_floor),',
-        '"candidate_invariance": stabilizer and bool(mass[k] < scoring.mass_floor),',
+        '"candidate_invariance": eps_stabilizer and bool(mass[k] > scoring.mass_floor),',
+        '"candidate_invariance": eps_stabilizer and bool(mass[k] < scoring.mass_floor),',
         "candidate invariance below the mass floor",
     ),
     (
@@ -701,6 +701,18 @@ BUGS = [
         'return "kept" if 0 in shifts else "drift" if shifts else "changed"',
         'return "kept" if shifts else "changed"',
         "a replay shifted in phase counted as kept",
+    ),
+    (
+        S + "studies/attractors.py",
+        "(np.abs(frequencies - limit.frequency) <= 2 / WINDOW)",
+        "(np.abs(frequencies - limit.frequency) <= 4 / WINDOW)",
+        "an orbit at another frequency taken for a known oscillation",
+    ),
+    (
+        S + "studies/attractors.py",
+        "out[i] = LimitSet(\"oscillation\", 0, limit.frequency, limit.states, end)",
+        "out[i] = LimitSet(\"oscillation\", 0, limit.frequency, orbit[-64:], end)",
+        "an orbit on a known oscillation keeps its own states (an attractor of its own)",
     ),
     (
         S + "studies/paper/confirmation.py",

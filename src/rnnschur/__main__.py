@@ -143,13 +143,13 @@ def parser() -> argparse.ArgumentParser:
         "--epsilon",
         type=float,
         default=default("ablation.epsilon"),
-        help="ε of the stabiliser test d_D ≤ ε, d_D the mean squared output change (%(default)s)",
+        help="ε of the ε-stabilizer test d_D ≤ ε, d_D the mean squared output change (%(default)s)",
     )
     a.add_argument(
         "--mass-floor",
         type=float,
         default=default("ablation.mass_floor"),
-        help="a stabiliser is a candidate invariance only above this removed mass (%(default)s)",
+        help="an ε-stabilizer is a candidate invariance only above this removed mass (%(default)s)",
     )
     a.add_argument(
         "--threshold",

@@ -407,8 +407,9 @@ def evaluate_ablations(
         only), ``functional_score`` and ``functional`` (what the score means in the task's
         own terms, where the task says: bit or decision accuracy, a frequency error),
         ``discrepancy`` (d_D of §2: mean squared output difference to the full network over
-        the scored steps), ``sign_disagreement``, ``stabilizer`` (d_D ≤ ε) and
-        ``candidate_invariance`` (a stabilizer that removes more than the mass floor), by
+        the scored steps), ``sign_disagreement``, ``eps_stabilizer`` (d_D ≤ ε: the paper's
+        ε-stabilizer) and ``candidate_invariance`` (an ε-stabilizer that removes more than the
+        mass floor), by
         ``scoring``; with ``solution``, ``harm_share``, ``harm_low``, ``harm_high`` and
         ``reading``.
 
@@ -470,7 +471,7 @@ def evaluate_ablations(
         meaning, functional = reads[0], reads[1](outputs, targets, mask)
     rows = []
     for alpha, n_R, subset, k in cases:
-        stabilizer = bool(discrepancy[k] <= scoring.epsilon)
+        eps_stabilizer = bool(discrepancy[k] <= scoring.epsilon)
         rows.append(
             {
                 "alpha": alpha,
@@ -490,8 +491,8 @@ def evaluate_ablations(
                 "functional": functional[k],
                 "discrepancy": discrepancy[k],
                 "sign_disagreement": disagreement[k],
-                "stabilizer": stabilizer,
-                "candidate_invariance": stabilizer and bool(mass[k] > scoring.mass_floor),
+                "eps_stabilizer": eps_stabilizer,
+                "candidate_invariance": eps_stabilizer and bool(mass[k] > scoring.mass_floor),
             }
         )
     if solution is not None:

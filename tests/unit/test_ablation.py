@@ -93,10 +93,10 @@ def test_ablation_rows():
     for row in rows:
         assert 0 <= row["accuracy"] <= 1 and 0 <= row["mass_removed"] <= 1
         if row["subset"] == "none":
-            assert row["mass_removed"] == 0 and row["discrepancy"] == 0 and row["stabilizer"]
+            assert row["mass_removed"] == 0 and row["discrepancy"] == 0 and row["eps_stabilizer"]
             assert np.isnan(row["s_delta_t"]) and row["delta_score"] == 0
-        assert row["candidate_invariance"] == (row["stabilizer"] and row["mass_removed"] > 0.01)
-        assert row["stabilizer"] == (row["discrepancy"] <= 1e-3)
+        assert row["candidate_invariance"] == (row["eps_stabilizer"] and row["mass_removed"] > 0.01)
+        assert row["eps_stabilizer"] == (row["discrepancy"] <= 1e-3)
         # The copy task is scored by replay accuracy; FVU per trial is for FVU tasks only.
         assert row["metric"] == "accuracy" and row["score"] == row["accuracy"]
         assert np.isnan(row["fvu_per_trial"]) and np.isnan(row["delta_fvu_per_trial"])
@@ -195,7 +195,7 @@ def test_epsilon_zero_keeps_the_full_model_a_stabilizer_of_itself():
     rows = evaluate_ablations(
         Analysed(network, schur, heldout, tasks.get("copy")), [0.9], Scoring(0.0, 0.0)
     )
-    assert rows[0]["subset"] == "none" and rows[0]["stabilizer"]
+    assert rows[0]["subset"] == "none" and rows[0]["eps_stabilizer"]
     assert not rows[0]["candidate_invariance"]  # it removes nothing: not above a floor of 0
 
 

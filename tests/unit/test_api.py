@@ -192,7 +192,7 @@ def test_save_refuses_earlier_results_and_force_clears_them(schuessler, tmp_path
     assert not stale.exists()  # no file of the earlier model beside the new ones
     page = (out / "summary.html").read_text()
     assert "rollout verified" in page and "data:image/png;base64," in page
-    assert "ε-stabiliser (d_D):" in page and "stabilizer: within ±θ" in page
+    assert "ε-stabilizer (column eps_stabilizer" in page and "stabilizer: within ±θ" in page
     assert "leaky_current tanh (a = 0.2)" in page
     assert "NaN" not in page
     assert oct((out / "ablation.csv").stat().st_mode & 0o777) == oct(0o666 & ~_umask())

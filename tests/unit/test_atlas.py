@@ -210,7 +210,7 @@ def planted_ablation(groups: dict[str, dict]) -> pd.DataFrame:
                         "score": 1.0 - harm,
                         "delta_score": -harm,  # choice lost
                         "mass_removed": 0.0 if planted.get("empty") == block else 0.2,
-                        "stabilizer": False,
+                        "eps_stabilizer": False,
                         "reading": planted_reading(harm, planted.get("empty") == block),
                         "learned": True if learned is None else learned[seed],
                     }

@@ -281,7 +281,7 @@ def test_block_profile_verdicts_on_planted_harms():
             "score": full[metric] + (delta[seed] if alpha == 0.9 else 9.0),
             "delta_score": delta[seed] if alpha == 0.9 else 9.0,  # other alphas are ignored
             "mass_removed": mass,
-            "stabilizer": seed == 0,
+            "eps_stabilizer": seed == 0,
         }
         for (task, metric, block), (delta, mass) in planted.items()
         for seed in range(3)
@@ -301,7 +301,7 @@ def test_block_profile_verdicts_on_planted_harms():
     # the copy task: 0.35 accuracy lost of the 0.5 learned is a share of 0.7
     assert profile.loc[("copy", "T_CR"), "delta_mean"] == pytest.approx(0.35)
     assert profile.loc[("copy", "T_CR"), "harm_mean"] == pytest.approx(0.7)
-    assert (profile["n_stabilizer"] == 1).all() and (profile["n_seeds"] == 3).all()
+    assert (profile["n_eps_stabilizer"] == 1).all() and (profile["n_seeds"] == 3).all()
 
 
 def test_claims_per_variation_keep_each_variations_own_seeds():

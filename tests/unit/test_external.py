@@ -283,7 +283,7 @@ def test_verdicts_follow_their_definitions():
             "score": [0.01, 0.01, 0.5, 0.0297],
             "delta_score": [0.0, 0.0, 0.49, 0.0197],
             "discrepancy": [0.0, 0.0, 0.4, 0.02],
-            "stabilizer": [True, True, False, True],
+            "eps_stabilizer": [True, True, False, True],
             "harm_low": [np.nan, 0.0, 0.45, 0.015],
             "harm_high": [np.nan, 0.0, 0.52, 0.025],
             "reading": ["", "absent", "fragile", "undecided"],  # the solution's own
@@ -297,7 +297,7 @@ def test_verdicts_follow_their_definitions():
         "T_CC": pytest.approx(0.0197 / 0.99),
     }
     # the solution's own reading, as the workflow reads every trained network (not the point
-    # share against θ: 0.0199 is below θ, yet its interval straddles it); an ε-stabiliser is
+    # share against θ: 0.0199 is below θ, yet its interval straddles it); an ε-stabilizer is
     # a column beside the verdict, not a verdict
     assert verdicts["verdict"].to_dict() == {
         "T_RR": "absent",
@@ -305,7 +305,7 @@ def test_verdicts_follow_their_definitions():
         "T_CC": "undecided",
     }
     assert verdicts.loc["T_CR", "harm_low"] == 0.45
-    assert verdicts["stabilizer"].to_dict() == {"T_RR": True, "T_CR": False, "T_CC": True}
+    assert verdicts["eps_stabilizer"].to_dict() == {"T_RR": True, "T_CR": False, "T_CC": True}
 
 
 def test_the_commands_and_the_apis_defaults_are_the_configs():

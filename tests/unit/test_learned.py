@@ -39,7 +39,7 @@ def rows(task, metric, full_scores, harms, subsets=("T_RR", "T_CR", "T_CC")):
     sign = 1 if metric == "fvu" else -1
     for seed, (full, harm) in enumerate(zip(full_scores, harms, strict=True)):
         base = dict(task=task, construction="dense_orthogonal", n_hidden=64, seed=seed, alpha=0.9)
-        base |= dict(metric=metric, n_R=2, stabilizer=False)
+        base |= dict(metric=metric, n_R=2, eps_stabilizer=False)
         out.append(base | dict(subset="none", score=full, delta_score=0.0, mass_removed=0.0))
         for subset in subsets:
             out.append(

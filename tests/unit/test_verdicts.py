@@ -371,7 +371,7 @@ def test_the_block_profile_shows_n_R_the_mass_and_each_solutions_reading():
                     "delta_score": 0.5 if word == "fragile" and subset != "none" else 0.0,
                     "n_R": n_R,
                     "mass_removed": 0.0 if subset == "none" else mass,
-                    "stabilizer": False,
+                    "eps_stabilizer": False,
                     "reading": "" if subset == "none" else word,
                     "learned": True,
                 }

@@ -75,7 +75,7 @@ def test_ablation_table_contents(quick_run):
         "n_R",
         "mass_removed",
         "discrepancy",
-        "stabilizer",
+        "eps_stabilizer",
         "fvu",
         "delta_fvu",
         "s_delta_t",
@@ -84,7 +84,9 @@ def test_ablation_table_contents(quick_run):
         assert column in ablation
     # each solution's own reading of each ablation, absent decided in the model itself
     ablated = ablation[ablation["subset"] != "none"]
-    assert set(ablated["reading"]) <= {"stabilizer", "fragile", "improves", "undecided", "absent"}
+    words = {"stabilizer", "fragile", "improves", "undecided", "absent"}
+    assert set(ablated["reading"]) <= words
+    assert not words & set(ablation.columns)  # one meaning per word: no column named as a reading
     assert ((ablated["reading"] == "absent") == (ablated["mass_removed"] < 0.01)).all()
     decided = ablated[ablated["reading"].isin(["fragile", "stabilizer"])]
     assert (decided["harm_low"] <= decided["harm_share"] + 1e-12).all()
@@ -101,7 +103,7 @@ def test_ablation_table_contents(quick_run):
     }
     full = ablation[ablation["subset"] == "none"]
     assert (full["mass_removed"] == 0).all() and (full["discrepancy"] == 0).all()
-    assert full["s_delta_t"].isna().all() and full["stabilizer"].all()
+    assert full["s_delta_t"].isna().all() and full["eps_stabilizer"].all()
     assert ((ablation["n_R"] >= 1) & (ablation["n_R"] <= ablation["n_hidden"])).all()
     copy = ablation[ablation["task"] == "copy"]
     assert copy["accuracy"].between(0, 1).all()
@@ -394,7 +396,7 @@ def test_block_profile_follows_from_the_ablation_table(quick_run):
         n, sd = len(harm), harm.std(ddof=1)
         half = stats.t.ppf(0.975, n - 1) * sd / np.sqrt(n)
         assert r.ci_low == pytest.approx(harm.mean() - half)
-        assert r.n_stabilizer == rows["stabilizer"].sum()
+        assert r.n_eps_stabilizer == rows["eps_stabilizer"].sum()
         equal_half = stats.t.ppf(0.95, n - 1) * sd / np.sqrt(n)
         if rows["mass_removed"].mean() < 0.01:  # the mass floor
             assert r.verdict == "empty"

@@ -50,7 +50,7 @@ def block_verdicts(ablation: pd.DataFrame, alpha: float, metric: str) -> pd.Data
     """Per single coupling block at ``alpha``: removed mass, the score, its change, the harm
     share (the part of the learned performance the removal takes away,
     :func:`rnnschur.studies.verdicts.harm_share`) with its interval over the held-out trials, d_D,
-    whether the ablation is an ε-stabiliser (d_D ≤ ε, the ablation table's ``stabilizer``)
+    whether the ablation is an ε-stabilizer (d_D ≤ ε, the ablation table's ``eps_stabilizer``)
     and the verdict: this model's own reading of the removal, as the workflow reads every
     trained solution (the ablation table's ``reading``, :mod:`rnnschur.studies.solutions`):
     *fragile*, *stabilizer*, *improves*, *undecided* or *absent*. The columns that matter stand
@@ -59,7 +59,7 @@ def block_verdicts(ablation: pd.DataFrame, alpha: float, metric: str) -> pd.Data
     rows = ablation[np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(COUPLING_BLOCKS)]
     out = rows[["subset", "reading"]].rename(columns={"reading": "verdict"})
     out["harm_share"] = harm_share(metric, rows["score"] - rows["delta_score"], rows["score"])
-    middle = ["score", "mass_removed", "n_R", "discrepancy", "stabilizer"]
+    middle = ["score", "mass_removed", "n_R", "discrepancy", "eps_stabilizer"]
     out[[*middle, "harm_low", "harm_high", "delta_score"]] = rows[
         [*middle, "harm_low", "harm_high", "delta_score"]
     ]

@@ -84,9 +84,10 @@ VERDICT_LEGEND = (
     "accuracy) that removing the block takes away, with its 95 % interval from a bootstrap "
     "over the held-out trials. The verdict is this network's own reading, as the workflow "
     "reads every trained solution: fragile: the interval lies above θ (a fragile functional "
-    "direction); stabilizer: within ±θ (the paper's ε-stabilizer, on the harm scale); "
+    "direction); stabilizer: within ±θ (harmless, on the harm scale); "
     "improves: below −θ; undecided: the interval straddles θ; absent: the block's removed "
-    "Schur mass is below the mass floor (nothing to remove). ε-stabiliser (d_D): the ablation "
+    "Schur mass is below the mass floor (nothing to remove). ε-stabilizer (column eps_stabilizer, "
+    "the paper's test): the ablation "
     "changes the outputs by d_D ≤ ε on the held-out set (a candidate approximate invariance "
     "if it removes non-negligible Schur mass)."
 )
@@ -163,14 +164,14 @@ def summary_markdown(result: Result) -> str:
         f"{settings.mass_floor:g}",
         "",
         "| block | removed mass ‖ΔT‖/‖T‖ | score | change | harm share [95 % interval] | d_D | "
-        "ε-stabiliser | verdict |",
+        "ε-stabilizer | verdict |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in result.verdicts.itertuples(index=False):
         lines.append(
             f"| {label(r.subset)} | {r.mass_removed:.3g} | {r.score:.4g} | "
             f"{r.delta_score:+.3g} | {r.harm_share:.3g} [{r.harm_low:.3g}, {r.harm_high:.3g}] | "
-            f"{r.discrepancy:.3g} | {'yes' if r.stabilizer else 'no'} | {r.verdict} |"
+            f"{r.discrepancy:.3g} | {'yes' if r.eps_stabilizer else 'no'} | {r.verdict} |"
         )
     lines += ["", VERDICT_LEGEND + " All 8 subsets at every α: `ablation.csv`.", ""]
     if result.fixed_points is not None:

@@ -178,10 +178,14 @@ def settle(
     :data:`FIRST_WAVE` orbits, then the rest (:func:`_settle`), which are judged at once where
     they lie on an oscillation an orbit before them proved steady."""
     known: list[LimitSet] = []
-    first = _settle(dynamics, W, u, starts[:FIRST_WAVE], free_run, known)
+
+    def advance(S):
+        return step(dynamics, W, u, S)
+
+    first = _settle(advance, starts[:FIRST_WAVE], free_run, known)
     if len(starts) <= FIRST_WAVE:
         return first
-    return first + _settle(dynamics, W, u, starts[FIRST_WAVE:], free_run, known)
+    return first + _settle(advance, starts[FIRST_WAVE:], free_run, known)
 
 
 def on_known(
@@ -210,17 +214,16 @@ def on_known(
     return out
 
 
-def _settle(
-    dynamics, W: np.ndarray, u: np.ndarray, starts: np.ndarray, free_run: FreeRun, known: list
-) -> list[LimitSet]:
-    """:func:`settle` of one wave of orbits. They run stacked, each judged on its own window
-    alone; an orbit leaves the stack once judged. Its nearest recurrence is measured only in a
-    window whose spectral peak holds :data:`PEAK_SHARE` (the other windows cannot be an
-    oscillation's), so an oscillation shows it in each of its :data:`STEADY_WINDOWS` + 1
-    windows; the spread, spectrum and nearest recurrence in the :func:`sketch` coordinates. An
-    orbit proved an oscillation joins ``known``; an orbit whose peaked window lies on one of
-    ``known`` (:func:`on_known`) is that oscillation without the wait, its states and frequency
-    the known one's: it adds an orbit to the attractor, never an attractor of its own."""
+def _settle(advance, starts: np.ndarray, free_run: FreeRun, known: list) -> list[LimitSet]:
+    """:func:`settle` of one wave of orbits, ``advance`` the map s ↦ F(s) on a stack. They run
+    stacked, each judged on its own window alone; an orbit leaves the stack once judged. Its
+    nearest recurrence is measured only in a window whose spectral peak holds :data:`PEAK_SHARE`
+    (the other windows cannot be an oscillation's), so an oscillation shows it in each of its
+    :data:`STEADY_WINDOWS` + 1 windows; the spread, spectrum and nearest recurrence in the
+    :func:`sketch` coordinates. An orbit proved an oscillation joins ``known``; an orbit whose
+    peaked window lies on one of ``known`` (:func:`on_known`) is that oscillation without the
+    wait, its states and frequency the known one's: it adds an orbit to the attractor, never an
+    attractor of its own."""
     K, N = starts.shape
     out: list[LimitSet | None] = [None] * K
     S, active = np.array(starts, float), np.arange(K)
@@ -230,7 +233,7 @@ def _settle(
     directions = sketch(N)
     for chunk in range(max(free_run.budget // WINDOW, 1)):
         for t in range(WINDOW):
-            S = step(dynamics, W, u, S)
+            S = advance(S)
             window[: len(active), t] = S
         end, orbits = (chunk + 1) * WINDOW, window[: len(active)]
         finite = np.isfinite(orbits).all(axis=(1, 2))

@@ -87,7 +87,7 @@ def block_profile(
                 if len(group)
                 else np.nan,
                 "mass_removed": float(group["mass_removed"].mean()) if len(group) else np.nan,
-                "n_stabilizer": int(group["stabilizer"].sum()),
+                "n_eps_stabilizer": int(group["eps_stabilizer"].sum()),
                 "n_R": _median_range(group.get("n_R")),
                 "mass_range": _median_range(group["mass_removed"]),
                 "solutions": _count_words(group.get("reading")),

@@ -6,7 +6,8 @@ of :mod:`rnnschur.studies.verdicts` with an interval from that model's own held-
 percentile bootstrap over trials (every ablation of one resample scored on the same trials,
 so h compares networks on one draw). With θ the threshold of config ``verdicts``:
 
-- *stabilizer*: the interval lies within ±θ (the paper's ε-stabilizer, on the harm scale);
+- *stabilizer*: the interval lies within ±θ (harmless on the harm scale; the paper's
+  ε-stabilizer, d_D ≤ ε, is the ablation table's ``eps_stabilizer``);
 - *fragile*: the interval lies above θ;
 - *improves*: the interval lies below −θ;
 - *undecided*: the interval straddles ±θ.
