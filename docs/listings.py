@@ -72,10 +72,11 @@ SECONDARY_NOTE = (
 
 def carries(rows: list[list[str]], words) -> bool:
     """Whether a cell of ``rows`` sets one of ``words`` as a verdict: the cell is the word
-    (bold or not), or ends in it after a comma, or opens with it before a count, a note or a
-    colon."""
+    (bold or not), or ends in it after a comma or a count k/n, or opens with it before a count,
+    a note or a colon."""
     pattern = re.compile(
-        rf"(.*, )?(\*\*)?({'|'.join(map(re.escape, words))})(\*\*)?(\s*[(\d:].*)?", re.I
+        rf"(.*, |\d+/\d+ )?(\*\*)?({'|'.join(map(re.escape, words))})(\*\*)?(\s*[(\d:].*)?",
+        re.I,
     )
     return bool(words) and any(pattern.fullmatch(cell) for row in rows for cell in row)
 

@@ -57,7 +57,7 @@ def used_words(text: str, words) -> set[str]:
     for word in words:
         w = re.escape(word)
         marked = rf"(?<![\w*])(\*\*?|“|\"){w}(\*\*?|”|\")(?![\w*])"
-        cell = rf"\|\s*{w}(?=\s*(\||\(|\d|:|$))"
+        cell = rf"\|\s*(\d+/\d+\s+)?{w}(?=\s*(\||\(|\d|:|$))"
         if re.search(marked, text, re.I | re.M) or re.search(cell, text, re.I | re.M):
             found.add(word)
     return found
@@ -117,7 +117,7 @@ def test_the_counting_rule_on_a_planted_page():
     """Italics, bold, quotes and table cells count; the same letters in running prose do not."""
     page = (
         "The block is *fragile*; **partly** read; “holds” here.\n"
-        "| copy | reproduces | 3/3 |\n| x | too few learned models (2) |\n"
+        "| copy | reproduces | 3/3 |\n| x | too few learned models (2) |\n| y | 2/3 underpowered |\n"
         "An empty folder fails to load; nothing improves undecidedly.\n"
     )
     words = [str(w) for w in Verdict]
@@ -127,6 +127,7 @@ def test_the_counting_rule_on_a_planted_page():
         "holds",
         "reproduces",
         "too few learned models",
+        "underpowered",
     }
 
 
