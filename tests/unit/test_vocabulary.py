@@ -117,7 +117,8 @@ def test_the_counting_rule_on_a_planted_page():
     """Italics, bold, quotes and table cells count; the same letters in running prose do not."""
     page = (
         "The block is *fragile*; **partly** read; “holds” here.\n"
-        "| copy | reproduces | 3/3 |\n| x | too few learned models (2) |\n| y | 2/3 underpowered |\n"
+        "| copy | reproduces | 3/3 |\n| x | too few learned models (2) |\n"
+        "| y | 2/3 underpowered |\n"
         "An empty folder fails to load; nothing improves undecidedly.\n"
     )
     words = [str(w) for w in Verdict]

@@ -1,12 +1,14 @@
 """The quick preset through the real snakemake: table contents, figures, determinism."""
 
 import json
+import re
 import subprocess
 import sys
 
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 from matplotlib.image import imread
 from scipy import stats
 
@@ -752,6 +754,17 @@ def test_the_docs_workflow_rebuilds_the_quick_page_as_published(quick_run):
             )
         finally:
             path.write_text(original)
+    # the pages: every run present is remade, every one absent (here all but the paper's, a
+    # stand-in) is marked not remade
+    run = quick_run / "results/quick"
+    plan = snakemake(
+        quick_run, "-s", "docs/Snakefile", "-n", "-p", "--config", f"runs={{paper: {run}}}"
+    )
+    command = re.search(r"--only (.*?) --stale (.*?) >", plan.stdout)
+    assert command is not None, plan.stdout[-2000:]
+    listed = yaml.safe_load((docs / "runs.yaml").read_text())["runs"]
+    assert command.group(1).split() == ["paper"]
+    assert sorted(command.group(2).split()) == sorted(set(listed) - {"quick", "paper"})
 
 
 def test_every_generated_sentence_is_at_most_three_lines(quick_run):
