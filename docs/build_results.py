@@ -449,9 +449,9 @@ def atlas_summary(folder: Path) -> str:
         )
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     key = (
-        "Each cell: the words of −T_RR, −T_C→R and −T_CC in that order, each the word of the "
-        "group's learned solutions (▲ fragile, ○ stabilizers, ? undecided, – absent, ✕ too few "
-        "learned models)."
+        "Each cell: the words of −T_RR, −T_C→R and −T_CC in that order, each the group's learned "
+        "solutions counted (▲ mostly fragile, ○ mostly stabilizers, ? neither, – held by too "
+        "few solutions, ✕ too few learned models)."
     )
     readings_text = (folder / "tables" / "atlas_readings.md").read_text().strip()
     parts = [atlas_part(atlas, folder), readings_text, key, "\n".join(lines)]

@@ -17,6 +17,7 @@ from rnnschur.studies.beyond.atlas import (  # noqa: E402
     across_tasks_table,
     atlas_markdown,
     atlas_table,
+    n_decided,
     with_special,
 )
 from rnnschur.studies.verdicts import Thresholds  # noqa: E402
@@ -36,13 +37,14 @@ atlas = atlas_table(
 if snakemake.input.special:
     atlas = with_special(atlas, pd.read_csv(snakemake.input.special[0]))
 across = across_tasks_table(atlas, ablation, params.alpha, thresholds)
+sentences = templates(snakemake.params.template)
+legend = fill(sentences, ("markdown_legend", {"decided": n_decided(atlas), "rows": len(atlas)}))
 io.save_csv(snakemake.output.csv, atlas)
-io.save_text(snakemake.output.md, atlas_markdown(atlas))
+io.save_text(snakemake.output.md, atlas_markdown(atlas, legend))
 io.save_csv(snakemake.output.across_csv, across)
 io.save_text(snakemake.output.across_md, across_markdown(across))
 # across tasks, the words are the task restriction's: each task's solutions counted
 restriction = pd.read_csv(snakemake.input.restriction, keep_default_na=False)
 tasks = pd.read_csv(snakemake.input.restriction_tasks, keep_default_na=False)
-sentences = templates(snakemake.params.template)
 parts = atlas_parts(atlas, restriction, tasks)
 io.save_text(snakemake.output.readings, "\n\n".join(fill(sentences, p) for p in parts) + "\n")

@@ -165,17 +165,8 @@ def atlas_parts(atlas: pd.DataFrame, across: pd.DataFrame, tasks: pd.DataFrame) 
         fields = {"block": name, "tally": tally, "n_groups": len(rows)}
         words = _restriction_parts(across[across["subset"] == block], tasks)
         out.append(("block_across", fields | {"across": words}) if words else ("block", fields))
-    if "special" in atlas:  # the dose-response study's verdict of each row, counted
-        blocks = []
-        for block, name in BLOCK_NAMES.items():
-            counts = atlas.loc[atlas["block"] == block, "special"].value_counts()
-            if len(counts):
-                tally = [("special_count", {"word": v, "n": int(n)}) for v, n in counts.items()]
-                fields = {"block": name, "tally": tally, "n_groups": int(counts.sum())}
-                blocks.append(("special_block", fields))
-        symmetric = int((atlas["special"] == Verdict.SYMMETRY).sum())
-        kind = {0: "symmetry_none", 1: "symmetry_one"}.get(symmetric, "symmetry_many")
-        out.append(("special", {"blocks": blocks, "symmetric": (kind, {"n": symmetric})}))
+    if "special" in atlas:  # the dose-response study's reading of each row: the CSV's column
+        out.append(("special", {"n_rows": int((atlas["special"] != Verdict.NOT_RUN).sum())}))
     out += _atlas_changes(atlas, "description")
     out += _atlas_changes(atlas, "n_hidden")
     short = atlas[atlas["verdict"] == TOO_FEW].drop_duplicates(["label", "description", "n_hidden"])

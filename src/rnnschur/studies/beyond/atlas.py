@@ -184,23 +184,18 @@ def with_special(atlas: pd.DataFrame, dose: pd.DataFrame) -> pd.DataFrame:
     return merged.drop(columns="instance")
 
 
-def atlas_markdown(table: pd.DataFrame) -> str:
+def n_decided(table: pd.DataFrame) -> int:
+    """The atlas rows whose solutions mostly read alike (:data:`SOLUTION_DECIDED`)."""
+    return int(table["verdict"].isin(SOLUTION_DECIDED).sum())
+
+
+def atlas_markdown(table: pd.DataFrame, legend: str) -> str:
     """The atlas as Markdown: one line per task, construction, description and N_h, with its
     models learned of trained and, per block, the median harm share of the solutions tested,
     how many of them read fragile and stabilizer (and in how many the block is absent), the
-    row's word and the removed mass; a paragraph above says how the words are read."""
+    row's word and the removed mass; ``legend`` (how the words are read) above."""
     blocks = list(dict.fromkeys(table["block"]))
-    decided = table[table["verdict"].isin(SOLUTION_DECIDED)]
-    lines = [
-        "Each learned solution reads each removal on its own (a bootstrap over its held-out "
-        "trials; docs/glossary.md); a row is *fragile* or *stabilizer* where most of the "
-        "solutions tested (the block present) read so (config `solutions.reproduces`), "
-        "*absent* where fewer than `learned.min_models` hold the block, *undecided* otherwise. "
-        "Harm: the median share of the learned performance removed, over the solutions tested. "
-        f"{len(decided)} of {len(table)} rows are fragile or stabilizer. The tests over seeds "
-        "(t intervals, Benjamini–Hochberg) are the CSV's secondary columns.",
-        "",
-    ]
+    lines = [legend, ""]
     special = "; special? (dose-response)" if "special" in table else ""
     header = ["task", "construction", "description", "N_h", "learned"]
     header += [f"{b}: harm (fragile, stabilizers of tested) word (mass){special}" for b in blocks]
