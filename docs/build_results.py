@@ -1115,6 +1115,20 @@ FIGURE_WIDTH, FIGURE_BYTES = 1800, 300_000
 """A published figure's largest width in pixels and its largest size."""
 
 
+def publish_models(runs: dict[str, Path], into: Path = REPO / "docs" / "data") -> list[str]:
+    """Copy each run's ``tables/models.csv`` (``runs``: its name → its folder) to
+    ``into``/<name>/models.csv: the full-model scores the pages quote from it."""
+    written = []
+    for name, folder in runs.items():
+        target = into / name / "models.csv"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(folder / "tables" / "models.csv", target)
+        written.append(
+            str(target.relative_to(REPO)) if target.is_relative_to(REPO) else str(target)
+        )
+    return written
+
+
 def publish_figures(
     runs: dict[str, Path],
     into: Path = REPO / "docs" / "figures",
@@ -1674,6 +1688,7 @@ def main() -> None:
         save_text(path, text)
     if {"paper", "seeds50"} <= chosen:
         written += publish_figures({"paper": r, "seeds50": args.seeds50})
+    written += publish_models({run: folder[run] for run in ("paper", "seeds50") if run in chosen})
     if "paper" in chosen and (r / "figures" / "fig_fixed_points.png").is_file():
         # sixteen panels of trajectories: narrower, to stay within FIGURE_BYTES
         written += publish_figures({"paper": r}, figures=("fig_fixed_points",), width=900)

@@ -434,6 +434,14 @@ def test_the_one_screen_block_joins_the_runs_and_the_figures_stay_small(tmp_path
         with Image.open(path) as image:
             assert image.width == build_results.FIGURE_WIDTH
         assert Path(path).stat().st_size <= build_results.FIGURE_BYTES
+    # the models whose full-model FVUs the pages quote: each run's models.csv, as it is
+    for k, folder in enumerate(runs.values()):
+        (folder / "tables" / "models.csv").write_text(f"task,heldout_score\nsine,{k}.5e-4\n")
+    copied = build_results.publish_models(runs, tmp_path / "data")
+    assert len(copied) == len(runs)
+    for name, folder in runs.items():
+        mine = (tmp_path / "data" / name / "models.csv").read_bytes()
+        assert mine == (folder / "tables" / "models.csv").read_bytes()
 
 
 def test_an_interrupted_publication_leaves_every_page_whole(tmp_path, monkeypatch):
