@@ -380,7 +380,13 @@ def battery_summary(folder: Path) -> str:
             + " | ".join(cells)
             + " |"
         )
-    return profile_lead(ablation, profile, "tasks") + "\n\n" + "\n".join(lines)
+    note = (
+        "Choice: κ, chance-corrected (0 for a constant answer, 1 for a perfect one). NeuroGym's "
+        'per-trial: its own `info["performance"]`, reported, not judged; in GoNogo its core '
+        "sets each new trial's performance to 0 just after the env set a no-go trial's to 1, so "
+        "a perfect network scores the share of go trials (0.5)."
+    )
+    return profile_lead(ablation, profile, "tasks") + "\n\n" + "\n".join(lines) + "\n\n" + note
 
 
 MARKS = VERDICT_MARKS
