@@ -222,8 +222,8 @@ def _settle(advance, starts: np.ndarray, free_run: FreeRun, known: list) -> list
     :data:`STEADY_WINDOWS` + 1 windows; the spread, spectrum and nearest recurrence in the
     :func:`sketch` coordinates. An orbit proved an oscillation joins ``known``; an orbit whose
     peaked window lies on one of ``known`` (:func:`on_known`) is that oscillation without the
-    wait, its states and frequency the known one's: it adds an orbit to the attractor, never an
-    attractor of its own."""
+    wait (and without its nearest recurrence), its states and frequency the known one's: it adds
+    an orbit to the attractor, never an attractor of its own."""
     K, N = starts.shape
     out: list[LimitSet | None] = [None] * K
     S, active = np.array(starts, float), np.arange(K)
@@ -242,6 +242,7 @@ def _settle(advance, starts: np.ndarray, free_run: FreeRun, known: list) -> list
         now = np.full((len(active), 3), np.nan)
         share = np.zeros(len(active))
         open_ = np.flatnonzero(finite & (period == 0))
+        on = np.full(len(active), -1)
         if len(open_):
             chosen = orbits if len(open_) == len(active) else orbits[open_]
             candidates = (chosen.reshape(-1, N) @ directions).reshape(len(open_), WINDOW, -1)
@@ -249,6 +250,10 @@ def _settle(advance, starts: np.ndarray, free_run: FreeRun, known: list) -> list
             centred = candidates - candidates.mean(axis=1, keepdims=True)
             now[open_, 0] = np.sqrt(np.einsum("mtn,mtn->m", centred, centred) / centred[0].size)
             peaked = share[open_] >= PEAK_SHARE
+            if known and peaked.any():  # on an oscillation already proven: no proof of its own
+                tried = open_[peaked]
+                on[tried] = on_known(orbits[tried], now[tried, 1], known, free_run.match)
+                peaked &= on[open_] < 0
             if peaked.any():
                 chosen = candidates if peaked.all() else candidates[peaked]
                 now[open_[peaked], 2] = nearest_recurrence(chosen, free_run.max_period)
@@ -261,10 +266,6 @@ def _settle(advance, starts: np.ndarray, free_run: FreeRun, known: list) -> list
         )
         steady[active] = np.where(same, steady[active] + 1, 0)
         was[active] = now
-        on = np.full(len(active), -1)
-        peaked = np.flatnonzero((share >= PEAK_SHARE) & (steady[active] < STEADY_WINDOWS))
-        if known and len(peaked):
-            on[peaked] = on_known(orbits[peaked], now[peaked, 1], known, free_run.match)
         still = []
         for j, i in enumerate(active):
             orbit, k = orbits[j], period[j]
@@ -273,13 +274,13 @@ def _settle(advance, starts: np.ndarray, free_run: FreeRun, known: list) -> list
             elif k:
                 kind = "point" if k == 1 else "cycle"
                 out[i] = LimitSet(kind, k, 0.0 if k == 1 else 1 / k, orbit[-k:].copy(), end)
+            elif on[j] >= 0:
+                limit = known[on[j]]
+                out[i] = LimitSet("oscillation", 0, limit.frequency, limit.states, end)
             elif steady[i] == STEADY_WINDOWS:
                 f = float(now[j, 1])
                 out[i] = LimitSet("oscillation", 0, f, around(orbit, f), end)
                 known.append(out[i])
-            elif on[j] >= 0:
-                limit = known[on[j]]
-                out[i] = LimitSet("oscillation", 0, limit.frequency, limit.states, end)
             else:
                 still.append(j)
         if not still:
