@@ -1310,13 +1310,14 @@ def values(cell: str) -> str:
 
 def headline_table(fresh: pd.DataFrame, full_budget: pd.DataFrame) -> str:
     """README's table of the claims that rest on data: task, the claim in a few words
-    (:data:`HEADLINE`), the paper's numbers → ours on the fresh seeds (median), the solutions
+    (:data:`HEADLINE`; the header links each claim's full wording), the paper's numbers → ours on the fresh seeds (median), the solutions
     showing it on the fresh seeds (k/n with its notes, :func:`fresh_counts`) and at 50 seeds,
     and the fresh word (its rule in the glossary)."""
     short = pd.read_csv(HEADLINE).set_index("claim_id")["short"]
     budget = full_budget.set_index("claim_id")
     lines = [
-        "task | claim | paper→ours, fresh | k/n: fresh·50 seeds "
+        "task | [claim](docs/paper.md#the-paper-scale-beside-fifty-seeds) | paper→ours, fresh "
+        "| k/n: fresh·50 seeds "
         "| [word, fresh](docs/glossary.md#the-headline-words)",
         "---|---|---|---|---",
     ]

@@ -57,7 +57,7 @@ def test_the_readme_opens_with_the_confirmatory_result_in_one_screen():
     text = (REPO / "README.md").read_text()
     screen = text[: text.index("![")]
     assert len(screen.split()) <= 300, len(screen.split())
-    assert screen.index("fresh seeds") < screen.index("FVU") < screen.index("| claim |")
+    assert screen.index("fresh seeds") < screen.index("FVU") < screen.index("| [claim](")
     assert re.search(r"of \d+ data claims,\s+\d+ reproduce", screen)
     rows = [line for line in screen.splitlines() if " | " in line and not line.startswith("---")]
     header, body = rows[0], rows[1:]
