@@ -1251,8 +1251,8 @@ def regime_line(paper: Path, regime: Path) -> str:
         score = group["heldout_score"]
         fvus.append(
             f"{TASK_NAMES.get(task, task)} {score.median():.2g} ({score.min():.2g}–"
-            f"{score.max():.2g}; the paper's {reported_value(task, 'none', 'fvu'):g}, ours "
-            f"{ours[task]:.2g})"
+            f"{score.max():.2g}; the paper's {reported_value(task, 'none', 'fvu'):g}, ours at "
+            f"paper scale {ours[task]:.2g})"
         )
     words = regime_pairs(regime)
     moved = [
@@ -1310,9 +1310,9 @@ def values(cell: str) -> str:
 
 def headline_table(fresh: pd.DataFrame, full_budget: pd.DataFrame) -> str:
     """README's table of the claims that rest on data: task, the claim in a few words
-    (:data:`HEADLINE`; the header links each claim's full wording), the paper's numbers → ours on the fresh seeds (median), the solutions
-    showing it on the fresh seeds (k/n with its notes, :func:`fresh_counts`) and at 50 seeds,
-    and the fresh word (its rule in the glossary)."""
+    (:data:`HEADLINE`; the header links each claim's full wording), the paper's numbers → ours
+    on the fresh seeds (median), the solutions showing it on the fresh seeds (k/n with its
+    notes, :func:`fresh_counts`) and at 50 seeds, and the fresh word (its rule in the glossary)."""
     short = pd.read_csv(HEADLINE).set_index("claim_id")["short"]
     budget = full_budget.set_index("claim_id")
     lines = [

@@ -128,7 +128,7 @@ def _attractor_counts(ablated: pd.DataFrame) -> dict:
 def _breaks(rows: pd.DataFrame) -> str:
     """' Of its 96 transitions between attractors (...), −T_C→R keeps 70 (66 right).' and ' Its
     replay, run on freely, settles on a cycle or an oscillation in 32 of 32 trials; kept /
-    shifted in phase / collapsed to a point / other, per removal: −T_C→R 22/2/8/0.': what each
+    drift / changed / collapse / lost (...), per removal: −T_C→R 22/2/0/8/0.': what each
     removal breaks, from the zero input rows of :func:`fixed_point_groups` (empty where neither
     was measured)."""
     rows = rows[rows["pairs"] > 0]
@@ -150,13 +150,14 @@ def _breaks(rows: pd.DataFrame) -> str:
         first = replays.iloc[0]
         each = [
             f"{BLOCK_NAMES[r.block]} {r.replay_kept:g}/{r.replay_drift:g}/"
-            f"{r.replay_collapse:g}/{r.replay_changed + r.replay_lost:g}"
+            f"{r.replay_changed:g}/{r.replay_collapse:g}/{r.replay_lost:g}"
             for r in replays.itertuples()
         ]
         out += (
             f" Its replay, run on freely, settles on a cycle or an oscillation in "
-            f"{first['replay_periodic']:g} of {first['replay_trials']:g} trials; kept / shifted "
-            f"in phase / collapsed to a point / other, per removal: {', '.join(each)}."
+            f"{first['replay_periodic']:g} of {first['replay_trials']:g} trials; kept / drift / "
+            f"changed / collapse / lost (the replay's own outcomes, the CSV's), per removal: "
+            f"{', '.join(each)}."
         )
     return out
 

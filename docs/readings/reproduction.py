@@ -161,7 +161,7 @@ def confirmation_lead(table: pd.DataFrame, preregistration: str) -> str:
     data = table["basis"] == "data"
     text = (
         f"**Confirmed on seeds no run had used** ({preregistration}, written before they were "
-        f"trained): {int(confirmed.sum())} of {len(table)} predicted words hold again on the "
+        f"trained): {int(confirmed.sum())} of {len(table)} predicted words are confirmed on the "
         f"fresh solutions, {int((confirmed & data).sum())} of the {int(data.sum())} claims that "
         "rest on data (the others are true by construction or implied by another)"
     )

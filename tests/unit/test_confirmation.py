@@ -152,7 +152,7 @@ def test_the_lead_counts_what_held_and_names_what_did_not():
     text = confirmation_lead(table, "[the preregistration](p.md)")
     assert text.startswith(
         "**Confirmed on seeds no run had used** ([the preregistration](p.md), written before "
-        "they were trained): 2 of 4 predicted words hold again on the fresh solutions, "
+        "they were trained): 2 of 4 predicted words are confirmed on the fresh solutions, "
         "2 of the 4 claims that rest on data"
     )
     assert "copy's “claim b” (reproduces, 10/10; predicted partly, 5/10: nearer the paper)" in text

@@ -469,13 +469,13 @@ def test_a_dose_the_removal_control_cannot_reach_is_unmatched_and_not_judged():
     assert judged.dose_summary(matched, Thresholds(), 3).iloc[0]["verdict"] == Verdict.LOAD_BEARING
 
 
-def test_a_block_matched_at_no_dose_in_enough_seeds_is_untestable():
+def test_a_block_matched_at_no_dose_in_enough_seeds_has_no_control():
     """Matched in 2 of 5 seeds at every dose: fewer than min_models = 3, no dose is judged."""
     few = lambda seed, e: 1.0 if seed < 2 else 0.5  # noqa: E731
     row = judged.dose_summary(
         judged.curves(synthetic(lambda e: e, lambda e: 0.0, reached=few)), Thresholds(), 3
     )
-    assert row.iloc[0]["verdict"] == Verdict.UNTESTABLE
+    assert row.iloc[0]["verdict"] == Verdict.NO_CONTROL  # not a claim's word: untestable
     assert row.iloc[0]["unmatched_at"] == "0.1 0.35 0.75 1"
 
 

@@ -451,7 +451,8 @@ def test_fixed_point_table_counts_attractors_transitions_and_replay_orbits():
     )
     assert (
         "Its replay, run on freely, settles on a cycle or an oscillation in 32 of 32 trials; kept "
-        "/ shifted in phase / collapsed to a point / other, per removal: −T_C→R 22/2/8/0." in text
+        "/ drift / changed / collapse / lost (the replay's own outcomes, the CSV's), per removal: "
+        "−T_C→R 22/2/0/8/0." in text
     )
 
 

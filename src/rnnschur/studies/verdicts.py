@@ -105,7 +105,7 @@ class Verdict(StrEnum):
     EXPLAINED = "explained"
     ABLATION_MILDER = "ablation milder"
     ABLATION_STRONGER = "ablation stronger"
-    NO_CONTROL = "no control"
+    NO_CONTROL = "no control"  # also the dose-response's block no dose of a control matches
     SATURATED = "saturated"
 
 

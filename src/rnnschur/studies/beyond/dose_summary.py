@@ -162,7 +162,7 @@ def dose_summary(c: pd.DataFrame, thresholds: Thresholds, min_models: int) -> pd
     matched dose (:func:`per_dose_decisions`) and read by :func:`dose_verdict`. A dose is
     matched in a seed where the removal control reached the block's norm there (``matched`` of
     :func:`curves`), and judged where at least ``min_models`` seeds are matched; the others are
-    listed (``unmatched_at``), and a block with no dose judged is *untestable*. Beside it,
+    listed (``unmatched_at``), and a block with no dose judged has *no control*. Beside it,
     described, not
     the verdict's test: ``excess_mean`` (over the doses and seeds) with its t interval and
     MDE at ``level``; then the doses that decided (``decided_at``), the largest minimum
@@ -185,7 +185,7 @@ def dose_summary(c: pd.DataFrame, thresholds: Thresholds, min_models: int) -> pd
             matched, unmatched = group, []
         judged_rows = matched[~matched["epsilon"].isin(unmatched)]
         if judged_rows.empty:
-            rows.append(_untestable(key, group, unmatched))
+            rows.append(_no_control(key, group, unmatched))
             continue
         per_seed = judged_rows.groupby("seed")
         excess = per_seed.apply(lambda g: float((g["harm"] - g["control_harm"]).mean()))
@@ -251,12 +251,12 @@ def dose_summary(c: pd.DataFrame, thresholds: Thresholds, min_models: int) -> pd
     return pd.DataFrame(rows)
 
 
-def _untestable(key: tuple, group: pd.DataFrame, unmatched: list[float]) -> dict:
+def _no_control(key: tuple, group: pd.DataFrame, unmatched: list[float]) -> dict:
     """The summary row of a block no dose of which is matched in ``min_models`` seeds."""
     row = dict(zip(["task", "construction", "n_hidden", "block"], key, strict=True))
     return row | {
         "n_models": group["seed"].nunique(),
-        "verdict": Verdict.UNTESTABLE,
+        "verdict": Verdict.NO_CONTROL,
         "decided_at": "—",
         "unmatched_at": " ".join(f"{e:g}" for e in unmatched) or "—",
     }
