@@ -257,6 +257,7 @@ def fixed_point_table(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
         )
         error = "—" if np.isnan(r.frequency_error) else f"{r.frequency_error:.2f}"
         share = refit.get((r.task, r.construction, r.n_hidden, r.block))
+        refit_cell = "not run" if not refit else "—" if share is None else f"{share:.0%}"
         inputs = ZERO_INPUT if r.inputs == ZERO_INPUT else f"{r.conditions} cues"
         attractors = (
             "—"
@@ -289,6 +290,6 @@ def fixed_point_table(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
             f"| {name} | {inputs} | {BLOCK_NAMES[r.block]} | {r.stable_intact:g} → "
             f"{'—' if np.isnan(r.stable) else f'{r.stable:g}'} | "
             f"{fates} | {r.new} of {r.pairs} | {oscillating} | {error} | {attractors} | {kept} | "
-            f"{transitions} | {replay} | {'—' if share is None else f'{share:.0%}'} |"
+            f"{transitions} | {replay} | {refit_cell} |"
         )
     return "\n".join(lines)

@@ -8,7 +8,7 @@ weights, offsets and how it computes, :class:`rnnschur.network.Network`) and
 ``import rnnschur`` alone loads nothing.
 """
 
-__version__ = "0.8.0"
+__version__ = "0.9.0"
 
 
 def __getattr__(name: str):
