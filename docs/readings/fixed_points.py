@@ -257,7 +257,7 @@ def fixed_point_table(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
         )
         error = "—" if np.isnan(r.frequency_error) else f"{r.frequency_error:.2f}"
         share = refit.get((r.task, r.construction, r.n_hidden, r.block))
-        refit_cell = "not run" if not refit else "—" if share is None else f"{share:.0%}"
+        refit_cell = "no refit" if not refit else "—" if share is None else f"{share:.0%}"
         inputs = ZERO_INPUT if r.inputs == ZERO_INPUT else f"{r.conditions} cues"
         attractors = (
             "—"
