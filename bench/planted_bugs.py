@@ -710,8 +710,8 @@ BUGS = [
     ),
     (
         S + "studies/attractors.py",
-        "out[i] = LimitSet(\"oscillation\", 0, limit.frequency, limit.states, end)",
-        "out[i] = LimitSet(\"oscillation\", 0, limit.frequency, orbit[-64:], end)",
+        'out[i] = LimitSet("oscillation", 0, limit.frequency, limit.states, end)',
+        'out[i] = LimitSet("oscillation", 0, limit.frequency, orbit[-64:], end)',
         "an orbit on a known oscillation keeps its own states (an attractor of its own)",
     ),
     (
