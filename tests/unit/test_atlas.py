@@ -352,7 +352,7 @@ def test_the_sentences_say_what_the_solutions_of_each_task_show():
     kept = "10 of the 15 rows decided under both keep their word"
     assert f"{kept}, 5 change (" in change
     assert "t0 −T_CC mostly stabilizers → mostly fragile" in change and "and 2 more)" in change
-    assert "; 3 more are so under one only (3 under d1, 0 as d2)." in change
+    assert "; 3 more are so under one only (3 under d1 only, 0 under d2 only)." in change
     assert "in 1 of the 12 groups (t5 · d2 · N_h 64 (1/5) learned)" in text
     assert "every one" not in change  # fragile and stabilizer both
     assert long_sentences(text) == []
@@ -414,7 +414,7 @@ def test_two_tasks_read_across_tasks_by_their_solutions():
     lines = {line.split(":")[0]: line for line in text.split("\n\n")}
     assert "Across tasks, universal under d1." in lines["−T_RR"]
     assert "Across tasks, harmless across tasks under d1." in lines["−T_C→R"]
-    assert "Across tasks, no word under d1 (a task reads neither" in lines["−T_CC"]
+    assert "Across tasks, no word under d1 (tasks that read neither beside" in lines["−T_CC"]
 
 
 def test_the_across_task_table_in_markdown():
@@ -527,9 +527,9 @@ def test_the_atlas_says_whether_each_coupling_is_special():
 
 
 def test_the_atlas_sentence_on_the_dose_response_counts_its_rows_and_names_no_word():
-    """Planted: six groups, the dose-response run on all but T_RR's rows; the sentence counts
-    the rows it read and points to the column, and sets none of its words (secondary: they stay
-    in the CSV)."""
+    """Planted: six groups, the dose-response run on all but T_RR's rows, one row with too few
+    learned models; the sentence counts the rows it read (18 − 6 − 1) and points to the column,
+    and sets none of its words (secondary: they stay in the CSV)."""
     groups = {
         f"t{k}__{d}": {"T_RR": FRAGILE, "T_CR": FRAGILE, "T_CC": HARMLESS}
         for k in range(3)
@@ -539,8 +539,10 @@ def test_the_atlas_sentence_on_the_dose_response_counts_its_rows_and_names_no_wo
     atlas = table(groups)
     words = {"T_RR": Verdict.NOT_RUN, "T_CC": Verdict.MILDER}
     atlas["special"] = [words.get(b, Verdict.LOAD_BEARING) for b in atlas["block"]]
+    atlas.loc[atlas.index[atlas["block"] == "T_CR"][0], "special"] = Verdict.TOO_FEW
     tasks = task_readings(ablation, 0.9, 0.8, 3)
     text = atlas_reading(atlas, restriction(tasks), tasks)
     line = next(s for s in text.split("\n\n") if s.startswith("Special?"))
-    assert "in 12 rows" in line and "`special` of `atlas.csv`" in line
+    assert "in the 11 rows it read" in line
+    assert "`special` of `results/atlas/tables/atlas.csv`" in line
     assert not [w for w in (Verdict.LOAD_BEARING, Verdict.MILDER, Verdict.NOT_RUN) if w in line]

@@ -206,12 +206,12 @@ def restriction_markdown(
     lines = table_lines(header, rows)
     lines += [
         "",
-        f"A task's solutions are *mostly fragile* (or *stabilizers*) when at least {mostly:.0%} "
-        "of those tested read so; *task-restricted*: some tasks mostly stabilizers, others "
-        "mostly fragile; *universal*: every task mostly fragile; *harmless across tasks*: "
-        "every task mostly stabilizers; no word: any other mixture. A task whose block is "
-        f"held by too few (fewer than {min_models} of its solutions hold it), or with fewer than "
-        f"{min_models} learned solutions, enters no word.",
+        "A task's solutions are *mostly fragile* (or *mostly stabilizers*) when at least "
+        f"{mostly:.0%} of those tested read so; *task-restricted*: some tasks mostly "
+        "stabilizers, others mostly fragile; *universal*: every task mostly fragile; *harmless "
+        "across tasks*: every task mostly stabilizers; no word: any other mixture. A task whose "
+        f"block is held by too few (fewer than {min_models} of its learned solutions hold it), "
+        f"or with fewer than {min_models} learned solutions, enters no word.",
         "",
     ]
     header = ["family", "construction", "task", "N_h", "block", "tested (absent)", "fragile"]
