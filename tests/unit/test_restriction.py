@@ -5,11 +5,19 @@ harmed reads universal; a description is a family of its own."""
 import pandas as pd
 import pytest
 
+from rnnschur.io.text import fill, templates
 from rnnschur.studies.restriction import restriction, restriction_markdown, task_readings
 from rnnschur.studies.verdicts import Verdict
 
+from conftest import REPO
+
 MOSTLY = 0.8
 MIN_MODELS = 3
+LEGEND = fill(
+    templates((REPO / "workflow" / "templates" / "task_restriction.md").read_text()),
+    ("legend", {"mostly": MOSTLY, "min_models": MIN_MODELS}),
+)
+"""The workflow's rule under the table, filled as the rule task_restriction fills it."""
 
 
 def rows(task, block, readings, construction="dense_orthogonal", n_hidden=64):
@@ -54,11 +62,14 @@ def test_harmed_and_unharmed_tasks_read_task_restricted():
     assert across.loc["dense_orthogonal", "stabilizer_in"] == "a b"
     assert across.loc["dense_orthogonal", "fragile_in"] == "c d"
     assert across.loc["cayley", "word"] == Verdict.TOO_FEW_TASKS
-    text = restriction_markdown(tasks, restriction(tasks), MOSTLY, MIN_MODELS)
+    text = restriction_markdown(tasks, restriction(tasks), LEGEND)
     assert (
         "| — | dense_orthogonal | −T_CC | 4 | c, d | a, b | — | — | — | **task-restricted** |"
         in text
     )
+    # the rule under the table, from the workflow's template, with the config's thresholds
+    assert "when at least 80% of those tested read so" in text
+    assert "(fewer than 3 of its learned solutions hold it)" in text
 
 
 @pytest.mark.parametrize(
@@ -91,7 +102,7 @@ def test_descriptions_are_families_not_seeds():
     assert across.loc["discrete", "word"] == Verdict.TASK_RESTRICTED
     # the tables name a family's tasks without its suffix: the family has its own column
     tasks = task_readings(ablation, 0.9, MOSTLY, MIN_MODELS)
-    text = restriction_markdown(tasks, restriction(tasks), MOSTLY, MIN_MODELS)
+    text = restriction_markdown(tasks, restriction(tasks), LEGEND)
     row = "| discrete | dense_orthogonal | −T_C→R | 2 | b | a | — | — | — | **task-restricted** |"
     assert row in text
     assert "| discrete | dense_orthogonal | a | 64 |" in text and "__" not in text
@@ -121,7 +132,7 @@ def test_a_task_with_too_few_learned_solutions_enters_no_word():
     across = restriction(tasks).iloc[0]
     assert across["word"] == Verdict.HARMLESS_ACROSS and across["n_tasks"] == 2
     assert across["too_few_in"] == "c" and across["fragile_in"] == ""
-    text = restriction_markdown(tasks, restriction(tasks), MOSTLY, MIN_MODELS)
+    text = restriction_markdown(tasks, restriction(tasks), LEGEND)
     assert "| −T_CC | 2 | — | a, b | — | — | c | **harmless across tasks** |" in text
     assert "| c | 64 | −T_CC | 2 (0) | 2/2" in text and "| too few learned |" in text
     assert restriction(task_readings(ablation, 0.9, MOSTLY, 2))["word"].tolist() == [
@@ -139,7 +150,7 @@ def test_a_run_where_no_model_learned_reads_too_few_everywhere():
     assert (tasks["word"] == Verdict.TOO_FEW).all() and (tasks["n_learned"] == 0).all()
     assert across["word"].tolist() == [Verdict.TOO_FEW_TASKS]
     assert across["too_few_in"].tolist() == ["a b"] and across["n_tasks"].tolist() == [0]
-    text = restriction_markdown(tasks, across, MOSTLY, MIN_MODELS)
+    text = restriction_markdown(tasks, across, LEGEND)
     assert "| — | a, b | **too few tasks** |" in text
 
 
@@ -164,7 +175,7 @@ def test_the_table_gives_a_mixture_no_word_and_a_task_held_by_too_few_its_own():
     tasks = task_readings(ablation, 0.9, MOSTLY, MIN_MODELS)
     across = restriction(tasks)
     assert across["word"].tolist() == [Verdict.UNDECIDED]  # the CSV keeps the code's word
-    text = restriction_markdown(tasks, across, MOSTLY, MIN_MODELS)
+    text = restriction_markdown(tasks, across, LEGEND)
     assert "| −T_CC | 2 | a | — | b | c | — | no word |" in text
     assert "| c | 64 | −T_CC | 2 (3) | 2/2" in text and "| held by too few |" in text
     assert "undecided" not in text and "| absent |" not in text

@@ -304,6 +304,7 @@ rule task_restriction:
         runtime=5,
     params:
         code=code("task_restriction.py"),
+        template=template("task_restriction.md"),
         alpha=config["alpha"],
         mostly=config["solutions"]["reproduces"],
         min_models=config["learned"]["min_models"],

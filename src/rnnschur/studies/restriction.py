@@ -188,10 +188,10 @@ def _share(k: int, n: int, low: float, high: float) -> str:
     return f"{k}/{n} ({low:.2f}–{high:.2f})" if n else "—"
 
 
-def restriction_markdown(
-    tasks: pd.DataFrame, across: pd.DataFrame, mostly: float, min_models: int
-) -> str:
-    """The across-task words, then each task's counts, with the rule in one line."""
+def restriction_markdown(tasks: pd.DataFrame, across: pd.DataFrame, legend: str) -> str:
+    """The across-task words, then each task's counts, with the rule in one line: ``legend``
+    (the workflow's: workflow/templates/task_restriction.md, filled with the config's
+    thresholds)."""
     from rnnschur.ablation import label
 
     header = ["family", "construction", "block", "tasks tested", "mostly fragile"]
@@ -206,12 +206,7 @@ def restriction_markdown(
     lines = table_lines(header, rows)
     lines += [
         "",
-        "A task's solutions are *mostly fragile* (or *mostly stabilizers*) when at least "
-        f"{mostly:.0%} of those tested read so; *task-restricted*: some tasks mostly "
-        "stabilizers, others mostly fragile; *universal*: every task mostly fragile; *harmless "
-        "across tasks*: every task mostly stabilizers; no word: any other mixture. A task whose "
-        f"block is held by too few (fewer than {min_models} of its learned solutions hold it), "
-        f"or with fewer than {min_models} learned solutions, enters no word.",
+        legend,
         "",
     ]
     header = ["family", "construction", "task", "N_h", "block", "tested (absent)", "fragile"]
