@@ -46,7 +46,7 @@ PARTS = {
         (attractors, "find"),
         (attractors, "transitions"),
         (fixed_point_study, "replay_columns"),
-        (fixed_point_study, "oscillation"),
+        (fixed_point_study, "oscillations"),
     ],
 }
 """The functions `model_rows` calls whose CPU time each part sums (none calls another)."""

@@ -655,8 +655,8 @@ BUGS = [
     ),
     (
         S + "studies/fixed_points.py",
-        "    return rate if a == 1 else (1 - a) * S + a * rate",
-        "    return rate",
+        "        new = (1 - a) * S + a * phi(dynamics, z, out=z)",
+        "        new = phi(dynamics, z, out=z)",
         "the leak ignored by the map (a leaky network run as a discrete one)",
     ),
     (
@@ -674,8 +674,8 @@ BUGS = [
     # The attractors that are not points, and what an ablation breaks in them.
     (
         S + "studies/attractors.py",
-        "d.min(axis=1).mean(), d.min(axis=0).mean()",
-        "np.diag(d).mean(), np.diag(d).mean()",
+        "np.sqrt(squared.min(axis=i) / N).mean(axis=1) for i in (2, 1)",
+        "np.sqrt(np.diagonal(squared, 0, 1, 2) / N).mean(axis=1) for i in (2, 1)",
         "a cycle found at another phase counted as another cycle",
     ),
     (
@@ -713,6 +713,18 @@ BUGS = [
         'out[i] = LimitSet("oscillation", 0, limit.frequency, limit.states, end)',
         'out[i] = LimitSet("oscillation", 0, limit.frequency, orbit[-64:], end)',
         "an orbit on a known oscillation keeps its own states (an attractor of its own)",
+    ),
+    (
+        S + "studies/attractors.py",
+        "out[tried[(end <= unique) & (end < middle)]] = index",
+        "out[tried[end <= unique]] = index",
+        "an orbit leaving a proven saddle taken to close on it",
+    ),
+    (
+        S + "studies/attractors.py",
+        "out[i] = LimitSet(limit.kind, limit.period, limit.frequency, limit.states, end)",
+        "out[i] = LimitSet(limit.kind, limit.period, limit.frequency, orbit[-1:], end)",
+        "an orbit closing on a proven point keeps its own states",
     ),
     (
         S + "studies/paper/confirmation.py",

@@ -103,7 +103,45 @@ def test_an_orbit_is_on_a_known_oscillation_by_the_tests_that_merge_two():
     known = [at.LimitSet("oscillation", 0, f, at.around(circle(1.0, 0.0), f), at.WINDOW)]
     orbits = np.stack([circle(1.0, 0.37), circle(1.0, 0.37), circle(1.2, 0.0)])
     frequencies = np.array([f, f + 3 / at.WINDOW, f])
-    assert at.on_known(orbits, frequencies, known, 0.05).tolist() == [0, -1, -1]
+    assert at.on_known(orbits, np.arange(3), frequencies, known, 0.05).tolist() == [0, -1, -1]
+    assert at.on_known(orbits, np.array([2, 0]), frequencies[[2, 0]], known, 0.05).tolist() == [
+        -1,
+        0,
+    ]
+
+
+def test_later_orbits_closing_on_a_proven_point_join_it_at_their_first_window():
+    """W = 0.9·I contracts to the origin by 0.9 a step: a first-wave orbit still moves by more
+    than the tolerance early in its first window, so it proves the point in its second; a later
+    orbit, 0.9^256 ≈ 2e-12 of its start from the origin when its first window ends and nearer
+    than half a window before, joins that point there, with its states."""
+    W = 0.9 * np.eye(2)
+    starts = uniform(2, 3 * at.FIRST_WAVE)
+    limits = at.settle(DISCRETE, W, np.zeros(2), starts, RUN)
+    first, later = limits[: at.FIRST_WAVE], limits[at.FIRST_WAVE :]
+    assert {(limit.kind, limit.end) for limit in first} == {("point", 2 * at.WINDOW)}
+    assert {(limit.kind, limit.end) for limit in later} == {("point", at.WINDOW)}
+    assert all(any(limit.states is p.states for p in first) for limit in later)
+    found, unsettled = at.find(network(W), W, np.zeros(1), starts, RUN)
+    assert unsettled == 0 and [a.n_starts for a in found] == [len(starts)]
+
+
+def test_an_orbit_leaving_a_proven_saddle_does_not_join_it():
+    """W = diag(0.5, 1.01): the origin is a saddle; the first wave, started on the first axis
+    (its stable manifold, exactly: tanh(0) = 0), settles on it and proves it a point. A later
+    orbit 5e-5 off that axis grows by 1.01 a step along the second: when its first window ends
+    it lies 5e-5 · 1.01^256 / √2 ≈ 4.5e-4 from the origin, within ``unique`` (1e-3), but
+    farther than half a window before (≈ 1.3e-4): it is leaving, not closing on it, and it
+    settles on a stable point (0, ±a), tanh(1.01 a) = a, instead."""
+    W = np.diag([0.5, 1.01])
+    on_axis = np.stack([np.linspace(-0.9, 0.9, at.FIRST_WAVE), np.zeros(at.FIRST_WAVE)], axis=1)
+    off_axis = on_axis[:4] + [[0.0, 5e-5], [0.0, -5e-5], [0.0, 5e-5], [0.0, -5e-5]]
+    limits = at.settle(DISCRETE, W, np.zeros(2), np.concatenate([on_axis, off_axis]), RUN)
+    assert all(limit.kind == "point" and np.abs(limit.states).max() < 1e-6 for limit in limits[:16])
+    a = brentq(lambda x: np.tanh(1.01 * x) - x, 0.01, 1.0)
+    for limit in limits[at.FIRST_WAVE :]:
+        assert limit.kind == "point" and limit.end > at.WINDOW
+        assert limit.states[0] == pytest.approx([0.0, np.sign(limit.states[0, 1]) * a], abs=1e-4)
 
 
 def test_a_point_a_long_cycle_and_an_unsettled_orbit_are_told_apart():

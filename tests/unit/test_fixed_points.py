@@ -90,10 +90,10 @@ def test_a_rotation_that_grows_oscillates_and_has_no_stable_point():
     points = fp.find(net, W, np.zeros(1), uniform_starts(2, 100), search(100))
     assert not [p for p in points if p.stability == "stable"]
     assert [p.stability for p in points if p.kind == "fixed"] == ["unstable"]
-    frequency, amplitude = fp.oscillation(net, W, np.zeros(1))
+    [(frequency, amplitude)] = fp.oscillations(net, W, np.zeros((1, 1)))
     assert amplitude > 0.1 and frequency == pytest.approx(0.1, rel=0.2)
     still = Network(np.zeros((2, 1)), 0.5 * W, np.eye(2), Dynamics(), {"h0": np.ones(2)})
-    assert np.isnan(fp.oscillation(still, 0.5 * W, np.zeros(1))[0])  # it settles
+    assert np.isnan(fp.oscillations(still, 0.5 * W, np.zeros((1, 1)))[0][0])  # it settles
 
 
 def _torch_step(dynamics, W, u, s):

@@ -18,10 +18,12 @@ window of :data:`WINDOW` steps, the module calls it
   every unit, is exact, an oscillation's statistics need only be steady;
 - *not settled* when the budget of ``free_run`` steps ends first.
 
-An oscillation proves itself steady once: an orbit that, in any window, lies on one already
+An attractor proves itself once: an orbit that, in any window, lies on an oscillation already
 proven (:func:`on_known`: the tests by which two limit sets are one) is that oscillation at
-once. So that most orbits find one proven, :func:`settle` runs the first :data:`FIRST_WAVE`
-orbits before the rest.
+once, and an orbit whose window ends within ``unique`` of a point or cycle already proven,
+nearer than half a window before (:func:`on_proven`), is that point or cycle. So that most
+orbits find one proven, :func:`settle` runs the first :data:`FIRST_WAVE` orbits before the
+rest.
 
 Two limit sets are one when they are the same kind with the same period and their orbit
 distance (:func:`orbit_distance`: a cycle found at any phase is one cycle) is small. An
@@ -176,54 +178,108 @@ def settle(
     """The limit set each orbit from ``starts`` (K, N_h) reaches under the constant drive ``u``
     (module docstring), window after window until it is judged or the budget ends: the first
     :data:`FIRST_WAVE` orbits, then the rest (:func:`_settle`), which are judged at once where
-    they lie on an oscillation an orbit before them proved steady."""
-    known: list[LimitSet] = []
+    they lie on an attractor an orbit before them proved."""
+    known: list[LimitSet] = []  # oscillations
+    proven: list[LimitSet] = []  # points and cycles
+    W_t = np.asfortranarray(W)  # its transpose contiguous: a faster product in every step
 
-    def advance(S):
-        return step(dynamics, W, u, S)
+    def advance(S, out):
+        return step(dynamics, W_t, u, S, out)
 
-    first = _settle(advance, starts[:FIRST_WAVE], free_run, known)
+    first = _settle(advance, starts[:FIRST_WAVE], free_run, known, proven)
     if len(starts) <= FIRST_WAVE:
         return first
-    return first + _settle(advance, starts[FIRST_WAVE:], free_run, known)
+    return first + _settle(advance, starts[FIRST_WAVE:], free_run, known, proven)
 
 
 def on_known(
-    orbits: np.ndarray, frequencies: np.ndarray, known: list[LimitSet], match: float
+    orbits: np.ndarray,
+    rows: np.ndarray,
+    frequencies: np.ndarray,
+    known: list[LimitSet],
+    match: float,
 ) -> np.ndarray:
-    """For each orbit's window (M, T, N_h), its spectral peak at ``frequencies`` (M,), the index
-    of the first of the ``known`` oscillations it lies on, −1 if none: the tests by which
-    :func:`distinct` makes two limit sets one (the frequency within 2/:data:`WINDOW`, the
-    :func:`orbit_distance` of their :func:`around` states within ``match``), all orbits at once."""
-    out = np.full(len(orbits), -1)
+    """For each orbit ``rows`` of the windows ``orbits`` (M, T, N_h) (read in place, not copied),
+    its spectral peak at ``frequencies`` (len(rows),), the index of the first of the ``known``
+    oscillations it lies on, −1 if none: the tests by which :func:`distinct` makes two limit sets
+    one (the frequency within 2/:data:`WINDOW`, the :func:`orbit_distance` of their
+    :func:`around` states within ``match``), all orbits at once."""
+    out = np.full(len(rows), -1)
     T, N = orbits.shape[1:]
     steps = np.arange(T)
     picks = np.linspace(0, T - 1, ORBIT_STATES).astype(int)
+    flat = orbits.reshape(-1, N)
     for index, limit in enumerate(known):
         tried = np.flatnonzero((out < 0) & (np.abs(frequencies - limit.frequency) <= 2 / WINDOW))
         if not len(tried):
             continue
         phases = (frequencies[tried, None] * steps[None, :]) % 1.0
         order = np.argsort(phases, axis=1, kind="stable")[:, picks]
-        a = orbits.reshape(-1, N)[(tried[:, None] * T + order).ravel()].reshape(len(tried), -1, N)
-        b = limit.states
-        squared = np.sum(a**2, 2)[:, :, None] + np.sum(b**2, 1)[None, None, :] - 2 * a @ b.T
-        d = np.sqrt(np.maximum(squared, 0.0) / N)
-        distance = np.maximum(d.min(axis=2).mean(axis=1), d.min(axis=1).mean(axis=1))
+        a = flat[(rows[tried, None] * T + order).ravel()].reshape(len(tried), -1, N)
+        distance = np.concatenate(
+            [_set_distances(a[c : c + CHUNK], limit.states) for c in range(0, len(a), CHUNK)]
+        )
         out[tried[distance <= match]] = index
     return out
 
 
-def _settle(advance, starts: np.ndarray, free_run: FreeRun, known: list) -> list[LimitSet]:
-    """:func:`settle` of one wave of orbits, ``advance`` the map s ↦ F(s) on a stack. They run
+CHUNK = 32
+"""Orbits whose distances :func:`on_known` computes at once (their arrays stay in cache)."""
+
+
+def _set_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """:func:`orbit_distance` of each stack of states a (M, m, N_h) to the states b (n, N_h),
+    by its formula (‖a‖² + ‖b‖² − 2 a·b, one product for the stack)."""
+    M, m, N = a.shape
+    flat = a.reshape(-1, N)
+    squared = np.sum(flat**2, 1).reshape(M, m, 1) + np.sum(b**2, 1)[None, None, :]
+    squared -= (flat @ (2 * b).T).reshape(squared.shape)  # 2 a·b, exactly
+    np.maximum(squared, 0.0, out=squared)  # the root after the least: √ is monotone
+    nearest = (np.sqrt(squared.min(axis=i) / N).mean(axis=1) for i in (2, 1))
+    return np.maximum(*nearest)
+
+
+def on_proven(
+    orbits: np.ndarray, rows: np.ndarray, proven: list[LimitSet], unique: float
+) -> np.ndarray:
+    """For each orbit ``rows`` of the windows ``orbits`` (M, T, N_h), the index of the first of
+    the ``proven`` points and cycles it is closing on, −1 if none: its last k states (k the
+    period) within orbit distance ``unique`` of the limit set's (:func:`orbit_distance`), nearer
+    than its k states half a window before."""
+    out = np.full(len(rows), -1)
+    half = orbits.shape[1] // 2
+    for index, limit in enumerate(proven):
+        tried = np.flatnonzero(out < 0)
+        if not len(tried):
+            break
+        k = limit.period
+        end = _orbit_distances(orbits[rows[tried], -k:], limit.states)
+        middle = _orbit_distances(orbits[rows[tried], half - k : half], limit.states)
+        out[tried[(end <= unique) & (end < middle)]] = index
+    return out
+
+
+def _orbit_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """:func:`orbit_distance` of each stack of states a (M, m, N_h) to the states b (n, N_h)."""
+    difference = a[:, :, None, :] - b[None, None, :, :]
+    d = _rms(difference)
+    return np.maximum(d.min(axis=2).mean(axis=1), d.min(axis=1).mean(axis=1))
+
+
+def _settle(
+    advance, starts: np.ndarray, free_run: FreeRun, known: list, proven: list
+) -> list[LimitSet]:
+    """:func:`settle` of one wave of orbits, ``advance(S, out)`` the map s ↦ F(s) on a stack,
+    written into ``out``. They run
     stacked, each judged on its own window alone; an orbit leaves the stack once judged. Its
     nearest recurrence is measured only in a window whose spectral peak holds :data:`PEAK_SHARE`
     (the other windows cannot be an oscillation's), so an oscillation shows it in each of its
     :data:`STEADY_WINDOWS` + 1 windows; the spread, spectrum and nearest recurrence in the
-    :func:`sketch` coordinates. An orbit proved an oscillation joins ``known``; an orbit whose
-    peaked window lies on one of ``known`` (:func:`on_known`) is that oscillation without the
-    wait (and without its nearest recurrence), its states and frequency the known one's: it adds
-    an orbit to the attractor, never an attractor of its own."""
+    :func:`sketch` coordinates. An orbit proved an oscillation joins ``known``, one proved a
+    point or a cycle ``proven``; an orbit closing on one of ``proven`` (:func:`on_proven`), or
+    whose peaked window lies on one of ``known`` (:func:`on_known`), is that attractor without
+    the wait, its states and frequency the proven one's: it adds an orbit to the attractor,
+    never an attractor of its own."""
     K, N = starts.shape
     out: list[LimitSet | None] = [None] * K
     S, active = np.array(starts, float), np.arange(K)
@@ -233,8 +289,7 @@ def _settle(advance, starts: np.ndarray, free_run: FreeRun, known: list) -> list
     directions = sketch(N)
     for chunk in range(max(free_run.budget // WINDOW, 1)):
         for t in range(WINDOW):
-            S = advance(S)
-            window[: len(active), t] = S
+            S = advance(S, window[: len(active), t])
         end, orbits = (chunk + 1) * WINDOW, window[: len(active)]
         finite = np.isfinite(orbits).all(axis=(1, 2))
         period = np.zeros(len(active), int)
@@ -242,17 +297,21 @@ def _settle(advance, starts: np.ndarray, free_run: FreeRun, known: list) -> list
         now = np.full((len(active), 3), np.nan)
         share = np.zeros(len(active))
         open_ = np.flatnonzero(finite & (period == 0))
-        on = np.full(len(active), -1)
+        on, near = np.full(len(active), -1), np.full(len(active), -1)
+        if proven and len(open_):
+            near[open_] = on_proven(orbits, open_, proven, free_run.unique)
+            open_ = open_[near[open_] < 0]
         if len(open_):
-            chosen = orbits if len(open_) == len(active) else orbits[open_]
-            candidates = (chosen.reshape(-1, N) @ directions).reshape(len(open_), WINDOW, -1)
+            candidates = (orbits.reshape(-1, N) @ directions).reshape(len(active), WINDOW, -1)
+            if len(open_) < len(active):
+                candidates = candidates[open_]
             now[open_, 1], share[open_] = spectrum_peaks(candidates)
             centred = candidates - candidates.mean(axis=1, keepdims=True)
             now[open_, 0] = np.sqrt(np.einsum("mtn,mtn->m", centred, centred) / centred[0].size)
             peaked = share[open_] >= PEAK_SHARE
             if known and peaked.any():  # on an oscillation already proven: no proof of its own
                 tried = open_[peaked]
-                on[tried] = on_known(orbits[tried], now[tried, 1], known, free_run.match)
+                on[tried] = on_known(orbits, tried, now[tried, 1], known, free_run.match)
                 peaked &= on[open_] < 0
             if peaked.any():
                 chosen = candidates if peaked.all() else candidates[peaked]
@@ -274,6 +333,10 @@ def _settle(advance, starts: np.ndarray, free_run: FreeRun, known: list) -> list
             elif k:
                 kind = "point" if k == 1 else "cycle"
                 out[i] = LimitSet(kind, k, 0.0 if k == 1 else 1 / k, orbit[-k:].copy(), end)
+                proven.append(out[i])
+            elif near[j] >= 0:
+                limit = proven[near[j]]
+                out[i] = LimitSet(limit.kind, limit.period, limit.frequency, limit.states, end)
             elif on[j] >= 0:
                 limit = known[on[j]]
                 out[i] = LimitSet("oscillation", 0, limit.frequency, limit.states, end)
@@ -296,9 +359,7 @@ def orbit_distance(a: np.ndarray, b: np.ndarray) -> float:
     """The distance between two limit sets' states (m, N_h) and (n, N_h): the mean RMS distance
     per unit from each state of one to the nearest of the other, the larger of the two ways
     (a point's to a point is their RMS distance; one cycle at two phases is at distance 0)."""
-    squared = np.sum(a**2, 1)[:, None] + np.sum(b**2, 1)[None, :] - 2 * a @ b.T
-    d = np.sqrt(np.maximum(squared, 0.0) / a.shape[1])
-    return float(max(d.min(axis=1).mean(), d.min(axis=0).mean()))
+    return float(_set_distances(a[None], b)[0])
 
 
 @dataclass(frozen=True)
@@ -334,7 +395,10 @@ def distinct(network, limits: list[LimitSet], free_run: FreeRun) -> list[Attract
         for entry in found:
             same = entry[0].kind == limit.kind and entry[0].period == limit.period
             same = same and abs(entry[0].frequency - limit.frequency) <= 2 / WINDOW
-            if same and orbit_distance(entry[0].states, limit.states) <= tolerance:
+            if same and (
+                limit.states is entry[0].states  # judged on it: on_known, on_proven
+                or orbit_distance(entry[0].states, limit.states) <= tolerance
+            ):
                 entry[1] += 1
                 break
         else:

@@ -18,7 +18,7 @@ from rnnschur.studies.fixed_points import (
     drive,
     fates,
     jacobian,
-    oscillation,
+    oscillations,
     overlap_with_R,
     search_from,
     starts,
@@ -193,9 +193,16 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
         else trajectories(network, W, heldout.inputs[: len(visited)])
         for ablation, W in networks.items()
     }
+    conditions = input_conditions(task, heldout.inputs, generator, study.n_cues)
+    cued = {name: cued_frequency(task, x, generator) for name, x in conditions.items()}
+    rung = [name for name, f in cued.items() if not np.isnan(f)]
+    rings = {}  # (the network that runs, condition): the oscillation under a cue
+    for mine in dict.fromkeys(source.values()) if rung else ():
+        ringing = oscillations(network, networks[mine], np.array([conditions[n] for n in rung]))
+        rings |= {(mine, name): ring for name, ring in zip(rung, ringing, strict=True)}
     rows = []
-    for name, x in input_conditions(task, heldout.inputs, generator, study.n_cues).items():
-        found, limits, unsettled, tables, replays, rings = {}, {}, {}, {}, {}, {}
+    for name, x in conditions.items():
+        found, limits, unsettled, tables, replays = {}, {}, {}, {}, {}
         for ablation, W in networks.items():
             if source[ablation] == ablation:
                 limits[ablation], unsettled[ablation] = attractors.find(
@@ -257,10 +264,7 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
                     }  # fmt: skip
                 )
             fate = fates(found["none"], points, search.match)
-            cued = cued_frequency(task, x, generator)
-            if mine not in rings:
-                rings[mine] = (np.nan,) * 2 if np.isnan(cued) else oscillation(network, W, x)
-            frequency, amplitude = rings[mine]
+            frequency, amplitude = rings.get((mine, name), (np.nan, np.nan))
             count = {s: sum(p.stability == s for p in points) for s in STABILITIES}
             rows.append(
                 empty
@@ -281,7 +285,7 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
                     "readout_change": fate.readout_change,
                     "frequency": frequency,
                     "amplitude": amplitude,
-                    "cued_frequency": cued,
+                    "cued_frequency": cued[name],
                 }  # fmt: skip
                 | extra
             )

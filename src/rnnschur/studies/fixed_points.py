@@ -68,13 +68,24 @@ def drive(network: Network, x: np.ndarray) -> np.ndarray:
     return u + network.offsets["b_h"] if "b_h" in network.offsets else u
 
 
-def step(dynamics: Dynamics, W: np.ndarray, u: np.ndarray, S: np.ndarray) -> np.ndarray:
-    """F(s) of each row of S (K, N_h) (module docstring)."""
+def step(
+    dynamics: Dynamics, W: np.ndarray, u: np.ndarray, S: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
+    """F(s) of each row of S (K, N_h) (module docstring), written into ``out`` (K, N_h) where
+    given (a free run's window: no copy)."""
     a = dynamics.leak
     if dynamics.current_form:
-        return (1 - a) * S + a * (phi(dynamics, S) @ W.T + u)
-    rate = phi(dynamics, S @ W.T + u)
-    return rate if a == 1 else (1 - a) * S + a * rate
+        new = (1 - a) * S + a * (phi(dynamics, S) @ W.T + u)
+    else:
+        z = S @ W.T
+        z += u
+        if a == 1:
+            return phi(dynamics, z, out=z if out is None else out)
+        new = (1 - a) * S + a * phi(dynamics, z, out=z)
+    if out is None:
+        return new
+    out[...] = new
+    return out
 
 
 def _slopes(dynamics: Dynamics, W: np.ndarray, u: np.ndarray, S: np.ndarray) -> np.ndarray:
@@ -134,25 +145,24 @@ def minimise(dynamics: Dynamics, W: np.ndarray, u: np.ndarray, starts: np.ndarra
         d = -_solve(jacobians(dynamics, W, u, s) - np.eye(N), r[active])
         moved = np.zeros(len(active), bool)
         pending = np.isfinite(d).all(axis=1)
-        tries = np.where(q_s / N < search.q_fixed, 1, BACKTRACKS + 1)
-        scale = 1.0
-        for attempt in range(BACKTRACKS + 1):
-            pending &= attempt < tries
+        for scales in (np.ones(1), 0.5 ** np.arange(1, BACKTRACKS + 1)):  # every halving at once
             idx = np.flatnonzero(pending)
             if not len(idx):
                 break
-            trial = s[idx] + scale * d[idx]
+            trial = (s[idx, None] + scales[:, None] * d[idx, None]).reshape(-1, N)
             r_trial = step(dynamics, W, u, trial) - trial
             q_trial = 0.5 * np.sum(r_trial * r_trial, axis=1)
-            better = q_trial < q_s[idx]
-            taken = idx[better]
+            better = q_trial.reshape(len(idx), -1) < q_s[idx, None]
+            first = np.argmax(better, axis=1)  # the largest step that lowers q
+            hit = better[np.arange(len(idx)), first]
+            row, taken = np.flatnonzero(hit) * len(scales) + first[hit], idx[hit]
             S[active[taken]], r[active[taken]], q[active[taken]] = (
-                trial[better],
-                r_trial[better],
-                q_trial[better],
+                trial[row],
+                r_trial[row],
+                q_trial[row],
             )
             moved[taken], pending[taken] = True, False
-            scale /= 2
+            pending &= q_s / N >= search.q_fixed  # a fixed point: the full step only
         active = active[moved & (q[active] > 0)]
     return S, q
 
@@ -380,22 +390,26 @@ def matched(pairs: list[tuple], n_old: int, n_new: int, match: float) -> Fate:
     )
 
 
-def oscillation(
-    network: Network, W: np.ndarray, x: np.ndarray, steps: int = 2000, transient: int = 1000
-) -> tuple[float, float]:
+def oscillations(
+    network: Network, W: np.ndarray, X: np.ndarray, steps: int = 2000, transient: int = 1000
+) -> list[tuple[float, float]]:
     """(frequency in cycles per step, amplitude) of the first readout line of the network run
-    autonomously under the constant input ``x`` from its initial state for ``steps`` steps, the
-    first ``transient`` discarded: the peak of the readout's spectrum (NaN frequency where the
-    readout settles: amplitude below 1e-6) and half its peak-to-peak range."""
-    inputs = np.broadcast_to(np.asarray(x, float), (1, steps, len(x)))
-    s = trajectories(network, W, inputs)[0, transient:]
-    y = readout(network, s)[:, 0]
-    amplitude = 0.5 * float(np.ptp(y))
-    if not amplitude > 1e-6:
-        return np.nan, amplitude
-    spectrum = np.abs(np.fft.rfft(y - y.mean()))
-    frequencies = np.fft.rfftfreq(len(y))
-    return float(frequencies[1:][np.argmax(spectrum[1:])]), amplitude
+    autonomously under each constant input of ``X`` (n, N_x) from its initial state for
+    ``steps`` steps, the first ``transient`` discarded: the peak of the readout's spectrum (NaN
+    frequency where the readout settles: amplitude below 1e-6) and half its peak-to-peak
+    range."""
+    X = np.asarray(X, float)
+    inputs = np.broadcast_to(X[:, None, :], (len(X), steps, X.shape[1]))
+    out = []
+    for y in readout(network, trajectories(network, W, inputs)[:, transient:])[..., 0]:
+        amplitude = 0.5 * float(np.ptp(y))
+        if not amplitude > 1e-6:
+            out.append((np.nan, amplitude))
+            continue
+        spectrum = np.abs(np.fft.rfft(y - y.mean()))
+        frequencies = np.fft.rfftfreq(len(y))
+        out.append((float(frequencies[1:][np.argmax(spectrum[1:])]), amplitude))
+    return out
 
 
 def departure_from_normality(J: np.ndarray) -> float:
