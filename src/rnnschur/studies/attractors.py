@@ -77,9 +77,9 @@ class FreeRun:
     """How the network runs freely (config keys ``fixed_points.max_period`` and
     ``fixed_points.free_run``, :class:`rnnschur.studies.fixed_point_study.Study`): the longest
     period of a cycle, the steps an orbit gets to settle (whole windows of :data:`WINDOW`), and the
-    orbit distances under which two limit sets are one (``unique``; an oscillation's, ``match``) and
-    an ablated attractor is the intact one's (``match``): ``fixed_points.unique`` and
-    ``fixed_points.match``."""
+    orbit distances under which two limit sets are one and an orbit closes on a proven point or
+    cycle (``unique``; an oscillation's, ``match``) and an ablated attractor is the intact one's
+    (``match``): ``fixed_points.unique`` and ``fixed_points.match``."""
 
     max_period: int
     budget: int

@@ -129,8 +129,9 @@ def _solve(A: np.ndarray, r: np.ndarray) -> np.ndarray:
 def minimise(dynamics: Dynamics, W: np.ndarray, u: np.ndarray, starts: np.ndarray, search: Search):
     """The states damped Newton's steps on F(s) − s = 0 reach from each start (K, N_h), every
     start its own iteration (stacked only to share the calls): the step d = −(J − I)⁻¹ (F(s) − s)
-    is a descent direction of q (∇q · d = −‖F(s) − s‖²), halved up to :data:`BACKTRACKS` times
-    until q falls; below ``search.q_fixed`` only the full step is tried (a fixed point is
+    is a descent direction of q (∇q · d = −‖F(s) − s‖²), taken whole or, where that does not
+    lower q, halved 1 to :data:`BACKTRACKS` times (all tried at once; the largest that lowers q
+    is taken); below ``search.q_fixed`` only the full step is tried (a fixed point is
     polished to rounding error). A start stops when no step lowers its q (a fixed point, a slow
     point, a singular J − I) or after ``search.max_iterations`` steps. Returns (states, q)."""
     S = np.array(starts, float)
