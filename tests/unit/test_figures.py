@@ -65,6 +65,7 @@ def test_models_that_did_not_learn_are_open_markers_in_figures_1_and_2():
     assert handles[0].get_facecolor().shape == (1, 4) and handles[1].get_facecolor().size == 0
     fig2 = figures.fig2_neuro_ablation(ablation, 0.9)
     assert "not learned" in [t.get_text() for t in fig2.legends[0].get_texts()]
+    assert fig2.axes[0].get_title().startswith("flip-flop\ndense orthogonal")  # the task's name
     # the bar is the learned seed's value alone: 0.1, not the mean with the unlearned 1.1
     bar_heights = [p.get_height() for p in fig2.axes[0].patches]  # medians, here one value
     assert min(abs(h - 0.1) for h in bar_heights) < 1e-12 and max(bar_heights) < 1.0
