@@ -126,6 +126,25 @@ def test_the_jacobian_is_torch_autograds(kind, nonlinearity):
         np.testing.assert_allclose(fp.jacobian(dynamics, W, u, s), J_torch, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("kind", ["discrete", "leaky", "leaky_current"])
+@pytest.mark.parametrize("nonlinearity", ["tanh", "relu", "softplus"])
+def test_the_map_is_the_module_docstrings_written_in_torch(kind, nonlinearity):
+    """F(s) of a stack of states, returned or written into a window's slice (the free runs'),
+    against F written here in torch from the module docstring's equations."""
+    rng = np.random.default_rng(3)
+    N = 7
+    dynamics = Dynamics(kind, 1.0 if kind == "discrete" else 0.3, nonlinearity)
+    W, u, S = rng.standard_normal((N, N)), rng.standard_normal(N), rng.standard_normal((3, N))
+    expected = torch.stack(
+        [_torch_step(dynamics, torch.tensor(W), torch.tensor(u), torch.tensor(s)) for s in S]
+    ).numpy()
+    np.testing.assert_allclose(fp.step(dynamics, W, u, S), expected, rtol=1e-12, atol=1e-12)
+    window = np.zeros((3, 5, N))
+    returned = fp.step(dynamics, W, u, S, window[:, 2])
+    np.testing.assert_allclose(window[:, 2], expected, rtol=1e-12, atol=1e-12)
+    assert np.shares_memory(returned, window) and not window[:, [0, 1, 3, 4]].any()
+
+
 def _point(state, stability="stable", readout=None):
     state = np.asarray(state, float)
     readout = state if readout is None else np.asarray(readout, float)
