@@ -5,7 +5,7 @@ For each model a finished run's fixed_points jobs read (RESULTS/beyond/fixed_poi
 (`fixed_point_study.model_rows`, with the settings of presets/studies.yaml's `fixed_points`; the
 quick studies layer keeps them) with the CPU seconds of its parts counted as it calls them: the
 fixed-point search (`fixed_points.search_from` under each input, intact and with each block removed)
-and the free runs (`attractors.find` from the held-out end states, perturbed copies and the
+and the free runs (`attractors.find_all` from the held-out end states, perturbed copies and the
 search's starts; the flip-flop's transition table; the copy task's replay orbits; the sine
 task's cued oscillation). Per task, construction and N_h: the median seconds per model of each
 and of the whole study, the training's CPU seconds per model (its bundles' benchmark files,
@@ -43,7 +43,7 @@ TARGET = 0.5
 PARTS = {
     "search_s": [(fixed_point_study, "search_from")],
     "free_runs_s": [
-        (attractors, "find"),
+        (attractors, "find_all"),
         (attractors, "transitions"),
         (fixed_point_study, "replay_columns"),
         (fixed_point_study, "oscillations"),

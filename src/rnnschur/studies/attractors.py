@@ -179,17 +179,34 @@ def settle(
     (module docstring), window after window until it is judged or the budget ends: the first
     :data:`FIRST_WAVE` orbits, then the rest (:func:`_settle`), which are judged at once where
     they lie on an attractor an orbit before them proved."""
-    known: list[LimitSet] = []  # oscillations
-    proven: list[LimitSet] = []  # points and cycles
+    return settle_all(dynamics, W, u[None], starts, free_run)[0]
+
+
+def settle_all(
+    dynamics, W: np.ndarray, drives: np.ndarray, starts: np.ndarray, free_run: FreeRun
+) -> list[list[LimitSet]]:
+    """:func:`settle` from ``starts`` under each drive of ``drives`` (G, N_h), each orbit judged
+    against the attractors proved under its own drive: the G first waves run as one stack (one
+    product a step for all), then each drive's rest. One list of K limit sets per drive."""
+    G, K = len(drives), len(starts)
+    known: list[list[LimitSet]] = [[] for _ in range(G)]  # oscillations, per drive
+    proven: list[list[LimitSet]] = [[] for _ in range(G)]  # points and cycles, per drive
     W_t = np.asfortranarray(W)  # its transpose contiguous: a faster product in every step
 
-    def advance(S, out):
-        return step(dynamics, W_t, u, S, out)
+    def advance(S, U, out):
+        return step(dynamics, W_t, U, S, out)
 
-    first = _settle(advance, starts[:FIRST_WAVE], free_run, known, proven)
-    if len(starts) <= FIRST_WAVE:
-        return first
-    return first + _settle(advance, starts[FIRST_WAVE:], free_run, known, proven)
+    out: list[list] = [[None] * K for _ in range(G)]
+    first, rest = slice(0, FIRST_WAVE), slice(FIRST_WAVE, K)
+    for wave, batches in ((first, [range(G)]), (rest, [[g] for g in range(G)])):
+        part = starts[wave]
+        for drawn in batches if len(part) else ():  # the small first waves as one stack
+            group = np.repeat(drawn, len(part))
+            stack = np.tile(part, (len(drawn), 1))
+            limits = _settle(advance, stack, drives, group, free_run, known, proven)
+            for k, g in enumerate(drawn):
+                out[g][wave] = limits[k * len(part) : (k + 1) * len(part)]
+    return out
 
 
 def on_known(
@@ -267,30 +284,38 @@ def _orbit_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _settle(
-    advance, starts: np.ndarray, free_run: FreeRun, known: list, proven: list
+    advance,
+    starts: np.ndarray,
+    drives: np.ndarray,
+    group: np.ndarray,
+    free_run: FreeRun,
+    known: list[list],
+    proven: list[list],
 ) -> list[LimitSet]:
-    """:func:`settle` of one wave of orbits, ``advance(S, out)`` the map s ↦ F(s) on a stack,
-    written into ``out``. They run
+    """:func:`settle_all` of one wave of orbits, orbit i under ``drives[group[i]]``, ``advance(S,
+    U, out)`` the map s ↦ F(s) on a stack under the drives U, written into ``out``. They run
     stacked, each judged on its own window alone; an orbit leaves the stack once judged. Its
     nearest recurrence is measured only in a window whose spectral peak holds :data:`PEAK_SHARE`
     (the other windows cannot be an oscillation's), so an oscillation shows it in each of its
     :data:`STEADY_WINDOWS` + 1 windows; the spread, spectrum and nearest recurrence in the
-    :func:`sketch` coordinates. An orbit proved an oscillation joins ``known``, one proved a
-    point or a cycle ``proven``; an orbit closing on one of ``proven`` (:func:`on_proven`), or
-    whose peaked window lies on one of ``known`` (:func:`on_known`), is that attractor without
-    the wait, its states and frequency the proven one's: it adds an orbit to the attractor,
-    never an attractor of its own."""
+    :func:`sketch` coordinates. An orbit proved an oscillation joins its drive's ``known``, one
+    proved a point or a cycle its ``proven``; an orbit closing on one of its drive's ``proven``
+    (:func:`on_proven`), or whose peaked window lies on one of its ``known``
+    (:func:`on_known`), is that attractor without the wait, its states and frequency the proven
+    one's: it adds an orbit to the attractor, never an attractor of its own."""
     K, N = starts.shape
     out: list[LimitSet | None] = [None] * K
     S, active = np.array(starts, float), np.arange(K)
+    U = drives[group]
     was = np.full((K, 3), np.nan)  # the last window's spread, frequency, nearest recurrence
     steady = np.zeros(K, int)
     window = np.empty((K, WINDOW, N))
     directions = sketch(N)
     for chunk in range(max(free_run.budget // WINDOW, 1)):
         for t in range(WINDOW):
-            S = advance(S, window[: len(active), t])
+            S = advance(S, U, window[: len(active), t])
         end, orbits = (chunk + 1) * WINDOW, window[: len(active)]
+        mine = group[active]
         finite = np.isfinite(orbits).all(axis=(1, 2))
         period = np.zeros(len(active), int)
         period[finite] = periods(orbits if finite.all() else orbits[finite], free_run.max_period)
@@ -298,9 +323,11 @@ def _settle(
         share = np.zeros(len(active))
         open_ = np.flatnonzero(finite & (period == 0))
         on, near = np.full(len(active), -1), np.full(len(active), -1)
-        if proven and len(open_):
-            near[open_] = on_proven(orbits, open_, proven, free_run.unique)
-            open_ = open_[near[open_] < 0]
+        for g in np.unique(mine[open_]):
+            if proven[g]:
+                rows = open_[mine[open_] == g]
+                near[rows] = on_proven(orbits, rows, proven[g], free_run.unique)
+        open_ = open_[near[open_] < 0]
         if len(open_):
             candidates = (orbits.reshape(-1, N) @ directions).reshape(len(active), WINDOW, -1)
             if len(open_) < len(active):
@@ -309,10 +336,11 @@ def _settle(
             centred = candidates - candidates.mean(axis=1, keepdims=True)
             now[open_, 0] = np.sqrt(np.einsum("mtn,mtn->m", centred, centred) / centred[0].size)
             peaked = share[open_] >= PEAK_SHARE
-            if known and peaked.any():  # on an oscillation already proven: no proof of its own
-                tried = open_[peaked]
-                on[tried] = on_known(orbits, tried, now[tried, 1], known, free_run.match)
-                peaked &= on[open_] < 0
+            for g in np.unique(mine[open_[peaked]]):  # on an oscillation already proven
+                if known[g]:
+                    tried = open_[peaked & (mine[open_] == g)]
+                    on[tried] = on_known(orbits, tried, now[tried, 1], known[g], free_run.match)
+            peaked &= on[open_] < 0
             if peaked.any():
                 chosen = candidates if peaked.all() else candidates[peaked]
                 now[open_[peaked], 2] = nearest_recurrence(chosen, free_run.max_period)
@@ -327,29 +355,29 @@ def _settle(
         was[active] = now
         still = []
         for j, i in enumerate(active):
-            orbit, k = orbits[j], period[j]
+            orbit, k, g = orbits[j], period[j], group[i]
             if not finite[j]:
                 out[i] = LimitSet("unsettled", 0, np.nan, orbit[-1:].copy(), end)
             elif k:
                 kind = "point" if k == 1 else "cycle"
                 out[i] = LimitSet(kind, k, 0.0 if k == 1 else 1 / k, orbit[-k:].copy(), end)
-                proven.append(out[i])
+                proven[g].append(out[i])
             elif near[j] >= 0:
-                limit = proven[near[j]]
+                limit = proven[g][near[j]]
                 out[i] = LimitSet(limit.kind, limit.period, limit.frequency, limit.states, end)
             elif on[j] >= 0:
-                limit = known[on[j]]
+                limit = known[g][on[j]]
                 out[i] = LimitSet("oscillation", 0, limit.frequency, limit.states, end)
             elif steady[i] == STEADY_WINDOWS:
                 f = float(now[j, 1])
                 out[i] = LimitSet("oscillation", 0, f, around(orbit, f), end)
-                known.append(out[i])
+                known[g].append(out[i])
             else:
                 still.append(j)
         if not still:
             return out
         keep = np.array(still)
-        S, active = S[keep], active[keep]
+        S, U, active = S[keep], U[keep], active[keep]
     for j, i in enumerate(active):
         out[i] = LimitSet("unsettled", 0, np.nan, S[j : j + 1].copy(), end)
     return out
@@ -434,9 +462,19 @@ def find(network, W, x, starts, free_run: FreeRun):
     """The attractors of ``network`` with recurrent matrix ``W`` under the constant input ``x``
     reached from ``starts`` (K, N_h) (:func:`settle`, :func:`distinct`), and how many orbits did
     not settle."""
-    limits = settle(network.dynamics, W, drive(network, x), starts, free_run)
-    unsettled = sum(limit.kind == "unsettled" for limit in limits)
-    return distinct(network, limits, free_run), unsettled
+    return find_all(network, W, {None: x}, starts, free_run)[None]
+
+
+def find_all(network, W, inputs: dict, starts, free_run: FreeRun) -> dict:
+    """:func:`find` under each constant input of ``inputs`` ({name: x}), all run together
+    (:func:`settle_all`): {name: (attractors, orbits not settled)}."""
+    drives = np.array([drive(network, x) for x in inputs.values()])
+    settled = settle_all(network.dynamics, W, drives, starts, free_run)
+    out = {}
+    for name, limits in zip(inputs, settled, strict=True):
+        unsettled = sum(limit.kind == "unsettled" for limit in limits)
+        out[name] = distinct(network, limits, free_run), unsettled
+    return out
 
 
 def pulses(n_bits: int, amplitude: float) -> np.ndarray:

@@ -200,14 +200,19 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
     for mine in dict.fromkeys(source.values()) if rung else ():
         ringing = oscillations(network, networks[mine], np.array([conditions[n] for n in rung]))
         rings |= {(mine, name): ring for name, ring in zip(rung, ringing, strict=True)}
+    free = {  # every condition's free runs of a network together
+        ablation: attractors.find_all(
+            network, W, conditions, orbit_starts(own[ablation], initial, search), free_run
+        )
+        for ablation, W in networks.items()
+        if source[ablation] == ablation
+    }
     rows = []
     for name, x in conditions.items():
         found, limits, unsettled, tables, replays = {}, {}, {}, {}, {}
         for ablation, W in networks.items():
             if source[ablation] == ablation:
-                limits[ablation], unsettled[ablation] = attractors.find(
-                    network, W, x, orbit_starts(own[ablation], initial, search), free_run
-                )
+                limits[ablation], unsettled[ablation] = free[ablation][name]
                 settled = [a.limit.states[-1] for a in limits[ablation] if a.limit.period == 1]
                 settled = np.reshape(settled, (-1, W.shape[0]))
                 begin = np.concatenate([initial, settled])
