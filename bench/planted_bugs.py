@@ -716,8 +716,8 @@ BUGS = [
     ),
     (
         S + "studies/attractors.py",
-        "out[tried[(end <= unique) & (end < middle)]] = index",
-        "out[tried[end <= unique]] = index",
+        "closing = (end < middle) | (end <= TOLERANCE)",
+        "closing = True",
         "an orbit leaving a proven saddle taken to close on it",
     ),
     (

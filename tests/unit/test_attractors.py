@@ -126,6 +126,25 @@ def test_later_orbits_closing_on_a_proven_point_join_it_at_their_first_window():
     assert unsettled == 0 and [a.n_starts for a in found] == [len(starts)]
 
 
+def test_conditions_settled_together_are_each_settled_alone():
+    """settle_all runs the first waves of several drives as one stack, each orbit judged against
+    the attractors of its own drive: W = 0.9·I under two drives (two points apart, and a
+    rotation's circle under a third) gives, drive by drive, the limit sets :func:`settle` gives
+    under that drive alone: the same kinds, periods and steps, the states to rounding."""
+    W = 0.9 * np.eye(2)
+    drives = np.array([[0.0, 0.0], [0.3, -0.2]])
+    starts = uniform(2, 3 * at.FIRST_WAVE)
+    together = at.settle_all(DISCRETE, W, drives, starts, RUN)
+    for u, limits in zip(drives, together, strict=True):
+        alone = at.settle(DISCRETE, W, u, starts, RUN)
+        assert [(x.kind, x.period, x.end) for x in limits] == [
+            (x.kind, x.period, x.end) for x in alone
+        ]
+        for x, y in zip(limits, alone, strict=True):
+            np.testing.assert_allclose(x.states, y.states, rtol=0, atol=1e-12)
+    assert {x.end for x in together[1][at.FIRST_WAVE :]} == {at.WINDOW}  # its own point
+
+
 def test_an_orbit_leaving_a_proven_saddle_does_not_join_it():
     """W = diag(0.5, 1.01): the origin is a saddle; the first wave, started on the first axis
     (its stable manifold, exactly: tanh(0) = 0), settles on it and proves it a point. A later

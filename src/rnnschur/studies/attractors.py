@@ -21,7 +21,8 @@ window of :data:`WINDOW` steps, the module calls it
 An attractor proves itself once: an orbit that, in any window, lies on an oscillation already
 proven (:func:`on_known`: the tests by which two limit sets are one) is that oscillation at
 once, and an orbit whose window ends within ``unique`` of a point or cycle already proven,
-nearer than half a window before (:func:`on_proven`), is that point or cycle. So that most
+nearer than half a window before or within :data:`TOLERANCE` (:func:`on_proven`), is that
+point or cycle. So that most
 orbits find one proven, :func:`settle` runs the first :data:`FIRST_WAVE` orbits before the
 rest.
 
@@ -261,8 +262,8 @@ def on_proven(
 ) -> np.ndarray:
     """For each orbit ``rows`` of the windows ``orbits`` (M, T, N_h), the index of the first of
     the ``proven`` points and cycles it is closing on, −1 if none: its last k states (k the
-    period) within orbit distance ``unique`` of the limit set's (:func:`orbit_distance`), nearer
-    than its k states half a window before."""
+    period) within orbit distance ``unique`` of the limit set's (:func:`orbit_distance`), and
+    nearer than its k states half a window before or already within :data:`TOLERANCE`."""
     out = np.full(len(rows), -1)
     half = orbits.shape[1] // 2
     for index, limit in enumerate(proven):
@@ -272,7 +273,8 @@ def on_proven(
         k = limit.period
         end = _orbit_distances(orbits[rows[tried], -k:], limit.states)
         middle = _orbit_distances(orbits[rows[tried], half - k : half], limit.states)
-        out[tried[(end <= unique) & (end < middle)]] = index
+        closing = (end < middle) | (end <= TOLERANCE)  # nearer, or there already
+        out[tried[(end <= unique) & closing]] = index
     return out
 
 
