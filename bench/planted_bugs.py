@@ -727,6 +727,12 @@ BUGS = [
         "an orbit closing on a proven point keeps its own states",
     ),
     (
+        S + "studies/attractors.py",
+        "                if limit.period < entry[0].period:  # the cycle's own period",
+        "                if False:",
+        "a cycle read at period 4 first keeps that period when read at 2 after",
+    ),
+    (
         S + "studies/paper/confirmation.py",
         'if r["word"] == Verdict.UNTESTABLE:  # fewer tested than a word needs',
         'if r["k"] == 0:',

@@ -145,6 +145,21 @@ def test_conditions_settled_together_are_each_settled_alone():
     assert {x.end for x in together[1][at.FIRST_WAVE :]} == {at.WINDOW}  # its own point
 
 
+def test_one_cycle_read_at_several_periods_is_one_cycle_of_the_smallest():
+    """Planted: the period-2 cycle {a, −a} read by one orbit at period 4 (its two states twice,
+    1e-6 off) and by another at period 2, and a second cycle {b, −b} 0.5 away: two attractors,
+    the first of period 2 reached by both orbits, whichever came first."""
+    a, b = np.array([0.6, 0.2]), np.array([0.6, -0.3])
+    as_four = at.LimitSet("cycle", 4, 0.25, np.array([a, -a, a, -a]) + 1e-6, 4 * at.WINDOW)
+    as_two = at.LimitSet("cycle", 2, 0.5, np.array([a, -a]), 2 * at.WINDOW)
+    other = at.LimitSet("cycle", 2, 0.5, np.array([b, -b]), 2 * at.WINDOW)
+    net = network(np.eye(2))
+    for limits in ([as_four, other, as_two], [as_two, as_four, other]):
+        found = at.distinct(net, limits, RUN)
+        assert [(x.limit.period, x.n_starts) for x in found] == [(2, 2), (2, 1)]
+        assert found[0].limit is as_two
+
+
 def test_an_orbit_leaving_a_proven_saddle_does_not_join_it():
     """W = diag(0.5, 1.01): the origin is a saddle; the first wave, started on the first axis
     (its stable manifold, exactly: tanh(0) = 0), settles on it and proves it a point. A later

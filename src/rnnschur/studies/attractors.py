@@ -413,23 +413,29 @@ def sign_patterns(readouts: np.ndarray) -> frozenset:
 
 
 def distinct(network, limits: list[LimitSet], free_run: FreeRun) -> list[Attractor]:
-    """The settled limit sets of ``limits`` one per attractor: the same kind, period and
-    frequency (within 2/:data:`WINDOW`) within orbit distance ``free_run.unique`` (an
-    oscillation's sampled orbit: ``free_run.match``), in order of first appearance; unsettled
-    orbits left out."""
+    """The settled limit sets of ``limits`` one per attractor: the same kind within orbit
+    distance ``free_run.unique``, points and cycles of any period (a cycle whose orbits pass
+    the period test at 2 in one window and at 4 or 8 in another is one cycle, of the smallest
+    period), oscillations of the same frequency (within 2/:data:`WINDOW`) within
+    ``free_run.match`` of their sampled orbits; in order of first appearance; unsettled orbits
+    left out."""
     found: list[list] = []
     for limit in limits:
         if limit.kind == "unsettled":
             continue
-        tolerance = free_run.match if limit.kind == "oscillation" else free_run.unique
+        oscillating = limit.kind == "oscillation"
+        tolerance = free_run.match if oscillating else free_run.unique
         for entry in found:
-            same = entry[0].kind == limit.kind and entry[0].period == limit.period
-            same = same and abs(entry[0].frequency - limit.frequency) <= 2 / WINDOW
+            same = entry[0].kind == limit.kind
+            if oscillating:
+                same = same and abs(entry[0].frequency - limit.frequency) <= 2 / WINDOW
             if same and (
                 limit.states is entry[0].states  # judged on it: on_known, on_proven
                 or orbit_distance(entry[0].states, limit.states) <= tolerance
             ):
                 entry[1] += 1
+                if limit.period < entry[0].period:  # the cycle's own period
+                    entry[0] = limit
                 break
         else:
             found.append([limit, 1])
