@@ -173,6 +173,16 @@ def nearest_recurrence(windows: np.ndarray, max_period: int) -> np.ndarray:
     return np.sqrt(np.min(squared, axis=0) / windows.shape[2])
 
 
+@dataclass(frozen=True)
+class Drives:
+    """The constant drives free runs go under (G, N_h) and, per drive, the attractors its orbits
+    proved: the oscillations (``known``), the points and cycles (``proven``)."""
+
+    u: np.ndarray
+    known: list[list[LimitSet]]
+    proven: list[list[LimitSet]]
+
+
 def settle(
     dynamics, W: np.ndarray, u: np.ndarray, starts: np.ndarray, free_run: FreeRun
 ) -> list[LimitSet]:
@@ -190,8 +200,7 @@ def settle_all(
     against the attractors proved under its own drive: the G first waves run as one stack (one
     product a step for all), then each drive's rest. One list of K limit sets per drive."""
     G, K = len(drives), len(starts)
-    known: list[list[LimitSet]] = [[] for _ in range(G)]  # oscillations, per drive
-    proven: list[list[LimitSet]] = [[] for _ in range(G)]  # points and cycles, per drive
+    under = Drives(drives, [[] for _ in range(G)], [[] for _ in range(G)])
     W_t = np.asfortranarray(W)  # its transpose contiguous: a faster product in every step
 
     def advance(S, U, out):
@@ -204,7 +213,7 @@ def settle_all(
         for drawn in batches if len(part) else ():  # the small first waves as one stack
             group = np.repeat(drawn, len(part))
             stack = np.tile(part, (len(drawn), 1))
-            limits = _settle(advance, stack, drives, group, free_run, known, proven)
+            limits = _settle(advance, stack, group, free_run, under)
             for k, g in enumerate(drawn):
                 out[g][wave] = limits[k * len(part) : (k + 1) * len(part)]
     return out
@@ -286,16 +295,11 @@ def _orbit_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _settle(
-    advance,
-    starts: np.ndarray,
-    drives: np.ndarray,
-    group: np.ndarray,
-    free_run: FreeRun,
-    known: list[list],
-    proven: list[list],
+    advance, starts: np.ndarray, group: np.ndarray, free_run: FreeRun, under: Drives
 ) -> list[LimitSet]:
-    """:func:`settle_all` of one wave of orbits, orbit i under ``drives[group[i]]``, ``advance(S,
-    U, out)`` the map s ↦ F(s) on a stack under the drives U, written into ``out``. They run
+    """:func:`settle_all` of one wave of orbits, orbit i under the drive ``under.u[group[i]]``,
+    ``advance(S, U, out)`` the map s ↦ F(s) on a stack under the drives U, written into
+    ``out``. They run
     stacked, each judged on its own window alone; an orbit leaves the stack once judged. Its
     nearest recurrence is measured only in a window whose spectral peak holds :data:`PEAK_SHARE`
     (the other windows cannot be an oscillation's), so an oscillation shows it in each of its
@@ -308,7 +312,7 @@ def _settle(
     K, N = starts.shape
     out: list[LimitSet | None] = [None] * K
     S, active = np.array(starts, float), np.arange(K)
-    U = drives[group]
+    U, known, proven = under.u[group], under.known, under.proven
     was = np.full((K, 3), np.nan)  # the last window's spread, frequency, nearest recurrence
     steady = np.zeros(K, int)
     window = np.empty((K, WINDOW, N))
