@@ -22,6 +22,7 @@ MODULES = {
         "png",
         "save",
         "subset_label",
+        "task_label",
         "jitter",
         "REPRODUCIBLE",
         "HARM_SHARE",

@@ -13,7 +13,13 @@ from matplotlib.ticker import NullFormatter
 from rnnschur import tasks
 from rnnschur.ablation import label
 from rnnschur.io.per_seed import MODEL_KEYS
-from rnnschur.report.figures.canvas import HARM_SHARE, jitter, subplots, subset_label
+from rnnschur.report.figures.canvas import (
+    HARM_SHARE,
+    jitter,
+    subplots,
+    subset_label,
+    task_label,
+)
 from rnnschur.schur import COUPLING_BLOCKS as SINGLE_BLOCKS
 from rnnschur.studies.paper.reported import FIG1_ORDER
 from rnnschur.studies.verdicts import largest_size
@@ -79,7 +85,7 @@ def fig_subspace_control(verdicts: pd.DataFrame) -> Figure:
                 )
             ax.axhline(0, color="0.8", lw=0.6)
             dim = f"dim {int(d['dim'].median())}" if len(d) else ""
-            ax.set_title(f"{task}: {name}\n({dim}), {side} side", fontsize=7)
+            ax.set_title(f"{task_label(task)}: {name}\n({dim}), {side} side", fontsize=7)
             if row == len(task_names) - 1:
                 ax.set_xlabel("overlap of ΔW")
             if col == 0:
@@ -117,7 +123,7 @@ def fig_readout_refit(refit: pd.DataFrame) -> Figure:
         if d["metric"].iloc[0] == "fvu":
             ax.set_yscale("log")
         ax.set_xticks(range(len(order)), [subset_label(s) for s in order], fontsize=6)
-        ax.set_title(f"{task} ($N_h$ = {int(d['n_hidden'].max())})", fontsize=9)
+        ax.set_title(f"{task_label(task)} ($N_h$ = {int(d['n_hidden'].max())})", fontsize=9)
         ax.set_ylabel(f"held-out {d['metric'].iloc[0]}")
     handles = [Line2D([], [], ls="", marker="o", color=c, label=k) for k, c in colours.items()]
     handles += [
@@ -200,9 +206,10 @@ def fig_fixed_points(table: pd.DataFrame) -> Figure:
             n_stable = int((here["stability"] == "stable").sum())
             kinds = mine.drop_duplicates("point")["kind"]
             name = "intact" if ablation == "none" else subset_label(ablation)
+            cycles, oscillations = (int((kinds == k).sum()) for k in ("cycle", "oscillation"))
             ax.set_title(
-                f"{task}: {name} ({n_stable} stable, {int((kinds == 'cycle').sum())} cycles, "
-                f"{int((kinds == 'oscillation').sum())} osc.)",
+                f"{task_label(task)}: {name} ({n_stable} stable, {cycles} cycles, "
+                f"{oscillations} osc.)",
                 fontsize=6,
             )
             ax.tick_params(labelsize=6)
@@ -265,7 +272,9 @@ def fig_dose_response(curves: pd.DataFrame) -> Figure:
             ax.plot(x, mean["harm"], color=colour, marker="o", ms=3)
         ax.axhline(0, color="0.6", lw=0.5)
         construction = data.loc[data["task"] == task, "construction"]
-        ax.set_title(f"{task}, {construction.iloc[0] if len(construction) else ''}", fontsize=8)
+        ax.set_title(
+            f"{task_label(task)}, {construction.iloc[0] if len(construction) else ''}", fontsize=8
+        )
     for ax in axes[:, 0]:
         ax.set_ylabel(HARM_SHARE, fontsize=8)
     for ax in axes[-1, :]:
@@ -306,7 +315,9 @@ def fig_basis_dependence(models: pd.DataFrame) -> Figure:
             ax.vlines(x, d["harm_low"], d["harm_high"], color=colour, lw=2)
             ax.scatter(x, d["harm"], color=colour, s=10, zorder=3)
             ax.set_xticks([])
-            ax.set_title(f"{task}: {subset_label(block)}, tolerance {tolerance:g}", fontsize=7)
+            ax.set_title(
+                f"{task_label(task)}: {subset_label(block)}, tolerance {tolerance:g}", fontsize=7
+            )
             ax.set(ylabel="harm share", xlabel="learned models (construction, N_h, seed)")
     return fig
 

@@ -10,6 +10,7 @@ from matplotlib.figure import Figure
 
 from rnnschur.ablation import label
 from rnnschur.io import atomic_path
+from rnnschur.studies.paper.claims import TASK_NAMES
 
 HARM_SHARE = "harm share (learned part lost)"
 """The axis label of a harm share (:mod:`rnnschur.studies.verdicts`)."""
@@ -44,6 +45,11 @@ def png(fig: Figure) -> bytes:
 def subset_label(subset: str) -> str:
     """The ablation set's name (:func:`rnnschur.ablation.label`), one removed block a line."""
     return label(subset).replace(", ", "\n")
+
+
+def task_label(task: str) -> str:
+    """A task's name as the pages write it (flip-flop, context), else its own."""
+    return TASK_NAMES.get(task, task)
 
 
 def jitter(n: int, width: float) -> np.ndarray:

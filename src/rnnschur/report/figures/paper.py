@@ -8,10 +8,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from rnnschur.report.figures.canvas import jitter, subplots, subset_label
+from rnnschur.report.figures.canvas import jitter, subplots, subset_label, task_label
 from rnnschur.schur import COUPLING_BLOCKS as SINGLE_BLOCKS
 from rnnschur.studies.paper import reported as paper
-from rnnschur.studies.paper.claims import TASK_NAMES
 from rnnschur.studies.paper.reported import FIG1_ORDER
 from rnnschur.studies.verdicts import CHANCE, Verdict
 
@@ -243,7 +242,7 @@ def fig2_neuro_ablation(ablation: pd.DataFrame, alpha: float) -> Figure:
                 seeds = task_data.drop_duplicates("seed")
                 n_learned = int(seeds["learned"].sum()) if "learned" in seeds else len(seeds)
                 learned_of = f"\n{n_learned}/{len(seeds)} learned" if n_learned < len(seeds) else ""
-                name = f"{TASK_NAMES.get(task, task)}\n{construction.replace('_', ' ')}"
+                name = f"{task_label(task)}\n{construction.replace('_', ' ')}"
                 ax.set_title(f"{name}, $N_h$ = {size}{learned_of}", fontsize=9)
             if col == 0:
                 ax.set_ylabel(
