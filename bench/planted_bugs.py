@@ -718,7 +718,7 @@ BUGS = [
         S + "studies/attractors.py",
         "closing = (end < middle) | (end <= TOLERANCE)",
         "closing = True",
-        "an orbit leaving a proven saddle taken to close on it",
+        "an orbit leaving a proven point taken to close on it",
     ),
     (
         S + "studies/attractors.py",
@@ -731,6 +731,18 @@ BUGS = [
         "                if limit.period < entry[0].period:  # the cycle's own period",
         "                if False:",
         "a cycle read at period 4 first keeps that period when read at 2 after",
+    ),
+    (
+        S + "studies/attractors.py",
+        "                if under.attracting(out[i], under.u[g]):  # no orbit joins a saddle",
+        "                if True:",
+        "an orbit passing a proven saddle joins it",
+    ),
+    (
+        S + "studies/attractors.py",
+        "same, within = same and long % short == 0, SAME_CYCLE",
+        "same, within = same and long % short == 0, tolerance",
+        "a period-doubled cycle merged into the cycle of half its period",
     ),
     (
         S + "studies/paper/confirmation.py",

@@ -148,7 +148,8 @@ def test_conditions_settled_together_are_each_settled_alone():
 def test_one_cycle_read_at_several_periods_is_one_cycle_of_the_smallest():
     """Planted: the period-2 cycle {a, −a} read by one orbit at period 4 (its two states twice,
     1e-6 off) and by another at period 2, and a second cycle {b, −b} 0.5 away: two attractors,
-    the first of period 2 reached by both orbits, whichever came first."""
+    the first of period 2 reached by both orbits, whichever came first. A period-4 cycle whose
+    halves lie 1e-4 apart (within ``unique``, beyond SAME_CYCLE) stays a cycle of its own."""
     a, b = np.array([0.6, 0.2]), np.array([0.6, -0.3])
     as_four = at.LimitSet("cycle", 4, 0.25, np.array([a, -a, a, -a]) + 1e-6, 4 * at.WINDOW)
     as_two = at.LimitSet("cycle", 2, 0.5, np.array([a, -a]), 2 * at.WINDOW)
@@ -158,6 +159,45 @@ def test_one_cycle_read_at_several_periods_is_one_cycle_of_the_smallest():
         found = at.distinct(net, limits, RUN)
         assert [(x.limit.period, x.n_starts) for x in found] == [(2, 2), (2, 1)]
         assert found[0].limit is as_two
+    doubled = np.array([a, -a, a + 1e-4, -a - 1e-4])  # a period-4 cycle, halves 1e-4 apart
+    split = at.LimitSet("cycle", 4, 0.25, doubled, 4 * at.WINDOW)
+    found = at.distinct(net, [as_two, split], RUN)
+    assert [(x.limit.period, x.n_starts) for x in found] == [(2, 1), (4, 1)]
+
+
+def test_on_proven_takes_an_orbit_closing_in_and_not_one_leaving():
+    """Planted windows about a proven point at the origin: one closing in (1e-2 → 1e-4 at its
+    end), one leaving (1e-5 at mid-window → 5e-4 at its end, within ``unique`` but farther),
+    one ending beyond ``unique`` (2e-3), one sitting within the point test's tolerance (1e-7,
+    not nearer): taken, not, not, taken."""
+    t = np.arange(at.WINDOW)[:, None]
+    direction = np.array([1.0, 1.0])  # RMS per unit: the radius itself
+    closing = 1e-2 * (1e-2) ** (t / (at.WINDOW - 1)) * direction
+    leaving = 1e-5 * (50.0 ** ((t - at.WINDOW // 2) / (at.WINDOW // 2 - 1))) * direction
+    beyond = np.full((at.WINDOW, 2), 2e-3)
+    sitting = np.full((at.WINDOW, 2), 1e-7)
+    point = at.LimitSet("point", 1, 0.0, np.zeros((1, 2)), at.WINDOW)
+    orbits = np.stack([closing, leaving, beyond, sitting])
+    assert at.on_proven(orbits, np.arange(4), [point], 1e-3).tolist() == [0, -1, -1, 0]
+
+
+def test_no_orbit_joins_a_saddle_along_its_slow_stable_direction():
+    """W = diag(0.98, 1.01): the origin is a saddle, proven a point by a first wave on its stable
+    axis. Later orbits from (±0.02, ±1e-6) come in along the slow stable direction, within 1e-3
+    of the origin and nearer when their first window ends, while their unstable part still
+    grows: the saddle attracts nothing (:func:`attracting`, its Jacobian's spectral radius 1.01),
+    so none joins it; each settles on a stable point (0, ±a), tanh(1.01 a) = a."""
+    W = np.diag([0.98, 1.01])
+    on_axis = np.stack([np.linspace(-0.9, 0.9, at.FIRST_WAVE), np.zeros(at.FIRST_WAVE)], axis=1)
+    later = np.array([[0.02, 1e-6], [-0.02, -1e-6], [0.02, -1e-6], [-0.02, 1e-6]])
+    limits = at.settle(DISCRETE, W, np.zeros(2), np.concatenate([on_axis, later]), RUN)
+    saddle = limits[0]
+    assert saddle.kind == "point" and np.abs(saddle.states).max() < 1e-6
+    assert not at.attracting(DISCRETE, W, np.zeros(2), saddle)
+    a = brentq(lambda x: np.tanh(1.01 * x) - x, 0.01, 1.0)
+    for limit in limits[at.FIRST_WAVE :]:
+        assert limit.kind == "point" and limit.states is not saddle.states
+        assert limit.states[0] == pytest.approx([0.0, np.sign(limit.states[0, 1]) * a], abs=1e-4)
 
 
 def test_an_orbit_leaving_a_proven_saddle_does_not_join_it():

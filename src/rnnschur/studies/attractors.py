@@ -20,9 +20,10 @@ window of :data:`WINDOW` steps, the module calls it
 
 An attractor proves itself once: an orbit that, in any window, lies on an oscillation already
 proven (:func:`on_known`: the tests by which two limit sets are one) is that oscillation at
-once, and an orbit whose window ends within ``unique`` of a point or cycle already proven,
-nearer than half a window before or within :data:`TOLERANCE` (:func:`on_proven`), is that
-point or cycle. So that most
+once, and an orbit whose window ends within ``unique`` of a point or cycle already proven and
+attracting (:func:`attracting`: a saddle's stable manifold leads no other orbit to it), nearer
+than half a window before or within :data:`TOLERANCE` (:func:`on_proven`), is that point or
+cycle. So that most
 orbits find one proven, :func:`settle` runs the first :data:`FIRST_WAVE` orbits before the
 rest.
 
@@ -35,11 +36,20 @@ readout signs), lost, new.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from rnnschur.studies.fixed_points import Fate, drive, matched, readout, step, trajectories
+from rnnschur.studies.fixed_points import (
+    Fate,
+    drive,
+    jacobians,
+    matched,
+    readout,
+    step,
+    trajectories,
+)
 
 WINDOW = 256
 """Steps per window of the free run: a point or a cycle is judged on one window, an oscillation
@@ -61,6 +71,10 @@ KINDS = ("point", "cycle", "oscillation", "unsettled")
 FIRST_WAVE = 16
 """Orbits :func:`settle` runs before the rest, which need not wait to prove an oscillation
 steady where they lie on one of the first's."""
+SAME_CYCLE = 10 * TOLERANCE
+"""Orbit distance under which two cycles whose periods divide one another are one cycle read in
+two windows of a slow approach (:func:`distinct`); a period-doubled cycle's halves lie
+farther apart."""
 SKETCH = 8
 """Directions an orbit's window is read along to tell an oscillation (:func:`sketch`)."""
 
@@ -175,12 +189,25 @@ def nearest_recurrence(windows: np.ndarray, max_period: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Drives:
-    """The constant drives free runs go under (G, N_h) and, per drive, the attractors its orbits
-    proved: the oscillations (``known``), the points and cycles (``proven``)."""
+    """The constant drives free runs go under (G, N_h), ``attracting(limit, u)`` (whether a
+    point or cycle proven under the drive u attracts, :func:`attracting`) and, per drive, the
+    attractors its orbits proved: the oscillations (``known``), the attracting points and
+    cycles (``proven``)."""
 
     u: np.ndarray
+    attracting: Callable[[LimitSet, np.ndarray], bool]
     known: list[list[LimitSet]]
     proven: list[list[LimitSet]]
+
+
+def attracting(dynamics, W: np.ndarray, u: np.ndarray, limit: LimitSet) -> bool:
+    """Whether a point or cycle of the map under the drive ``u`` attracts: the spectral radius
+    of its monodromy J(s_{k−1}) ⋯ J(s_0) (a point's Jacobian) below 1. An orbit settles on a
+    saddle where it starts on its stable manifold; no other orbit may join it there."""
+    monodromy = np.eye(W.shape[0])
+    for J in jacobians(dynamics, W, u, limit.states):  # the states in the orbit's order
+        monodromy = J @ monodromy
+    return bool(np.max(np.abs(np.linalg.eigvals(monodromy))) < 1)
 
 
 def settle(
@@ -200,8 +227,12 @@ def settle_all(
     against the attractors proved under its own drive: the G first waves run as one stack (one
     product a step for all), then each drive's rest. One list of K limit sets per drive."""
     G, K = len(drives), len(starts)
-    under = Drives(drives, [[] for _ in range(G)], [[] for _ in range(G)])
     W_t = np.asfortranarray(W)  # its transpose contiguous: a faster product in every step
+
+    def attracts(limit, u):
+        return attracting(dynamics, W, u, limit)
+
+    under = Drives(drives, attracts, [[] for _ in range(G)], [[] for _ in range(G)])
 
     def advance(S, U, out):
         return step(dynamics, W_t, U, S, out)
@@ -272,7 +303,8 @@ def on_proven(
     """For each orbit ``rows`` of the windows ``orbits`` (M, T, N_h), the index of the first of
     the ``proven`` points and cycles it is closing on, −1 if none: its last k states (k the
     period) within orbit distance ``unique`` of the limit set's (:func:`orbit_distance`), and
-    nearer than its k states half a window before or already within :data:`TOLERANCE`."""
+    nearer than its k states half a window before, or already within :data:`TOLERANCE` (which
+    way it moves then is below what the point test sees)."""
     out = np.full(len(rows), -1)
     half = orbits.shape[1] // 2
     for index, limit in enumerate(proven):
@@ -305,7 +337,8 @@ def _settle(
     (the other windows cannot be an oscillation's), so an oscillation shows it in each of its
     :data:`STEADY_WINDOWS` + 1 windows; the spread, spectrum and nearest recurrence in the
     :func:`sketch` coordinates. An orbit proved an oscillation joins its drive's ``known``, one
-    proved a point or a cycle its ``proven``; an orbit closing on one of its drive's ``proven``
+    proved an attracting point or cycle its ``proven``; an orbit closing on one of its drive's
+    ``proven``
     (:func:`on_proven`), or whose peaked window lies on one of its ``known``
     (:func:`on_known`), is that attractor without the wait, its states and frequency the proven
     one's: it adds an orbit to the attractor, never an attractor of its own."""
@@ -367,7 +400,8 @@ def _settle(
             elif k:
                 kind = "point" if k == 1 else "cycle"
                 out[i] = LimitSet(kind, k, 0.0 if k == 1 else 1 / k, orbit[-k:].copy(), end)
-                proven[g].append(out[i])
+                if under.attracting(out[i], under.u[g]):  # no orbit joins a saddle
+                    proven[g].append(out[i])
             elif near[j] >= 0:
                 limit = proven[g][near[j]]
                 out[i] = LimitSet(limit.kind, limit.period, limit.frequency, limit.states, end)
@@ -417,12 +451,12 @@ def sign_patterns(readouts: np.ndarray) -> frozenset:
 
 
 def distinct(network, limits: list[LimitSet], free_run: FreeRun) -> list[Attractor]:
-    """The settled limit sets of ``limits`` one per attractor: the same kind within orbit
-    distance ``free_run.unique``, points and cycles of any period (a cycle whose orbits pass
-    the period test at 2 in one window and at 4 or 8 in another is one cycle, of the smallest
-    period), oscillations of the same frequency (within 2/:data:`WINDOW`) within
-    ``free_run.match`` of their sampled orbits; in order of first appearance; unsettled orbits
-    left out."""
+    """The settled limit sets of ``limits`` one per attractor: points, and cycles of one period,
+    within orbit distance ``free_run.unique``; cycles whose periods divide one another within
+    :data:`SAME_CYCLE` (one cycle whose orbits pass the period test at 2 in one window and at 4
+    or 8 in another, on a slow approach), of the smallest period; oscillations of the same
+    frequency (within 2/:data:`WINDOW`) within ``free_run.match`` of their sampled orbits; in
+    order of first appearance; unsettled orbits left out."""
     found: list[list] = []
     for limit in limits:
         if limit.kind == "unsettled":
@@ -430,12 +464,15 @@ def distinct(network, limits: list[LimitSet], free_run: FreeRun) -> list[Attract
         oscillating = limit.kind == "oscillation"
         tolerance = free_run.match if oscillating else free_run.unique
         for entry in found:
-            same = entry[0].kind == limit.kind
+            same, within = entry[0].kind == limit.kind, tolerance
             if oscillating:
                 same = same and abs(entry[0].frequency - limit.frequency) <= 2 / WINDOW
+            elif entry[0].period != limit.period:  # one cycle read at two periods?
+                short, long = sorted((entry[0].period, limit.period))
+                same, within = same and long % short == 0, SAME_CYCLE
             if same and (
                 limit.states is entry[0].states  # judged on it: on_known, on_proven
-                or orbit_distance(entry[0].states, limit.states) <= tolerance
+                or orbit_distance(entry[0].states, limit.states) <= within
             ):
                 entry[1] += 1
                 if limit.period < entry[0].period:  # the cycle's own period
