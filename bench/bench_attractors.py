@@ -10,7 +10,8 @@ search's starts; the flip-flop's transition table; the copy task's replay orbits
 task's cued oscillation). Per task, construction and N_h: the median seconds per model of each
 and of the whole study, the training's CPU seconds per model (its bundles' benchmark files,
 `bench/run_costs.py`) and the ratio (search + free runs) / training, against the target of
-at most `TARGET`.
+at most `TARGET`. It runs with the jobs' pinned kernels (`rnnschur.settings.numerics`, the
+training's too) unless the environment sets others: NumPy's native kernels can be faster.
 
 Usage: python bench/bench_attractors.py RESULTS   e.g. results/quick after
   snakemake -c1 --configfile presets/quick.yaml presets/studies.yaml presets/quick_studies.yaml
@@ -19,6 +20,7 @@ Usage: python bench/bench_attractors.py RESULTS   e.g. results/quick after
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -28,6 +30,13 @@ from pathlib import Path
 
 for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(name, "1")  # one thread, as a job runs: CPU time is then its work
+_spec = importlib.util.spec_from_file_location(  # read without importing the package (NumPy)
+    "numerics", Path(__file__).resolve().parents[1] / "src/rnnschur/settings/numerics.py"
+)
+numerics = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(numerics)
+for name, value in numerics.PORTABLE_KERNELS.items():  # the kernels the jobs (and the training
+    os.environ.setdefault(name, value)  # it is held to) run with, before NumPy loads
 import pandas as pd  # noqa: E402
 import yaml  # noqa: E402
 
@@ -126,6 +135,7 @@ def main() -> None:
     trained = table["train_cpu_s_per_model"] * table["models"]
     table["ratio"] = table["spent_s"] / trained
     table["meets"] = table["ratio"] <= TARGET
+    print(f"kernels: {numerics.kernel_settings()}")
     print(table.drop(columns="spent_s").round(2).to_string(index=False))
     spent = costs["spent_s"].sum()
     print(f"all: (search + free runs) / training CPU = {spent / trained.sum():.2f}; "
