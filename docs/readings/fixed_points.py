@@ -153,10 +153,13 @@ def _breaks(rows: pd.DataFrame) -> str:
             f"{r.replay_changed:g}/{r.replay_collapse:g}/{r.replay_lost:g}"
             for r in replays.itertuples()
         ]
+        unsettled = first.get("replay_unsettled", 0)
+        rest = f" ({unsettled:g} settle on nothing within the free run)" if unsettled > 0 else ""
         out += (
             f" Its replay, run on freely, settles on a cycle or an oscillation in "
-            f"{first['replay_periodic']:g} of {first['replay_trials']:g} trials; kept / drift / "
-            f"changed / collapse / lost (the replay's own outcomes, the CSV's), per removal: "
+            f"{first['replay_periodic']:g} of {first['replay_trials']:g} trials{rest}; kept / "
+            f"drift / changed / collapse / lost (the replay's own outcomes, the CSV's), per "
+            f"removal: "
             f"{', '.join(each)}."
         )
     return out

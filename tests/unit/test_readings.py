@@ -454,6 +454,11 @@ def test_fixed_point_table_counts_attractors_transitions_and_replay_orbits():
         "/ drift / changed / collapse / lost (the replay's own outcomes, the CSV's), per removal: "
         "−T_C→R 22/2/0/8/0." in text
     )
+    fates = pd.DataFrame(rows)
+    fates = fates.assign(replay_periodic=fates["replay_periodic"] - 3, replay_unsettled=3)
+    groups = readings.fixed_point_groups(fates, [("flip_flop", "c", 8), ("copy", "c", 8)])
+    text = readings.fixed_point_reading(groups, {})  # the trials that settle on nothing, named
+    assert "in 26 of 32 trials (6 settle on nothing within the free run); kept" in text
 
 
 def test_basis_dependence_reading_names_where_the_order_moves_a_reading():
