@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run_costs import per_model  # noqa: E402
 
 from rnnschur import io  # noqa: E402
-from rnnschur.studies import attractors, fixed_point_study  # noqa: E402
+from rnnschur.studies import attractors, breaks, fixed_point_study  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 TARGET = 0.5
@@ -53,7 +53,7 @@ PARTS = {
     "search_s": [(fixed_point_study, "search_from")],
     "free_runs_s": [
         (attractors, "find_all"),
-        (attractors, "transitions"),
+        (breaks, "transitions"),
         (fixed_point_study, "replay_columns"),
         (fixed_point_study, "oscillations"),
     ],

@@ -685,19 +685,19 @@ BUGS = [
         "an oscillation's frequency read at its spectrum's bin, not interpolated",
     ),
     (
-        S + "studies/attractors.py",
+        S + "studies/breaks.py",
         "expected[bit] = int(np.sign(x[bit]))",
         "expected[bit] = -int(np.sign(x[bit]))",
         "a flip-flop pulse expected to set its bit to the opposite sign",
     ),
     (
-        S + "studies/attractors.py",
+        S + "studies/breaks.py",
         "            p.signs == r.signs,",
         "            True,",
         "an attractor with other readout signs counted as moved, not lost",
     ),
     (
-        S + "studies/attractors.py",
+        S + "studies/breaks.py",
         'return "kept" if 0 in shifts else "drift" if shifts else "changed"',
         'return "kept" if shifts else "changed"',
         "a replay shifted in phase counted as kept",

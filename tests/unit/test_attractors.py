@@ -10,6 +10,7 @@ from rnnschur.network import Network
 from rnnschur.network.dynamics import DISCRETE
 from rnnschur.schur import ordered_real_schur
 from rnnschur.studies import attractors as at
+from rnnschur.studies import breaks
 from rnnschur.studies import fixed_point_study as fps
 from rnnschur.studies import fixed_points as fp
 from rnnschur.tasks import Batch
@@ -250,12 +251,12 @@ def test_a_flipped_bit_loses_its_cycles():
     intact = at.find(network(intact_W), intact_W, np.zeros(1), uniform(2), RUN)[0]
     ablated = at.find(network(ablated_W), ablated_W, np.zeros(1), uniform(2), RUN)[0]
     assert len(intact) == len(ablated) == 2
-    fate = at.attractor_fates(intact, ablated, match=0.05)
+    fate = breaks.attractor_fates(intact, ablated, match=0.05)
     assert (fate.kept, fate.moved, fate.lost, fate.new) == (0, 0, 2, 2)
     assert at.orbit_distance(intact[0].limit.states, ablated[0].limit.states) == pytest.approx(
         a / np.sqrt(2), rel=1e-9
     )
-    same = at.attractor_fates(intact, intact, match=0.05)
+    same = breaks.attractor_fates(intact, intact, match=0.05)
     assert (same.kept, same.lost, same.new, same.distance) == (2, 0, 0, 0.0)
 
 
@@ -269,7 +270,7 @@ def test_a_flip_flop_transition_table_intact_and_with_stronger_self_excitation()
     net = network(W, W_xh=2.0 * np.eye(2))
     intact = at.find(net, W, np.zeros(2), uniform(2), RUN)[0]
     assert sorted(a.limit.kind for a in intact) == ["point"] * 4
-    rows = at.transitions(net, ablated, intact, 1.0, RUN)
+    rows = breaks.transitions(net, ablated, intact, 1.0, RUN)
     assert len(rows) == 4 * 2 * 2
     assert all(r["correct"] and r["lands"] >= 0 for r in rows)
     assert sum(r["kept_transition"] for r in rows) == 8
@@ -319,15 +320,15 @@ def test_what_an_ablation_does_to_a_replay_orbit():
     net = network(np.zeros((2, 2)))
     cycle = [[1, 1], [1, -1], [-1, -1], [-1, 1]]
     intact = _limit("cycle", cycle, 256)
-    assert at.replay_outcome(net, intact, _limit("cycle", cycle, 512)) == "kept"
-    assert at.replay_outcome(net, intact, _limit("cycle", cycle, 257)) == "drift"
+    assert breaks.replay_outcome(net, intact, _limit("cycle", cycle, 512)) == "kept"
+    assert breaks.replay_outcome(net, intact, _limit("cycle", cycle, 257)) == "drift"
     other = [[1, 1], [-1, -1], [1, -1], [-1, 1]]
-    assert at.replay_outcome(net, intact, _limit("cycle", other, 256)) == "changed"
-    assert at.replay_outcome(net, intact, _limit("point", [[1, 1]], 256)) == "collapse"
-    assert at.replay_outcome(net, intact, _limit("cycle", cycle[:2], 256)) == "lost"
+    assert breaks.replay_outcome(net, intact, _limit("cycle", other, 256)) == "changed"
+    assert breaks.replay_outcome(net, intact, _limit("point", [[1, 1]], 256)) == "collapse"
+    assert breaks.replay_outcome(net, intact, _limit("cycle", cycle[:2], 256)) == "lost"
     unsettled = at.LimitSet("unsettled", 0, np.nan, np.ones((1, 2)), 4096)
-    assert at.replay_outcome(net, intact, unsettled) == "lost"
-    assert at.replay_outcome(net, unsettled, intact) == "unsettled"  # nothing to compare
+    assert breaks.replay_outcome(net, intact, unsettled) == "lost"
+    assert breaks.replay_outcome(net, unsettled, intact) == "unsettled"  # nothing to compare
 
 
 def test_a_cyclic_shift_replays_with_period_four():
@@ -341,7 +342,7 @@ def test_a_cyclic_shift_replays_with_period_four():
     for k in range(3):
         cue[k, 0] = -1.0
         cue[k, 0, k] = 1.0
-    mine = at.replay_orbits(net, 2 * P, cue, 1, RUN)
+    mine = breaks.replay_orbits(net, 2 * P, cue, 1, RUN)
     assert [(m.kind, m.period) for m in mine] == [("cycle", 4)] * 3
     for W, outcome in [
         (2 * P, "kept"),
@@ -349,7 +350,7 @@ def test_a_cyclic_shift_replays_with_period_four():
         (2 * P @ P, "lost"),
         (0.5 * P, "collapse"),
     ]:
-        theirs = at.replay_orbits(net, W, cue, 1, RUN)
-        assert [at.replay_outcome(net, m, t) for m, t in zip(mine, theirs, strict=True)] == [
+        theirs = breaks.replay_orbits(net, W, cue, 1, RUN)
+        assert [breaks.replay_outcome(net, m, t) for m, t in zip(mine, theirs, strict=True)] == [
             outcome
         ] * 3

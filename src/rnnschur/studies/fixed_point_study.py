@@ -1,7 +1,8 @@
 """The fixed-point study of one model, as rows of its table: the constant inputs its points are
 searched under (:func:`input_conditions`), then per input the points of the intact network and
 what each ablation does to them and to its attractors (:func:`model_rows`), found with
-:mod:`rnnschur.studies.fixed_points` and :mod:`rnnschur.studies.attractors`.
+:mod:`rnnschur.studies.fixed_points`, :mod:`rnnschur.studies.attractors` and
+:mod:`rnnschur.studies.breaks`.
 """
 
 from __future__ import annotations
@@ -150,7 +151,7 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
     ``attractor`` row per state of each limit set (:func:`attractor_rows`), and in the ``fate``
     row their counts and matching to the intact network's (:func:`attractor_columns`); for the
     flip-flop under zero input the transition table (a ``transition`` row per intact attractor
-    and pulse, :func:`rnnschur.studies.attractors.transitions`) and its counts; for the copy task
+    and pulse, :func:`rnnschur.studies.breaks.transitions`) and its counts; for the copy task
     the replay orbits of the first held-out trials (:func:`replay_columns`). The free runs come
     first: the points they settle on are where the search starts besides its own starts. The
     removal of an absent block (less Schur mass than ``study.mass_floor``: nothing is removed,
@@ -161,7 +162,7 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
     from rnnschur import tasks
     from rnnschur.ablation import ablated, delta_T
     from rnnschur.schur import COUPLING_BLOCKS, coupling_masks, n_dominant
-    from rnnschur.studies import attractors
+    from rnnschur.studies import attractors, breaks
     from rnnschur.tasks.metrics import schur_mass_removed
 
     empty = dict.fromkeys(COLUMNS, np.nan)
@@ -225,7 +226,7 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
             if tasks.task_of(task) == "flip_flop" and name == ZERO_INPUT:
                 amplitude = generator.get("pulse_amplitude", 1.0)
                 if mine not in tables:
-                    tables[mine] = attractors.transitions(
+                    tables[mine] = breaks.transitions(
                         network, W, limits["none"], amplitude, free_run
                     )
                 table = tables[mine]
@@ -240,7 +241,7 @@ def model_rows(network: Network, schur, heldout, task: str, study: Study) -> lis
                     "transitions_correct_intact": sum(r["correct"] for r in table),
                 }
             if tasks.task_of(task) == "copy" and name == ZERO_INPUT:
-                trials = heldout.inputs[: attractors.REPLAY_TRIALS]
+                trials = heldout.inputs[: breaks.REPLAY_TRIALS]
                 if mine not in replays:
                     n_symbols = generator.get("n_symbols", 8)
                     replays[mine] = replay_columns(network, W, trials, n_symbols, free_run)
@@ -346,11 +347,11 @@ def attractor_rows(found, pcs, ablation: str, condition: str, empty: dict) -> li
 
 
 def attractor_columns(intact, ablated, unsettled: int, match: float) -> dict:
-    """A ``fate`` row's attractor counts and their matching (:func:`rnnschur.studies.attractors.
+    """A ``fate`` row's attractor counts and their matching (:func:`rnnschur.studies.breaks.
     attractor_fates`)."""
-    from rnnschur.studies import attractors
+    from rnnschur.studies import breaks
 
-    fate = attractors.attractor_fates(intact, ablated, match)
+    fate = breaks.attractor_fates(intact, ablated, match)
     kinds = [a.limit.kind for a in ablated]
     return {
         "n_attractors": len(ablated),
@@ -367,19 +368,19 @@ def attractor_columns(intact, ablated, unsettled: int, match: float) -> dict:
 
 
 def replay_columns(network, W_ablated, inputs, n_symbols: int, free_run) -> dict:
-    """The copy task's replay orbits (:func:`rnnschur.studies.attractors.replay_orbits`) of the
+    """The copy task's replay orbits (:func:`rnnschur.studies.breaks.replay_orbits`) of the
     trials ``inputs``: how many of the intact ones settle on a cycle or an oscillation
     (``replay_periodic``), their median period (an oscillation's 1/frequency), and what the
-    ablation does to each trial's orbit (:func:`rnnschur.studies.attractors.replay_outcome`)."""
-    from rnnschur.studies import attractors
+    ablation does to each trial's orbit (:func:`rnnschur.studies.breaks.replay_outcome`)."""
+    from rnnschur.studies import breaks
 
-    mine = attractors.replay_orbits(network, network.W_hh, inputs, n_symbols, free_run)
-    theirs = attractors.replay_orbits(network, W_ablated, inputs, n_symbols, free_run)
+    mine = breaks.replay_orbits(network, network.W_hh, inputs, n_symbols, free_run)
+    theirs = breaks.replay_orbits(network, W_ablated, inputs, n_symbols, free_run)
     periodic = [m for m in mine if m.kind in ("cycle", "oscillation")]
     periods = [m.period if m.kind == "cycle" else 1 / m.frequency for m in periodic]
-    outcomes = [attractors.replay_outcome(network, m, t) for m, t in zip(mine, theirs, strict=True)]
+    outcomes = [breaks.replay_outcome(network, m, t) for m, t in zip(mine, theirs, strict=True)]
     return {
         "replay_trials": len(mine),
         "replay_periodic": len(periodic),
         "replay_period": float(np.median(periods)) if periods else np.nan,
-    } | {f"replay_{o}": outcomes.count(o) for o in attractors.REPLAY_OUTCOMES}
+    } | {f"replay_{o}": outcomes.count(o) for o in breaks.REPLAY_OUTCOMES}
