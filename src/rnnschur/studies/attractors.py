@@ -306,18 +306,11 @@ def on_proven(
         if not len(tried):
             break
         k = limit.period
-        end = _orbit_distances(orbits[rows[tried], -k:], limit.states)
-        middle = _orbit_distances(orbits[rows[tried], half - k : half], limit.states)
+        end = _set_distances(orbits[rows[tried], -k:], limit.states)
+        middle = _set_distances(orbits[rows[tried], half - k : half], limit.states)
         closing = (end < middle) | (end <= TOLERANCE)  # nearer, or there already
         out[tried[(end <= unique) & closing]] = index
     return out
-
-
-def _orbit_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """:func:`orbit_distance` of each stack of states a (M, m, N_h) to the states b (n, N_h)."""
-    difference = a[:, :, None, :] - b[None, None, :, :]
-    d = _rms(difference)
-    return np.maximum(d.min(axis=2).mean(axis=1), d.min(axis=1).mean(axis=1))
 
 
 def _settle(
