@@ -122,8 +122,9 @@ def test_changing_a_task_generator_reruns_that_task_only(quick_run):
 def test_code_is_an_input_each_edit_reruns_what_it_can_change(quick_run):
     """Real edits of the library (the quick run's own copy of src/): Figure 1's drawing
     function reruns Figure 1 alone; the ablation code the ablations and below, never the
-    training; the sine generator sine's data and models only; a sentence template the rule that
-    fills it alone; a comment, a docstring or the README nothing."""
+    training; the sine generator sine's data and models only; the fixed-point study (beyond the
+    paper) no job of the paper; a sentence template the rule that fills it alone; a comment, a
+    docstring or the README nothing."""
     src = quick_run / "src/rnnschur"
     figures = src / "report/figures/paper.py"
     with replaced(figures, "(4.2 * cols, 3.3 * rows + 0.6)", "(4.3 * cols, 3.3 * rows + 0.6)"):
@@ -146,6 +147,11 @@ def test_code_is_an_input_each_edit_reruns_what_it_can_change(quick_run):
     gap = [m for m in quick_gap_models() if m.startswith("sine__")]
     assert jobs["heldout"] == 1 + len(gap) and jobs["train"] == 1 + len(gap)
     assert jobs["ablate"] == 2 + len(gap)
+    with appended(src / "studies/attractors.py", "\n\ndef _planted():\n    return 1\n"):
+        jobs = dry_run(quick_run)
+    # a study beyond the paper (its fixed points) and what reads it; no table of the paper
+    assert "fixed_points" in jobs
+    assert not {"collect_ablations", "task_ablation", "table1", "fig1_copy_ablation"} & set(jobs)
     sentences = quick_run / "workflow/templates/paper_vs_reproduced.md"  # a sentence template
     with replaced(sentences, "No number of the paper can be", "No number of the paper is"):
         assert set(dry_run(quick_run)) == {"paper_vs_reproduced", "all"}
