@@ -734,8 +734,8 @@ BUGS = [
     ),
     (
         S + "studies/attractors.py",
-        "                if under.attracting(out[i], under.u[g]):  # no orbit joins a saddle",
-        "                if True:",
+        "        if hits.any() and attracts(index):  # no orbit joins a saddle",
+        "        if hits.any():",
         "an orbit passing a proven saddle joins it",
     ),
     (

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -112,15 +113,15 @@ class LimitSet:
     end: int
 
 
-def spectrum_peaks(windows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def spectrum_peaks(centred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(frequency in cycles per step, share of the power) of the dominant peak of each orbit's
-    window (M, T, N_h): every unit's power spectrum under a Hann window, summed; the peak
+    window less its mean over the window (M, T, N_h): every unit's power spectrum under a Hann
+    window, summed; the peak
     interpolated by a parabola through its log power and its neighbours; the share is the power
     of the five bins about the peak over all but the mean's bin (NaN and 0 where an orbit does
     not move)."""
-    M, T = windows.shape[:2]
-    centred = (windows - windows.mean(axis=1, keepdims=True)) * np.hanning(T)[:, None]
-    spectra = np.fft.rfft(centred, axis=1)
+    M, T = centred.shape[:2]
+    spectra = np.fft.rfft(centred * np.hanning(T)[:, None], axis=1)
     power = np.sum(spectra.real**2 + spectra.imag**2, axis=2)
     power[:, 0] = 0.0
     total = power.sum(axis=1)
@@ -185,13 +186,23 @@ def nearest_recurrence(windows: np.ndarray, max_period: int) -> np.ndarray:
 class Drives:
     """The constant drives free runs go under (G, N_h), ``attracting(limit, u)`` (whether a
     point or cycle proven under the drive u attracts, :func:`attracting`) and, per drive, the
-    attractors its orbits proved: the oscillations (``known``), the attracting points and
-    cycles (``proven``)."""
+    attractors its orbits proved: the oscillations (``known``), the points and cycles
+    (``proven``) and, of those an orbit came close to, whether each attracts (``verdicts``:
+    {index in ``proven``: bool})."""
 
     u: np.ndarray
     attracting: Callable[[LimitSet, np.ndarray], bool]
     known: list[list[LimitSet]]
     proven: list[list[LimitSet]]
+    verdicts: list[dict[int, bool]]
+
+    def attracts(self, g: int, index: int) -> bool:
+        """Whether the ``index``-th point or cycle proven under drive g attracts, asked of
+        :func:`attracting` once, when an orbit first comes close to it (:func:`on_proven`)."""
+        verdicts = self.verdicts[g]
+        if index not in verdicts:
+            verdicts[index] = self.attracting(self.proven[g][index], self.u[g])
+        return verdicts[index]
 
 
 def attracting(dynamics, W: np.ndarray, u: np.ndarray, limit: LimitSet) -> bool:
@@ -226,7 +237,9 @@ def settle_all(
     def attracts(limit, u):
         return attracting(dynamics, W, u, limit)
 
-    under = Drives(drives, attracts, [[] for _ in range(G)], [[] for _ in range(G)])
+    under = Drives(
+        drives, attracts, [[] for _ in range(G)], [[] for _ in range(G)], [{} for _ in range(G)]
+    )
 
     def advance(S, U, out):
         return step(dynamics, W_t, U, S, out)
@@ -292,10 +305,15 @@ def _set_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def on_proven(
-    orbits: np.ndarray, rows: np.ndarray, proven: list[LimitSet], unique: float
+    orbits: np.ndarray,
+    rows: np.ndarray,
+    proven: list[LimitSet],
+    unique: float,
+    attracts: Callable[[int], bool] = lambda index: True,
 ) -> np.ndarray:
     """For each orbit ``rows`` of the windows ``orbits`` (M, T, N_h), the index of the first of
-    the ``proven`` points and cycles it is closing on, −1 if none: its last k states (k the
+    the ``proven`` points and cycles that attracts (``attracts(index)``, asked only of one an
+    orbit is closing on) and it is closing on, −1 if none: its last k states (k the
     period) within orbit distance ``unique`` of the limit set's (:func:`orbit_distance`), and
     nearer than its k states half a window before, or already within :data:`TOLERANCE` (which
     way it moves then is below what the point test sees)."""
@@ -309,7 +327,9 @@ def on_proven(
         end = _set_distances(orbits[rows[tried], -k:], limit.states)
         middle = _set_distances(orbits[rows[tried], half - k : half], limit.states)
         closing = (end < middle) | (end <= TOLERANCE)  # nearer, or there already
-        out[tried[(end <= unique) & closing]] = index
+        hits = (end <= unique) & closing
+        if hits.any() and attracts(index):  # no orbit joins a saddle
+            out[tried[hits]] = index
     return out
 
 
@@ -318,17 +338,16 @@ def _settle(
 ) -> list[LimitSet]:
     """:func:`settle_all` of one wave of orbits, orbit i under the drive ``under.u[group[i]]``,
     ``advance(S, U, out)`` the map s ↦ F(s) on a stack under the drives U, written into
-    ``out``. They run
-    stacked, each judged on its own window alone; an orbit leaves the stack once judged. Its
-    nearest recurrence is measured only in a window whose spectral peak holds :data:`PEAK_SHARE`
-    (the other windows cannot be an oscillation's), so an oscillation shows it in each of its
-    :data:`STEADY_WINDOWS` + 1 windows; the spread, spectrum and nearest recurrence in the
-    :func:`sketch` coordinates. An orbit proved an oscillation joins its drive's ``known``, one
-    proved an attracting point or cycle its ``proven``; an orbit closing on one of its drive's
-    ``proven``
-    (:func:`on_proven`), or whose peaked window lies on one of its ``known``
-    (:func:`on_known`), is that attractor without the wait, its states and frequency the proven
-    one's: it adds an orbit to the attractor, never an attractor of its own."""
+    ``out``. They run stacked, each judged on its own window alone; an orbit leaves the stack
+    once judged. Its nearest recurrence is measured only in a window whose spectral peak holds
+    :data:`PEAK_SHARE` (the other windows cannot be an oscillation's), so an oscillation shows
+    it in each of its :data:`STEADY_WINDOWS` + 1 windows; the spread, spectrum and nearest
+    recurrence in the :func:`sketch` coordinates. An orbit proved an oscillation joins its
+    drive's ``known``, one proved a point or cycle its ``proven``; an orbit closing on one of
+    its drive's ``proven`` that attracts (:func:`on_proven`, :meth:`Drives.attracts`), or whose
+    peaked window lies on one of its ``known`` (:func:`on_known`), is that attractor without
+    the wait, its states and frequency the proven one's: it adds an orbit to the attractor,
+    never an attractor of its own."""
     K, N = starts.shape
     out: list[LimitSet | None] = [None] * K
     S, active = np.array(starts, float), np.arange(K)
@@ -352,14 +371,15 @@ def _settle(
         for g in np.unique(mine[open_]):
             if proven[g]:
                 rows = open_[mine[open_] == g]
-                near[rows] = on_proven(orbits, rows, proven[g], free_run.unique)
+                attracts = partial(under.attracts, g)
+                near[rows] = on_proven(orbits, rows, proven[g], free_run.unique, attracts)
         open_ = open_[near[open_] < 0]
         if len(open_):
             candidates = (orbits.reshape(-1, N) @ directions).reshape(len(active), WINDOW, -1)
             if len(open_) < len(active):
                 candidates = candidates[open_]
-            now[open_, 1], share[open_] = spectrum_peaks(candidates)
             centred = candidates - candidates.mean(axis=1, keepdims=True)
+            now[open_, 1], share[open_] = spectrum_peaks(centred)
             now[open_, 0] = np.sqrt(np.einsum("mtn,mtn->m", centred, centred) / centred[0].size)
             peaked = share[open_] >= PEAK_SHARE
             for g in np.unique(mine[open_[peaked]]):  # on an oscillation already proven
@@ -387,8 +407,7 @@ def _settle(
             elif k:
                 kind = "point" if k == 1 else "cycle"
                 out[i] = LimitSet(kind, k, 0.0 if k == 1 else 1 / k, orbit[-k:].copy(), end)
-                if under.attracting(out[i], under.u[g]):  # no orbit joins a saddle
-                    proven[g].append(out[i])
+                proven[g].append(out[i])
             elif near[j] >= 0:
                 limit = proven[g][near[j]]
                 out[i] = LimitSet(limit.kind, limit.period, limit.frequency, limit.states, end)

@@ -139,11 +139,14 @@ def minimise(dynamics: Dynamics, W: np.ndarray, u: np.ndarray, starts: np.ndarra
     r = step(dynamics, W, u, S) - S
     q = 0.5 * np.sum(r * r, axis=1)
     active = np.flatnonzero(np.isfinite(q) & (q > 0))
+    diagonal = np.arange(N)
     for _ in range(search.max_iterations):
         if not len(active):
             break
         s, q_s = S[active], q[active]
-        d = -_solve(jacobians(dynamics, W, u, s) - np.eye(N), r[active])
+        A = jacobians(dynamics, W, u, s)  # a new array: J − I in place
+        A[:, diagonal, diagonal] -= 1.0
+        d = -_solve(A, r[active])
         moved = np.zeros(len(active), bool)
         pending = np.isfinite(d).all(axis=1)
         for scales in (np.ones(1), 0.5 ** np.arange(1, BACKTRACKS + 1)):  # every halving at once
