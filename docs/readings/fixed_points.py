@@ -126,9 +126,10 @@ def _attractor_counts(ablated: pd.DataFrame) -> dict:
 
 
 def _breaks(rows: pd.DataFrame) -> str:
-    """' Of its 96 transitions between attractors (...), −T_C→R keeps 70 (66 right).' and ' Its
-    replay, run on freely, settles on a cycle or an oscillation in 32 of 32 trials; kept /
-    drift / changed / collapse / lost (...), per removal: −T_C→R 22/2/0/8/0.': what each
+    """' Of its 96 transitions between attractors (...), −T_C→R keeps 70 (66 correct).' and
+    ' Its replay, run on freely, settles on a cycle or an oscillation in 32 of 32 trials; of the
+    32 compared, the ablated replay is kept / drifts / ... in, per removal: −T_C→R
+    22/2/0/8/0.': what each
     removal breaks, from the zero input rows of :func:`fixed_point_groups` (empty where neither
     was measured)."""
     rows = rows[rows["pairs"] > 0]
@@ -137,12 +138,13 @@ def _breaks(rows: pd.DataFrame) -> str:
     if len(flips):
         first = flips.iloc[0]
         each = [
-            f"{BLOCK_NAMES[r.block]} keeps {r.transitions_kept:g} ({r.transitions_correct:g} right)"
+            f"{BLOCK_NAMES[r.block]} keeps {r.transitions_kept:g} "
+            f"({r.transitions_correct:g} correct)"
             for r in flips.itertuples()
         ]
         out += (
             f" Of its {first['transitions']:g} transitions between attractors (each pulse from "
-            f"each attractor; {first['transitions_correct_intact']:g} land right intact), "
+            f"each attractor; {first['transitions_correct_intact']:g} correct intact), "
             f"{and_list(each)}."
         )
     replays = rows[rows["replay_trials"].notna()]
@@ -153,14 +155,18 @@ def _breaks(rows: pd.DataFrame) -> str:
             f"{r.replay_changed:g}/{r.replay_collapse:g}/{r.replay_lost:g}"
             for r in replays.itertuples()
         ]
-        unsettled = first.get("replay_unsettled", 0)
-        rest = f" ({unsettled:g} settle on nothing within the free run)" if unsettled > 0 else ""
+        unsettled = float(np.nan_to_num(first.get("replay_unsettled", 0)))  # NaN: none
+        compared = first["replay_trials"] - unsettled
+        rest = (
+            f" ({unsettled:g} settle on nothing within the free run and are not compared)"
+            if unsettled > 0
+            else ""
+        )
         out += (
             f" Its replay, run on freely, settles on a cycle or an oscillation in "
-            f"{first['replay_periodic']:g} of {first['replay_trials']:g} trials{rest}; kept / "
-            f"drift / changed / collapse / lost (the replay's own outcomes, the CSV's), per "
-            f"removal: "
-            f"{', '.join(each)}."
+            f"{first['replay_periodic']:g} of {first['replay_trials']:g} trials{rest}; of the "
+            f"{compared:g} compared, the ablated replay is kept / drifts / changes / collapses / "
+            f"is lost in, per removal: {', '.join(each)}."
         )
     return out
 
@@ -276,7 +282,7 @@ def fixed_point_table(groups: pd.DataFrame, refit: dict[tuple, float]) -> str:
         transitions = (
             "—"
             if np.isnan(r.transitions)
-            else f"{r.transitions_kept:g} of {r.transitions:g} ({r.transitions_correct:g} right; "
+            else f"{r.transitions_kept:g} of {r.transitions:g} ({r.transitions_correct:g} correct; "
             f"intact {r.transitions_correct_intact:g})"
         )
         replay = (

@@ -437,7 +437,7 @@ def test_fixed_point_table_counts_attractors_transitions_and_replay_orbits():
     )
     table = readings.fixed_point_table(groups, {})
     assert (
-        "| 8 (2 cycles, 0 oscillations) → 7.5 | 1 / 1 of 2 | 70 of 96 (66 right; intact 96) | — |"
+        "| 8 (2 cycles, 0 oscillations) → 7.5 | 1 / 1 of 2 | 70 of 96 (66 correct; intact 96) | — |"
         in table
     )
     assert (
@@ -446,19 +446,22 @@ def test_fixed_point_table_counts_attractors_transitions_and_replay_orbits():
     )
     text = readings.fixed_point_reading(groups, {})
     assert (
-        "Of its 96 transitions between attractors (each pulse from each attractor; 96 land right "
-        "intact), −T_C→R keeps 70 (66 right)." in text
+        "Of its 96 transitions between attractors (each pulse from each attractor; 96 correct "
+        "intact), −T_C→R keeps 70 (66 correct)." in text
     )
     assert (
-        "Its replay, run on freely, settles on a cycle or an oscillation in 32 of 32 trials; kept "
-        "/ drift / changed / collapse / lost (the replay's own outcomes, the CSV's), per removal: "
-        "−T_C→R 22/2/0/8/0." in text
+        "Its replay, run on freely, settles on a cycle or an oscillation in 32 of 32 trials; of "
+        "the 32 compared, the ablated replay is kept / drifts / changes / collapses / is lost "
+        "in, per removal: −T_C→R 22/2/0/8/0." in text
     )
     fates = pd.DataFrame(rows)
     fates = fates.assign(replay_periodic=fates["replay_periodic"] - 3, replay_unsettled=3)
     groups = readings.fixed_point_groups(fates, [("flip_flop", "c", 8), ("copy", "c", 8)])
     text = readings.fixed_point_reading(groups, {})  # the trials that settle on nothing, named
-    assert "in 26 of 32 trials (6 settle on nothing within the free run); kept" in text
+    assert (
+        "in 26 of 32 trials (6 settle on nothing within the free run and are not compared); of "
+        "the 26 compared" in text
+    )
 
 
 def test_basis_dependence_reading_names_where_the_order_moves_a_reading():
