@@ -149,9 +149,11 @@ def test_code_is_an_input_each_edit_reruns_what_it_can_change(quick_run):
     assert jobs["ablate"] == 2 + len(gap)
     with appended(src / "studies/attractors.py", "\n\ndef _planted():\n    return 1\n"):
         jobs = dry_run(quick_run)
-    # a study beyond the paper (its fixed points) and what reads it; no table of the paper
-    assert "fixed_points" in jobs
+    # a study beyond the paper (its fixed points) and what reads it; no table of the paper, no
+    # other study's summary (the paper's ablation table reads the basis-dependence summary)
+    assert "fixed_points" in jobs and "fixed_points_summary" in jobs
     assert not {"collect_ablations", "task_ablation", "table1", "fig1_copy_ablation"} & set(jobs)
+    assert not {f"{name}_summary" for name in ANALYSES if name != "fixed_points"} & set(jobs)
     sentences = quick_run / "workflow/templates/paper_vs_reproduced.md"  # a sentence template
     with replaced(sentences, "No number of the paper can be", "No number of the paper is"):
         assert set(dry_run(quick_run)) == {"paper_vs_reproduced", "all"}

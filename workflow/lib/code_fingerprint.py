@@ -14,9 +14,11 @@ whose results it can change (the params trigger):
 - each module as its syntax tree without docstrings: an edit of a comment, a docstring or the
   layout changes nothing, a change of code changes the fingerprint;
 - for a module given with a function (a figure's drawing function in
-  ``rnnschur.report.figures``), only that function, the module-level names it uses (functions,
-  classes, constants, followed transitively) and the module's imports and other top-level
-  statements, so that editing one figure reruns that figure alone.
+  ``rnnschur.report.figures``, an analysis's summary in ``rnnschur.studies.beyond.summaries``),
+  only that function, the module-level names it uses (functions, classes, constants, followed
+  transitively) and the module's imports and other top-level statements, and only the modules
+  those import, so that editing one figure reruns that figure alone and editing one study
+  reruns no other study's summary.
 
 Only what the workflow needs lives here (``workflow/lib``); the library never imports it.
 """
@@ -97,9 +99,14 @@ def _imported(tree: ast.AST, src: Path) -> frozenset[str]:
     return frozenset(m for m in found if _path(src, m) is not None)
 
 
-def closure(script: Path, src: Path, extra: tuple[str, ...] = ()) -> list[str]:
+def closure(
+    script: Path, src: Path, extra: tuple[str, ...] = (), only: dict | None = None
+) -> list[str]:
     """Every ``rnnschur`` module ``script`` runs: its imports, followed transitively, and
-    ``extra`` (with their own imports); sorted."""
+    ``extra`` (with their own imports); sorted. Of a module of ``only`` ({module: [function]}),
+    only the imports of those functions' parts (:func:`_function_nodes`) are followed: another
+    function's lazy import is not code the script runs."""
+    only = only or {}
     seen: set[str] = set()
     own = _parse(script)
     bare = any(
@@ -116,6 +123,8 @@ def closure(script: Path, src: Path, extra: tuple[str, ...] = ()) -> list[str]:
             continue
         seen.add(module)
         tree = _parse(_path(src, module))
+        if module in only:
+            tree = ast.Module(body=_function_nodes(tree, only[module]), type_ignores=[])
         if module == PACKAGE and not bare:  # its module level only (a lazy user entry point)
             top = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
             tree = ast.Module(body=top, type_ignores=[])
@@ -123,10 +132,10 @@ def closure(script: Path, src: Path, extra: tuple[str, ...] = ()) -> list[str]:
     return sorted(seen)
 
 
-def _function_part(tree: ast.Module, name: str) -> str:
-    """One function of a module as the fingerprint sees it: the function, the module-level
-    definitions it names (followed transitively) and every top-level statement that defines
-    nothing of its own (imports, a backend switch)."""
+def _function_nodes(tree: ast.Module, names: list[str]) -> list[ast.stmt]:
+    """Functions of a module as the fingerprint sees them: the functions ``names``, the
+    module-level definitions they name (followed transitively) and every top-level statement
+    that defines nothing of its own (imports, a backend switch), in the module's order."""
     defined = {}
     other = []
     for node in tree.body:
@@ -140,9 +149,10 @@ def _function_part(tree: ast.Module, name: str) -> str:
                         defined[leaf.id] = node
         else:
             other.append(node)
-    if name not in defined:
-        raise KeyError(f"{name!r} is not defined at the top level of the module")
-    keep, todo = {}, [name]
+    missing = [name for name in names if name not in defined]
+    if missing:
+        raise KeyError(f"{missing[0]!r} is not defined at the top level of the module")
+    keep, todo = {}, list(names)
     while todo:
         current = todo.pop()
         node = defined[current]
@@ -150,8 +160,7 @@ def _function_part(tree: ast.Module, name: str) -> str:
             continue
         keep[id(node)] = node
         todo += [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in defined]
-    ordered = [n for n in tree.body if id(n) in keep or n in other]
-    return "\n".join(ast.dump(n) for n in ordered)
+    return [n for n in tree.body if id(n) in keep or n in other]
 
 
 @functools.cache
@@ -170,10 +179,12 @@ def fingerprint(script: Path, src: Path, extra: tuple[str, ...] = (), functions:
     for module, name in functions:
         only.setdefault(module, []).append(name)
     digest = hashlib.sha256()
-    for module in closure(script, src, extra):
+    for module in closure(script, src, extra, only):
         tree = _parse(_path(src, module))
         if module in only:
-            part = "\n".join(_function_part(tree, name) for name in only[module])
+            part = "\n".join(
+                ast.dump(node) for name in only[module] for node in _function_nodes(tree, [name])
+            )
         else:
             part = _dump(_path(src, module))
         digest.update(f"{module}\n{part}\n".encode())

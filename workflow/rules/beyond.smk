@@ -71,7 +71,7 @@ for name, analysis in ANALYSES.items():
             mem_mb=1000,
             runtime=5,
         params:
-            code=code("beyond_summary.py"),
+            code=code("beyond_summary.py", parts=[("rnnschur.studies.beyond.summaries", name)]),
             analysis=name,
             settings=summary_settings(name),
             caption=analysis.summary_caption,

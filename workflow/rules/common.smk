@@ -48,17 +48,19 @@ def template(name):
 LIBRARY = Path(task_registry.__file__).resolve().parents[2]  # the rnnschur the jobs import
 
 
-def code(script, task=None, functions=()):
+def code(script, task=None, functions=(), parts=()):
     """The fingerprint of the library code a rule's ``script`` runs (workflow/lib/
     code_fingerprint.py), a param of every rule: an edit of that code reruns the rule's jobs.
     ``task``: its generator module counts too (the registry imports it by name); ``functions``:
-    figures, of whose modules only these functions count (one figure's edit reruns it alone)."""
+    figures, of whose modules only these functions count (one figure's edit reruns it alone);
+    ``parts``: (module, function) pairs of which, likewise, only the function counts."""
     extra = ()
     if task is not None:
         name = task_registry.task_of(task)
         generator = f"tasks.{name if name in task_registry.names() else '_neurogym'}"
         extra = ("rnnschur." + ("external.task" if name == EXTERNAL_TASK else generator),)
     figures = tuple((FIGURE_MODULES[f], f) for f in functions)  # a job imports its own alone
+    figures += tuple(parts)
     extra += tuple(module for module, _ in figures)
     return fingerprint(ROOT / "workflow" / "scripts" / script, LIBRARY, extra, figures)
 
