@@ -832,13 +832,13 @@ BUGS = [
         "a user's network: an undecided reading called fragile",
     ),
     (
-        S + "studies/beyond/orderings.py",
+        S + "studies/beyond/summaries.py",
         '        at_alpha = np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(',
         '        at_alpha = (ablation["alpha"] > 0) & ablation["subset"].isin(',
         "a model's basis-dependent reading at α flagged on its rows at every other α",
     ),
     (
-        S + "studies/beyond/orderings.py",
+        S + "studies/beyond/summaries.py",
         '"block"])["reading"] == Verdict.BASIS_DEPENDENT',
         '"block"])["reading"] != Verdict.ABSENT',
         "every present block's removal flagged basis-dependent in the ablation table",

@@ -14,8 +14,7 @@ from rnnschur.network import Network
 from rnnschur.network.dynamics import Dynamics
 from rnnschur.schur import coupling_masks, ordered_real_schur
 from rnnschur.studies.beyond import orderings
-from rnnschur.studies.beyond.orderings import mark_basis_dependent
-from rnnschur.studies.beyond.summaries import basis_dependence
+from rnnschur.studies.beyond.summaries import basis_dependence, mark_basis_dependent
 from rnnschur.studies.verdicts import Verdict
 from rnnschur.tasks import Batch, metrics
 

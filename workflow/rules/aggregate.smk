@@ -1,3 +1,7 @@
+MARK_BASIS_DEPENDENT = [("rnnschur.studies.beyond.summaries", "mark_basis_dependent")]
+"""Of the summaries, the one function the ablation tables run: another study's edit reruns none."""
+
+
 rule collect_ablations:
     """One tidy table of every ablation of every model, with whether the model learned its task
     (decided once, in models.csv) and, where the run checks it, whether its T_RR or T_CC
@@ -20,7 +24,7 @@ rule collect_ablations:
         mem_mb=1000,
         runtime=5,
     params:
-        code=code("collect_ablations.py"),
+        code=code("collect_ablations.py", parts=MARK_BASIS_DEPENDENT),
         alpha=config["alpha"],
         basis_tolerances=config["basis_dependence"]["tolerances"],
     script:
@@ -47,7 +51,7 @@ rule task_ablation:
         mem_mb=1000,
         runtime=5,
     params:
-        code=code("collect_ablations.py"),
+        code=code("collect_ablations.py", parts=MARK_BASIS_DEPENDENT),
         criteria=lambda w: {w.task: learned_criteria()[w.task]},  # its own task's alone
     script:
         "../scripts/collect_ablations.py"

@@ -13,7 +13,7 @@ import pandas as pd  # noqa: E402
 
 from rnnschur import io  # noqa: E402
 from rnnschur.studies import learned  # noqa: E402
-from rnnschur.studies.beyond.orderings import mark_basis_dependent  # noqa: E402
+from rnnschur.studies.beyond.summaries import mark_basis_dependent  # noqa: E402
 from rnnschur.studies.paper.tables import model_summary  # noqa: E402
 
 frame = pd.concat([pd.read_csv(path) for path in snakemake.input.ablations], ignore_index=True)

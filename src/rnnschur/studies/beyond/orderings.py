@@ -18,10 +18,8 @@ orders is *basis-dependent* (:func:`rnnschur.studies.beyond.summaries.basis_depe
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from rnnschur.ablation import Analysed, ablated_recurrent, delta_T
-from rnnschur.io.per_seed import MODEL_KEYS
 from rnnschur.schur import (
     OrderedSchur,
     SchurCheckError,
@@ -31,7 +29,7 @@ from rnnschur.schur import (
     n_dominant,
     schur_of,
 )
-from rnnschur.studies.verdicts import Verdict, harm_share
+from rnnschur.studies.verdicts import harm_share
 
 INSIDE = ("T_RR", "T_CC")
 """The blocks whose content the order inside R or C changes (T_C→R is the same operator)."""
@@ -134,25 +132,3 @@ def ordering_rows(analysed: Analysed, alpha: float, design: dict, rng) -> list[d
                     }
                 )
     return rows
-
-
-def mark_basis_dependent(
-    ablation: pd.DataFrame, models: pd.DataFrame | None, alpha: float
-) -> pd.DataFrame:
-    """The per-model ablation table with ``basis_dependent``: on the rows of a single T_RR or
-    T_CC removal at ``alpha`` of a model that
-    :func:`rnnschur.studies.beyond.summaries.basis_dependence` checked (``models``: its
-    ``models`` table at one tolerance), True where that model's reading of the block is
-    *basis-dependent*, False where it is not (absent counts as not); empty elsewhere (another
-    α or subset, a model not checked, or ``models`` None: no check ran). The reading in
-    ``reading`` stays the one of the canonical order."""
-    flag = pd.Series(pd.NA, index=ablation.index, dtype="boolean")
-    if models is not None and len(models):
-        checked = models.set_index([*MODEL_KEYS, "block"])["reading"] == Verdict.BASIS_DEPENDENT
-        at_alpha = np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(
-            checked.index.get_level_values("block")
-        )
-        keys = pd.MultiIndex.from_frame(ablation.loc[at_alpha, [*MODEL_KEYS, "subset"]])
-        found = checked.reindex(keys)
-        flag.loc[at_alpha] = found.to_numpy(dtype=object)
-    return ablation.assign(basis_dependent=flag)

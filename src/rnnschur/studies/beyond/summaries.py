@@ -339,3 +339,24 @@ def basis_dependence(table: pd.DataFrame, settings: dict) -> dict[str, pd.DataFr
             }
         )
     return {"summary": pd.DataFrame(out), "models": models}
+
+
+def mark_basis_dependent(
+    ablation: pd.DataFrame, models: pd.DataFrame | None, alpha: float
+) -> pd.DataFrame:
+    """The per-model ablation table with ``basis_dependent``: on the rows of a single T_RR or
+    T_CC removal at ``alpha`` of a model that :func:`basis_dependence` checked (``models``: its
+    ``models`` table at one tolerance), True where that model's reading of the block is
+    *basis-dependent*, False where it is not (absent counts as not); empty elsewhere (another
+    α or subset, a model not checked, or ``models`` None: no check ran). The reading in
+    ``reading`` stays the one of the canonical order."""
+    flag = pd.Series(pd.NA, index=ablation.index, dtype="boolean")
+    if models is not None and len(models):
+        checked = models.set_index([*MODEL_KEYS, "block"])["reading"] == Verdict.BASIS_DEPENDENT
+        at_alpha = np.isclose(ablation["alpha"], alpha) & ablation["subset"].isin(
+            checked.index.get_level_values("block")
+        )
+        keys = pd.MultiIndex.from_frame(ablation.loc[at_alpha, [*MODEL_KEYS, "subset"]])
+        found = checked.reindex(keys)
+        flag.loc[at_alpha] = found.to_numpy(dtype=object)
+    return ablation.assign(basis_dependent=flag)
