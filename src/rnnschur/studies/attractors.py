@@ -116,10 +116,9 @@ class LimitSet:
 def spectrum_peaks(centred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(frequency in cycles per step, share of the power) of the dominant peak of each orbit's
     window less its mean over the window (M, T, N_h): every unit's power spectrum under a Hann
-    window, summed; the peak
-    interpolated by a parabola through its log power and its neighbours; the share is the power
-    of the five bins about the peak over all but the mean's bin (NaN and 0 where an orbit does
-    not move)."""
+    window, summed; the peak interpolated by a parabola through its log power and its
+    neighbours; the share is the power of the five bins about the peak over all but the mean's
+    bin (NaN and 0 where an orbit does not move)."""
     M, T = centred.shape[:2]
     spectra = np.fft.rfft(centred * np.hanning(T)[:, None], axis=1)
     power = np.sum(spectra.real**2 + spectra.imag**2, axis=2)
