@@ -135,10 +135,11 @@ def analysis_settings(name, task):
 
 def summary_settings(name):
     """What the summary of analysis ``name`` reads of the config: its own settings and the
-    shared ones its registry entry's ``summary_uses`` names."""
+    shared ones its registry entry's ``summary_uses`` names; of the learned criteria, the run's
+    tasks' (the models it reads: a layer that adds the gap study's instances changes nothing)."""
     shared = {
         "verdicts": verdict_settings(),
-        "learned": learned_criteria(),
+        "learned": {t: c for t, c in learned_criteria().items() if t in TASKS},
         "min_models": config["learned"]["min_models"],
     }
     uses = ANALYSES[name].summary_uses
