@@ -183,14 +183,14 @@ def nearest_recurrence(windows: np.ndarray, max_period: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Drives:
-    """The constant drives free runs go under (G, N_h), ``attracting(limit, u)`` (whether a
+    """The constant drives free runs go under (G, N_h), ``attracting(u, limit)`` (whether a
     point or cycle proven under the drive u attracts, :func:`attracting`) and, per drive, the
     attractors its orbits proved: the oscillations (``known``), the points and cycles
     (``proven``) and, of those an orbit came close to, whether each attracts (``verdicts``:
     {index in ``proven``: bool})."""
 
     u: np.ndarray
-    attracting: Callable[[LimitSet, np.ndarray], bool]
+    attracting: Callable[[np.ndarray, LimitSet], bool]
     known: list[list[LimitSet]]
     proven: list[list[LimitSet]]
     verdicts: list[dict[int, bool]]
@@ -200,7 +200,7 @@ class Drives:
         :func:`attracting` once, when an orbit first comes close to it (:func:`on_proven`)."""
         verdicts = self.verdicts[g]
         if index not in verdicts:
-            verdicts[index] = self.attracting(self.proven[g][index], self.u[g])
+            verdicts[index] = self.attracting(self.u[g], self.proven[g][index])
         return verdicts[index]
 
 
@@ -232,17 +232,9 @@ def settle_all(
     product a step for all), then each drive's rest. One list of K limit sets per drive."""
     G, K = len(drives), len(starts)
     W_t = np.asfortranarray(W)  # its transpose contiguous: a faster product in every step
-
-    def attracts(limit, u):
-        return attracting(dynamics, W, u, limit)
-
-    under = Drives(
-        drives, attracts, [[] for _ in range(G)], [[] for _ in range(G)], [{} for _ in range(G)]
-    )
-
-    def advance(S, U, out):
-        return step(dynamics, W_t, U, S, out)
-
+    advance = partial(step, dynamics, W_t)  # (U, S, out)
+    proved = [[] for _ in range(G)], [[] for _ in range(G)], [{} for _ in range(G)]
+    under = Drives(drives, partial(attracting, dynamics, W), *proved)
     out: list[list] = [[None] * K for _ in range(G)]
     first, rest = slice(0, FIRST_WAVE), slice(FIRST_WAVE, K)
     for wave, batches in ((first, [range(G)]), (rest, [[g] for g in range(G)])):
@@ -304,11 +296,7 @@ def _set_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def on_proven(
-    orbits: np.ndarray,
-    rows: np.ndarray,
-    proven: list[LimitSet],
-    unique: float,
-    attracts: Callable[[int], bool] = lambda index: True,
+    orbits: np.ndarray, rows: np.ndarray, proven: list, unique: float, attracts=lambda _: True
 ) -> np.ndarray:
     """For each orbit ``rows`` of the windows ``orbits`` (M, T, N_h), the index of the first of
     the ``proven`` points and cycles that attracts (``attracts(index)``, asked only of one an
@@ -336,7 +324,7 @@ def _settle(
     advance, starts: np.ndarray, group: np.ndarray, free_run: FreeRun, under: Drives
 ) -> list[LimitSet]:
     """:func:`settle_all` of one wave of orbits, orbit i under the drive ``under.u[group[i]]``,
-    ``advance(S, U, out)`` the map s ↦ F(s) on a stack under the drives U, written into
+    ``advance(U, S, out)`` the map s ↦ F(s) on a stack under the drives U, written into
     ``out``. They run stacked, each judged on its own window alone; an orbit leaves the stack
     once judged. Its nearest recurrence is measured only in a window whose spectral peak holds
     :data:`PEAK_SHARE` (the other windows cannot be an oscillation's), so an oscillation shows
@@ -357,7 +345,7 @@ def _settle(
     directions = sketch(N)
     for chunk in range(max(free_run.budget // WINDOW, 1)):
         for t in range(WINDOW):
-            S = advance(S, U, window[: len(active), t])
+            S = advance(U, S, window[: len(active), t])
         end, orbits = (chunk + 1) * WINDOW, window[: len(active)]
         mine = group[active]
         finite = np.isfinite(orbits).all(axis=(1, 2))
