@@ -19,7 +19,6 @@ others: NumPy's native kernels can be faster.
 
 Usage: python bench/bench_attractors.py RESULTS [--task TASK] [--train]   e.g. results/quick after
   snakemake -c1 --configfile presets/quick.yaml presets/studies.yaml presets/quick_studies.yaml
-(``--train`` reads config.yaml: the paper-scale run's settings.)
 """
 
 from __future__ import annotations
@@ -46,8 +45,6 @@ import pandas as pd  # noqa: E402
 import yaml  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "workflow" / "lib"))
-import instances  # noqa: E402  (the workflow's settings of one model's training)
 from run_costs import per_model  # noqa: E402
 
 from rnnschur import io  # noqa: E402
@@ -118,11 +115,10 @@ def model_costs(results: Path, path: Path, settings: dict) -> dict:
             "study_s": study_s} | seconds  # fmt: skip
 
 
-def training_cpu(results: Path, config: dict, task: str, construction: str, size: int) -> float:
-    """CPU seconds per model of training the group's models again in this process, in the
-    bundles rule train trains them in (config ``training_bundle`` seeds a bundle), with the
-    run's settings (``config``, its schema's defaults filled in); each model's weights must equal
-    the run's."""
+def training_cpu(results: Path, task: str, construction: str, size: int) -> float:
+    """CPU seconds per model of training the group's models again in this process, in their
+    bundles and with the settings each model's ``meta.json`` records (as rule train wrote it);
+    each model's weights must equal the run's."""
     import numpy as np
 
     from rnnschur import tasks
@@ -131,46 +127,35 @@ def training_cpu(results: Path, config: dict, task: str, construction: str, size
     from rnnschur.training.train import TrainSettings, train_bundle
 
     folder = results / "models" / task / construction / f"n{size}"
-    seeds = sorted(int(p.name.removeprefix("seed")) for p in folder.glob("seed*"))
-    settings, spec = (
-        dict(instances.training_settings(config, task, construction)),
-        config["tasks"][task],
+    metas = sorted(
+        (json.loads((p / "meta.json").read_text()) for p in folder.glob("seed*")),
+        key=lambda meta: meta["seed"],
     )
-    settings["curriculum"] = tuple(settings.get("curriculum", ()))
-    generator = spec["generator"]
-    heldout = io.load_batch(
-        results / "data" / task / "heldout.npz", *tasks.get(task).dims(**generator)
-    )
-    dynamics, K = Dynamics.from_config(spec["model"]), config["training_bundle"]
-    blocks: dict[int, list[int]] = {}
-    for seed in seeds:
-        blocks.setdefault(seed // K, []).append(seed)
-    spent = 0.0
-    for bundle in blocks.values():
-        rngs = [job_rng(config["base_seed"], task, construction, size, s) for s in bundle]
-        names = [f"{task}/{construction}/n{size}/seed{s}" for s in bundle]
+    spent, first = 0.0, 0
+    while first < len(metas):  # a bundle: the next bundle_size seeds (blocks of seeds by value)
+        bundle = metas[first : first + metas[first]["summary"]["bundle_size"]]
+        first += len(bundle)
+        meta, seeds = bundle[0], [m["seed"] for m in bundle]
+        settings = meta["effective_training"] | {
+            "curriculum": tuple(meta["effective_training"]["curriculum"])
+        }
+        generator = meta["generator"]
+        heldout = io.load_batch(
+            results / "data" / task / "heldout.npz", *tasks.get(task).dims(**generator)
+        )
+        rngs = [job_rng(meta["base_seed"], task, construction, size, s) for s in seeds]
+        names = [f"{task}/{construction}/n{size}/seed{s}" for s in seeds]
         start = time.process_time()
         models = train_bundle(
-            task, generator, construction, size, TrainSettings(**settings, device="cpu"), rngs,
-            heldout, names, dynamics,
+            task, generator, construction, size, TrainSettings(**settings), rngs, heldout,
+            names, Dynamics.from_config(meta["model"]),
         )  # fmt: skip
         spent += time.process_time() - start
-        for seed, model in zip(bundle, models, strict=True):
+        for seed, model in zip(seeds, models, strict=True):
             run = np.load(folder / f"seed{seed}" / "weights.npz")
             if not np.array_equal(run["W_hh"], model.W_hh):
                 raise SystemExit(f"{folder}/seed{seed}: trained again, W_hh differs from the run's")
-    return spent / len(seeds)
-
-
-def run_config() -> dict:
-    """config.yaml with its schema's defaults, as the workflow reads it."""
-    from snakemake.utils import validate
-
-    from rnnschur.settings import schema
-
-    config = yaml.safe_load((REPO / "config.yaml").read_text())
-    validate(config, str(schema.SCHEMA))
-    return config
+    return spent / len(metas)
 
 
 def main() -> None:
@@ -199,10 +184,8 @@ def main() -> None:
     table = table.merge(training[[*keys, "train_cpu_s_per_model"]], on=keys)
     denominator = "train_cpu_s_per_model"
     if args.train:
-        config = run_config()
         table["train_in_process_s"] = [
-            training_cpu(args.results, config, r.task, r.construction, r.N_h)
-            for r in table.itertuples()
+            training_cpu(args.results, r.task, r.construction, r.N_h) for r in table.itertuples()
         ]
         denominator = "train_in_process_s"
     trained = table[denominator] * table["models"]

@@ -704,8 +704,8 @@ BUGS = [
     ),
     (
         S + "studies/attractors.py",
-        "(np.abs(frequencies - limit.frequency) <= 2 / WINDOW)",
-        "(np.abs(frequencies - limit.frequency) <= 4 / WINDOW)",
+        "    return np.abs(a - b) <= 2 / WINDOW",
+        "    return np.abs(a - b) <= 4 / WINDOW",
         "an orbit at another frequency taken for a known oscillation",
     ),
     (
@@ -716,8 +716,8 @@ BUGS = [
     ),
     (
         S + "studies/attractors.py",
-        "closing = (end < middle) | (end <= TOLERANCE)",
-        "closing = True",
+        "closing = (end[near] < middle) | (end[near] <= TOLERANCE)",
+        "closing = np.ones(len(near), bool)",
         "an orbit leaving a proven point taken to close on it",
     ),
     (
@@ -734,8 +734,8 @@ BUGS = [
     ),
     (
         S + "studies/attractors.py",
-        "        if hits.any() and attracts(index):  # no orbit joins a saddle",
-        "        if hits.any():",
+        "        if len(hits) and attracts(index):  # no orbit joins a saddle",
+        "        if len(hits):",
         "an orbit passing a proven saddle joins it",
     ),
     (

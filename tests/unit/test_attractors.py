@@ -179,7 +179,8 @@ def test_on_proven_takes_an_orbit_closing_in_and_not_one_leaving():
     sitting = np.full((at.WINDOW, 2), 1e-7)
     point = at.LimitSet("point", 1, 0.0, np.zeros((1, 2)), at.WINDOW)
     orbits = np.stack([closing, leaving, beyond, sitting])
-    assert at.on_proven(orbits, np.arange(4), [point], 1e-3).tolist() == [0, -1, -1, 0]
+    taken = at.on_proven(orbits, np.arange(4), [point], 1e-3, lambda index: True)
+    assert taken.tolist() == [0, -1, -1, 0]
 
 
 def test_no_orbit_joins_a_saddle_along_its_slow_stable_direction():

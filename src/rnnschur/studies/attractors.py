@@ -9,10 +9,10 @@ window of :data:`WINDOW` steps, the module calls it
 - a *period-k cycle* when ‖s_{t+k} − s_t‖ does, for the smallest k ≤ ``max_period`` (k ≥ 2);
 - an *oscillation* (quasi-periodic: an invariant circle) when it is neither and, for
   :data:`STEADY_WINDOWS` windows in a row, its spread about its mean changes by less than
-  :data:`SPREAD_CHANGE` from one window to the next, so does its
-  nearest recurrence (:func:`nearest_recurrence`: an orbit closing slowly on a cycle is not
-  one), its dominant Fourier peak (:func:`spectrum_peaks`) holds :data:`PEAK_SHARE` of the
-  power and stays where it was; the frequency is that peak's. These three are read in the
+  :data:`SPREAD_CHANGE` from one window to the next, so does its nearest recurrence
+  (:func:`nearest_recurrence`: an orbit closing slowly on a cycle is not one), its dominant
+  Fourier peak (:func:`spectrum_peaks`) holds :data:`PEAK_SHARE` of the power and stays where
+  it was; the frequency is that peak's. These three are read in the
   orbit's coordinates along :data:`SKETCH` fixed orthonormal directions (:func:`sketch`; every
   unit where N_h ≤ :data:`SKETCH`), the same for every window and orbit: a cycle's test, run on
   every unit, is exact, an oscillation's statistics need only be steady;
@@ -23,9 +23,8 @@ proven (:func:`on_known`: the tests by which two limit sets are one) is that osc
 once, and an orbit whose window ends within ``unique`` of a point or cycle already proven and
 attracting (:func:`attracting`: a saddle's stable manifold leads no other orbit to it), nearer
 than half a window before or within :data:`TOLERANCE` (:func:`on_proven`), is that point or
-cycle. So that most
-orbits find one proven, :func:`settle` runs the first :data:`FIRST_WAVE` orbits before the
-rest.
+cycle. So that most orbits find one proven, :func:`settle` runs the first :data:`FIRST_WAVE`
+orbits before the rest.
 
 Two limit sets are one when they are the same kind and their orbit distance
 (:func:`orbit_distance`: a cycle found at any phase is one cycle) is small (:func:`distinct`).
@@ -64,8 +63,7 @@ ORBIT_STATES = 64
 """The states of an oscillation's window its limit set keeps (:func:`around`), to draw and match."""
 KINDS = ("point", "cycle", "oscillation", "unsettled")
 FIRST_WAVE = 16
-"""Orbits :func:`settle` runs before the rest, which need not wait to prove an oscillation
-steady where they lie on one of the first's."""
+"""Orbits :func:`settle` runs before the rest, which may then join what these proved."""
 SAME_CYCLE = 10 * TOLERANCE
 """Orbit distance under which two cycles whose periods divide one another are one cycle read in
 two windows of a slow approach (:func:`distinct`); a period-doubled cycle's halves lie
@@ -84,12 +82,11 @@ def sketch(N: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class FreeRun:
-    """How the network runs freely (config keys ``fixed_points.max_period`` and
-    ``fixed_points.free_run``, :class:`rnnschur.studies.fixed_point_study.Study`): the longest
-    period of a cycle, the steps an orbit gets to settle (whole windows of :data:`WINDOW`), and the
-    orbit distances under which two limit sets are one and an orbit closes on a proven point or
-    cycle (``unique``; an oscillation's, ``match``) and an ablated attractor is the intact one's
-    (``match``): ``fixed_points.unique`` and ``fixed_points.match``."""
+    """How the network runs freely (config ``fixed_points``: ``max_period``, ``free_run``,
+    ``unique``, ``match``): the longest period of a cycle, the steps an orbit gets to settle
+    (whole windows of :data:`WINDOW`), the orbit distance under which two points or cycles are
+    one and an orbit closes on one (``unique``), and under which two oscillations are one and an
+    ablated attractor is the intact one's (``match``)."""
 
     max_period: int
     budget: int
@@ -149,6 +146,11 @@ def around(window: np.ndarray, frequency: float) -> np.ndarray:
     return window[order[np.linspace(0, len(window) - 1, ORBIT_STATES).astype(int)]]
 
 
+def same_frequency(a, b):
+    """Whether frequencies ``a`` and ``b`` (numbers or arrays) are one: within 2/:data:`WINDOW`."""
+    return np.abs(a - b) <= 2 / WINDOW
+
+
 def _rms(difference: np.ndarray) -> np.ndarray:
     """The RMS per unit over the last axis."""
     return np.sqrt(np.mean(difference**2, axis=-1))
@@ -183,11 +185,10 @@ def nearest_recurrence(windows: np.ndarray, max_period: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Drives:
-    """The constant drives free runs go under (G, N_h), ``attracting(u, limit)`` (whether a
-    point or cycle proven under the drive u attracts, :func:`attracting`) and, per drive, the
-    attractors its orbits proved: the oscillations (``known``), the points and cycles
-    (``proven``) and, of those an orbit came close to, whether each attracts (``verdicts``:
-    {index in ``proven``: bool})."""
+    """The constant drives free runs go under (G, N_h), ``attracting(u, limit)``
+    (:func:`attracting`) and, per drive, what its orbits proved: oscillations (``known``),
+    points and cycles (``proven``) and whether those an orbit came close to attract
+    (``verdicts``: {index in ``proven``: bool})."""
 
     u: np.ndarray
     attracting: Callable[[np.ndarray, LimitSet], bool]
@@ -218,9 +219,8 @@ def settle(
     dynamics, W: np.ndarray, u: np.ndarray, starts: np.ndarray, free_run: FreeRun
 ) -> list[LimitSet]:
     """The limit set each orbit from ``starts`` (K, N_h) reaches under the constant drive ``u``
-    (module docstring), window after window until it is judged or the budget ends: the first
-    :data:`FIRST_WAVE` orbits, then the rest (:func:`_settle`), which are judged at once where
-    they lie on an attractor an orbit before them proved."""
+    (module docstring), window after window until judged or out of budget: the first
+    :data:`FIRST_WAVE` orbits, then the rest (:func:`_settle`)."""
     return settle_all(dynamics, W, u[None], starts, free_run)[0]
 
 
@@ -266,7 +266,7 @@ def on_known(
     picks = np.linspace(0, T - 1, ORBIT_STATES).astype(int)
     flat = orbits.reshape(-1, N)
     for index, limit in enumerate(known):
-        tried = np.flatnonzero((out < 0) & (np.abs(frequencies - limit.frequency) <= 2 / WINDOW))
+        tried = np.flatnonzero((out < 0) & same_frequency(frequencies, limit.frequency))
         if not len(tried):
             continue
         phases = (frequencies[tried, None] * steps[None, :]) % 1.0
@@ -296,14 +296,13 @@ def _set_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def on_proven(
-    orbits: np.ndarray, rows: np.ndarray, proven: list, unique: float, attracts=lambda _: True
+    orbits: np.ndarray, rows: np.ndarray, proven: list, unique: float, attracts: Callable
 ) -> np.ndarray:
     """For each orbit ``rows`` of the windows ``orbits`` (M, T, N_h), the index of the first of
-    the ``proven`` points and cycles that attracts (``attracts(index)``, asked only of one an
-    orbit is closing on) and it is closing on, −1 if none: its last k states (k the
-    period) within orbit distance ``unique`` of the limit set's (:func:`orbit_distance`), and
-    nearer than its k states half a window before, or already within :data:`TOLERANCE` (which
-    way it moves then is below what the point test sees)."""
+    the ``proven`` points and cycles it is closing on that attracts (``attracts(index)``), −1 if
+    none: its last k states (k the period) within orbit distance ``unique`` of the limit set's
+    (:func:`orbit_distance`), and nearer than its k states half a window before, or already
+    within :data:`TOLERANCE` (which way it moves then is below what the point test sees)."""
     out = np.full(len(rows), -1)
     half = orbits.shape[1] // 2
     for index, limit in enumerate(proven):
@@ -312,10 +311,13 @@ def on_proven(
             break
         k = limit.period
         end = _set_distances(orbits[rows[tried], -k:], limit.states)
-        middle = _set_distances(orbits[rows[tried], half - k : half], limit.states)
-        closing = (end < middle) | (end <= TOLERANCE)  # nearer, or there already
-        hits = (end <= unique) & closing
-        if hits.any() and attracts(index):  # no orbit joins a saddle
+        near = np.flatnonzero(end <= unique)
+        if not len(near):
+            continue
+        middle = _set_distances(orbits[rows[tried[near]], half - k : half], limit.states)
+        closing = (end[near] < middle) | (end[near] <= TOLERANCE)  # nearer, or there already
+        hits = near[closing]
+        if len(hits) and attracts(index):  # no orbit joins a saddle
             out[tried[hits]] = index
     return out
 
@@ -459,7 +461,7 @@ def distinct(network, limits: list[LimitSet], free_run: FreeRun) -> list[Attract
         for entry in found:
             same, within = entry[0].kind == limit.kind, tolerance
             if oscillating:
-                same = same and abs(entry[0].frequency - limit.frequency) <= 2 / WINDOW
+                same = same and same_frequency(entry[0].frequency, limit.frequency)
             elif entry[0].period != limit.period:  # one cycle read at two periods?
                 short, long = sorted((entry[0].period, limit.period))
                 same, within = same and long % short == 0, SAME_CYCLE

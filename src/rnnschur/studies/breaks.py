@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from rnnschur.studies.attractors import (
-    WINDOW,
     Attractor,
     FreeRun,
     LimitSet,
     orbit_distance,
+    same_frequency,
     settle,
     sign_patterns,
 )
@@ -128,7 +128,7 @@ def phase_sequence(network, limit: LimitSet) -> list[tuple]:
 
 def replay_outcome(network, intact: LimitSet, ablated: LimitSet) -> str:
     """What an ablation does to one trial's replay orbit: ``kept`` (the same period, the same
-    readout signs in the same phase; an oscillation at the same frequency within 2/WINDOW),
+    readout signs in the same phase; an oscillation at the same frequency, :func:`same_frequency`),
     ``drift`` (the same period and signs, shifted in phase), ``changed`` (the same period,
     other signs at every shift), ``collapse`` (the ablated orbit settles on a point where the
     intact one did not) or ``lost`` (any other: another period, not settled); ``unsettled``
@@ -138,8 +138,7 @@ def replay_outcome(network, intact: LimitSet, ablated: LimitSet) -> str:
     if ablated.kind == "point" and intact.kind != "point":
         return "collapse"
     if intact.kind == "oscillation" and ablated.kind == "oscillation":
-        close = abs(intact.frequency - ablated.frequency) <= 2 / WINDOW
-        return "kept" if close else "lost"
+        return "kept" if same_frequency(intact.frequency, ablated.frequency) else "lost"
     if intact.kind in ("point", "cycle") and ablated.period == intact.period:
         mine, theirs = phase_sequence(network, intact), phase_sequence(network, ablated)
         k = intact.period
